@@ -1,0 +1,40 @@
+"""Scorekeeper: the table-side companion for Crazy Eights and Last One."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+from . import api, cli, config, errors, models  # noqa: F401  (models registers tables)
+from .extensions import csrf, db, migrate
+
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def _asset_folder(name: str) -> str:
+    """Top-level ``templates``/``static`` in a checkout; the packaged copy when installed."""
+    checkout = _PACKAGE.parent / name
+    return str(checkout if checkout.is_dir() else _PACKAGE / f"_{name}")
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Build the app: configuration, extensions, blueprints."""
+    app = Flask(
+        __name__,
+        instance_path=config.instance_path(),
+        instance_relative_config=True,
+        template_folder=_asset_folder("templates"),
+        static_folder=_asset_folder("static"),
+    )
+    config.configure(app, test_config)
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(_PACKAGE / "migrations"))
+    csrf.init_app(app)
+    errors.register(app)
+
+    api.register(app)
+    cli.register(app)
+    return app

@@ -1,0 +1,60 @@
+"""The JSON API under ``/api/v1``: one blueprint per module, one OpenAPI document.
+
+Each endpoint module exposes ``bp`` (its routes), ``PATHS`` and ``SCHEMAS`` (its part
+of the OpenAPI document). Add a module to ``MODULES`` to publish it. API routes take
+JSON, not forms, so they are exempt from CSRF (group access uses a header token).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Flask, jsonify
+
+from ..errors import api_error
+from ..extensions import csrf
+from . import score
+from .common import ERROR_SCHEMA, ApiError
+
+MODULES = (score,)
+PREFIX = "/api/v1"
+
+bp = Blueprint("api", __name__, url_prefix=PREFIX)
+
+
+@bp.get("/openapi.json")
+def openapi_json():
+    """The OpenAPI 3.1 document describing every endpoint, request and error."""
+    return jsonify(document())
+
+
+def _api_error(exc: ApiError):
+    return api_error(exc.status, exc.message, exc.field)
+
+
+def register(app: Flask) -> None:
+    """Register the document and every module's blueprint on the app."""
+    app.register_error_handler(ApiError, _api_error)
+    for blueprint in (bp, *(m.bp for m in MODULES)):
+        csrf.exempt(blueprint)
+        app.register_blueprint(blueprint, url_prefix=PREFIX)
+
+
+def document() -> dict[str, Any]:
+    """Assemble the OpenAPI document from the modules' fragments."""
+    paths: dict[str, Any] = {}
+    schemas: dict[str, Any] = {"Error": ERROR_SCHEMA}
+    for module in MODULES:
+        paths.update(module.PATHS)
+        schemas.update(module.SCHEMAS)
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Scorekeeper API",
+            "version": "1",
+            "description": "Score hands of Last One, Crazy Eights and Countdown from the "
+            "cards left in players' hands, judge plays, and keep match records.",
+        },
+        "paths": paths,
+        "components": {"schemas": schemas},
+    }

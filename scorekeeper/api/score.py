@@ -1,0 +1,167 @@
+"""``POST /api/v1/score``: score one hand from the cards left in players' hands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, jsonify
+
+from ..cards import CardError, parse_cards
+from ..scoring import HandResult, ScoringError, check_hand, score_hand
+from ..sheets import Sheet, SheetError
+from .common import ApiError, error_response, json_body, json_object, ok_response
+
+bp = Blueprint("api_score", __name__)
+
+MAX_NAME = 40
+
+
+def parse_sheet(data: Any, field: str = "sheet") -> Sheet:
+    """A request's ``sheet`` object as a validated :class:`Sheet`, or 400."""
+    if not isinstance(data, dict):
+        raise ApiError("sheet must be an object with a game and options", field)
+    try:
+        return Sheet.make(data.get("game"), data.get("options"))
+    except SheetError as exc:
+        raise ApiError(str(exc), f"{field}.{exc.field}") from None
+
+
+def parse_seats(data: Any, sheet: Sheet) -> list[str]:
+    """Distinct, non-empty seat names within the game's table size, or 400."""
+    info = sheet.game_info
+    if not isinstance(data, list) or not all(isinstance(n, str) for n in data):
+        raise ApiError("seats must be a list of player names", "seats")
+    names = [n.strip() for n in data]
+    if not info.min_players <= len(names) <= info.max_players:
+        raise ApiError(f"{info.name} is played by {info.min_players} to {info.max_players} "
+                       f"players, not {len(names)}", "seats")
+    if any(not n or len(n) > MAX_NAME for n in names):
+        raise ApiError(f"every seat needs a name of 1 to {MAX_NAME} characters", "seats")
+    if len(set(names)) != len(names):
+        raise ApiError("seat names must be different", "seats")
+    return names
+
+
+def _parse_out(data: dict[str, Any], names: list[str]) -> int | None:
+    out, blocked = data.get("out"), data.get("blocked", False)
+    if not isinstance(blocked, bool):
+        raise ApiError("blocked must be true or false", "blocked")
+    if out is None:
+        if not blocked:
+            raise ApiError("say who went out, or set blocked to true", "out")
+        return None
+    if blocked:
+        raise ApiError("a blocked hand has nobody who went out", "blocked")
+    if not isinstance(out, str) or out.strip() not in names:
+        raise ApiError(f"out must be one of the seats, not {out!r}", "out")
+    return names.index(out.strip())
+
+
+def _parse_remaining(data: Any, names: list[str], out: int | None) -> list[list]:
+    if not isinstance(data, dict):
+        raise ApiError("remaining must map each seat name to the cards they hold", "remaining")
+    for name in data:
+        if name.strip() not in names:
+            raise ApiError(f"{name!r} is not one of the seats", f"remaining.{name}")
+    by_name = {name.strip(): text for name, text in data.items()}
+    held = []
+    for seat, name in enumerate(names):
+        text = by_name.get(name, "" if seat == out else None)
+        if text is None:
+            raise ApiError(f"the cards {name} holds are missing", f"remaining.{name}")
+        if not isinstance(text, str):
+            raise ApiError("cards must be text like '8s kh 7d'", f"remaining.{name}")
+        try:
+            held.append(parse_cards(text))
+        except CardError as exc:
+            raise ApiError(f"{name}: {exc}", f"remaining.{name}") from None
+    return held
+
+
+@bp.post("/score")
+def score():
+    """Score one hand under a sheet; 400 names the field at fault."""
+    data = json_object()
+    sheet = parse_sheet(data.get("sheet"))
+    names = parse_seats(data.get("seats"), sheet)
+    out = _parse_out(data, names)
+    held = _parse_remaining(data.get("remaining"), names, out)
+    result = HandResult.of(out, held)
+    try:
+        check_hand(sheet, names, result)
+    except ScoringError as exc:
+        field = exc.field
+        if field.startswith("seat:"):
+            field = f"remaining.{names[int(field[5:])]}"
+        raise ApiError(str(exc), "remaining" if field == "hands" else field) from None
+    scored = score_hand(sheet, result.held, out)
+    return jsonify(
+        points={n: scored.points[s] for s, n in enumerate(names)},
+        breakdown={
+            n: [{"card": str(c), "points": p} for c, p in scored.breakdown[s]]
+            for s, n in enumerate(names)
+        },
+        notes={n: scored.notes[s] for s, n in enumerate(names) if scored.notes[s]},
+    )
+
+
+SHEET_SCHEMA = {
+    "type": "object",
+    "required": ["game"],
+    "properties": {
+        "game": {"type": "string", "enum": ["last-one", "crazy-eights", "countdown"]},
+        "options": {
+            "type": "object",
+            "description": "Option keys of RULES.md; omitted options take the game's default.",
+        },
+    },
+}
+
+SCHEMAS = {
+    "Sheet": SHEET_SCHEMA,
+    "ScoreRequest": {
+        "type": "object",
+        "required": ["sheet", "seats", "remaining"],
+        "properties": {
+            "sheet": {"$ref": "#/components/schemas/Sheet"},
+            "seats": {"type": "array", "items": {"type": "string", "minLength": 1,
+                                                  "maxLength": MAX_NAME},
+                      "minItems": 2, "maxItems": 7, "description": "Clockwise order."},
+            "out": {"type": ["string", "null"], "description": "Who went out; null if blocked."},
+            "blocked": {"type": "boolean", "default": False},
+            "remaining": {"type": "object", "additionalProperties": {"type": "string"},
+                          "description": "Cards each seat holds, e.g. \"8s kh 7d\"."},
+        },
+    },
+    "ScoreResponse": {
+        "type": "object",
+        "required": ["points", "breakdown", "notes"],
+        "properties": {
+            "points": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "breakdown": {
+                "type": "object",
+                "additionalProperties": {
+                    "type": "array",
+                    "items": {"type": "object", "required": ["card", "points"],
+                              "properties": {"card": {"type": "string"},
+                                             "points": {"type": "integer"}}},
+                },
+            },
+            "notes": {"type": "object", "additionalProperties": {"type": "string"}},
+        },
+    },
+}
+
+PATHS = {
+    "/api/v1/score": {
+        "post": {
+            "summary": "Score one hand from the cards left in players' hands",
+            "operationId": "scoreHand",
+            "requestBody": json_body("ScoreRequest"),
+            "responses": {
+                "200": ok_response("ScoreResponse", "Points per seat and per card"),
+                "400": error_response("Bad input; error.field names what is wrong"),
+            },
+        }
+    }
+}

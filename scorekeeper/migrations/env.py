@@ -1,0 +1,49 @@
+"""Alembic environment for Flask-Migrate: runs migrations on the app's own engine.
+
+Rendered in batch mode (set on the Migrate extension) so ALTERs work on SQLite too.
+"""
+
+import logging
+from logging.config import fileConfig
+
+from alembic import context
+from flask import current_app
+
+if context.config.config_file_name:
+    fileConfig(context.config.config_file_name, disable_existing_loggers=False)
+log = logging.getLogger("alembic.env")
+
+migrate_ext = current_app.extensions["migrate"]
+metadata = migrate_ext.db.metadata
+
+
+def _skip_empty(context_, revision, directives) -> None:
+    """Don't write an empty revision when autogenerate finds no change."""
+    if getattr(context_.config.cmd_opts, "autogenerate", False):
+        script = directives[0]
+        if script.upgrade_ops.is_empty():
+            directives[:] = []
+            log.info("No changes in schema detected.")
+
+
+def run_offline() -> None:
+    url = migrate_ext.db.engine.url.render_as_string(hide_password=False)
+    context.configure(url=url, target_metadata=metadata, literal_binds=True,
+                      render_as_batch=True)
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+def run_online() -> None:
+    options = dict(migrate_ext.configure_args)
+    options.setdefault("process_revision_directives", _skip_empty)
+    with migrate_ext.db.engine.connect() as connection:
+        context.configure(connection=connection, target_metadata=metadata, **options)
+        with context.begin_transaction():
+            context.run_migrations()
+
+
+if context.is_offline_mode():
+    run_offline()
+else:
+    run_online()
