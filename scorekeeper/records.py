@@ -1,0 +1,207 @@
+"""The one place that writes matches and hands; used by the pages and the JSON API.
+
+Every write validates the whole match again through :func:`scoring.standings` before
+anything is committed, so a recorded match is always scoreable. A hand's number is
+unique per match in the database: when two phones record the same hand at once,
+exactly one insert succeeds and the other gets :class:`ConflictError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy.exc import IntegrityError
+
+from .cards import Card, format_cards, parse_cards
+from .extensions import db
+from .models import Group, Hand, HandEntry, Match, Player, Seat, utcnow
+from .scoring import HandResult, ScoringError, Standings, standings
+from .sheets import Sheet
+
+__all__ = [
+    "ConflictError",
+    "RecordError",
+    "create_match",
+    "delete_last_hand",
+    "edit_hand",
+    "hand_results",
+    "match_names",
+    "match_sheet",
+    "match_standings",
+    "record_hand",
+]
+
+
+class RecordError(ValueError):
+    """A write that was refused; ``field`` names the form field at fault
+    (``out``, ``seat-<n>``, ``hand_size``, ``number``, ``players``, ``first_dealer``)."""
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class ConflictError(RecordError):
+    """The hand number is already recorded (another phone was quicker) or not next."""
+
+
+def match_sheet(match: Match) -> Sheet:
+    """The frozen rule sheet a match is played under."""
+    return Sheet.from_json(match.sheet_json)
+
+
+def match_names(match: Match) -> list[str]:
+    """Player names in seat order."""
+    return [seat.player.name for seat in match.seats]
+
+
+def hand_results(match: Match) -> list[HandResult]:
+    """The match's stored hands as scoring input, in order."""
+    return [_result_of(hand, len(match.seats)) for hand in match.hands]
+
+
+def _result_of(hand: Hand, seats: int) -> HandResult:
+    held: list[list[Card]] = [[] for _ in range(seats)]
+    for entry in hand.entries:
+        held[entry.seat] = parse_cards(entry.cards)
+    return HandResult.of(hand.out_seat, held, hand.hand_size)
+
+
+def match_standings(match: Match) -> Standings:
+    """Standings derived from the stored hands."""
+    return standings(match_sheet(match), match_names(match), match.first_dealer,
+                     hand_results(match))
+
+
+def _field(exc: ScoringError) -> str:
+    """Map a scoring error's field to the hand form's field name."""
+    if exc.field.startswith("seat:"):
+        return "seat-" + exc.field[5:]
+    if exc.field.startswith("hand:"):
+        return "number"
+    return "cards" if exc.field == "hands" else exc.field
+
+
+def _compute(match: Match, results: Sequence[HandResult]) -> Standings:
+    try:
+        return standings(match_sheet(match), match_names(match), match.first_dealer, results)
+    except ScoringError as exc:
+        raise RecordError(str(exc), _field(exc)) from None
+
+
+def create_match(group: Group, sheet: Sheet, players: Sequence[Player], first_dealer: int
+                 ) -> Match:
+    """Start a match with players seated clockwise in the given order."""
+    info = sheet.game_info
+    if not info.min_players <= len(players) <= info.max_players:
+        raise RecordError(f"{info.name} needs {info.min_players} to {info.max_players} "
+                          f"players, not {len(players)}", "players")
+    if len({p.id for p in players}) != len(players):
+        raise RecordError("a player can take only one seat", "players")
+    if any(p.group_id != group.id for p in players):
+        raise RecordError("every player must belong to this group", "players")
+    if not 0 <= first_dealer < len(players):
+        raise RecordError("the first dealer must be one of the seats", "first_dealer")
+    match = Match(group=group, game=sheet.game, sheet_json=sheet.to_json(),
+                  first_dealer=first_dealer)
+    match.seats = [Seat(position=i, player=p) for i, p in enumerate(players)]
+    db.session.add(match)
+    db.session.commit()
+    return match
+
+
+def _check_hand_size(match: Match, hand_size: int | None) -> None:
+    if hand_size is not None and (match.game != "last-one" or not 4 <= hand_size <= 9):
+        raise RecordError("a hand's own deal size is for Last One, 4 to 9 cards", "hand_size")
+
+
+def record_hand(match: Match, number: int, out: int | None, held: Sequence[Sequence[Card]],
+                hand_size: int | None = None) -> Hand:
+    """Record the next hand. ``number`` is the hand the form was showing: anything but
+    the next number means the form is stale and nothing is stored."""
+    expected = len(match.hands) + 1
+    if number != expected:
+        raise ConflictError(f"hand {number} is already recorded; the next hand is {expected}",
+                            "number")
+    if match.status == "finished":
+        raise RecordError("the match is over: no more hands can be recorded", "number")
+    _check_hand_size(match, hand_size)
+    result = HandResult.of(out, held, hand_size)
+    table = _compute(match, [*hand_results(match), result])
+    hand = Hand(number=number, dealer=table.dealers[-1], out_seat=out, hand_size=hand_size)
+    _fill_entries(hand, result, table.hands[-1].points)
+    match.hands.append(hand)
+    _refresh(match, table)
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise ConflictError(f"hand {number} was just recorded from another phone",
+                            "number") from None
+    return hand
+
+
+def edit_hand(match: Match, number: int, out: int | None, held: Sequence[Sequence[Card]],
+              hand_size: int | None = None) -> Hand:
+    """Replace a recorded hand and re-derive every hand's points and dealer."""
+    hands = list(match.hands)
+    if not 1 <= number <= len(hands):
+        raise RecordError(f"there is no hand {number} to edit", "number")
+    _check_hand_size(match, hand_size)
+    result = HandResult.of(out, held, hand_size)
+    results = hand_results(match)
+    results[number - 1] = result
+    table = _compute(match, results)
+    hand = hands[number - 1]
+    hand.out_seat, hand.hand_size = out, hand_size
+    _fill_entries(hand, result, table.hands[number - 1].points)
+    _restamp(hands, table)
+    _refresh(match, table)
+    db.session.commit()
+    return hand
+
+
+def delete_last_hand(match: Match) -> int:
+    """Delete the newest hand; returns its number."""
+    if not match.hands:
+        raise RecordError("there is no hand to delete", "number")
+    hand = match.hands[-1]
+    number = hand.number
+    match.hands.remove(hand)
+    db.session.delete(hand)
+    table = _compute(match, hand_results(match))
+    _refresh(match, table)
+    db.session.commit()
+    return number
+
+
+def _fill_entries(hand: Hand, result: HandResult, points: Sequence[int]) -> None:
+    """Set one entry per seat, reusing existing rows so (hand, seat) stays unique."""
+    existing = {entry.seat: entry for entry in hand.entries}
+    for seat, cards in enumerate(result.held):
+        entry = existing.get(seat)
+        if entry is None:
+            entry = HandEntry(seat=seat)
+            hand.entries.append(entry)
+        entry.cards = format_cards(cards)
+        entry.points = points[seat]
+
+
+def _restamp(hands: Sequence[Hand], table: Standings) -> None:
+    """Keep every stored dealer and point in step with freshly derived standings."""
+    for hand, dealer, score in zip(hands, table.dealers, table.hands, strict=True):
+        hand.dealer = dealer
+        for entry in hand.entries:
+            entry.points = score.points[entry.seat]
+
+
+def _refresh(match: Match, table: Standings) -> None:
+    """Rewrite the match's derived listing columns from standings."""
+    match.hand_count = len(table.hands)
+    match.winners = " ".join(str(s) for s in table.winners)
+    if table.over:
+        if match.status != "finished":
+            match.finished_at = utcnow()
+        match.status = "finished"
+    else:
+        match.status, match.finished_at = "active", None
