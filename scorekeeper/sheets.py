@@ -355,7 +355,7 @@ class Sheet:
         if not isinstance(data, Mapping):
             raise SheetError("a sheet must be an object with a game and options", "sheet")
         version = data.get("version", SHEET_VERSION)
-        if version != SHEET_VERSION:
+        if type(version) is not int or version != SHEET_VERSION:  # not True, not 1.0
             raise SheetError(f"unsupported sheet version {version!r}", "sheet.version")
         return cls.make(data.get("game"), data.get("options"))
 
