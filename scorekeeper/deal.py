@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .cards import deck_for
+from .cards import Deck, deck_for
 from .sheets import CD, LO, OPTIONS, Game, Sheet, SheetError, game
 
 __all__ = ["DealError", "DealPlan", "plan_deal", "plan_for_sheet"]
@@ -51,6 +51,11 @@ class DealPlan:
     first_player: int | None
     warnings: tuple[str, ...]
     names: tuple[str, ...] = ()
+
+    @property
+    def deck(self) -> Deck:
+        """The deck in play, e.g. for ``plan.deck.describe()``."""
+        return Deck(self.decks, self.jokers)
 
     @property
     def same_for_all(self) -> bool:

@@ -1,0 +1,81 @@
+"""Fixtures for browser tests: Debian's Chromium, a phone-sized page, a live server.
+
+Import them into a browser test module with::
+
+    from .browser_support import *  # noqa
+
+and mark the tests ``@pytest.mark.browser``. ``live_server`` serves the ``app`` fixture
+(so each test runs on SQLite and on PostgreSQL) on a free local port and yields its base
+URL. Without ``/usr/bin/chromium`` the tests are skipped locally and fail under CI
+(the ``CI`` environment variable); ``playwright install`` cannot work on these machines.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from werkzeug.serving import make_server
+
+__all__ = ["CHROMIUM", "browser_context_args", "browser_type_launch_args", "live_server"]
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 3,
+    "is_mobile": True,
+    "has_touch": True,
+}
+
+
+def _require_chromium() -> None:
+    if CHROMIUM.exists():
+        return
+    if os.environ.get("CI"):
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium")
+    pytest.skip(f"{CHROMIUM} not found")
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    """Launch the system Chromium headless, with no background network chatter."""
+    _require_chromium()
+    return {
+        **browser_type_launch_args,
+        "executable_path": str(CHROMIUM),
+        "args": [*browser_type_launch_args.get("args", []), *CHROMIUM_ARGS],
+    }
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    """Every page is a 390×844 touch phone at 3× pixel density."""
+    return {**browser_context_args, **PHONE}
+
+
+@pytest.fixture
+def live_server(app) -> Iterator[str]:
+    """Serve ``app`` on 127.0.0.1 (a free port) in a daemon thread; yield the base URL."""
+    _require_chromium()
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)
