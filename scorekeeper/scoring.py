@@ -298,10 +298,13 @@ class _Tally:
 
     def _end_crazy_eights(self, number: int, result: HandResult) -> None:
         target = self.sheet.target_for(len(self.names))
-        if target is None:  # one hand: whoever scored it wins
-            best = max(self.totals)
-            self.winners = tuple(s for s, t in enumerate(self.totals) if t == best)
-            how = "went out" if result.out is not None else "held the least in the jammed hand"
+        if target is None:  # one hand: whoever went out wins, else the lowest holder(s)
+            if result.out is not None:
+                self.winners, how = (result.out,), "went out"
+            else:
+                best = max(self.totals)
+                self.winners = tuple(s for s, t in enumerate(self.totals) if t == best)
+                how = "held the least in the jammed hand"
             self.reason = f"{self._name_list(self.winners)} {how} in the only hand"
         else:
             reached = [s for s, t in enumerate(self.totals) if t >= target]
