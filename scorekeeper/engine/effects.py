@@ -174,7 +174,7 @@ def _go_out(game: Game, p: int, eff: Card, joker: bool, in_melee: bool) -> None:
     code = rules.effect_of(game, eff, p, joker)
     value = game.variant.melee_value(eff.rank)  # type: ignore[arg-type]
     if in_melee:
-        game.debts.append((melee[1], value, "melee", value))  # type: ignore[index]
+        game.debts.append((melee[0], value, "melee", value))  # type: ignore[index]
     elif code == "two":
         game.debts.append((game.next_seat(p), owed + 2, "two", owed + 2))
     elif code == "melee":

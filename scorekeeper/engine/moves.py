@@ -141,9 +141,6 @@ class Verdict:
     rule: str
     cause: str = "play"
 
-    def __bool__(self) -> bool:
-        return self.legal is not False
-
 
 class SetupError(ValueError):
     """A starting position that cannot be: wrong seat count, bad hands, bad situation."""

@@ -203,8 +203,8 @@ def _check_naming(game: Game, move: Move) -> Verdict:
         if move.as_card is not None:
             return Verdict(False, "only a joker stands for a named card", rule)
         names = True
-    return _suit_verdict(move, names, rule) or Verdict(True, "the dealer names the starter",
-                                                        rule)
+    bad = _suit_verdict(move, names, rule)
+    return bad if bad is not None else Verdict(True, "the dealer names the starter", rule)
 
 
 def _suit_verdict(move: Move, names: bool, rule: str) -> Verdict | None:
@@ -247,7 +247,7 @@ def _check_melee_play(game: Game, move: Move, aggressor: int, rule: str) -> Verd
         return Verdict(False, f"only {nxt.pretty} continues the melee", rule)
     names = game.variant.melee_effects and effect_of(game, nxt, p, c.is_joker) == "eight"
     bad = _suit_verdict(move, names, rule)
-    if bad:
+    if bad is not None:
         return bad
     if not holds(game, p, c):
         return _not_held(game, p, c)
@@ -363,7 +363,7 @@ def _check_play(game: Game, move: Move, free: bool = False) -> Verdict:
         return Verdict(False, f"{c.pretty} does not follow the upcard: {_follow_text(game)}",
                        rule)
     bad = _suit_verdict(move, wild, v.rule["eight"])
-    if bad:
+    if bad is not None:
         return bad
     if not holds(game, p, c):
         return _not_held(game, p, c)
@@ -390,7 +390,7 @@ def _check_joker(game: Game, move: Move, free: bool) -> Verdict:
                        f"not be played now ({_follow_text(game)})", rule)
     names = v.joker_effects and named.rank is game.wild[p]
     bad = _suit_verdict(move, names, rule)
-    if bad:
+    if bad is not None:
         return bad
     if not holds(game, p, JOKER):
         return _not_held(game, p, JOKER)
