@@ -7,7 +7,15 @@ from typing import Any
 
 from flask import Flask
 
-from . import api, cli, config, errors, models  # noqa: F401  (models registers tables)
+from . import (  # noqa: F401  (models registers tables)
+    api,
+    cli,
+    config,
+    deal_helper,
+    errors,
+    models,
+    rules,
+)
 from .extensions import csrf, db, migrate
 
 _PACKAGE = Path(__file__).resolve().parent
@@ -36,5 +44,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     errors.register(app)
 
     api.register(app)
+    app.register_blueprint(rules.bp)
+    app.register_blueprint(deal_helper.bp)
     cli.register(app)
     return app

@@ -13,10 +13,10 @@ from flask import Blueprint, Flask, jsonify
 
 from ..errors import api_error
 from ..extensions import csrf
-from . import score
+from . import deal, score
 from .common import ERROR_SCHEMA, ApiError
 
-MODULES = (score,)
+MODULES = (score, deal)
 PREFIX = "/api/v1"
 
 bp = Blueprint("api", __name__, url_prefix=PREFIX)
