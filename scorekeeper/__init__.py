@@ -13,7 +13,11 @@ from . import (  # noqa: F401  (models registers tables)
     config,
     deal_helper,
     errors,
+    groups,
+    hands,
+    matches,
     models,
+    players,
     rules,
 )
 from .extensions import csrf, db, migrate
@@ -44,6 +48,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     errors.register(app)
 
     api.register(app)
+    for blueprint in (groups.bp, players.bp, matches.bp, hands.bp):
+        app.register_blueprint(blueprint)
     app.register_blueprint(rules.bp)
     app.register_blueprint(deal_helper.bp)
     cli.register(app)
