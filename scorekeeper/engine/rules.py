@@ -360,6 +360,8 @@ def _check_play(game: Game, move: Move, free: bool = False) -> Verdict:
     wild = c.rank is game.wild[p]
     if not anything and not fits(game, c, p):
         rule = v.rule["turn" if game.rank_open or game.active_suit is None else "eight"]
+        if free:
+            rule = v.rule["three"]
         return Verdict(False, f"{c.pretty} does not follow the upcard: {_follow_text(game)}",
                        rule)
     bad = _suit_verdict(move, wild, v.rule["eight"])
