@@ -167,8 +167,9 @@ def delete_last_hand(match: Match) -> int:
         raise RecordError("there is no hand to delete", "number")
     hand = match.hands[-1]
     number = hand.number
+    # Removing it from the collection deletes it (delete-orphan cascade); an extra
+    # session.delete() as well makes the next autoflush fail on SQLAlchemy 2.1.
     match.hands.remove(hand)
-    db.session.delete(hand)
     table = _compute(match, hand_results(match))
     _refresh(match, table)
     db.session.commit()
