@@ -13,10 +13,10 @@ from flask import Blueprint, Flask, jsonify
 
 from ..errors import api_error
 from ..extensions import csrf
-from . import deal, score
+from . import auth, deal, group, hands, matches, score
 from .common import ERROR_SCHEMA, ApiError
 
-MODULES = (score, deal)
+MODULES = (score, group, matches, hands, deal)
 PREFIX = "/api/v1"
 
 bp = Blueprint("api", __name__, url_prefix=PREFIX)
@@ -56,5 +56,5 @@ def document() -> dict[str, Any]:
             "cards left in players' hands, judge plays, and keep match records.",
         },
         "paths": paths,
-        "components": {"schemas": schemas},
+        "components": {"schemas": schemas, "securitySchemes": auth.SECURITY_SCHEMES},
     }

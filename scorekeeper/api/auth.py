@@ -1,0 +1,59 @@
+"""Group access for the JSON API: ``Authorization: Bearer <group invite token>``.
+
+No header (or not a Bearer one) is a 401 asking for the token; a token that opens no
+group is a 404, like a wrong invite link, so a stranger learns nothing. Ids from a
+client are range-checked here before any query: PostgreSQL's ``integer`` is 32-bit.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import request
+
+from ..access import group_from_bearer
+from ..models import Group
+from .common import ApiError, error_response
+
+MAX_ID = 2**31 - 1  # PostgreSQL integer
+
+SECURITY_SCHEMES: dict[str, Any] = {
+    "groupToken": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "The group's invite token (the last part of its invite link).",
+    }
+}
+SECURITY: list[dict[str, list[str]]] = [{"groupToken": []}]
+
+
+def bearer_group() -> Group:
+    """The group the request's bearer token opens: 401 without a token, 404 if wrong."""
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError("send the group's invite token as 'Authorization: Bearer <token>'",
+                       "authorization", 401)
+    group = group_from_bearer()
+    if group is None:
+        raise ApiError("no group here opens with that token", "authorization", 404)
+    return group
+
+
+def id_in_range(value: Any, field: str, status: int = 400) -> int:
+    """A client's id or number as a positive 32-bit integer, else :class:`ApiError`."""
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_ID:
+        message = f"{field} must be a whole number from 1 to {MAX_ID}, not {value!r}"
+        raise ApiError(message if status == 400 else f"no such {field} here", field, status)
+    return value
+
+
+def id_param(name: str, description: str) -> dict[str, Any]:
+    """An OpenAPI path parameter for a positive 32-bit id."""
+    return {"name": name, "in": "path", "required": True, "description": description,
+            "schema": {"type": "integer", "minimum": 1, "maximum": MAX_ID}}
+
+
+AUTH_RESPONSES: dict[str, Any] = {
+    "401": error_response("No 'Authorization: Bearer <invite token>' header"),
+    "404": error_response("The token opens no group, or the resource is not in the group"),
+}

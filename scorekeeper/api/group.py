@@ -1,0 +1,114 @@
+"""``/api/v1/group`` and ``/api/v1/players``: the group a bearer token opens, its players."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, jsonify
+
+from ..extensions import db
+from ..forms import FieldError, clean_colour, clean_name
+from ..models import Group, Player
+from ..players import add_player
+from .auth import AUTH_RESPONSES, SECURITY, bearer_group
+from .common import ApiError, error_response, json_body, json_object, ok_response
+
+bp = Blueprint("api_group", __name__)
+
+
+def player_json(player: Player) -> dict[str, Any]:
+    """A player as the API shows it."""
+    return {"id": player.id, "name": player.name, "colour": player.colour,
+            "hidden": player.hidden}
+
+
+@bp.get("/group")
+def show():
+    """The group's name and players."""
+    group: Group = bearer_group()
+    return jsonify(id=group.id, name=group.name,
+                   players=[player_json(p) for p in group.players])
+
+
+@bp.post("/players")
+def create_player():
+    """Add a player; 409 when the name is taken in the group (ignoring case)."""
+    group = bearer_group()
+    data = json_object()
+    name, colour = data.get("name"), data.get("colour")
+    if not isinstance(name, str):
+        raise ApiError("name must be text", "name")
+    if colour is not None and not isinstance(colour, str):
+        raise ApiError("colour must be text like '#1f77b4'", "colour")
+    try:  # bad text is a 400; what add_player refuses after that is a taken name
+        clean_name(name)
+        if colour:
+            clean_colour(colour)
+    except FieldError as exc:
+        raise ApiError(exc.message, exc.field) from None
+    try:
+        player = add_player(group, name, colour or None)
+    except FieldError as exc:
+        raise ApiError(exc.message, exc.field, 409) from None
+    db.session.commit()
+    return jsonify(player_json(player)), 201
+
+
+PLAYER_SCHEMA = {
+    "type": "object",
+    "required": ["id", "name", "colour", "hidden"],
+    "properties": {
+        "id": {"type": "integer"},
+        "name": {"type": "string"},
+        "colour": {"type": "string", "pattern": "^#[0-9a-f]{6}$"},
+        "hidden": {"type": "boolean"},
+    },
+}
+
+SCHEMAS = {
+    "Player": PLAYER_SCHEMA,
+    "NewPlayer": {
+        "type": "object",
+        "required": ["name"],
+        "properties": {
+            "name": {"type": "string", "minLength": 1, "maxLength": 40,
+                     "description": "Unique in the group, ignoring case."},
+            "colour": {"type": "string", "pattern": "^#[0-9a-fA-F]{6}$",
+                       "description": "Omitted: the next unused palette colour."},
+        },
+    },
+    "Group": {
+        "type": "object",
+        "required": ["id", "name", "players"],
+        "properties": {
+            "id": {"type": "integer"},
+            "name": {"type": "string"},
+            "players": {"type": "array", "items": {"$ref": "#/components/schemas/Player"}},
+        },
+    },
+}
+
+PATHS = {
+    "/api/v1/group": {
+        "get": {
+            "summary": "The group the bearer token opens, with its players",
+            "operationId": "getGroup",
+            "security": SECURITY,
+            "responses": {"200": ok_response("Group", "The group"), **AUTH_RESPONSES},
+        }
+    },
+    "/api/v1/players": {
+        "post": {
+            "summary": "Add a player to the group",
+            "operationId": "createPlayer",
+            "security": SECURITY,
+            "requestBody": json_body("NewPlayer"),
+            "responses": {
+                "201": ok_response("Player", "The new player"),
+                "400": error_response("Bad name or colour; error.field names it"),
+                **AUTH_RESPONSES,
+                "409": error_response("A player of that name is already in the group"),
+            },
+        }
+    },
+}
