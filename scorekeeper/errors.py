@@ -30,9 +30,13 @@ def api_error(status: int, message: str, field: str | None = None, **extra: obje
 def _http_error(exc: HTTPException):
     status = exc.code or 500
     message = exc.description or exc.name
+    # Keep the exception's own headers (a 405's Allow), not its HTML content type.
+    headers = [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
     if wants_json():
-        return api_error(status, message)
-    return render_template("error.html", status=status, title=exc.name, message=message), status
+        body, status = api_error(status, message)
+        return body, status, headers
+    page = render_template("error.html", status=status, title=exc.name, message=message)
+    return page, status, headers
 
 
 def _csrf_error(exc: CSRFError):
