@@ -15,6 +15,7 @@ from . import (  # noqa: F401  (models registers tables)
     errors,
     groups,
     hands,
+    history,
     matches,
     models,
     players,
@@ -52,5 +53,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.register_blueprint(blueprint)
     app.register_blueprint(rules.bp)
     app.register_blueprint(deal_helper.bp)
+    app.register_blueprint(history.bp)
     cli.register(app)
     return app

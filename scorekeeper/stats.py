@@ -25,7 +25,7 @@ Definitions (also shown on the player page):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .sheets import CD, LO
@@ -279,12 +279,3 @@ def head_to_head(player_id: int, matches: Iterable[MatchRow]) -> list[HeadToHead
     rows = [HeadToHead(o, *counts) for o, counts in table.items()]
     return sorted(rows, key=lambda r: (-r.together, r.opponent_id))
 
-
-def winners_of(text: str) -> tuple[int, ...]:
-    """Parse ``Match.winners`` (``"0 2"``) into seats."""
-    return tuple(int(s) for s in text.split())
-
-
-def rows_in(matches: Sequence[MatchRow], game: str) -> list[MatchRow]:
-    """The matches of one game."""
-    return [m for m in matches if m.game == game]

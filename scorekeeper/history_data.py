@@ -1,0 +1,139 @@
+"""Queries behind the history pages, each a fixed number of SQL statements.
+
+- :func:`history_page`: one page of the list, keyset-paginated on ``(created_at, id)``
+  (index ``ix_match_group_created``), seats and players eager-loaded: 2–3 queries
+  whatever the number of matches.
+- :func:`record_match`: one match with seats, players, hands, entries and rulings.
+- :func:`player_rows`: a player's matches as plain :class:`stats.MatchRow` data in
+  three flat queries (matches, seats, hand entries), for :mod:`stats`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from flask import abort
+from sqlalchemy import and_, or_
+from sqlalchemy.orm import selectinload
+
+from .extensions import db
+from .models import Group, Hand, HandEntry, Match, Player, Seat
+from .sheets import GAMES
+from .stats import HandRow, MatchRow
+
+PAGE_SIZE = 25
+MAX_ID = 2**31 - 1  # PostgreSQL integer: larger ids are never looked up
+STATUSES = ("active", "finished")
+
+
+def _id(text: str | None) -> int | None:
+    if text is None or not text.isdigit() or len(text) > 10:
+        return None
+    value = int(text)
+    return value if 1 <= value <= MAX_ID else None
+
+
+@dataclass(frozen=True)
+class HistoryFilter:
+    """What the list shows: game, player, status, and the keyset cursor ``before`` (the
+    id of the last match on the previous page). Unknown values mean "any"."""
+
+    game: str | None = None
+    player: int | None = None
+    status: str | None = None
+    before: int | None = None
+
+    @classmethod
+    def from_args(cls, args: Mapping[str, str], player_ids: set[int]) -> HistoryFilter:
+        """Read the query string, dropping anything that is not a valid choice."""
+        game, status = args.get("game"), args.get("status")
+        player = _id(args.get("player"))
+        return cls(game if game in GAMES else None,
+                   player if player in player_ids else None,
+                   status if status in STATUSES else None, _id(args.get("before")))
+
+    def args(self, **change: Any) -> dict[str, Any]:
+        """Query-string arguments for a link, with some values changed."""
+        values = replace(self, **change).__dict__
+        return {k: v for k, v in values.items() if v is not None}
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    """A page of matches and the cursor for the next (None on the last page)."""
+
+    matches: list[Match]
+    next_before: int | None
+
+
+def history_page(group: Group, wanted: HistoryFilter, size: int = PAGE_SIZE) -> HistoryPage:
+    """One page of the group's matches, newest first."""
+    query = db.select(Match).where(Match.group_id == group.id)
+    if wanted.game:
+        query = query.where(Match.game == wanted.game)
+    if wanted.status:
+        query = query.where(Match.status == wanted.status)
+    if wanted.player:
+        query = query.where(Match.id.in_(db.select(Seat.match_id)
+                                         .where(Seat.player_id == wanted.player)))
+    if wanted.before:
+        cursor = db.session.execute(db.select(Match.created_at, Match.id).where(
+            Match.id == wanted.before, Match.group_id == group.id)).first()
+        if cursor is not None:
+            query = query.where(or_(Match.created_at < cursor.created_at,
+                                    and_(Match.created_at == cursor.created_at,
+                                         Match.id < cursor.id)))
+    query = (query.options(selectinload(Match.seats).joinedload(Seat.player))
+             .order_by(Match.created_at.desc(), Match.id.desc()).limit(size + 1))
+    matches = list(db.session.scalars(query))
+    more = len(matches) > size
+    return HistoryPage(matches[:size], matches[size - 1].id if more else None)
+
+
+def record_match(group: Group, match_id: int) -> Match:
+    """A match of the group with everything its record shows, else 404."""
+    match = db.session.scalar(
+        db.select(Match).where(Match.id == match_id, Match.group_id == group.id)
+        .options(selectinload(Match.seats).joinedload(Seat.player),
+                 selectinload(Match.hands).selectinload(Hand.entries),
+                 selectinload(Match.rulings)))
+    if match is None:
+        abort(404, "No such match in this group.")
+    return match
+
+
+def player_rows(group: Group, player: Player) -> list[MatchRow]:
+    """Every match of the group the player sat in, as plain rows for :mod:`stats`."""
+    mine = db.select(Seat.match_id).where(Seat.player_id == player.id)
+    matches = db.session.execute(
+        db.select(Match.id, Match.game, Match.sheet_json, Match.status, Match.winners)
+        .where(Match.group_id == group.id, Match.id.in_(mine)).order_by(Match.id)).all()
+    seats: dict[int, list[int]] = defaultdict(list)
+    for match_id, player_id in db.session.execute(
+            db.select(Seat.match_id, Seat.player_id).where(Seat.match_id.in_(mine))
+            .order_by(Seat.match_id, Seat.position)):
+        seats[match_id].append(player_id)
+    hands: dict[int, dict[int, tuple[int | None, list[str], list[int]]]] = defaultdict(dict)
+    for match_id, number, out, _seat, cards, points in db.session.execute(
+            db.select(Hand.match_id, Hand.number, Hand.out_seat, HandEntry.seat,
+                      HandEntry.cards, HandEntry.points)
+            .join(HandEntry, HandEntry.hand_id == Hand.id).where(Hand.match_id.in_(mine))
+            .order_by(Hand.match_id, Hand.number, HandEntry.seat)):
+        row = hands[match_id].setdefault(number, (out, [], []))
+        row[1].append(cards)
+        row[2].append(points)
+    return [_row(m, seats[m.id], hands[m.id]) for m in matches]
+
+
+def _row(match: Any, seats: list[int], hands: dict[int, tuple]) -> MatchRow:
+    options = json.loads(match.sheet_json).get("options", {})
+    return MatchRow(
+        match.id, match.game, tuple(seats), tuple(int(s) for s in match.winners.split()),
+        match.status == "finished",
+        tuple(HandRow(out, tuple(cards), tuple(points))
+              for _, (out, cards, points) in sorted(hands.items())),
+        start=options.get("start_count", 0), threshold=options.get("threshold"))
