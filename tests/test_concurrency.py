@@ -1,0 +1,107 @@
+"""Two phones record the same hand at the same moment: exactly one wins (DESIGN.md "Where
+it runs": concurrency is settled in the database, not in process memory).
+
+Each phone is its own Flask test client in its own thread, so each request has its own
+app context, session and database connection. A barrier starts both requests together.
+The ``app`` fixture runs every test on SQLite and on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from scorekeeper import records
+from scorekeeper.extensions import db
+from scorekeeper.models import Group, Hand, HandEntry, Player
+
+ROUNDS = 20
+BODIES = (  # two phones, two slightly different entries of the same hand
+    {"out": 0, "held": {"1": "5h 6h", "2": "7c"}},
+    {"out": 0, "held": {"1": "5h 9h", "2": "7c"}},
+)
+STORED = ("5H 6H", "5H 9H")
+
+
+@pytest.fixture
+def phones(app):
+    """Two clients with the group's token, and the id of a long Crazy Eights match."""
+    with app.app_context():
+        group = Group(name="table")
+        group.players = [Player(name=n) for n in ("Ann", "Bob", "Cy")]
+        db.session.add(group)
+        db.session.commit()
+        token = group.invite_token
+    headers = {"Authorization": f"Bearer {token}"}
+    first = app.test_client()
+    response = first.post("/api/v1/matches", headers=headers, json={
+        "sheet": {"game": "crazy-eights",
+                  "options": {"match_end": "first-to-target", "target": 100000}},
+        "players": ["Ann", "Bob", "Cy"]})
+    assert response.status_code == 201
+    return [first, app.test_client()], headers, response.json["id"]
+
+
+def _race(phones, headers, match_id: int, number: int) -> list:
+    """Both phones post hand ``number`` at once; their responses, in phone order."""
+    start = threading.Barrier(2, timeout=10)
+
+    def post(phone: int):
+        start.wait()
+        return phones[phone].post(f"/api/v1/matches/{match_id}/hands", headers=headers,
+                                  json={"number": number, **BODIES[phone]})
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return [f.result(timeout=30) for f in [pool.submit(post, 0), pool.submit(post, 1)]]
+
+
+def _check_round(app, responses, match_id: int, number: int) -> str:
+    """Exactly one 201 and one 409; the database keeps the winner's hand, once."""
+    statuses = sorted(r.status_code for r in responses)
+    assert statuses == [201, 409], [r.json for r in responses]
+    winner = next(i for i, r in enumerate(responses) if r.status_code == 201)
+    conflict = responses[1 - winner].json["error"]
+    assert conflict["field"] == "number" and conflict["next_hand"] == number + 1
+    with app.app_context():
+        hands = db.session.scalars(db.select(Hand).where(Hand.match_id == match_id,
+                                                         Hand.number == number)).all()
+        assert len(hands) == 1
+        assert [e.cards for e in hands[0].entries] == ["", STORED[winner], "7C"]
+    return conflict["message"]
+
+
+def _check_match(app, phone, headers, match_id: int) -> None:
+    match = phone.get(f"/api/v1/matches/{match_id}", headers=headers).json
+    assert [h["number"] for h in match["hands"]] == list(range(1, ROUNDS + 1))
+    assert match["standings"]["next_hand"] == ROUNDS + 1
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count(HandEntry.id))) == 3 * ROUNDS
+
+
+def test_same_hand_at_once_stores_it_once(app, phones):
+    clients, headers, match_id = phones
+    for number in range(1, ROUNDS + 1):
+        _check_round(app, _race(clients, headers, match_id, number), match_id, number)
+    _check_match(app, clients[0], headers, match_id)
+
+
+def test_database_settles_a_race_past_the_number_check(app, phones, monkeypatch):
+    """Hold both requests after they have checked the number and scored the hand, so
+    both go on to insert it: the unique (match, number) constraint must refuse one."""
+    clients, headers, match_id = phones
+    compute = records._compute
+    gate = threading.Barrier(2, timeout=10)
+
+    def both_checked(match, results):
+        table = compute(match, results)
+        gate.wait()
+        return table
+
+    monkeypatch.setattr(records, "_compute", both_checked)
+    for number in range(1, ROUNDS + 1):
+        message = _check_round(app, _race(clients, headers, match_id, number), match_id,
+                               number)
+        assert "just recorded from another phone" in message
+    _check_match(app, clients[0], headers, match_id)
