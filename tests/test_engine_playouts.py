@@ -82,12 +82,15 @@ def playout(g: Game, rng: random.Random, checks: bool) -> int:
     moves = 0
     while not g.is_over:
         assert moves < MOVE_CAP, f"hand did not end: {g!r}"
-        conserved(g)
+        if checks:
+            conserved(g)
+        else:  # cheap: the number of cards only
+            assert sum(g.hand_sizes()) + len(g.stock) + len(g.pile) == g.deck.size
         assert g.current_player is not None
         listed = g.legal_moves()
         assert listed, f"nobody can act: {g.summary()}"
         assert g.current_player in {m.player for m in listed}
-        if checks and moves % CHECK_EVERY_MOVE == 0:
+        if checks and moves % CHECK_EVERY_MOVE == 0 and rng.random() < 0.5:
             full_check(g, rng)
         g.apply(choose(listed, rng))
         moves += 1
@@ -114,7 +117,7 @@ def test_random_playouts_keep_invariants(game: str, players: int) -> None:
         if game == "countdown" and i % 3 == 0:
             counts = [rng.randint(1, 8) for _ in range(players)]
         g = Game.deal(sheet, players, i % players, rng, counts=counts)
-        playout(g, rng, checks=i % 2 == 0)
+        playout(g, rng, checks=True)
         while g.history:  # undo all the way back to the deal
             g.undo()
         conserved(g)
@@ -123,7 +126,7 @@ def test_random_playouts_keep_invariants(game: str, players: int) -> None:
 @pytest.mark.parametrize("game", list(GAMES))
 def test_many_fast_playouts_end(game: str) -> None:
     rng = random.Random(game)
-    for _ in range(600):
+    for _ in range(500):
         players = rng.randint(GAMES[game].min_players, GAMES[game].max_players)
         g = Game.deal(random_sheet(game, rng, players), players, 0, rng)
         playout(g, rng, checks=False)
