@@ -56,15 +56,29 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
 
 
 def _persisted_secret(path: Path) -> str:
-    """Read the instance's secret key, creating it (readable by the owner only) once."""
+    """Read the instance's secret key, creating it (readable by the owner only) once.
+
+    The key is written to a private temporary file and then linked into place, so
+    another worker never reads a half-written (empty) key; an empty file left by a
+    crash is replaced rather than used.
+    """
     try:
-        return path.read_text().strip()
+        key = path.read_text().strip()
     except FileNotFoundError:
-        key = secrets.token_urlsafe(48)
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:  # another worker created it first
-            return path.read_text().strip()
-        with os.fdopen(fd, "w") as fh:
-            fh.write(key)
+        key = ""
+    if key:
         return key
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as fh:
+        fh.write(secrets.token_urlsafe(48))
+    try:
+        if path.exists():  # empty: left by a crash
+            os.replace(tmp, path)
+        else:
+            os.link(tmp, path)  # atomic; fails if another worker got there first
+    except FileExistsError:
+        pass
+    finally:
+        tmp.unlink(missing_ok=True)
+    return path.read_text().strip()
