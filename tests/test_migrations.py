@@ -1,0 +1,101 @@
+"""Migrations build the schema on a fresh SQLite file and a fresh PostgreSQL database,
+and the models match them (the ``flask db check`` guard fails when they drift)."""
+
+from __future__ import annotations
+
+import itertools
+import os
+
+import flask_migrate
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Column, Integer, MetaData, inspect, text
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+
+_numbers = itertools.count()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def fresh_app(request, tmp_path):
+    """An app on an empty database: no tables at all."""
+    if request.param == "postgresql":
+        pg = request.getfixturevalue("pg")
+        url = pg.create_database(f"sk_migrate_{os.getpid()}_{next(_numbers)}")
+    else:
+        url = f"sqlite:///{tmp_path / 'fresh.db'}"
+    os.environ["SCOREKEEPER_INSTANCE_PATH"] = str(tmp_path / "instance")
+    try:
+        app = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": url})
+    finally:
+        del os.environ["SCOREKEEPER_INSTANCE_PATH"]
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+def _head(app) -> str:
+    config = app.extensions["migrate"].migrate.get_config()
+    return ScriptDirectory.from_config(config).get_current_head()
+
+
+def _diffs(metadata: MetaData) -> list:
+    with db.engine.connect() as conn:
+        context = MigrationContext.configure(conn, opts={"compare_type": True})
+        return compare_metadata(context, metadata)
+
+
+def test_upgrade_creates_the_schema(fresh_app):
+    result = fresh_app.test_cli_runner().invoke(args=["db", "upgrade"])
+    assert result.exit_code == 0, result.output
+    with fresh_app.app_context():
+        tables = set(inspect(db.engine).get_table_names())
+        assert set(db.metadata.tables) | {"alembic_version"} <= tables
+        assert {"group", "player", "match", "seat", "hand", "hand_entry", "ruling"} <= tables
+        version = db.session.scalar(text("SELECT version_num FROM alembic_version"))
+        assert version == _head(fresh_app)
+
+
+def test_models_match_the_migrations(fresh_app):
+    with fresh_app.app_context():
+        flask_migrate.upgrade()
+        assert _diffs(db.metadata) == []
+        flask_migrate.check()  # exits 1 on drift; returning means no drift
+    result = fresh_app.test_cli_runner().invoke(args=["db", "check"])
+    assert result.exit_code == 0, result.output
+
+
+def test_the_check_fails_when_models_drift(fresh_app):
+    with fresh_app.app_context():
+        flask_migrate.upgrade()
+        drifted = MetaData(naming_convention=db.metadata.naming_convention)
+        for table in db.metadata.sorted_tables:
+            table.to_metadata(drifted)
+        drifted.tables["player"].append_column(Column("nickname", Integer))
+        diffs = _diffs(drifted)
+        assert [d[0] for d in diffs] == ["add_column"]
+        assert diffs[0][3].name == "nickname"
+
+
+def test_the_check_fails_when_the_database_drifts(fresh_app):
+    with fresh_app.app_context():
+        flask_migrate.upgrade()
+        with db.engine.begin() as conn:
+            conn.execute(text("DROP INDEX ix_match_status"))
+        assert _diffs(db.metadata)
+        with pytest.raises(SystemExit) as info:
+            flask_migrate.check()
+        assert info.value.code == 1
+
+
+def test_downgrade_to_base_and_back(fresh_app):
+    with fresh_app.app_context():
+        flask_migrate.upgrade()
+        flask_migrate.downgrade(revision="base")
+        assert set(inspect(db.engine).get_table_names()) <= {"alembic_version"}
+        flask_migrate.upgrade()
+        assert _diffs(db.metadata) == []
