@@ -3,7 +3,8 @@
 :func:`apply` assumes :func:`.rules.check` has accepted the move. A missed
 "last one"/"last card" call becomes due when another player plays or draws; the
 penalty is then drawn first, before play goes on (or before scoring, if that move
-ended the hand). Owed cards nobody can draw (stock and pile exhausted) are forgiven.
+ended the hand); drawing a penalty is not such an action. Owed cards nobody can draw
+(stock and pile exhausted) are forgiven.
 
 >>> g = Game.start(Sheet.make("last-one"), 3, 0, [["8S"], ["2H", "5C"], 5], "4H",
 ...                situation={"turn": 1})
@@ -56,7 +57,9 @@ def begin(game: Game) -> None:
 def apply(game: Game, move: Move) -> None:
     """Carry out an accepted move, then settle debts and the blocked/jammed check."""
     prev = game.uncalled
-    due = prev >= 0 and prev != move.player and move.kind in ("play", "draw")
+    paying_penalty = bool(game.debts) and game.debts[0][2] == "penalty"
+    due = (prev >= 0 and prev != move.player and move.kind in ("play", "draw")
+           and not paying_penalty)
     if due:
         game.uncalled = -1
     _HANDLERS[move.kind](game, move)
