@@ -50,7 +50,7 @@ def parse_hand(form: Mapping[str, str], sheet: Sheet, in_play: tuple[bool, ...])
         if not text.strip():
             continue
         if not playing:
-            result.errors[f"seat-{seat}"] = "This player is out of the match and holds no cards."
+            result.errors["cards"] = f"Seat {seat + 1} is out of the match and holds no cards."
             continue
         if len(text) > 500:
             result.errors[f"seat-{seat}"] = "That is far more cards than a hand can hold."
@@ -59,6 +59,9 @@ def parse_hand(form: Mapping[str, str], sheet: Sheet, in_play: tuple[bool, ...])
             result.held[seat] = parse_cards(text)
         except CardError as exc:
             result.errors[f"seat-{seat}"] = str(exc)
+    for key in form:
+        if key.startswith("seat-") and key not in {f"seat-{s}" for s in range(len(in_play))}:
+            result.errors["cards"] = f"There is no player {key!r} at this table."
     size = form.get("hand_size", "").strip()
     if sheet.game == LO and size and size != str(sheet["hand_size"]):
         try:

@@ -69,7 +69,9 @@ def board(match: Match) -> dict[str, Any]:
                         st.next_deal.get(seat)))
     return {
         "match": match, "sheet": sheet, "standings": st, "rows": rows, "players": players,
-        "plan": _plan(sheet, st, players), "next_number": len(match.hands) + 1,
+        "plan": _plan(sheet, st, players),
+        "winner_names": " and ".join(players[s].name for s in st.winners),
+        "next_number": len(match.hands) + 1,
         "hands": list(zip(match.hands, st.hands, strict=True)),
         "rules_ready": "rules" in current_app.blueprints,
     }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 
 from flask.testing import FlaskClient
@@ -44,6 +45,7 @@ def record(client: FlaskClient, gid: int, mid: int, number: int, out: int | str,
     return client.post(f"/groups/{gid}/matches/{mid}/hands/new", data=data)
 
 
-def field_errors(html: str) -> dict[str, str]:
+def field_errors(page: str) -> dict[str, str]:
     """The error messages on a page, by field name."""
-    return dict(re.findall(r'class="field-error" id="([\w-]+)-error"[^>]*>([^<]*)<', html))
+    found = re.findall(r'class="field-error" id="([\w-]+)-error"[^>]*>([^<]*)<', page)
+    return {name: html.unescape(message) for name, message in found}
