@@ -2,7 +2,7 @@
 
 >>> g = game_from_request({"sheet": {"game": "crazy-eights"}, "players": 2, "dealer": 0,
 ...                        "hands": [["8S", "KH"], 3], "upcard": "KD"})
->>> g.replay(moves_from_events(["1:QD", "0:KH"]))[0], g.current_player
+>>> g.replay(moves_from_events(["1:QD", "0:8S/H"]))[0], g.current_player
 (2, 1)
 """
 

@@ -1,0 +1,147 @@
+"""The engine's public surface: doctests, purity, setup errors, notation, replay."""
+
+from __future__ import annotations
+
+import ast
+import doctest
+import importlib
+import pkgutil
+from pathlib import Path
+
+import pytest
+
+import scorekeeper.engine as engine
+from scorekeeper.cards import CardError, DeckError, parse_card
+from scorekeeper.engine import (
+    Game,
+    Move,
+    SetupError,
+    game_from_request,
+    moves_from_events,
+    parse_position,
+)
+from scorekeeper.sheets import Sheet, SheetError
+
+MODULES = sorted(m.name for m in pkgutil.iter_modules(engine.__path__))
+FORBIDDEN = {"flask", "sqlalchemy", "flask_sqlalchemy", "wtforms", "flask_wtf"}
+
+
+@pytest.mark.parametrize("name", ["__init__", *MODULES])
+def test_doctests(name: str) -> None:
+    module = engine if name == "__init__" else importlib.import_module(
+        f"scorekeeper.engine.{name}")
+    extra = {"Game": Game, "Move": Move, "Sheet": Sheet, "parse_card": parse_card}
+    result = doctest.testmod(module, extraglobs=extra, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
+    if name not in ("__init__",):
+        assert result.attempted > 0, f"{name} has no doctest"
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+            if node.module == "scorekeeper":
+                names.update(f"scorekeeper.{a.name}" for a in node.names)
+    return names
+
+
+def test_engine_is_pure() -> None:
+    folder = Path(engine.__file__).parent
+    for path in folder.glob("*.py"):
+        imported = _imports(path)
+        assert not imported & FORBIDDEN, f"{path.name} imports {imported & FORBIDDEN}"
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module and (
+                    node.module.startswith("scorekeeper")):
+                assert node.module in ("scorekeeper.cards", "scorekeeper.sheets"), path.name
+
+
+@pytest.mark.parametrize(("kwargs", "error", "words"), [
+    ({"players": 8}, SetupError, "2-7 players"),
+    ({"dealer": 3}, SetupError, "dealer"),
+    ({"hands": [["8S"]]}, SetupError, "one entry per seat"),
+    ({"hands": [["8S"], []]}, SetupError, "empty"),
+    ({"hands": [["8S"], ["8S"]]}, DeckError, "8♠"),
+    ({"hands": [["JK"], 3]}, DeckError, "jokers"),
+    ({"hands": [["XX"], 3]}, CardError, "'XX'"),
+    ({"hands": [-1, 3]}, SetupError, "-1"),
+    ({"stock": 60}, SetupError, "stock"),
+    ({"situation": {"turn": 5}}, SetupError, "turn"),
+    ({"situation": {"who": 1}}, SetupError, "'who'"),
+    ({"situation": {"direction": 2}}, SetupError, "direction"),
+    ({"situation": {"melee": {"aggressor": 0, "defender": 1}}}, SetupError, "Last One"),
+    ({"counts": [8, 8]}, SetupError, "Countdown"),
+    ({"sheet": {"game": "poker"}}, SheetError, "poker"),
+])
+def test_setup_errors(kwargs: dict, error: type, words: str) -> None:
+    args = {"sheet": Sheet.make("crazy-eights"), "players": 2, "dealer": 0,
+            "hands": [["8S", "KH"], 5], "upcard": "4H"} | kwargs
+    with pytest.raises(error) as err:
+        Game.start(**args)
+    assert words in str(err.value)
+
+
+def test_joker_upcard_mid_hand_needs_its_card() -> None:
+    with pytest.raises(SetupError, match="upcard_as"):
+        parse_position("lo | up JK | turn 1 | hands 5/5")
+
+
+def test_notation_errors() -> None:
+    with pytest.raises(SetupError, match="lo, c8 or cd"):
+        parse_position("poker | up 4H | hands 5/5")
+    with pytest.raises(SetupError, match="'colour'"):
+        parse_position("c8 | up 4H | hands 5/5 | colour red")
+    with pytest.raises(SetupError, match="'up'"):
+        parse_position("c8 | hands 5/5")
+
+
+def test_move_text_round_trips() -> None:
+    for text in ["1:8S/D", "0:JK=5H", "0:JK=8H/C", "2:draw", "2:draw:7C", "1:pass",
+                 "1:call", "0:name/D", "0:name=8H/C"]:
+        assert str(Move.parse(text)) == text
+        assert eval(repr(Move.parse(text))) == Move.parse(text)
+    with pytest.raises(CardError):
+        Move.parse("x:8S")
+
+
+def test_replay_request_names_the_first_illegal_event() -> None:
+    request = {"sheet": Sheet.make("last-one").to_dict(), "players": 3, "dealer": 0,
+               "hands": [["8S", "KH", "7D", "AC", "2C"], 5, ["4S", "9C"]], "upcard": "4H",
+               "stock": 30,
+               "situation": {"turn": 2, "direction": -1, "active_suit": "D",
+                             "upcard_as": "4H"},
+               "events": ["2:9C", "1:draw", "0:7D"]}
+    g = game_from_request(request)
+    done, err = g.replay(moves_from_events(request["events"]))
+    assert done == 0 and err is not None and err.verdict.rule == "lo-eights"
+    del request["situation"]["active_suit"]
+    request["hands"][2] = ["9H", "9C"]
+    request["events"] = ["2:9H", "2:call", {"kind": "draw", "player": 1}, "0:8S/C"]
+    g = game_from_request(request)
+    done, err = g.replay(moves_from_events(request["events"]))
+    assert done == 4 and err is None and g.current_player == 2 and g.debts == []
+
+
+def test_replay_request_with_a_melee_and_pending_draw() -> None:
+    g = game_from_request({
+        "sheet": {"game": "last-one"}, "players": 3, "dealer": 0,
+        "hands": [["8S", "KH"], 5, ["4S"]], "upcard": "6H",
+        "situation": {"melee": {"aggressor": 0, "defender": 1}, "pending_draw": 6}})
+    assert g.current_player == 1 and g.debts[0] == (1, 6, "melee", 6)
+    for _ in range(6):
+        g.apply(Move.draw(1))
+    assert g.current_player == 2 and g.melee is None
+
+
+def test_deal_sizes() -> None:
+    assert Game.deal(Sheet.make("crazy-eights"), 2, rng=1).hand_sizes() == [7, 7]
+    assert Game.deal(Sheet.make("last-one", {"hand_size": 5}), 4, rng=1).hand_sizes() == [5] * 4
+    g = Game.deal(Sheet.make("countdown"), 3, rng=1, counts=[8, 3, 1])
+    assert g.hand_sizes() == [8, 3, 1] and g.wild[1].label == "3"
+    assert Game.deal(Sheet.make("countdown", {"start_count": 4}), 7, rng=1).deck.size == 104
