@@ -107,5 +107,8 @@ def bench_engine(game: str, players: int, games: int, seed: int, as_json: bool) 
 def register(app: Flask) -> None:
     """Add the commands to ``app.cli``: ``flask --app scorekeeper serve`` works too, and
     the ``scorekeeper`` group finds them through the app."""
-    for command in (serve, bench):
+    from .transfer_cli import bench_history, export_command, import_command
+
+    bench.add_command(bench_history)
+    for command in (serve, bench, export_command, import_command):
         app.cli.add_command(command)

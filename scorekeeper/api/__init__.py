@@ -13,10 +13,10 @@ from flask import Blueprint, Flask, jsonify
 
 from ..errors import api_error
 from ..extensions import csrf
-from . import auth, deal, group, hands, matches, score
+from . import auth, deal, group, hands, matches, replay, score, transfer
 from .common import ERROR_SCHEMA, ApiError
 
-MODULES = (score, group, matches, hands, deal)
+MODULES = (score, group, matches, hands, deal, transfer, replay)
 PREFIX = "/api/v1"
 
 bp = Blueprint("api", __name__, url_prefix=PREFIX)
