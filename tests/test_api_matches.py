@@ -76,6 +76,8 @@ def test_group_and_players(api):
     assert created.json["name"] == "Dee" and created.json["colour"] == "#aabbcc"
     assert created.json["hidden"] is False
     assert "Dee" in [p["name"] for p in api("GET", "/group").json["players"]]
+    default = api("POST", "/players", {"name": "Eve", "colour": None})
+    assert default.status_code == 201 and default.json["colour"].startswith("#")
 
 
 @pytest.mark.parametrize(("body", "status", "field"), [
@@ -84,6 +86,8 @@ def test_group_and_players(api):
     ({"name": "x" * 41}, 400, "name"),
     ({"name": 7}, 400, "name"),
     ({"name": "Eve", "colour": "red"}, 400, "colour"),
+    ({"name": "Eve", "colour": ""}, 400, "colour"),
+    ({"name": "Eve", "colour": 5}, 400, "colour"),
     ({}, 400, "name"),
 ])
 def test_bad_player(api, body, status, field):
@@ -168,6 +172,8 @@ def test_create_and_get_match(api):
     ({"sheet": {"game": "crazy-eights"}, "players": ["Ann", "Bob"], "first_dealer": "0"},
      "first_dealer"),
     ({"sheet": {"game": "last-one", "options": {"hand_size": 9}}, "players": ["Ann", "Bob"]},
+     "agree_nine"),
+    ({"sheet": {"game": "crazy-eights"}, "players": ["Ann", "Bob"], "agree_nine": "yes"},
      "agree_nine"),
 ])
 def test_bad_match(api, body, field):

@@ -42,12 +42,12 @@ def create_player():
         raise ApiError("colour must be text like '#1f77b4'", "colour")
     try:  # bad text is a 400; what add_player refuses after that is a taken name
         clean_name(name)
-        if colour:
+        if colour is not None:
             clean_colour(colour)
     except FieldError as exc:
         raise ApiError(exc.message, exc.field) from None
     try:
-        player = add_player(group, name, colour or None)
+        player = add_player(group, name, colour)
     except FieldError as exc:
         raise ApiError(exc.message, exc.field, 409) from None
     db.session.commit()
@@ -71,10 +71,11 @@ SCHEMAS = {
         "type": "object",
         "required": ["name"],
         "properties": {
-            "name": {"type": "string", "minLength": 1, "maxLength": 40,
-                     "description": "Unique in the group, ignoring case."},
-            "colour": {"type": "string", "pattern": "^#[0-9a-fA-F]{6}$",
-                       "description": "Omitted: the next unused palette colour."},
+            "name": {"type": "string", "minLength": 1,
+                     "description": "1 to 40 characters once trimmed; unique in the group, "
+                                    "ignoring case."},
+            "colour": {"type": ["string", "null"], "pattern": "^#[0-9a-fA-F]{6}$",
+                       "description": "Omitted or null: the next unused palette colour."},
         },
     },
     "Group": {

@@ -17,7 +17,7 @@ from ..forms import FieldError, clean_name
 from ..models import Group, Match, Player
 from ..records import RecordError, create_match, match_sheet, match_standings
 from ..scoring import Standings
-from ..sheets import LO
+from ..sheets import LO, Sheet
 from .auth import AUTH_RESPONSES, MAX_ID, SECURITY, bearer_group, id_in_range, id_param
 from .common import ApiError, error_response, json_body, json_object, ok_response
 from .score import parse_sheet
@@ -56,9 +56,12 @@ def _players(group: Group, data: Any) -> list[Player]:
     return seats
 
 
-def _check_deal(data: dict[str, Any], sheet, players: int) -> None:
+def _check_deal(data: dict[str, Any], sheet: Sheet, players: int) -> None:
     """The pages' setup checks: nine cards needs everyone's word; the deal must fit."""
-    if sheet.game == LO and sheet["hand_size"] == 9 and data.get("agree_nine") is not True:
+    agreed = data.get("agree_nine", False)
+    if not isinstance(agreed, bool):
+        raise ApiError("agree_nine must be true or false", "agree_nine")
+    if sheet.game == LO and sheet["hand_size"] == 9 and not agreed:
         raise ApiError("nine cards each only when everybody agrees: send agree_nine: true",
                        "agree_nine")
     try:
@@ -159,7 +162,7 @@ SCHEMAS = {
             "players": {
                 "type": "array", "minItems": 2, "maxItems": 7,
                 "items": {"oneOf": [{"type": "integer", "minimum": 1, "maximum": MAX_ID},
-                                    {"type": "string", "minLength": 1, "maxLength": 40}]},
+                                    {"type": "string", "minLength": 1}]},
                 "description": "Player ids or names of the group, in clockwise seat order.",
             },
             "first_dealer": {"type": "integer", "minimum": 0, "default": 0,
