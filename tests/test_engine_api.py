@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import scorekeeper.engine as engine
-from scorekeeper.cards import CardError, DeckError, parse_card
+from scorekeeper.cards import CardError, DeckError
 from scorekeeper.engine import (
     Game,
     Move,
@@ -30,8 +30,7 @@ FORBIDDEN = {"flask", "sqlalchemy", "flask_sqlalchemy", "wtforms", "flask_wtf"}
 def test_doctests(name: str) -> None:
     module = engine if name == "__init__" else importlib.import_module(
         f"scorekeeper.engine.{name}")
-    extra = {"Game": Game, "Move": Move, "Sheet": Sheet, "parse_card": parse_card}
-    result = doctest.testmod(module, extraglobs=extra, optionflags=doctest.ELLIPSIS)
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0
     if name not in ("__init__",):
         assert result.attempted > 0, f"{name} has no doctest"

@@ -157,3 +157,40 @@ def test_option_keys_are_all_exercised() -> None:
     rng = random.Random(0)
     seen = {k for game in GAMES for _ in range(20) for k in random_sheet(game, rng).options}
     assert seen == set(OPTIONS)
+
+
+def hide(g: Game, rng: random.Random) -> Game:
+    """The same position as a table sees it: some hands and the stock unseen."""
+    hands = []
+    for seat in range(g.players):
+        cards = [str(c) for c in g.known[seat]]
+        seen = rng.randint(0, len(cards))
+        hands.append({"cards": cards[:seen], "unknown": len(cards) - seen}
+                     if seen < len(cards) else cards)
+    stock = len(g.stock) if rng.random() < 0.5 else [str(c) for c in reversed(g.stock)]
+    return Game.start(g.sheet, g.players, g.dealer, hands, str(g.upcard), stock,
+                      counts=g.counts)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_partly_seen_hands_list_only_accepted_moves(game: str) -> None:
+    rng = random.Random(f"hidden/{game}")
+    for _ in range(60):
+        players = rng.randint(GAMES[game].min_players, GAMES[game].max_players)
+        g = hide(Game.deal(random_sheet(game, rng, players), players, 0, rng), rng)
+        for _step in range(80):
+            if g.is_over:
+                break
+            assert sum(g.hand_sizes()) + len(g.stock) + len(g.pile) == g.deck.size
+            listed = g.legal_moves()
+            assert listed, f"nobody can act: {g.summary()}"
+            for m in listed:
+                assert g.check(m).legal is not False
+            key = g.state_key()
+            for m in candidates(g, rng):
+                if g.check(m).legal is False:
+                    assert m not in listed
+            g.apply(choose(listed, rng))
+            g.undo()
+            assert g.state_key() == key
+            g.apply(choose(listed, rng))

@@ -12,7 +12,7 @@ Quick tour::
     g.undo(); g.is_over; g.outcome(); g.summary()
 
 >>> g = parse_position("c8 | up 4H | turn 1 | hands 8S,KH/4S,5C")
->>> g.check(Move.play(1, parse_card("4S"))).legal, g.check(Move.play(1, parse_card("5C"))).rule
+>>> g.check(Move.parse("1:4S")).legal, g.check(Move.parse("1:5C")).rule
 (True, 'c8-turn')
 
 Replay API (what a JSON endpoint sends) maps one to one onto :meth:`Game.start`::
@@ -47,6 +47,9 @@ called yet).
 
 from __future__ import annotations
 
+from scorekeeper.cards import parse_card
+from scorekeeper.sheets import Sheet
+
 from .moves import (
     GameOverError,
     IllegalMoveError,
@@ -69,9 +72,11 @@ __all__ = [
     "NotYourTurnError",
     "Outcome",
     "SetupError",
+    "Sheet",
     "Verdict",
     "game_from_request",
     "move_from_event",
     "moves_from_events",
+    "parse_card",
     "parse_position",
 ]

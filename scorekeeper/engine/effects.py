@@ -6,6 +6,7 @@ penalty is then drawn first, before play goes on (or before scoring, if that mov
 ended the hand); drawing a penalty is not such an action. Owed cards nobody can draw
 (stock and pile exhausted) are forgiven.
 
+>>> from scorekeeper.engine import Game, Move, Sheet, parse_card
 >>> g = Game.start(Sheet.make("last-one"), 3, 0, [["8S"], ["2H", "5C"], 5], "4H",
 ...                situation={"turn": 1})
 >>> apply(g, Move.play(1, parse_card("2H"))); g.debts

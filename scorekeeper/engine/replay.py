@@ -34,7 +34,7 @@ def game_from_request(data: Mapping[str, Any]) -> Game:
             raise SetupError(f"the request needs {key!r}")
     return Game.start(data["sheet"], data["players"], data.get("dealer", 0), data["hands"],
                       data["upcard"], data.get("stock"), data.get("situation"),
-                      data.get("counts"), data.get("seed", 0))
+                      data.get("counts"), data.get("seed"))
 
 
 def _card(value: Any, field: str) -> Card | None:

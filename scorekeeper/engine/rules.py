@@ -6,6 +6,7 @@ order: the hand is over; someone owes cards; the dealer names the starter; a mel
 is on; then the turn player's free play (after a 3), rest of turn after drawing, or
 fresh turn.
 
+>>> from scorekeeper.engine import Game, Move, Sheet, parse_card
 >>> g = Game.start(Sheet.make("crazy-eights"), 2, 0, ["8S KH", "4H 5C"], "4S")
 >>> v = check(g, Move.play(1, parse_card("5C")))
 >>> v.legal, v.reason, v.rule
@@ -85,7 +86,7 @@ def refill_order(game: Game) -> list[Card | None]:
         return rest[::-1]
     if not game.known_stock:
         return [None] * len(rest)
-    random.Random(game.seed * 1_000_003 + game.refills).shuffle(rest)
+    random.Random((game.seed or 0) * 1_000_003 + game.refills).shuffle(rest)
     return rest
 
 
@@ -433,7 +434,7 @@ def _turn_moves(game: Game) -> list[Move]:
     p = game.turn
     moves = _play_moves(game, p, game.known[p])
     drawable = can_draw(game)
-    may_skip = game.variant.draw_with_playable or not moves or game.unknown[p]
+    may_skip = game.variant.draw_with_playable or not moves
     if may_skip and drawable:
         moves.append(Move.draw(p))
     elif may_skip:

@@ -95,7 +95,7 @@ class Game:
     )
 
     def __init__(self, variant: Variant, players: int, dealer: int, deck: Deck,
-                 counts: list[int] | None = None, seed: int = 0) -> None:
+                 counts: list[int] | None = None, seed: int | None = None) -> None:
         self.variant = variant
         self.players = players
         self.dealer = dealer
@@ -134,7 +134,7 @@ class Game:
     def start(cls, sheet: Sheet | Mapping[str, Any], players: int, dealer: int,
               hands: Sequence[Any], upcard: Card | str, stock: Any = None,
               situation: Mapping[str, Any] | None = None,
-              counts: Sequence[int] | None = None, seed: int = 0) -> Game:
+              counts: Sequence[int] | None = None, seed: int | None = None) -> Game:
         """A hand from what the table saw.
 
         ``hands`` gives each seat a card list (or text), a count of unseen cards, or
@@ -143,7 +143,9 @@ class Game:
         ``situation`` the hand starts fresh: the seat left of the dealer plays first
         and the upcard acts per ``starter_effects``. With it, play starts mid-hand
         (see :func:`.setup.read_situation`). ``counts`` are Countdown counts.
-        ``seed`` drives Last One's reshuffles when the stock is known card by card.
+        ``seed`` (simulation) makes Last One's reshuffles deterministic so a stock
+        known card by card stays known; without it a reshuffled stock is unseen, as
+        at a real table.
 
         >>> g = Game.start(Sheet.make("last-one"), 3, 0, [["8S"], 5, 5], "JH")
         >>> g.current_player
@@ -177,7 +179,8 @@ class Game:
         if room < 0:
             raise SetupError(f"{held} cards in hands leave no upcard from "
                              f"{self.deck.describe()}")
-        self.stock, self.known_stock = setup.read_stock(stock, room)
+        self.stock, listed = setup.read_stock(stock, room)
+        self.known_stock = listed and self.seed is not None
         seen = [c for k in self.known for c in k] + [up]
         seen += [c for c in self.stock if c is not None]
         setup.check_deck(self.deck, seen, held + 1 + len(self.stock))
