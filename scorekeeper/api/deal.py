@@ -11,12 +11,13 @@ from .common import ApiError, error_response, ok_response
 bp = Blueprint("api_deal", __name__)
 
 MAX_DIGITS = 3
+PARAMETERS = ("game", "players", "hand_size", "counts", "dealer")
 
 
 def _whole(field: str, required: bool = False) -> int | None:
     """A query parameter as a small whole number (or None when absent), else 400."""
     raw = request.args.get(field)
-    if raw is None or raw == "":
+    if raw is None:
         if required:
             raise ApiError(f"{field} is required", field)
         return None
@@ -28,7 +29,7 @@ def _whole(field: str, required: bool = False) -> int | None:
 
 def _counts() -> list[int] | None:
     raw = request.args.get("counts")
-    if raw is None or raw == "":
+    if raw is None:
         return None
     parts = [p.strip() for p in raw.split(",")]
     if not all(p.isascii() and p.isdigit() and len(p) <= MAX_DIGITS for p in parts):
@@ -40,6 +41,9 @@ def _counts() -> list[int] | None:
 @bp.get("/deal")
 def deal():
     """Plan a deal; 400 names the query parameter at fault."""
+    for name in request.args:
+        if name not in PARAMETERS:
+            raise ApiError(f"unknown parameter {name!r}: use " + ", ".join(PARAMETERS), name)
     game = request.args.get("game")
     if not game:
         raise ApiError("game is required: " + ", ".join(GAMES), "game")
