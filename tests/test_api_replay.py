@@ -1,0 +1,242 @@
+"""``POST /api/v1/replay``: verdicts per event, the first illegal one, malformed input."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+URL = "/api/v1/replay"
+
+EXAMPLE = {
+    "sheet": {"game": "last-one", "options": {}},
+    "players": 3, "dealer": 0,
+    "hands": [["8S", "KH", "7D", "AC", "2C"], 5, ["4S"]],
+    "upcard": "4H",
+    "stock": 30,
+    "situation": {"turn": 2, "direction": -1, "active_suit": "D", "upcard_as": "4H",
+                  "pending_draw": 2, "melee": {"aggressor": 0, "defender": 1}},
+    "events": [{"player": 1, "play": "4S"},
+               {"player": 2, "draw": "6D"}, {"player": 2, "draw": None},
+               {"player": 0, "play": "8C", "suit": "D"},
+               {"player": 1, "play": "JK", "as": "4H"},
+               {"player": 1, "pass": True},
+               {"player": 0, "call": True}],
+    "include_legal_moves": True,
+}
+
+
+def c8(hands, upcard, events=(), players=None, **extra):
+    """A fresh Crazy Eights request (dealer 0, so seat 1 plays first)."""
+    return {"sheet": {"game": "crazy-eights"}, "players": players or len(hands),
+            "dealer": 0, "hands": hands, "upcard": upcard, "events": list(events), **extra}
+
+
+def post(client, body):
+    response = client.post(URL, json=body)
+    assert response.status_code == 200, response.json
+    return response.json
+
+
+def test_the_issue_example_is_judged(client):
+    body = post(client, EXAMPLE)
+    # The melee is on: 1 (the defender) may only continue with 5♥, not play 4♠.
+    assert body["ok"] is False and body["first_illegal"] == 0
+    [step] = body["steps"]
+    assert step["legal"] is False and step["rule"] == "lo-melee"
+    assert step["rule_url"] == "/rules/last-one#lo-melee"
+    assert set(step["legal_moves"]) == {"1"}
+    assert body["state"]["melee"]["next"] == "5H"
+
+
+def test_a_melee_outside_last_one_is_refused_with_the_field(client):
+    body = copy.deepcopy(EXAMPLE) | {"sheet": {"game": "crazy-eights", "options": {}}}
+    response = client.post(URL, json=body)
+    assert response.status_code == 400
+    assert response.json["error"]["field"] == "situation.melee"
+    del body["situation"]["melee"]
+    out = post(client, body)  # seat 2 owes two and must draw first
+    assert out["first_illegal"] == 0 and out["steps"][0]["rule"] == "c8-addons"
+
+
+def test_fresh_start_whole_sequence(client):
+    body = post(client, c8([["8S", "KH", "3C"], ["KD", "QD", "5C"]], "KS", [
+        {"player": 1, "play": "KD"},
+        {"player": 0, "play": "KH"},
+        {"player": 1, "draw": None},
+        {"player": 1, "pass": True},
+        {"player": 0, "play": "8S", "suit": "C"},
+        {"player": 1, "play": "QD"},
+    ]))
+    assert [s["legal"] for s in body["steps"]] == [True, True, True, True, True, False]
+    assert body["first_illegal"] == 5 and body["ok"] is False
+    assert "club" in body["steps"][5]["reason"]
+    assert body["steps"][5]["rule"] == "c8-eights"
+    state = body["state"]
+    assert state["upcard"] == "8S" and state["active_suit"] == "C"
+    assert state["current_player"] == 1 and state["hand_sizes"] == [1, 3]
+
+
+def test_starter_effects_apply_on_a_fresh_hand(client):
+    lo = {"sheet": {"game": "last-one"}, "players": 3, "dealer": 0,
+          "hands": [7, 7, 7], "upcard": "2H",
+          "events": [{"player": 1, "draw": None}, {"player": 1, "draw": None},
+                     {"player": 2, "draw": None}]}
+    body = post(client, lo)
+    assert body["ok"] is True
+    assert body["state"]["hand_sizes"] == [7, 9, 8]
+
+
+def test_cannot_tell_continues_the_replay(client):
+    # Seat 1's cards are unseen: drawing instead of playing may or may not be allowed.
+    body = post(client, c8([["8S", "KH"], 5], "4S", [
+        {"player": 1, "draw": None},
+        {"player": 1, "pass": True},
+        {"player": 0, "play": "KH"},
+    ]))
+    assert post(client, c8([["8S", "KH"], 5], "4S", [{"player": 1, "draw": None}]))["ok"]
+    steps = body["steps"]
+    assert steps[0]["legal"] is None and "cannot tell" in steps[0]["reason"]
+    assert steps[0]["rule"] == "c8-drawing"
+    assert body["uncertain"] == [0]
+    assert len(steps) == 3 and steps[2]["legal"] is False  # KH on 4S
+    assert body["ok"] is False and body["first_illegal"] == 2
+
+
+def test_first_illegal_stops_the_replay(client):
+    body = post(client, c8([["8S", "KH", "3C"], ["KD", "QD", "5H"]], "KS", [
+        {"player": 1, "play": "KD"},
+        {"player": 1, "play": "QD"},       # not seat 1's turn any more
+        {"player": 0, "play": "KH"},
+    ]))
+    assert body["first_illegal"] == 1 and len(body["steps"]) == 2
+    assert body["steps"][1]["cause"] == "turn" and body["steps"][1]["legal"] is False
+    assert body["state"]["upcard"] == "KD"  # the refused move changed nothing
+
+
+def test_include_legal_moves_shape(client):
+    body = post(client, c8([["8S", "KC", "3C"], ["8D", "KD", "5H"]], "KS",
+                           [{"player": 1, "play": "8D", "suit": "H"}],
+                           include_legal_moves=True))
+    before = body["steps"][0]["legal_moves"]
+    assert before == {"1": {"play": ["8D", "KD"], "draw": False, "pass": False,
+                            "call": False, "name": False}}
+    after = body["state"]["legal_moves"]
+    assert after["0"]["play"] == ["8S"]  # listed once, not once per suit
+    plain = post(client, c8([["8S"], ["KD"]], "KS"))
+    assert "legal_moves" not in plain["state"] and plain["steps"] == []
+
+
+def test_melee_out_of_turn(client):
+    lo = {"sheet": {"game": "last-one"}, "players": 4, "dealer": 0,
+          "hands": [5, 5, ["5H", "9C"], 5], "upcard": "4H",
+          "situation": {"melee": {"aggressor": 0, "defender": 1}},
+          "events": [{"player": 2, "play": "5H"}, {"player": 3, "play": "6C"}]}
+    body = post(client, lo)
+    assert body["steps"][0]["legal"] is True
+    assert body["steps"][1]["legal"] is False and body["first_illegal"] == 1
+    assert "6♥" in body["steps"][1]["reason"]
+
+
+def _set(body, path, value):
+    """Set a dotted/indexed path (``events.3.play``) in a copy of ``body``."""
+    out = copy.deepcopy(body)
+    *head, last = path.split(".")
+    node = out
+    for key in head:
+        node = node[int(key)] if isinstance(node, list) else node[key]
+    if isinstance(node, list):
+        node[int(last)] = value
+    else:
+        node[last] = value
+    return out
+
+
+BASE = c8([["8S", "KH", "7D", "AC", "2C"], 5, ["4S"]], "4H",
+          [{"player": 1, "play": "4S"}, {"player": 2, "draw": None},
+           {"player": 0, "play": "8C", "suit": "D"}, {"player": 1, "play": "5D"}])
+
+
+@pytest.mark.parametrize(("path", "value", "field"), [
+    ("events.3.play", "ZZ", "events[3].play"),
+    ("events.3.play", 7, "events[3].play"),
+    ("events.2.suit", "purple", "events[2].suit"),
+    ("events.1.draw", "11X", "events[1].draw"),
+    ("events.1", {"player": 2, "draw": None, "pass": True}, "events[1]"),
+    ("events.1", {"player": 2}, "events[1]"),
+    ("events.1", {"player": 2, "pass": False}, "events[1].pass"),
+    ("events.1", {"player": 2, "pass": True, "suit": "D"}, "events[1].suit"),
+    ("events.1", {"player": 9, "pass": True}, "events[1].player"),
+    ("events.1", {"player": True, "pass": True}, "events[1].player"),
+    ("events.1", {"player": 2, "shout": True}, "events[1].shout"),
+    ("events.1", "2:draw", "events[1]"),
+    ("events", {"0": 1}, "events"),
+    ("hands.1", "ZZ", "hands[1]"),
+    ("hands.1", -3, "hands[1]"),
+    ("hands.1", 10**40, "hands[1]"),
+    ("hands.1", [], "hands[1]"),
+    ("hands.1", ["4S", 3], "hands[1]"),
+    ("hands.1", {"cards": ["4C"], "unknown": -1}, "hands[1]"),
+    ("hands", [1, 2], "hands"),
+    ("hands", [["4H"], 5, 5], "hands"),           # the upcard twice
+    ("sheet.options", {"twos_stack": "yes"}, "sheet.options.twos_stack"),
+    ("sheet.options", {"bogus": 1}, "sheet.options.bogus"),
+    ("sheet.game", "snap", "sheet.game"),
+    ("sheet", "c8", "sheet"),
+    ("players", 99, "players"),
+    ("players", 10**40, "players"),
+    ("players", 3.0, "players"),
+    ("dealer", 3, "dealer"),
+    ("dealer", -1, "dealer"),
+    ("upcard", "XX", "upcard"),
+    ("upcard", None, "upcard"),
+    ("stock", 999, "stock"),
+    ("stock", -1, "stock"),
+    ("stock", ["4H"], "stock"),                   # the upcard again
+    ("stock", {"n": 3}, "stock"),
+    ("counts", [8, 8, 8], "counts"),              # Countdown only
+    ("situation", {"turn": 9}, "situation.turn"),
+    ("situation", {"turn": 10**30}, "situation.turn"),
+    ("situation", {"direction": 0}, "situation.direction"),
+    ("situation", {"active_suit": "Q"}, "situation.active_suit"),
+    ("situation", {"pending_draw": 10**20}, "situation.pending_draw"),
+    ("situation", {"pending_draw": -2}, "situation.pending_draw"),
+    ("situation", {"melee": {"aggressor": 0}}, "situation.melee"),
+    ("situation", {"upcard_as": "5C"}, "situation.upcard_as"),
+    ("situation", {"free_play": "no"}, "situation.free_play"),
+    ("situation", {"weather": "rain"}, "situation.weather"),
+    ("situation", [], "situation"),
+    ("include_legal_moves", "yes", "include_legal_moves"),
+    ("colour", "red", "colour"),
+])
+def test_malformed_field_is_a_400_naming_it(client, path, value, field):
+    response = client.post(URL, json=_set(BASE, path, value))
+    assert response.status_code == 400, response.json
+    error = response.json["error"]
+    assert error["field"] == field, error
+    assert error["message"]
+
+
+@pytest.mark.parametrize("body", [
+    None, [], "replay", 12, {"players": 3},
+    {"sheet": {"game": "last-one"}, "players": 2, "hands": [10**6, 10**6], "upcard": "4H"},
+    {**BASE, "events": [{"player": 0, "draw": None}] * 501},
+    {**BASE, "upcard": "8S" * 5000},
+    {**BASE, "hands": ["8s " * 5000, 5, 5]},
+])
+def test_garbage_is_a_400_not_a_500(client, body):
+    response = client.post(URL, json=body)
+    assert response.status_code == 400
+    assert "error" in response.json
+
+
+def test_not_json_is_a_400(client):
+    response = client.post(URL, data="{{{", content_type="application/json")
+    assert response.status_code == 400 and response.json["error"]["field"] == "body"
+
+
+def test_documented_in_openapi(client):
+    doc = client.get("/api/v1/openapi.json").json
+    op = doc["paths"]["/api/v1/replay"]["post"]
+    assert set(op["responses"]) == {"200", "400"}
+    assert "null step is replayed as if allowed" in op["description"]
