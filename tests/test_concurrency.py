@@ -105,3 +105,34 @@ def test_database_settles_a_race_past_the_number_check(app, phones, monkeypatch)
                                number)
         assert "just recorded from another phone" in message
     _check_match(app, clients[0], headers, match_id)
+
+
+@pytest.mark.filterwarnings("ignore::sqlalchemy.exc.SAWarning")  # SQLite reuses the row id
+@pytest.mark.xfail(strict=True, reason="records.py takes no lock on the match: a delete of "
+                   "the last hand racing a record of the next one stores both, leaving a gap "
+                   "(1, 2, 4) after which every new hand is refused as a conflict")
+def test_delete_racing_the_next_hand_leaves_no_gap(app, phones, monkeypatch):
+    clients, headers, match_id = phones
+    path = f"/api/v1/matches/{match_id}/hands"
+    for number in (1, 2, 3):
+        assert clients[0].post(path, headers=headers,
+                               json={"number": number, **BODIES[0]}).status_code == 201
+    compute = records._compute
+    gate = threading.Barrier(2, timeout=10)
+
+    def both_checked(match, results):
+        table = compute(match, results)
+        gate.wait()
+        return table
+
+    monkeypatch.setattr(records, "_compute", both_checked)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        deleted = pool.submit(clients[0].delete, f"{path}/3", headers=headers)
+        recorded = pool.submit(clients[1].post, path, headers=headers,
+                               json={"number": 4, **BODIES[1]})
+        statuses = deleted.result(timeout=30).status_code, recorded.result(timeout=30).status_code
+    monkeypatch.setattr(records, "_compute", compute)
+    assert statuses in ((200, 409), (409, 201))
+    numbers = [h["number"] for h in clients[0].get(f"/api/v1/matches/{match_id}",
+                                                   headers=headers).json["hands"]]
+    assert numbers == list(range(1, len(numbers) + 1))
