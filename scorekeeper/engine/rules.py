@@ -446,9 +446,13 @@ def _play_moves(game: Game, p: int, cards: list[Card], free: bool = False) -> li
     """Plays of the given cards that are legal on a turn (or as the free card)."""
     anything = free and not game.variant.three_matching
     moves: list[Move] = []
-    for c in dict.fromkeys(cards):
+    joker_done = False
+    # Hashing cards is slow; only two-deck games can hold duplicates (bar jokers).
+    for c in dict.fromkeys(cards) if game.deck.decks > 1 else cards:
         if c.rank is None:
-            moves += _joker_moves(game, p, anything)
+            if not joker_done:
+                moves += _joker_moves(game, p, anything)
+            joker_done = True
         elif c.rank is game.wild[p]:
             moves += [Move("play", p, c, s) for s in SUITS]
         elif anything or fits(game, c, p):
