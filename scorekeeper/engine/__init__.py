@@ -35,6 +35,13 @@ events (each a compact move text, see :class:`Move`, or an object with ``kind``,
 returns how many were applied and the error of the first refused one (its
 ``verdict`` says why and cites the rule). ``g.summary()`` is JSON-ready.
 
+Move kinds: ``play`` (``1:8S/D``: an 8 naming diamonds; ``0:JK=5H``: a joker as 5♥),
+``draw`` (``2:draw``, or ``2:draw:7C`` when the card is known; one card per event,
+owed cards too), ``pass``, ``call`` ("last one"/"last card", by the seat holding one
+card, any time before another seat plays or draws) and ``name``: in a fresh Last One
+hand whose upcard is an 8 or a joker (with ``starter_effects``), the dealer first
+names its suit (``0:name/D``) or card (``0:name=5H``, ``0:name=8H/C``).
+
 ``situation`` fields: ``turn`` (default: left of the dealer), ``direction`` (1
 clockwise, -1), ``upcard_as`` (what a joker upcard stands for), ``active_suit``
 (default the upcard's suit; another suit means it was named with an 8/wild, so rank
