@@ -426,6 +426,19 @@ def legal_moves(game: Game) -> list[Move]:
     return moves
 
 
+_PLAYS: dict[tuple[int, int, int, int], Move] = {}
+
+
+def _play(p: int, c: Card, suit: Suit | None = None, named: Card | None = None) -> Move:
+    """A play move, built once and reused: building frozen dataclasses is the slow
+    part of listing moves. Keyed by identity (cards are interned); checked on use."""
+    key = (p, id(c), id(suit), id(named))
+    move = _PLAYS.get(key)
+    if move is None or move.card is not c or move.as_card is not named:
+        move = _PLAYS[key] = Move("play", p, c, suit, named)
+    return move
+
+
 def _filtered(game: Game, candidates: list[Move]) -> list[Move]:
     return [m for m in candidates if check(game, m).legal is not False]
 
@@ -454,9 +467,9 @@ def _play_moves(game: Game, p: int, cards: list[Card], free: bool = False) -> li
                 moves += _joker_moves(game, p, anything)
             joker_done = True
         elif c.rank is game.wild[p]:
-            moves += [Move("play", p, c, s) for s in SUITS]
+            moves += [_play(p, c, s) for s in SUITS]
         elif anything or fits(game, c, p):
-            moves.append(Move("play", p, c))
+            moves.append(_play(p, c))
     return moves
 
 
@@ -467,9 +480,9 @@ def _joker_moves(game: Game, p: int, anything: bool) -> list[Move]:
     for named in ALL_CARDS:
         if free or fits(game, named, p):
             if v.joker_effects and named.rank is wild:
-                moves += [Move("play", p, JOKER, s, named) for s in SUITS]
+                moves += [_play(p, JOKER, s, named) for s in SUITS]
             else:
-                moves.append(Move("play", p, JOKER, None, named))
+                moves.append(_play(p, JOKER, None, named))
     return moves
 
 
