@@ -72,6 +72,10 @@ def snippet(section: Section, query: str, width: int = 70) -> tuple[str, str, st
         at = plain.casefold().find(word)
         if at >= 0:
             start, end = max(0, at - width), min(len(plain), at + len(word) + width)
+            # Cut at spaces, not inside words.
+            start = plain.find(" ", start, at) + 1 if start else 0
+            end = max(plain.rfind(" ", at + len(word), end), at + len(word)) \
+                if end < len(plain) else end
             return (("…" if start else "") + plain[start:at], plain[at:at + len(word)],
                     plain[at + len(word):end] + ("…" if end < len(plain) else ""))
     return ("", "", plain[: 2 * width] + "…")
