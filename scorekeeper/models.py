@@ -3,7 +3,8 @@
 Standings are never stored: they are derived from a match's hands by
 :func:`scorekeeper.scoring.standings`. The only derived columns kept on ``Match``
 (``status``, ``winners``, ``hand_count``, ``finished_at``) are an index for the
-history page, rewritten in the same transaction as every change to the hands.
+history page, rewritten in the same transaction as every change to the hands; the
+match's ``version`` makes concurrent changes to one match conflict instead of interleave.
 """
 
 from __future__ import annotations
@@ -82,6 +83,11 @@ class Match(db.Model):
     winners: Mapped[str] = mapped_column(String(200), default="")  # seat numbers, "0 2"
     hand_count: Mapped[int] = mapped_column(Integer, default=0)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Bumped by every write to the match's hands: two phones changing the same match at
+    # once cannot both commit (the loser's UPDATE matches no row: StaleDataError).
+    version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
+
+    __mapper_args__ = {"version_id_col": version}  # noqa: RUF012  (read once by SQLAlchemy)
 
     group: Mapped[Group] = relationship(back_populates="matches")
     seats: Mapped[list[Seat]] = relationship(

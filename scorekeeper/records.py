@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.attributes import flag_modified
+from sqlalchemy.orm.exc import StaleDataError
 
 from .cards import Card, format_cards, parse_cards
 from .extensions import db
@@ -132,12 +134,7 @@ def record_hand(match: Match, number: int, out: int | None, held: Sequence[Seque
     _fill_entries(hand, result, table.hands[-1].points)
     match.hands.append(hand)
     _refresh(match, table)
-    try:
-        db.session.commit()
-    except IntegrityError:
-        db.session.rollback()
-        raise ConflictError(f"hand {number} was just recorded from another phone",
-                            "number") from None
+    _commit(match, f"hand {number} was just recorded from another phone")
     return hand
 
 
@@ -157,7 +154,7 @@ def edit_hand(match: Match, number: int, out: int | None, held: Sequence[Sequenc
     _fill_entries(hand, result, table.hands[number - 1].points)
     _restamp(hands, table)
     _refresh(match, table)
-    db.session.commit()
+    _commit(match, "another phone changed this match at the same moment; nothing was saved")
     return hand
 
 
@@ -172,8 +169,23 @@ def delete_last_hand(match: Match) -> int:
     match.hands.remove(hand)
     table = _compute(match, hand_results(match))
     _refresh(match, table)
-    db.session.commit()
+    _commit(match, "another phone changed this match at the same moment; nothing was deleted")
     return number
+
+
+def _commit(match: Match, conflict: str) -> None:
+    """Commit a change to a match's hands, or roll it all back as a conflict.
+
+    The match row is always rewritten so its version moves on: of two phones changing
+    the same match at once, the second UPDATE finds a stale version and fails, and a
+    second insert of the same hand number fails the unique constraint.
+    """
+    flag_modified(match, "hand_count")
+    try:
+        db.session.commit()
+    except (IntegrityError, StaleDataError):
+        db.session.rollback()
+        raise ConflictError(conflict, "number") from None
 
 
 def _fill_entries(hand: Hand, result: HandResult, points: Sequence[int]) -> None:

@@ -108,9 +108,6 @@ def test_database_settles_a_race_past_the_number_check(app, phones, monkeypatch)
 
 
 @pytest.mark.filterwarnings("ignore::sqlalchemy.exc.SAWarning")  # SQLite reuses the row id
-@pytest.mark.xfail(strict=True, reason="records.py takes no lock on the match: a delete of "
-                   "the last hand racing a record of the next one stores both, leaving a gap "
-                   "(1, 2, 4) after which every new hand is refused as a conflict")
 def test_delete_racing_the_next_hand_leaves_no_gap(app, phones, monkeypatch):
     clients, headers, match_id = phones
     path = f"/api/v1/matches/{match_id}/hands"
