@@ -23,6 +23,13 @@ class FieldError(ValueError):
         self.field = field
 
 
+def sentence(text: object) -> str:
+    """A message as a sentence: first letter upper case, a full stop at the end."""
+    words = str(text).strip()
+    words = words[:1].upper() + words[1:]
+    return words if words.endswith((".", "!", "?")) else words + "."
+
+
 def clean_name(text: str | None, field: str = "name", limit: int = 40) -> str:
     """A trimmed, single-spaced name of 1 to ``limit`` characters, else :class:`FieldError`."""
     name = _SPACES.sub(" ", text or "").strip()

@@ -6,6 +6,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 
 from . import access
 from .cards import format_cards
+from .forms import sentence
 from .hand_form import HandInput, form_values, parse_hand, picker_data, same_as_stored
 from .models import Group, Match
 from .records import (
@@ -68,7 +69,7 @@ def new(group_id: int, match_id: int):
         except ConflictError:
             return _conflict(group, match, entry)
         except RecordError as exc:
-            entry.errors[exc.field or "cards"] = str(exc)
+            entry.errors[exc.field or "cards"] = sentence(exc)
         else:
             flash(_outcome(match, entry.number))
             return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
@@ -105,7 +106,7 @@ def edit(group_id: int, match_id: int, number: int):
         try:
             edit_hand(match, number, entry.out, entry.held, entry.hand_size)
         except RecordError as exc:
-            entry.errors[exc.field or "cards"] = str(exc)
+            entry.errors[exc.field or "cards"] = sentence(exc)
         else:
             message = f"Hand {number} updated; totals recomputed."
             if was_over and match.status != "finished":
@@ -129,7 +130,7 @@ def delete_last(group_id: int, match_id: int):
     try:
         number = delete_last_hand(match)
     except RecordError as exc:
-        flash(str(exc).capitalize() + ".", "error")
+        flash(sentence(exc), "error")
     else:
         flash(f"Hand {number} deleted; totals recomputed.")
     return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))

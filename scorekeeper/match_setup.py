@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .deal import DealError, plan_for_sheet
-from .forms import FieldError, clean_int, clean_name
+from .forms import FieldError, clean_int, clean_name, sentence
 from .models import Group, Player
 from .sheets import GAMES, LO, Option, Sheet, SheetError, options_for
 
@@ -62,7 +62,7 @@ def _sheet(game: str, form: Mapping[str, str], errors: dict[str, str]) -> Sheet 
         sheet = Sheet.make(game, values)
     except SheetError as exc:
         key = exc.field.removeprefix("options.")
-        errors[f"opt-{key}"] = str(exc).capitalize() + "."
+        errors[f"opt-{key}"] = sentence(exc)
         return None
     return None if errors else sheet
 

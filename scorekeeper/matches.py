@@ -6,9 +6,9 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from . import access
 from .extensions import db
-from .forms import FieldError
+from .forms import FieldError, sentence
 from .match_setup import NEW_SLOTS, parse_setup
-from .models import Group, Match, new_token
+from .models import Group, new_token
 from .players import add_player
 from .records import RecordError, create_match, match_sheet
 from .scoreboard import board
@@ -50,7 +50,7 @@ def create(group_id: int):
         except (FieldError, RecordError) as exc:
             db.session.rollback()
             field = getattr(exc, "field", "") or "players"
-            setup.errors[field] = str(exc)
+            setup.errors[field] = sentence(exc)
         else:
             flash(f"{match_sheet(match).game_info.name} started. Good luck!")
             return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
@@ -101,8 +101,3 @@ def rotate_view(group_id: int, match_id: int):
     db.session.commit()
     flash("New view link made; the old one no longer works.")
     return redirect(url_for("matches.show", group_id=group.id, match_id=match.id) + "#share")
-
-
-def match_url(match: Match) -> str:
-    """The member's address of a match."""
-    return url_for("matches.show", group_id=match.group_id, match_id=match.id)
