@@ -5,8 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from flask import current_app
-
 from .deal import DealError, DealPlan, plan_for_sheet
 from .models import Match, Player
 from .records import match_sheet, match_standings
@@ -73,5 +71,4 @@ def board(match: Match) -> dict[str, Any]:
         "winner_names": " and ".join(players[s].name for s in st.winners),
         "next_number": len(match.hands) + 1,
         "hands": list(zip(match.hands, st.hands, strict=True)),
-        "rules_ready": "rules" in current_app.blueprints,
     }
