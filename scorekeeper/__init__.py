@@ -9,6 +9,7 @@ from flask import Flask
 
 from . import (  # noqa: F401  (models registers tables)
     api,
+    check,
     cli,
     config,
     deal_helper,
@@ -53,6 +54,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.register_blueprint(blueprint)
     app.register_blueprint(rules.bp)
     app.register_blueprint(deal_helper.bp)
+    app.register_blueprint(check.bp)
     app.register_blueprint(history.bp)
     cli.register(app)
     return app

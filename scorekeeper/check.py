@@ -1,0 +1,136 @@
+"""The play checker (``/check``): is this play legal here, why, and which rule says so.
+
+A GET form, so it works without JavaScript and every ruling is a shareable link. The
+form (:mod:`.checkform`) becomes the same request the replay API answers, so page and
+API agree. Inside a match (``/groups/<gid>/matches/<mid>/check``) the match's sheet
+and seat names are used, and a member's phone can save the ruling to the record.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+from urllib.parse import urlencode
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+from werkzeug.datastructures import MultiDict
+
+from . import access
+from .api.common import ApiError
+from .api.replay import run
+from .checkform import OWED_CHOICES, CheckError, Question, form_field, is_asked, read, read_sheet
+from .extensions import db
+from .models import Match, Ruling
+from .records import match_names, match_sheet
+from .sheets import GAMES, SECTIONS, Sheet, options_for
+
+bp = Blueprint("check", __name__)
+MATCH = "/groups/<int:group_id>/matches/<int:match_id>/check"
+ADVANCED = ("events", "held", "upas", "players")
+SUITS = (("", "none"), ("C", "♣"), ("D", "♦"), ("H", "♥"), ("S", "♠"))
+
+
+def answer(args: MultiDict[str, str], sheet: Sheet, names: list[str] | None
+           ) -> tuple[Question | None, dict[str, Any] | None, dict[str, str]]:
+    """Read the form and judge it: (question, replay result, errors by field)."""
+    if not is_asked(args):
+        return None, None, {}
+    question = None
+    try:
+        question = read(args, sheet, names)
+        return question, run(question.request), {}
+    except CheckError as exc:
+        return question, None, {exc.field: str(exc)}
+    except ApiError as exc:
+        sequence = question.sequence if question else False
+        return question, None, {form_field(exc.field, sequence): exc.message}
+
+
+def name_seats(text: str, seats: list[str]) -> str:
+    """The engine's 0-based ``seat 2`` as the page's seat name (``Seat 3`` or a name)."""
+    def one(m: re.Match[str]) -> str:
+        n = int(m.group(1))
+        return seats[n] if n < len(seats) else m.group(0)
+    return re.sub(r"\b[Ss]eat (\d{1,2})\b", one, text)
+
+
+def verdict_of(result: dict[str, Any]) -> dict[str, Any]:
+    """The one step the big answer shows: the first illegal, first unsure, or last."""
+    steps = result["steps"]
+    if result["first_illegal"] is not None:
+        index = result["first_illegal"]
+    elif result["uncertain"]:
+        index = result["uncertain"][0]
+    else:
+        index = len(steps) - 1
+    return steps[index] | {"index": index}
+
+
+def _render(args: MultiDict[str, str], sheet: Sheet | None, match: Match | None):
+    errors: dict[str, str] = {}
+    if sheet is None:
+        try:
+            sheet = read_sheet(args)
+        except CheckError as exc:
+            sheet, errors = read_sheet(MultiDict()), {exc.field: str(exc)}
+    names = match_names(match) if match is not None else None
+    question, result, more = answer(args, sheet, names) if not errors else (None, None, {})
+    errors |= more
+    seats = names or [f"Seat {n}" for n in range(1, _players(args, sheet) + 1)]
+    if result:
+        for step in result["steps"]:
+            step["reason"] = name_seats(step["reason"], seats)
+    return render_template(
+        "check/index.html", args=args, sheet=sheet, match=match, seats=seats,
+        options=options_for(sheet.game) if match is None else [], suits=SUITS,
+        owed_choices=[(str(n), str(n)) for n in OWED_CHOICES],
+        game_choices=[(k, g.name) for k, g in GAMES.items()],
+        rule_titles=dict(SECTIONS[sheet.game]), question=question, result=result, errors=errors,
+        verdict=verdict_of(result) if result and result["steps"] else None,
+        query=urlencode(list(args.items(multi=True))),
+        advanced_open=bool(args.get("events")) or any(
+            f in ADVANCED or f.startswith("opt-") for f in errors),
+    ), (400 if errors else 200)
+
+
+def _players(args: MultiDict[str, str], sheet: Sheet) -> int:
+    info = sheet.game_info
+    raw = args.get("players", "")
+    n = int(raw) if raw.isdigit() and len(raw) < 3 else 4
+    return min(max(n, info.min_players), info.max_players)
+
+
+@bp.get("/check")
+def index():
+    """The checker for any sheet (game and options in the query string)."""
+    return _render(request.args, None, None)
+
+
+@bp.get(MATCH)
+def for_match(group_id: int, match_id: int):
+    """The checker inside a match: its sheet and seat names; a member may save."""
+    group = access.current_group(group_id)
+    match = access.group_match(group, match_id)
+    return _render(request.args, match_sheet(match), match)
+
+
+@bp.post(MATCH)
+def save(group_id: int, match_id: int):
+    """Save the ruling the form describes to the match record (judged again here)."""
+    group = access.current_group(group_id)
+    match = access.group_match(group, match_id)
+    args = MultiDict([(k, v) for k, v in request.form.items(multi=True) if k != "csrf_token"])
+    question, result, errors = answer(args, match_sheet(match), match_names(match))
+    back = url_for("check.for_match", group_id=group.id, match_id=match.id)
+    back += "?" + urlencode(list(args.items(multi=True)))
+    if question is None or result is None or not result["steps"] or errors:
+        flash("Nothing to save: check a play first.")
+        return redirect(back)
+    v = verdict_of(result)
+    db.session.add(Ruling(match_id=match.id, hand_number=len(match.hands) + 1,
+                          question=question.words, legal=v["legal"], reason=v["reason"],
+                          rule=v["rule"], request_json=json.dumps(question.request)))
+    db.session.commit()
+    flash("Ruling saved to the match record.")
+    return redirect(back)

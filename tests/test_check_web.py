@@ -1,0 +1,181 @@
+"""The play checker page: the common case, melee disputes, sequences, saving rulings."""
+
+from __future__ import annotations
+
+import html
+import re
+from urllib.parse import urlencode
+
+import pytest
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Ruling
+
+from .web_support import add_players, field_errors, start_group, start_match
+
+
+def answer(client, url, status=200):
+    """The big answer's text (tags stripped) and the rule link it carries."""
+    response = client.get(url)
+    assert response.status_code == status, response.text
+    box = re.search(r"data-check-answer[^>]*>(.*?)</section>", response.text, re.S)
+    if box is None:
+        return None, None, response.text
+    text = html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", box.group(1)))).strip()
+    link = re.search(r'class="check-rule" href="([^"]+)"', box.group(0))
+    return text, link.group(1) if link else None, response.text
+
+
+def check(**params):
+    return "/check?" + urlencode(params)
+
+
+@pytest.mark.parametrize(("params", "verdict", "rule"), [
+    ({"game": "crazy-eights", "up": "4h", "card": "5h"}, "✓ Legal", "/rules/crazy-eights#c8-turn"),
+    ({"game": "crazy-eights", "up": "4h", "card": "4s"}, "✓ Legal", "/rules/crazy-eights#c8-turn"),
+    ({"game": "crazy-eights", "up": "4h", "card": "5s"}, "✗ Not legal",
+     "/rules/crazy-eights#c8-turn"),
+    ({"game": "crazy-eights", "up": "8s", "suit": "D", "card": "5h"}, "✗ Not legal",
+     "/rules/crazy-eights#c8-eights"),
+    ({"game": "crazy-eights", "up": "8s", "suit": "D", "card": "5d"}, "✓ Legal",
+     "/rules/crazy-eights#c8-turn"),
+    ({"game": "crazy-eights", "up": "4h", "card": "8c", "csuit": "S"}, "✓ Legal",
+     "/rules/crazy-eights#c8-eights"),
+    ({"game": "crazy-eights", "up": "4h", "card": "8c"}, "✗ Not legal",
+     "/rules/crazy-eights#c8-eights"),
+    ({"game": "last-one", "up": "2h", "owed": "2", "card": "5h"}, "✗ Not legal",
+     "/rules/last-one#lo-twos"),
+    ({"game": "last-one", "up": "2h", "owed": "2", "card": "2s", "opt-twos_stack": "true"},
+     "✓ Legal", "/rules/last-one#lo-twos"),
+    ({"game": "last-one", "up": "4h", "card": "5h", "who": "3"}, "✗ Not legal",
+     "/rules/last-one#lo-turn"),
+    ({"game": "last-one", "up": "4h", "card": "jk", "cas": "4c"}, "✓ Legal",
+     "/rules/last-one#lo-jokers"),
+])
+def test_common_case(client, params, verdict, rule):
+    text, link, _ = answer(client, check(**params))
+    assert text.startswith(verdict + " ")
+    assert link == rule
+
+
+def test_melee_dispute_out_of_turn(client):
+    melee = {"game": "last-one", "players": "4", "up": "4h", "melee": "1", "ma": "1",
+             "md": "2", "who": "3"}
+    text, link, _ = answer(client, check(**melee, card="5h"))
+    assert text.startswith("✓ Legal") and "continues the melee" in text
+    assert "Seat 3 is the aggressor" in text
+    assert link == "/rules/last-one#lo-melee"
+    text, link, _ = answer(client, check(**melee, card="5c"))
+    assert text.startswith("✗ Not legal") and "Only 5♥ continues the melee" in text
+    assert link == "/rules/last-one#lo-melee"
+    text, _, _ = answer(client, check(**melee | {"who": "1"}, card="5h"))
+    assert text.startswith("✗ Not legal") and "aggressor" in text  # not the aggressor
+
+
+def test_a_sequence(client):
+    lines = "2 plays 4S\n3 draws\n3 passes\n1 plays 8C names D\n2 plays 5H"
+    text, link, _ = answer(client, check(game="crazy-eights", players="3", up="4h", turn="2",
+                                         events=lines))
+    assert text.startswith("✗ Not legal") and "Line 5: 2 plays 5H" in text
+    assert link == "/rules/crazy-eights#c8-eights"
+    ok, _, _ = answer(client, check(game="last-one", up="5h", turn="2",
+                                    events="2 plays 5S\n3 plays jk as 5c"))
+    assert ok.startswith("✓ Legal")
+
+
+def test_cannot_tell(client):
+    # Crazy Eights: drawing while holding a playable card is refused, but nobody saw
+    # seat 1's cards.
+    text, link, _ = answer(client, check(game="crazy-eights", up="4h", events="1 draws"))
+    assert text.startswith("? Cannot tell") and link == "/rules/crazy-eights#c8-drawing"
+
+
+@pytest.mark.parametrize(("params", "field", "words"), [
+    ({"up": "zz", "card": "5h"}, "up", "'zz' is not a card"),
+    ({"up": "4h", "card": "5x"}, "card", "is not a card"),
+    ({"game": "crazy-eights", "up": "4h", "card": "jk"}, "card", "without jokers"),
+    ({"up": "4h", "card": "4h", "game": "crazy-eights"}, "card", "appears 2 times"),
+    ({"up": "4h", "events": "2 flies"}, "events", "Line 1"),
+    ({"up": "4h", "events": "2 plays 4S\n9 plays 5S"}, "events", "Line 2"),
+    ({"up": "4h", "card": "5h", "who": "12"}, "who", "from 1 to 4"),
+    ({"up": "4h", "card": "5h", "opt-threshold": "lots"}, "opt-threshold", "whole number"),
+    ({"up": "4h", "card": "5h", "game": "snap"}, "game", "no game called"),
+    ({"up": "4h", "card": "5h", "melee": "1", "ma": "2", "md": "2"}, "melee", "defender"),
+    ({"up": "4h", "card": "5h", "game": "crazy-eights", "melee": "1"}, "melee", "Last One"),
+])
+def test_bad_input_is_explained_on_the_form(client, params, field, words):
+    response = client.get(check(**params))
+    assert response.status_code == 400
+    errors = field_errors(response.text)
+    assert field in errors and words in errors[field], errors
+
+
+def test_the_page_without_a_question(client):
+    response = client.get("/check")
+    assert response.status_code == 200
+    assert "data-check-answer" not in response.text
+    assert 'name="up"' in response.text and 'name="events"' in response.text
+
+
+def _match(client):
+    gid = start_group(client)
+    pids = add_players(client, gid, "Ann", "Bob", "Cy")
+    mid = start_match(client, gid, pids, game="last-one", twos_stack="yes")
+    return gid, mid
+
+
+def test_in_a_match_uses_its_sheet_and_names(client):
+    gid, mid = _match(client)
+    url = f"/groups/{gid}/matches/{mid}/check?" + urlencode(
+        {"up": "2h", "owed": "2", "card": "2s", "turn": "2"})
+    text, link, page = answer(client, url)
+    assert text.startswith("✓ Legal")  # the match stacks 2s
+    assert "Bob" in text and link == "/rules/last-one#lo-twos"
+    assert "Save this ruling to the match" in page
+    seq = f"/groups/{gid}/matches/{mid}/check?" + urlencode(
+        {"up": "4h", "turn": "2", "events": "Bob plays 4s\ncy plays 5s"})
+    text, _, _ = answer(client, seq)
+    assert text.startswith("✓ Legal")
+
+
+def test_save_a_ruling(app, client):
+    gid, mid = _match(client)
+    form = {"up": "4h", "card": "5c", "turn": "1"}
+    response = client.post(f"/groups/{gid}/matches/{mid}/check", data=form)
+    assert response.status_code == 302 and "card=5c" in response.location
+    follow = client.get(response.location)
+    assert "Ruling saved" in follow.text
+    with app.app_context():
+        [ruling] = db.session.scalars(db.select(Ruling)).all()
+        assert ruling.match_id == mid and ruling.legal is False
+        assert ruling.rule == "lo-turn" and ruling.hand_number == 1
+        assert "Ann" in ruling.question and "5♣" in ruling.question
+        assert '"play": "5C"' in ruling.request_json
+
+
+def test_only_members_may_save(app, client):
+    gid, mid = _match(client)
+    stranger = app.test_client()
+    form = {"up": "4h", "card": "5c"}
+    assert stranger.post(f"/groups/{gid}/matches/{mid}/check", data=form).status_code == 404
+    assert stranger.get(f"/groups/{gid}/matches/{mid}/check").status_code == 404
+    other = start_group(stranger, "Elsewhere")
+    assert stranger.post(f"/groups/{other}/matches/{mid}/check", data=form).status_code == 404
+    assert client.post(f"/groups/{gid}/matches/{mid + 1}/check", data=form).status_code == 404
+    assert client.post(f"/groups/{gid}/matches/99999999999/check", data=form).status_code == 404
+    # A spectator's view link shows the scoreboard but no way to save rulings.
+    board = client.get(f"/groups/{gid}/matches/{mid}").text
+    token = re.search(r"/view/([\w-]+)", board).group(1)
+    spectator = app.test_client()
+    view = spectator.get(f"/view/{token}").text
+    assert "/check" not in view.replace('href="/check"', "")
+    with app.app_context():
+        assert db.session.scalars(db.select(Ruling)).all() == []
+
+
+def test_nothing_to_save_without_a_question(app, client):
+    gid, mid = _match(client)
+    response = client.post(f"/groups/{gid}/matches/{mid}/check", data={"up": "zz", "card": "5c"})
+    assert response.status_code == 302
+    with app.app_context():
+        assert db.session.scalars(db.select(Ruling)).all() == []
