@@ -1,28 +1,17 @@
-"""Scorekeeper: the table-side companion for Crazy Eights and Last One."""
+"""Scorekeeper: the table-side companion for Crazy Eights and Last One.
+
+The web stack is imported inside :func:`create_app`, not at the top of the package, so
+the pure core (``scorekeeper.cards``, ``sheets``, ``scoring``, ``deal``, ``engine``) can
+be imported and used without Flask or SQLAlchemy ever being loaded.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask import Flask
-
-from . import (  # noqa: F401  (models registers tables)
-    api,
-    check,
-    cli,
-    config,
-    deal_helper,
-    errors,
-    groups,
-    hands,
-    history,
-    matches,
-    models,
-    players,
-    rules,
-)
-from .extensions import csrf, db, migrate
+if TYPE_CHECKING:
+    from flask import Flask
 
 _PACKAGE = Path(__file__).resolve().parent
 
@@ -35,6 +24,25 @@ def _asset_folder(name: str) -> str:
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: configuration, extensions, blueprints."""
+    from flask import Flask
+
+    from . import (  # noqa: F401  (models registers tables)
+        api,
+        check,
+        cli,
+        config,
+        deal_helper,
+        errors,
+        groups,
+        hands,
+        history,
+        matches,
+        models,
+        players,
+        rules,
+    )
+    from .extensions import csrf, db, migrate
+
     app = Flask(
         __name__,
         instance_path=config.instance_path(),
@@ -50,11 +58,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     errors.register(app)
 
     api.register(app)
-    for blueprint in (groups.bp, players.bp, matches.bp, hands.bp):
+    for blueprint in (groups.bp, players.bp, matches.bp, hands.bp, rules.bp,
+                      deal_helper.bp, check.bp, history.bp):
         app.register_blueprint(blueprint)
-    app.register_blueprint(rules.bp)
-    app.register_blueprint(deal_helper.bp)
-    app.register_blueprint(check.bp)
-    app.register_blueprint(history.bp)
     cli.register(app)
     return app

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -60,3 +62,17 @@ def test_imported_modules_sees_every_form(tmp_path):
     sample.write_text("import os, flask.json\nfrom sqlalchemy.orm import Mapped\n"
                       "def f():\n    import wtforms\n")
     assert imported_modules(sample) == {"os", "flask", "sqlalchemy", "wtforms"}
+
+
+def test_importing_the_core_loads_no_web_stack():
+    # Run in a fresh interpreter: this test process has Flask loaded already.
+    code = (
+        "import sys\n"
+        "import scorekeeper.cards, scorekeeper.sheets, scorekeeper.scoring\n"
+        "import scorekeeper.deal, scorekeeper.engine\n"
+        "web = {'flask', 'sqlalchemy', 'flask_sqlalchemy', 'wtforms', 'flask_wtf', 'werkzeug'}\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in web))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, timeout=60)
+    assert out.stdout.strip() == "[]"
