@@ -13,6 +13,7 @@ URL. Without ``/usr/bin/chromium`` the tests are skipped locally and fail under 
 from __future__ import annotations
 
 import os
+import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,7 +22,15 @@ from typing import Any
 import pytest
 from werkzeug.serving import make_server
 
-__all__ = ["CHROMIUM", "browser_context_args", "browser_type_launch_args", "live_server"]
+__all__ = ["CHROMIUM", "SCREENSHOTS", "browser_context_args", "browser_type_launch_args",
+           "live_server"]
+
+# Where the README's phone screenshots go. Only a run with SCOREKEEPER_SCREENSHOTS=1
+# rewrites the ones kept in static/screenshots; other runs write to a scratch folder,
+# so running the tests never dirties the work tree.
+_KEPT = Path(__file__).resolve().parent.parent / "static" / "screenshots"
+SCREENSHOTS = _KEPT if os.environ.get("SCOREKEEPER_SCREENSHOTS") else Path(
+    tempfile.mkdtemp(prefix="sk-shots-"))
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import Page, expect
 
 from .browser_support import *  # noqa: F403
-
-SCREENSHOTS = Path(__file__).resolve().parent.parent / "static" / "screenshots"
+from .browser_support import SCREENSHOTS
 
 pytestmark = pytest.mark.browser
 

@@ -4,7 +4,6 @@ its score chart (screenshot saved to static/screenshots/match-record.png), a pla
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
@@ -14,8 +13,7 @@ from scorekeeper.transfer import import_document
 from scorekeeper.transfer_cli import random_document
 
 from .browser_support import *  # noqa: F403
-
-SCREENSHOT = Path(__file__).resolve().parent.parent / "static" / "screenshots" / "match-record.png"
+from .browser_support import SCREENSHOTS
 
 
 @pytest.fixture
@@ -60,8 +58,8 @@ def test_history_record_and_player_on_a_phone(live_server, page, history, backen
     assert "Not allowed" in page.locator(".rulings").inner_text()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     if backend == "sqlite":
-        SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOT), full_page=False)
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / "match-record.png"), full_page=False)
 
     page.locator(".record-totals a").first.click()
     page.wait_for_url("**/stats")

@@ -4,14 +4,12 @@ an elimination and a winner, then fixing an earlier hand. Saves the two screensh
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from .browser_support import *  # noqa: F403
-
-SCREENSHOTS = Path(__file__).resolve().parent.parent / "static" / "screenshots"
+from .browser_support import SCREENSHOTS
 
 pytestmark = pytest.mark.browser
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
@@ -10,8 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .browser_support import *  # noqa: F403
-
-SCREENSHOTS = Path(__file__).resolve().parent.parent / "static" / "screenshots"
+from .browser_support import SCREENSHOTS
 
 pytestmark = pytest.mark.browser
 
@@ -61,7 +59,7 @@ def test_deal_helper_explains_a_bad_deal(page: Page, live_server: str):
 
 def test_screenshots_for_the_readme(page: Page, live_server: str, tmp_path: Path):
     """Phone screenshots; kept in static/screenshots when SCOREKEEPER_SCREENSHOTS=1."""
-    folder = SCREENSHOTS if os.environ.get("SCOREKEEPER_SCREENSHOTS") else tmp_path
+    folder = SCREENSHOTS
     folder.mkdir(parents=True, exist_ok=True)
     page.goto(f"{live_server}/rules/last-one")
     page.screenshot(path=str(folder / "rules.png"))
