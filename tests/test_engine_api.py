@@ -20,6 +20,7 @@ from scorekeeper.engine import (
     moves_from_events,
     parse_position,
 )
+from scorekeeper.engine.notation import position_request
 from scorekeeper.sheets import Sheet, SheetError
 
 MODULES = sorted(m.name for m in pkgutil.iter_modules(engine.__path__))
@@ -84,6 +85,99 @@ def test_setup_errors(kwargs: dict, error: type, words: str) -> None:
     with pytest.raises(error) as err:
         Game.start(**args)
     assert words in str(err.value)
+
+
+C8_START = {"sheet": Sheet.make("crazy-eights"), "players": 2, "dealer": 0,
+            "hands": [["8S", "KH"], 5], "upcard": "4H"}
+
+
+@pytest.mark.parametrize(("kwargs", "field"), [
+    ({"players": 8}, "players"),
+    ({"dealer": 3}, "dealer"),
+    ({"hands": [["8S"]]}, "hands"),
+    ({"hands": "8S KH"}, "hands"),
+    ({"hands": [["8S"], []]}, "hands[1]"),
+    ({"hands": [-1, 3]}, "hands[0]"),
+    ({"hands": [["8S"], True]}, "hands[1]"),
+    ({"hands": [["8S"], {"cards": ["4C"], "unknown": -1}]}, "hands[1]"),
+    ({"hands": [["8S"], [7]]}, "hands[1]"),
+    ({"hands": [30, 30]}, "hands"),                    # no upcard left
+    ({"upcard": 4}, "upcard"),
+    ({"stock": 60}, "stock"),
+    ({"stock": ["2C"] * 60}, "stock"),
+    ({"counts": [8, 8]}, "counts"),
+    ({"sheet": Sheet.make("countdown"), "counts": [8, 9]}, "counts"),
+    ({"situation": []}, "situation"),
+    ({"situation": {"who": 1}}, "situation.who"),
+    ({"situation": {"turn": 5}}, "situation.turn"),
+    ({"situation": {"uncalled": -1}}, "situation.uncalled"),
+    ({"situation": {"direction": 2}}, "situation.direction"),
+    ({"situation": {"upcard_as": "5C"}}, "situation.upcard_as"),
+    ({"situation": {"pending_draw": -1}}, "situation.pending_draw"),
+    ({"situation": {"melee": {"aggressor": 0}}}, "situation.melee"),
+    ({"situation": {"melee": {"aggressor": 0, "defender": 0}}}, "situation.melee"),
+    ({"situation": {"melee": {"aggressor": 0, "defender": 1}}}, "situation.melee"),
+    ({"situation": {"melee": {"aggressor": 0, "defender": 7}}}, "situation.melee.defender"),
+    ({"names": ["Ann"]}, "names"),
+    ({"names": ["Ann", " "]}, "names"),
+])
+def test_setup_errors_name_their_field(kwargs: dict, field: str) -> None:
+    with pytest.raises(SetupError) as err:
+        Game.start(**C8_START | kwargs)
+    assert err.value.field == field, str(err.value)
+
+
+def test_joker_upcard_field_and_request_fields() -> None:
+    with pytest.raises(SetupError) as err:
+        parse_position("lo | up JK | turn 1 | hands 5/5")
+    assert err.value.field == "situation.upcard_as"
+    with pytest.raises(SetupError) as err:
+        game_from_request({"sheet": {"game": "last-one"}, "players": 2, "hands": [5, 5]})
+    assert err.value.field == "upcard"
+    with pytest.raises(SetupError) as err:
+        game_from_request({"sheet": {"game": "last-one"}, "players": 2, "hands": [5, 5],
+                           "upcard": "4H", "colour": "red"})
+    assert err.value.field == "colour"
+    with pytest.raises(SetupError) as err:
+        moves_from_events(["1:4S", {"kind": "play", "player": "1", "card": "5S"}])
+    assert err.value.field == "events[1].player"
+    with pytest.raises(SetupError) as err:
+        moves_from_events([{"kind": "play", "player": 1, "card": 5}])
+    assert (err.value.field, str(err.value)) == ("events[0].card",
+                                                 "event card must be card text, not 5")
+    with pytest.raises(SetupError) as err:
+        Game.deal(Sheet.make("last-one", {"hand_size": 9}), 6, rng=1)
+    assert err.value.field == "sheet.options.hand_size"
+
+
+@pytest.mark.parametrize(("position", "move", "plain", "named"), [
+    ("c8 | up 4H | turn 1 | hands 8S,KH/4S,5C", "0:KH",
+     "it is seat 1's turn, not seat 0's", "it is Bo's turn, not Ann's"),
+    ("c8 | up 4H | turn 1 | hands 8S,KH/9S,5C", "1:draw", "seat 1 draws", "Bo draws"),
+    ("c8 | up 4H | turn 1 | hands 8S,KH/4S,5C", "1:4C",
+     "seat 1 does not hold 4♣", "Bo does not hold 4♣"),
+    ("lo | up 4H | melee 0>1 | hands 8S,KH/4S/5H,5C", "2:5H",
+     "5♥ continues the melee; seat 2 is the aggressor",
+     "5♥ continues the melee; Cy is the aggressor"),
+    ("lo | up 4H | melee 0>1 | hands 8S,KH/4S/5H,5C", "0:draw",
+     "in the melee only the defender (seat 1) draws; others may only continue it",
+     "in the melee only the defender (Bo) draws; others may only continue it"),
+    ("lo | up 2H | owe 2 | turn 1 | hands 8S,KH/4S,5C", "1:4S",
+     "seat 1 owes 2 cards: 2s do not stack under this sheet, so draw",
+     "Bo owes 2 cards: 2s do not stack under this sheet, so draw"),
+    ("lo | up 8H | fresh | hands 8S,KH/4S,5C", "1:4S",
+     "the dealer (seat 0) first names the starter",
+     "the dealer (Ann) first names the starter"),
+])
+def test_reasons_name_seats_when_names_are_given(position: str, move: str, plain: str,
+                                                 named: str) -> None:
+    request = position_request(position)
+    g = game_from_request(request)
+    assert g.check(Move.parse(move)).reason == plain
+    names = ["Ann", "Bo", "Cy"][:request["players"]]
+    g = game_from_request(request | {"names": names})
+    assert g.check(Move.parse(move)).reason == named
+    assert g.seat_name(1) == "Bo"
 
 
 def test_joker_upcard_mid_hand_needs_its_card() -> None:

@@ -5,7 +5,7 @@ It imports only the standard library and ``scorekeeper.cards`` / ``scorekeeper.s
 Quick tour::
 
     g = Game.start(sheet, players, dealer, hands, upcard, stock=None, situation=None,
-                   counts=None)            # or Game.deal(sheet, players, dealer, rng)
+                   counts=None, seed=None, names=None)  # or Game.deal(sheet, players, ...)
     g.current_player, g.actors(), g.legal_moves(), g.legal_moves_by_player()
     g.check(move) -> Verdict(legal True/False/None, reason, rule id, cause)
     g.apply(move)  # raises NotYourTurnError / IllegalPlayError / GameOverError
@@ -24,6 +24,7 @@ Replay API (what a JSON endpoint sends) maps one to one onto :meth:`Game.start`:
      "upcard": "4H",
      "stock": 30,                                       # optional: count or cards (top first)
      "counts": [8, 7, 8],                               # optional, Countdown only
+     "names": ["Ann", "Bo", "Cy"],                      # optional: seat names for reasons
      "situation": {"turn": 2, "direction": -1, "active_suit": "D", "upcard_as": "4H",
                    "pending_draw": 2, "melee": {"aggressor": 0, "defender": 1},
                    "free_play": false, "uncalled": null},  # optional, every field optional
@@ -33,7 +34,10 @@ Use :func:`game_from_request` to build the game and :func:`moves_from_events` fo
 events (each a compact move text, see :class:`Move`, or an object with ``kind``,
 ``player`` and optionally ``card``, ``suit``, ``as``); then ``g.replay(moves)``
 returns how many were applied and the error of the first refused one (its
-``verdict`` says why and cites the rule). ``g.summary()`` is JSON-ready.
+``verdict`` says why and cites the rule). ``g.summary()`` is JSON-ready. A request
+that cannot be a position raises :class:`SetupError`, whose ``field`` names the
+request field at fault (``hands[1]``, ``situation.melee``, ``stock``...). Reasons
+name seats "seat 0", "seat 1"... unless ``names`` are given.
 
 Move kinds: ``play`` (``1:8S/D``: an 8 naming diamonds; ``0:JK=5H``: a joker as 5♥),
 ``draw`` (``2:draw``, or ``2:draw:7C`` when the card is known; one card per event,

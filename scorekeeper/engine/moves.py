@@ -143,7 +143,19 @@ class Verdict:
 
 
 class SetupError(ValueError):
-    """A starting position that cannot be: wrong seat count, bad hands, bad situation."""
+    """A starting position that cannot be: wrong seat count, bad hands, bad situation.
+
+    ``field`` names the request field at fault, in the replay request's terms
+    (``hands[1]``, ``situation.melee``, ``upcard``, ``stock``, ``counts``...), so a
+    form or an API can show the message where it belongs without reading it.
+
+    >>> SetupError("dealer must be a seat from 0 to 2, not 5", "dealer").field
+    'dealer'
+    """
+
+    def __init__(self, message: str, field: str) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 class IllegalMoveError(ValueError):

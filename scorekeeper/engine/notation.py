@@ -78,7 +78,7 @@ def position_request(text: str) -> dict[str, Any]:
     """
     game, *fields = [f.strip() for f in text.split("|")]
     if game not in GAME_CODES:
-        raise SetupError(f"position must start with lo, c8 or cd, not {game!r}")
+        raise SetupError(f"position must start with lo, c8 or cd, not {game!r}", "sheet")
     req: dict[str, Any] = {"options": {}, "situation": {}, "dealer": 0}
     fresh = False
     for field in fields:
@@ -91,15 +91,16 @@ def position_request(text: str) -> dict[str, Any]:
             target = req["situation"] if name in _SITUATION else req
             target[name] = read(value)
         else:
-            raise SetupError(f"unknown position field {key!r}")
+            raise SetupError(f"unknown position field {key!r}", key)
     if "hands" not in req or "upcard" not in req:
-        raise SetupError("a position needs 'up' and 'hands'")
+        raise SetupError("a position needs 'up' and 'hands'",
+                         "hands" if "hands" not in req else "upcard")
     req["upcard"], named = req["upcard"]
     if named is not None:
         req["situation"]["upcard_as"] = named
     if fresh and req["situation"]:
         raise SetupError("'fresh' cannot be combined with turn, suit, owe, melee or a "
-                         "named joker: the dealer names a fresh joker")
+                         "named joker: the dealer names a fresh joker", "situation")
     sheet = Sheet.make(GAME_CODES[game], req.pop("options"))
     req["sheet"] = sheet.to_dict()
     req["players"] = len(req["hands"])

@@ -137,8 +137,8 @@ def check(game: Game, move: Move) -> Verdict:
     if game.melee is not None:
         return _check_melee(game, move)
     if p != game.turn:
-        return Verdict(False, f"it is seat {game.turn}'s turn, not seat {p}'s",
-                       rule["turn"], "turn")
+        on_turn, who = game.seat_name(game.turn), game.seat_name(p)
+        return Verdict(False, f"it is {on_turn}'s turn, not {who}'s", rule["turn"], "turn")
     if game.free_play:
         return _check_free_play(game, move)
     if game.drawn:
@@ -150,18 +150,18 @@ def _check_call(game: Game, p: int) -> Verdict:
     rule = game.variant.rule["call"]
     if not game.variant.call_required:
         return Verdict(False, "this sheet has no last-card call", rule)
-    n = game.hand_size(p)
+    n, who = game.hand_size(p), game.seat_name(p)
     if n != 1:
-        return Verdict(False, f"seat {p} holds {n} cards; the call is made with one", rule)
+        return Verdict(False, f"{who} holds {n} cards; the call is made with one", rule)
     if game.uncalled != p:
-        return Verdict(False, f"seat {p} has no call to make now", rule)
-    return Verdict(True, f"seat {p} calls with one card left", rule)
+        return Verdict(False, f"{who} has no call to make now", rule)
+    return Verdict(True, f"{who} calls with one card left", rule)
 
 
 def _check_debt(game: Game, move: Move) -> Verdict:
     seat, left, reason, total = game.debts[0]
     rule = game.variant.rule["call" if reason == "penalty" else reason]
-    owed = f"seat {seat} owes {left} card{'s' if left > 1 else ''}"
+    owed = f"{game.seat_name(seat)} owes {left} card{'s' if left > 1 else ''}"
     if move.player != seat:
         return Verdict(False, f"{owed} and draws first", rule, "turn")
     if move.kind == "draw":
@@ -192,8 +192,8 @@ def _check_stack(game: Game, move: Move, owed: str, rule: str) -> Verdict:
 def _check_naming(game: Game, move: Move) -> Verdict:
     rule, dealer = game.variant.rule["starter"], game.dealer
     if move.player != dealer:
-        return Verdict(False, f"the dealer (seat {dealer}) first names the starter", rule,
-                       "turn")
+        return Verdict(False, f"the dealer ({game.seat_name(dealer)}) first names the starter",
+                       rule, "turn")
     if move.kind != "name":
         return Verdict(False, "the dealer first names the suit or card of the starter", rule)
     if game.upcard.is_joker:
@@ -223,11 +223,11 @@ def _check_melee(game: Game, move: Move) -> Verdict:
     if move.kind == "play":
         return _check_melee_play(game, move, aggressor, rule)
     if p != defender:
-        return Verdict(False, f"in the melee only the defender (seat {defender}) draws; "
+        return Verdict(False, f"in the melee only the defender ({game.seat_name(defender)}) draws; "
                        "others may only continue it", rule, "turn")
     if move.kind == "draw":
         value = game.variant.melee_value(game.upcard_as.rank)  # type: ignore[arg-type]
-        ok = Verdict(True, f"seat {p} ends the melee and draws {value}", rule)
+        ok = Verdict(True, f"{game.seat_name(p)} ends the melee and draws {value}", rule)
         return _check_draw_card(game, move, ok)
     if move.kind == "pass" and not can_draw(game):
         return Verdict(True, "nothing is left to draw: the melee ends", rule)
@@ -237,7 +237,7 @@ def _check_melee(game: Game, move: Move) -> Verdict:
 def _check_melee_play(game: Game, move: Move, aggressor: int, rule: str) -> Verdict:
     p, c, nxt = move.player, move.card, melee_next(game)
     if p == aggressor:
-        return Verdict(False, f"seat {p} is the aggressor and cannot continue the melee",
+        return Verdict(False, f"{game.seat_name(p)} is the aggressor and cannot continue the melee",
                        rule, "turn")
     if nxt is None:
         return Verdict(False, "the run stops at the king: the defender draws", rule)
@@ -252,7 +252,8 @@ def _check_melee_play(game: Game, move: Move, aggressor: int, rule: str) -> Verd
         return bad
     if not holds(game, p, c):
         return _not_held(game, p, c)
-    return Verdict(True, f"{c.pretty} continues the melee; seat {p} is the aggressor", rule)
+    return Verdict(True, f"{c.pretty} continues the melee; {game.seat_name(p)} is the aggressor",
+                   rule)
 
 
 def _check_free_play(game: Game, move: Move) -> Verdict:
@@ -279,8 +280,8 @@ def _check_after_draw(game: Game, move: Move) -> Verdict:
         if fit:
             return Verdict(False, "the card drawn can be played: play it or pass", rule)
         if not more:
-            return Verdict(False, f"seat {p} may draw no more cards this turn", rule)
-        ok = Verdict(fit is False or None, f"seat {p} draws again", rule)
+            return Verdict(False, f"{game.seat_name(p)} may draw no more cards this turn", rule)
+        ok = Verdict(fit is False or None, f"{game.seat_name(p)} draws again", rule)
         return _check_draw_card(game, move, ok)
     if move.kind == "pass":
         if more and fit is False:
@@ -288,7 +289,7 @@ def _check_after_draw(game: Game, move: Move) -> Verdict:
         if more and fit is None:
             return Verdict(None, "cannot tell from what the table saw whether the card "
                            "drawn can be played", rule)
-        return Verdict(True, f"seat {p} ends the turn after drawing", rule)
+        return Verdict(True, f"{game.seat_name(p)} ends the turn after drawing", rule)
     return Verdict(False, "play the card drawn, draw or pass", rule)
 
 
@@ -302,20 +303,20 @@ def _check_turn(game: Game, move: Move) -> Verdict:
     if move.kind == "draw" and not drawable:
         return Verdict(False, "nothing is left to draw: play or pass", v.rule["stock"])
     if move.kind == "pass" and drawable:
-        return Verdict(False, f"seat {p} must play or draw; pass only when nothing is "
+        return Verdict(False, f"{game.seat_name(p)} must play or draw; pass only when nothing is "
                        "left to draw", v.rule["draw"])
     playable = False if v.draw_with_playable else can_play(game, p)
     what = "draw" if move.kind == "draw" else "pass"
     if playable:
-        return Verdict(False, f"seat {p} holds a playable card and may not {what} instead",
-                       v.rule["draw"])
+        return Verdict(False, f"{game.seat_name(p)} holds a playable card and may not {what} "
+                       "instead", v.rule["draw"])
     if playable is None:
-        ok = Verdict(None, f"cannot tell from what the table saw whether seat {p} "
+        ok = Verdict(None, f"cannot tell from what the table saw whether {game.seat_name(p)} "
                      "could play", v.rule["draw"])
     elif move.kind == "draw":
-        ok = Verdict(True, f"seat {p} draws", v.rule["draw"])
+        ok = Verdict(True, f"{game.seat_name(p)} draws", v.rule["draw"])
     else:
-        ok = Verdict(True, f"nothing is left to draw: seat {p} passes", v.rule["stock"])
+        ok = Verdict(True, f"nothing is left to draw: {game.seat_name(p)} passes", v.rule["stock"])
     return _check_draw_card(game, move, ok) if move.kind == "draw" else ok
 
 
@@ -336,7 +337,8 @@ def _check_draw_card(game: Game, move: Move, ok: Verdict) -> Verdict:
 
 
 def _not_held(game: Game, p: int, c: Card) -> Verdict:
-    return Verdict(False, f"seat {p} does not hold {c.pretty}", game.variant.rule["turn"])
+    return Verdict(False, f"{game.seat_name(p)} does not hold {c.pretty}",
+                   game.variant.rule["turn"])
 
 
 def _follow_text(game: Game) -> str:

@@ -26,6 +26,7 @@ __all__ = [
     "read_card",
     "read_counts",
     "read_hand",
+    "read_names",
     "read_sheet",
     "read_situation",
     "read_stock",
@@ -45,29 +46,30 @@ def read_card(value: Card | str, field: str) -> Card:
     if isinstance(value, Card):
         return value
     if not isinstance(value, str):
-        raise SetupError(f"{field} must be a card, not {value!r}")
+        raise SetupError(f"{field} must be a card, not {value!r}", field)
     return parse_card(value)
 
 
 def read_hand(entry: Any, seat: int) -> tuple[list[Card], int]:
     """One seat's hand: a card list (or card text), a count of unseen cards, or
     ``{"cards": [...], "unknown": n}`` for a hand partly seen."""
+    at = f"hands[{seat}]"
     if isinstance(entry, bool):
-        raise SetupError(f"hands[{seat}] must be cards or a count, not {entry!r}")
+        raise SetupError(f"{at} must be cards or a count, not {entry!r}", at)
     if isinstance(entry, int):
         if entry < 0:
-            raise SetupError(f"hands[{seat}] cannot hold {entry} cards")
+            raise SetupError(f"{at} cannot hold {entry} cards", at)
         return [], entry
     if isinstance(entry, Mapping):
         unknown = entry.get("unknown", 0)
         if set(entry) - {"cards", "unknown"} or not isinstance(unknown, int) or unknown < 0:
-            raise SetupError(f"hands[{seat}] must be {{'cards': [...], 'unknown': n}}")
+            raise SetupError(f"{at} must be {{'cards': [...], 'unknown': n}}", at)
         return read_hand(entry.get("cards", []), seat)[0], unknown
     if isinstance(entry, str):
         return parse_cards(entry), 0
     if isinstance(entry, Sequence):
-        return [read_card(c, f"hands[{seat}]") for c in entry], 0
-    raise SetupError(f"hands[{seat}] must be cards or a count, not {entry!r}")
+        return [read_card(c, at) for c in entry], 0
+    raise SetupError(f"{at} must be cards or a count, not {entry!r}", at)
 
 
 def read_stock(stock: Any, room: int) -> tuple[list[Card | None], bool]:
@@ -78,12 +80,14 @@ def read_stock(stock: Any, room: int) -> tuple[list[Card | None], bool]:
         return [None] * room, False
     if isinstance(stock, int) and not isinstance(stock, bool):
         if not 0 <= stock <= room:
-            raise SetupError(f"stock: {stock} cards, but only {room} are left after the deal")
+            raise SetupError(f"stock: {stock} cards, but only {room} are left after the deal",
+                             "stock")
         return [None] * stock, False
     cards = parse_cards(stock) if isinstance(stock, str) else [read_card(c, "stock")
                                                                 for c in stock]
     if len(cards) > room:
-        raise SetupError(f"stock: {len(cards)} cards, but only {room} are left after the deal")
+        raise SetupError(f"stock: {len(cards)} cards, but only {room} are left after the deal",
+                         "stock")
     return cards[::-1], True
 
 
@@ -91,15 +95,30 @@ def read_counts(sheet: Sheet, players: int, counts: Sequence[int] | None) -> lis
     """Countdown counts per seat (default: the sheet's start_count); None otherwise."""
     if sheet.game != "countdown":
         if counts is not None:
-            raise SetupError("counts are only used in Crazy Eights Countdown")
+            raise SetupError("counts are only used in Crazy Eights Countdown", "counts")
         return None
     if counts is None:
         return [sheet["start_count"]] * players
     out = list(counts)
     if len(out) != players or any(isinstance(c, bool) or not isinstance(c, int)
                                   or not 1 <= c <= 8 for c in out):
-        raise SetupError(f"counts must give each of the {players} players a count from 1 to 8")
+        raise SetupError(f"counts must give each of the {players} players a count from 1 to 8",
+                         "counts")
     return out
+
+
+def read_names(names: Sequence[str] | None, players: int) -> list[str] | None:
+    """Seat names for verdict reasons: one non-empty text per seat, or None.
+
+    >>> read_names(["Ann", "Bo"], 2), read_names(None, 2)
+    (['Ann', 'Bo'], None)
+    """
+    if names is None:
+        return None
+    if isinstance(names, (str, bytes)) or not isinstance(names, Sequence) or len(
+            names) != players or not all(isinstance(n, str) and n.strip() for n in names):
+        raise SetupError(f"names must give each of the {players} seats a name", "names")
+    return [n.strip() for n in names]
 
 
 def hand_sizes(sheet: Sheet, players: int, counts: Sequence[int] | None = None) -> list[int]:
@@ -122,9 +141,10 @@ def check_players(sheet: Sheet, players: Any, dealer: Any) -> None:
     if isinstance(players, bool) or not isinstance(players, int) or not (
             info.min_players <= players <= info.max_players):
         raise SetupError(f"{info.name} is for {info.min_players}-{info.max_players} players, "
-                         f"not {players!r}")
+                         f"not {players!r}", "players")
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
-        raise SetupError(f"dealer must be a seat from 0 to {players - 1}, not {dealer!r}")
+        raise SetupError(f"dealer must be a seat from 0 to {players - 1}, not {dealer!r}",
+                         "dealer")
 
 
 def check_deck(deck: Deck, seen: list[Card], total: int) -> None:
@@ -143,7 +163,7 @@ def check_deck(deck: Deck, seen: list[Card], total: int) -> None:
 def _seat(value: Any, players: int, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
         raise SetupError(f"situation.{field} must be a seat from 0 to {players - 1}, "
-                         f"not {value!r}")
+                         f"not {value!r}", f"situation.{field}")
     return value
 
 
@@ -156,28 +176,31 @@ def read_situation(data: Mapping[str, Any], players: int, upcard: Card,
     None), free_play and uncalled (-1: none).
     """
     if not isinstance(data, Mapping):
-        raise SetupError("situation must be an object")
-    unknown = set(data) - set(SITUATION_KEYS)
+        raise SetupError("situation must be an object", "situation")
+    unknown = sorted(set(data) - set(SITUATION_KEYS))
     if unknown:
-        raise SetupError(f"unknown situation field {sorted(unknown)[0]!r}: use "
-                         + ", ".join(SITUATION_KEYS))
+        raise SetupError(f"unknown situation field {unknown[0]!r}: use "
+                         + ", ".join(SITUATION_KEYS), f"situation.{unknown[0]}")
     out: dict[str, Any] = {"turn": _seat(data.get("turn", first), players, "turn")}
     direction = data.get("direction", 1)
     if direction not in (1, -1) or isinstance(direction, bool):
-        raise SetupError(f"situation.direction must be 1 or -1, not {direction!r}")
+        raise SetupError(f"situation.direction must be 1 or -1, not {direction!r}",
+                         "situation.direction")
     out["direction"] = direction
     up_as = data.get("upcard_as")
     if up_as is None and upcard.is_joker:
-        raise SetupError("the upcard is a joker: say what it stands for in situation.upcard_as")
+        raise SetupError("the upcard is a joker: say what it stands for in situation.upcard_as",
+                         "situation.upcard_as")
     as_card = upcard if up_as is None else read_card(up_as, "situation.upcard_as")
     if as_card.is_joker or (not upcard.is_joker and as_card != upcard):
         raise SetupError(f"situation.upcard_as {up_as!r} must be the card a joker upcard "
-                         f"stands for")
+                         f"stands for", "situation.upcard_as")
     out["upcard_as"] = as_card
     out.update(_read_suit(data, as_card))
     owed = data.get("pending_draw", 0)
     if isinstance(owed, bool) or not isinstance(owed, int) or owed < 0:
-        raise SetupError(f"situation.pending_draw must be a number of cards, not {owed!r}")
+        raise SetupError(f"situation.pending_draw must be a number of cards, not {owed!r}",
+                         "situation.pending_draw")
     out["pending_draw"] = owed
     out["melee"] = _read_melee(data.get("melee"), players)
     out["free_play"] = bool(data.get("free_play", False))
@@ -202,9 +225,11 @@ def _read_melee(melee: Any, players: int) -> tuple[int, int] | None:
     if melee is None:
         return None
     if not isinstance(melee, Mapping) or set(melee) != {"aggressor", "defender"}:
-        raise SetupError("situation.melee must be {'aggressor': seat, 'defender': seat}")
+        raise SetupError("situation.melee must be {'aggressor': seat, 'defender': seat}",
+                         "situation.melee")
     aggressor = _seat(melee["aggressor"], players, "melee.aggressor")
     defender = _seat(melee["defender"], players, "melee.defender")
     if aggressor == defender:
-        raise SetupError("situation.melee: the aggressor cannot also be the defender")
+        raise SetupError("situation.melee: the aggressor cannot also be the defender",
+                         "situation.melee")
     return aggressor, defender

@@ -76,6 +76,7 @@ class Game:
         "last_drawn",
         "melee",
         "melee_suit",
+        "names",
         "naming",
         "passes",
         "pile",
@@ -95,9 +96,11 @@ class Game:
     )
 
     def __init__(self, variant: Variant, players: int, dealer: int, deck: Deck,
-                 counts: list[int] | None = None, seed: int | None = None) -> None:
+                 counts: list[int] | None = None, seed: int | None = None,
+                 names: list[str] | None = None) -> None:
         self.variant = variant
         self.players = players
+        self.names = names
         self.dealer = dealer
         self.deck = deck
         self.counts = counts
@@ -134,7 +137,8 @@ class Game:
     def start(cls, sheet: Sheet | Mapping[str, Any], players: int, dealer: int,
               hands: Sequence[Any], upcard: Card | str, stock: Any = None,
               situation: Mapping[str, Any] | None = None,
-              counts: Sequence[int] | None = None, seed: int | None = None) -> Game:
+              counts: Sequence[int] | None = None, seed: int | None = None,
+              names: Sequence[str] | None = None) -> Game:
         """A hand from what the table saw.
 
         ``hands`` gives each seat a card list (or text), a count of unseen cards, or
@@ -145,25 +149,26 @@ class Game:
         (see :func:`.setup.read_situation`). ``counts`` are Countdown counts.
         ``seed`` (simulation) makes Last One's reshuffles deterministic so a stock
         known card by card stays known; without it a reshuffled stock is unseen, as
-        at a real table.
+        at a real table. ``names`` name the seats in verdict reasons ("it is Ann's
+        turn"); without them reasons say "seat 0", "seat 1"...
 
         >>> g = Game.start(Sheet.make("last-one"), 3, 0, [["8S"], 5, 5], "JH")
-        >>> g.current_player
-        2
+        >>> g.current_player, g.seat_name(2)
+        (2, 'seat 2')
         """
         sheet = setup.read_sheet(sheet)
         setup.check_players(sheet, players, dealer)
         if isinstance(hands, (str, bytes)) or not isinstance(hands, Sequence) or len(
                 hands) != players:
-            raise SetupError(f"hands must list one entry per seat ({players})")
+            raise SetupError(f"hands must list one entry per seat ({players})", "hands")
         counts_ = setup.read_counts(sheet, players, counts)
         game = cls(Variant.of(sheet), players, dealer, deck_for(sheet.game, players),
-                   counts_, seed)
+                   counts_, seed, setup.read_names(names, players))
         for seat, entry in enumerate(hands):
             game.known[seat], game.unknown[seat] = setup.read_hand(entry, seat)
             if not game.known[seat] and not game.unknown[seat]:
                 raise SetupError(f"hands[{seat}] is empty: a hand somebody went out of "
-                                 "is over")
+                                 "is over", f"hands[{seat}]")
         up = setup.read_card(upcard, "upcard")
         game._place_cards(up, stock)
         if situation is None:
@@ -178,7 +183,7 @@ class Game:
         room = self.deck.size - held - 1
         if room < 0:
             raise SetupError(f"{held} cards in hands leave no upcard from "
-                             f"{self.deck.describe()}")
+                             f"{self.deck.describe()}", "hands")
         self.stock, listed = setup.read_stock(stock, room)
         self.known_stock = listed and self.seed is not None
         seen = [c for k in self.known for c in k] + [up]
@@ -198,7 +203,7 @@ class Game:
         self.melee = s["melee"]
         if self.melee is not None:
             if not self.variant.is_last_one:
-                raise SetupError("a melee happens only in Last One")
+                raise SetupError("a melee happens only in Last One", "situation.melee")
             self.turn = self.melee[1]
         if s["pending_draw"]:
             reason = "melee" if self.melee else "two"
@@ -221,7 +226,8 @@ class Game:
         rng.shuffle(cards)
         sizes = setup.hand_sizes(sheet, players, counts)
         if sum(sizes) >= len(cards):
-            raise SetupError(f"{sum(sizes)} cards dealt leave no upcard")
+            raise SetupError(f"{sum(sizes)} cards dealt leave no upcard",
+                             "counts" if sheet.game == CD else "sheet.options.hand_size")
         hands, at = [], 0
         for size in sizes:
             hands.append(cards[at:at + size])
@@ -264,6 +270,11 @@ class Game:
     def actors(self) -> set[int]:
         """Every seat that has a legal move now (several during a melee)."""
         return {m.player for m in self.legal_moves()}
+
+    def seat_name(self, seat: int) -> str:
+        """How verdict reasons name a seat: its name when the game was given names,
+        else ``seat 2`` (seats count from 0)."""
+        return self.names[seat] if self.names else f"seat {seat}"
 
     def hand_size(self, seat: int) -> int:
         """Cards a seat holds, seen or not."""
