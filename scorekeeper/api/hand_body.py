@@ -1,0 +1,86 @@
+"""Reading a hand from a JSON body: who went out, each seat's cards, the deal size.
+
+Bodies name seats by index (0 is the first seat, clockwise). ``held`` gives the cards
+each seat still holds, as an object keyed by seat index or a list with one entry per
+seat; the seat that went out and seats already out of the match may be left out.
+Errors are :class:`ApiError` naming the input at fault (``held.<seat>``, ``out``...).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import Card, CardError, parse_cards
+from ..models import Match
+from ..records import match_names, match_standings
+from .common import ApiError, json_object
+
+__all__ = ["Held", "hand_body"]
+
+Held = list[list[Card]]
+
+
+def _parse_out(data: dict[str, Any], seats: int) -> int | None:
+    out, blocked = data.get("out"), data.get("blocked", False)
+    if not isinstance(blocked, bool):
+        raise ApiError("blocked must be true or false", "blocked")
+    if out is None:
+        if not blocked:
+            raise ApiError("say which seat went out, or set blocked to true", "out")
+        return None
+    if blocked:
+        raise ApiError("a blocked hand has nobody who went out", "blocked")
+    if not isinstance(out, int) or isinstance(out, bool) or not 0 <= out < seats:
+        raise ApiError(f"out must be a seat index from 0 to {seats - 1}, not {out!r}", "out")
+    return out
+
+
+def _entries(data: Any, seats: int) -> dict[int, Any]:
+    """``held`` as ``{seat index: raw entry}``; unknown seats are refused."""
+    if isinstance(data, list):
+        if len(data) != seats:
+            raise ApiError(f"held must list the cards of all {seats} seats", "held")
+        return dict(enumerate(data))
+    if not isinstance(data, dict):
+        raise ApiError("held must map each seat index to the cards it holds", "held")
+    entries = {}
+    for key, value in data.items():
+        if not (key.isascii() and key.isdigit() and len(key) <= 2 and int(key) < seats):
+            raise ApiError(f"{key!r} is not a seat index of this match", f"held.{key}")
+        entries[int(key)] = value
+    return entries
+
+
+def _parse_held(data: Any, match: Match, out: int | None, number: int) -> Held:
+    """Each seat's cards; a seat out of the match (before this hand) may be omitted."""
+    names = match_names(match)
+    fallen = match_standings(match).eliminated
+    entries = _entries(data, len(names))
+    held = []
+    for seat, name in enumerate(names):
+        optional = seat == out or fallen.get(seat, number) < number
+        text = entries.get(seat, "" if optional else None)
+        if text is None:
+            raise ApiError(f"the cards {name} holds are missing", f"held.{seat}")
+        if not isinstance(text, str) and not (
+                isinstance(text, list) and all(isinstance(t, str) for t in text)):
+            raise ApiError("cards must be text like '8s kh 7d'", f"held.{seat}")
+        try:
+            held.append(parse_cards(text))
+        except CardError as exc:
+            raise ApiError(f"{name}: {exc}", f"held.{seat}") from None
+    return held
+
+
+def _hand_size(data: dict[str, Any]) -> int | None:
+    size = data.get("hand_size")
+    if size is not None and (not isinstance(size, int) or isinstance(size, bool)):
+        raise ApiError("hand_size must be a whole number of cards", "hand_size")
+    return size
+
+
+def hand_body(match: Match, number: int) -> tuple[int | None, Held, int | None]:
+    """The request body of hand ``number``: who went out, each seat's cards, deal size."""
+    data = json_object()
+    out = _parse_out(data, len(match.seats))
+    return out, _parse_held(data.get("held"), match, out, number), _hand_size(data)

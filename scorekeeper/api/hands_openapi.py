@@ -1,0 +1,100 @@
+"""The OpenAPI fragments of ``/api/v1/matches/{id}/hands``: bodies, conflicts, paths."""
+
+from __future__ import annotations
+
+from .auth import AUTH_RESPONSES, MAX_ID, SECURITY, id_param
+from .common import error_response, json_body, ok_response
+
+_CARDS = {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}],
+          "description": "Cards like \"8s kh 7d\", or one card per item."}
+_HAND_FIELDS = {
+    "out": {"type": ["integer", "null"], "minimum": 0,
+            "description": "Seat index of who went out; null when blocked/jammed."},
+    "blocked": {"type": "boolean", "default": False},
+    "held": {"oneOf": [{"type": "object", "additionalProperties": _CARDS},
+                       {"type": "array", "items": _CARDS}],
+             "description": "Cards each seat holds, by seat index (object keys are the "
+                            "index as text) or a list with one entry per seat."},
+    "hand_size": {"type": ["integer", "null"], "minimum": 4, "maximum": 9,
+                  "description": "Last One: this hand's own deal size."},
+}
+
+SCHEMAS = {
+    "HandEntry": {"type": "object", "required": ["held"], "properties": _HAND_FIELDS},
+    "NewHand": {
+        "type": "object",
+        "required": ["number", "held"],
+        "properties": {
+            "number": {"type": "integer", "minimum": 1, "maximum": MAX_ID,
+                       "description": "The hand being recorded: the match's next_hand."},
+            **_HAND_FIELDS,
+        },
+    },
+    "Conflict": {
+        "type": "object",
+        "required": ["error"],
+        "properties": {"error": {
+            "type": "object",
+            "required": ["status", "message", "next_hand"],
+            "properties": {
+                "status": {"type": "integer"},
+                "message": {"type": "string"},
+                "field": {"type": "string"},
+                "next_hand": {"type": ["integer", "null"],
+                              "description": "The number the next hand must use; "
+                                             "null when the match is over."},
+            },
+        }},
+    },
+}
+
+_MATCH = id_param("match_id", "The match's id")
+_NUMBER = id_param("number", "The hand's number, from 1")
+_BAD_HAND = error_response("Bad cards, seats or hand size; error.field names the input "
+                           "(held.<seat>, out, blocked, hand_size, number)")
+
+PATHS = {
+    "/api/v1/matches/{match_id}/hands": {
+        "post": {
+            "summary": "Record the match's next hand",
+            "operationId": "recordHand",
+            "security": SECURITY,
+            "parameters": [_MATCH],
+            "requestBody": json_body("NewHand"),
+            "responses": {
+                "201": ok_response("Match", "Recorded; the match with new standings"),
+                "400": _BAD_HAND,
+                **AUTH_RESPONSES,
+                "409": ok_response("Conflict", "That number is not the next hand (stale "
+                                   "or just recorded from another phone); nothing stored"),
+            },
+        }
+    },
+    "/api/v1/matches/{match_id}/hands/{number}": {
+        "put": {
+            "summary": "Replace a recorded hand",
+            "operationId": "editHand",
+            "security": SECURITY,
+            "parameters": [_MATCH, _NUMBER],
+            "requestBody": json_body("HandEntry"),
+            "responses": {
+                "200": ok_response("Match", "Edited; the match with re-derived standings"),
+                "400": _BAD_HAND,
+                **AUTH_RESPONSES,
+                "409": ok_response("Conflict", "The hand changed on another phone meanwhile"),
+            },
+        },
+        "delete": {
+            "summary": "Delete the match's last hand",
+            "operationId": "deleteHand",
+            "security": SECURITY,
+            "parameters": [_MATCH, _NUMBER],
+            "responses": {
+                "200": ok_response("Match", "Deleted; the match with re-derived standings"),
+                "400": error_response("The hand cannot be deleted"),
+                **AUTH_RESPONSES,
+                "409": ok_response("Conflict", "Not the last hand, or it changed meanwhile"),
+            },
+        },
+    },
+}

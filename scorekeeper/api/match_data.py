@@ -1,0 +1,62 @@
+"""A match as the JSON API shows it: seats, frozen sheet, hands and derived standings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import url_for
+from werkzeug.routing import BuildError
+
+from ..models import Match
+from ..records import match_sheet, match_standings
+from ..scoring import Standings
+
+
+def _view_path(match: Match) -> str | None:
+    """The spectators' page, once the pages publish it."""
+    try:
+        return url_for("matches.view", token=match.view_token)
+    except BuildError:
+        return None
+
+
+def standings_json(table: Standings) -> dict[str, Any]:
+    """Standings as plain JSON (object keys are seat indexes as text)."""
+    return {
+        "totals": list(table.totals),
+        "eliminated": {str(s): h for s, h in table.eliminated.items()},
+        "winners": list(table.winners),
+        "over": table.over,
+        "reason": table.reason,
+        "next_dealer": table.next_dealer,
+        "next_first": table.next_first,
+        "next_deal": {str(s): n for s, n in table.next_deal.items()},
+        "next_hand": None if table.over else len(table.hands) + 1,
+        "goal": table.goal,
+        "goal_kind": table.goal_kind,
+    }
+
+
+def match_json(match: Match) -> dict[str, Any]:
+    """A match as the API shows it."""
+    seats = len(match.seats)
+    hands = []
+    for hand in match.hands:
+        cards, points = [""] * seats, [0] * seats
+        for entry in hand.entries:
+            cards[entry.seat], points[entry.seat] = entry.cards, entry.points
+        hands.append({"number": hand.number, "dealer": hand.dealer, "out": hand.out_seat,
+                      "blocked": hand.out_seat is None, "hand_size": hand.hand_size,
+                      "cards": cards, "points": points})
+    return {
+        "id": match.id,
+        "game": match.game,
+        "sheet": match_sheet(match).to_dict(),
+        "status": match.status,
+        "first_dealer": match.first_dealer,
+        "seats": [{"seat": s.position, "player_id": s.player_id, "name": s.player.name,
+                   "colour": s.player.colour} for s in match.seats],
+        "hands": hands,
+        "standings": standings_json(match_standings(match)),
+        "view_path": _view_path(match),
+    }

@@ -1,0 +1,109 @@
+"""The OpenAPI fragments of ``/api/v1/matches``: request and response schemas, paths."""
+
+from __future__ import annotations
+
+from .auth import AUTH_RESPONSES, MAX_ID, SECURITY, id_param
+from .common import error_response, json_body, ok_response
+
+_INT = {"type": "integer"}
+_SEAT_MAP = {"type": "object", "additionalProperties": _INT,
+             "description": "Keyed by seat index as text."}
+
+SCHEMAS = {
+    "NewMatch": {
+        "type": "object",
+        "required": ["sheet", "players"],
+        "properties": {
+            "sheet": {"$ref": "#/components/schemas/Sheet"},
+            "players": {
+                "type": "array", "minItems": 2, "maxItems": 7,
+                "items": {"oneOf": [{"type": "integer", "minimum": 1, "maximum": MAX_ID},
+                                    {"type": "string", "minLength": 1}]},
+                "description": "Player ids or names of the group, in clockwise seat order.",
+            },
+            "first_dealer": {"type": "integer", "minimum": 0, "default": 0,
+                             "description": "Seat index of the first dealer."},
+            "agree_nine": {"type": "boolean", "default": False,
+                           "description": "Last One: everyone agreed to nine cards each."},
+        },
+    },
+    "Standings": {
+        "type": "object",
+        "required": ["totals", "eliminated", "winners", "over", "reason", "next_dealer",
+                     "next_first", "next_deal", "next_hand", "goal", "goal_kind"],
+        "properties": {
+            "totals": {"type": "array", "items": _INT,
+                       "description": "Per seat: points, or Countdown counts."},
+            "eliminated": {**_SEAT_MAP, "description": "Seat index → the hand it fell in."},
+            "winners": {"type": "array", "items": _INT},
+            "over": {"type": "boolean"},
+            "reason": {"type": "string"},
+            "next_dealer": {"type": ["integer", "null"]},
+            "next_first": {"type": ["integer", "null"]},
+            "next_deal": {**_SEAT_MAP, "description": "Seat index → cards dealt next hand."},
+            "next_hand": {"type": ["integer", "null"],
+                          "description": "The number the next hand must be recorded as."},
+            "goal": {"type": ["integer", "null"]},
+            "goal_kind": {"type": "string"},
+        },
+    },
+    "Hand": {
+        "type": "object",
+        "required": ["number", "dealer", "out", "blocked", "hand_size", "cards", "points"],
+        "properties": {
+            "number": _INT,
+            "dealer": _INT,
+            "out": {"type": ["integer", "null"], "description": "Seat that went out."},
+            "blocked": {"type": "boolean"},
+            "hand_size": {"type": ["integer", "null"]},
+            "cards": {"type": "array", "items": {"type": "string"},
+                      "description": "Per seat, canonical text like \"8S KH 7D\"."},
+            "points": {"type": "array", "items": _INT, "description": "Per seat."},
+        },
+    },
+    "Match": {
+        "type": "object",
+        "required": ["id", "game", "sheet", "status", "first_dealer", "seats", "hands",
+                     "standings", "view_path"],
+        "properties": {
+            "id": _INT,
+            "game": {"type": "string"},
+            "sheet": {"$ref": "#/components/schemas/Sheet"},
+            "status": {"type": "string", "enum": ["active", "finished"]},
+            "first_dealer": _INT,
+            "seats": {"type": "array", "items": {
+                "type": "object", "required": ["seat", "player_id", "name", "colour"],
+                "properties": {"seat": _INT, "player_id": _INT, "name": {"type": "string"},
+                               "colour": {"type": "string"}}}},
+            "hands": {"type": "array", "items": {"$ref": "#/components/schemas/Hand"}},
+            "standings": {"$ref": "#/components/schemas/Standings"},
+            "view_path": {"type": ["string", "null"],
+                          "description": "The read-only page for spectators."},
+        },
+    },
+}
+
+PATHS = {
+    "/api/v1/matches": {
+        "post": {
+            "summary": "Start a match in the group",
+            "operationId": "createMatch",
+            "security": SECURITY,
+            "requestBody": json_body("NewMatch"),
+            "responses": {
+                "201": ok_response("Match", "The new match"),
+                "400": error_response("Bad sheet, players or first dealer; error.field says"),
+                **AUTH_RESPONSES,
+            },
+        }
+    },
+    "/api/v1/matches/{match_id}": {
+        "get": {
+            "summary": "A match with its hands and standings",
+            "operationId": "getMatch",
+            "security": SECURITY,
+            "parameters": [id_param("match_id", "The match's id")],
+            "responses": {"200": ok_response("Match", "The match"), **AUTH_RESPONSES},
+        }
+    },
+}
