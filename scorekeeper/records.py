@@ -1,4 +1,5 @@
-"""The one place that writes matches and hands; used by the pages and the JSON API.
+"""The one place that writes matches and hands; used by the pages, the JSON API and
+import (:func:`build_match` turns hands into rows without committing).
 
 Every write validates the whole match again through :func:`scoring.standings` before
 anything is committed, so a recorded match is always scoreable. A hand's number is
@@ -9,6 +10,7 @@ exactly one insert succeeds and the other gets :class:`ConflictError`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import flag_modified
@@ -23,6 +25,7 @@ from .sheets import Sheet
 __all__ = [
     "ConflictError",
     "RecordError",
+    "build_match",
     "create_match",
     "delete_last_hand",
     "edit_hand",
@@ -91,23 +94,55 @@ def _compute(match: Match, results: Sequence[HandResult]) -> Standings:
         raise RecordError(str(exc), _field(exc)) from None
 
 
-def create_match(group: Group, sheet: Sheet, players: Sequence[Player], first_dealer: int
-                 ) -> Match:
-    """Start a match with players seated clockwise in the given order."""
+def build_match(group: Group, sheet: Sheet, players: Sequence[Player], first_dealer: int,
+                hands: Sequence[HandResult] = (), *, created_at: datetime | None = None,
+                finished_at: datetime | None = None) -> Match:
+    """A match with its seats, hands and entries, added to the session but NOT committed.
+
+    The hands are validated once through :func:`scoring.standings`; every hand's dealer
+    and points and the match's derived columns come from that replay. ``finished_at``
+    is kept only when the hands end the match (an import keeps its finish time).
+    """
+    _check_seats(group, sheet, players, first_dealer)
+    try:
+        table = standings(sheet, [p.name for p in players], first_dealer, hands)
+    except ScoringError as exc:
+        raise RecordError(str(exc), _field(exc)) from None
+    match = Match(group=group, game=sheet.game, sheet_json=sheet.to_json(),
+                  first_dealer=first_dealer, created_at=created_at or utcnow())
+    match.seats = [Seat(position=i, player=p) for i, p in enumerate(players)]
+    for number, (result, dealer, score) in enumerate(
+            zip(hands, table.dealers, table.hands, strict=True), start=1):
+        hand = Hand(number=number, dealer=dealer, out_seat=result.out,
+                    hand_size=result.hand_size)
+        _fill_entries(hand, result, score.points)
+        match.hands.append(hand)
+    _refresh(match, table)
+    if table.over and finished_at is not None:
+        match.finished_at = finished_at
+    db.session.add(match)
+    return match
+
+
+def _check_seats(group: Group, sheet: Sheet, players: Sequence[Player], first_dealer: int
+                 ) -> None:
     info = sheet.game_info
     if not info.min_players <= len(players) <= info.max_players:
         raise RecordError(f"{info.name} needs {info.min_players} to {info.max_players} "
                           f"players, not {len(players)}", "players")
-    if len({p.id for p in players}) != len(players):
+    # Objects, not ids: an import seats players it has not flushed yet.
+    if len({id(p) for p in players}) != len(players):
         raise RecordError("a player can take only one seat", "players")
     if any(p.group_id != group.id for p in players):
         raise RecordError("every player must belong to this group", "players")
     if not 0 <= first_dealer < len(players):
         raise RecordError("the first dealer must be one of the seats", "first_dealer")
-    match = Match(group=group, game=sheet.game, sheet_json=sheet.to_json(),
-                  first_dealer=first_dealer)
-    match.seats = [Seat(position=i, player=p) for i, p in enumerate(players)]
-    db.session.add(match)
+
+
+def create_match(group: Group, sheet: Sheet, players: Sequence[Player], first_dealer: int
+                 ) -> Match:
+    """Start a match with players seated clockwise in the given order."""
+    match = build_match(group, sheet, players, first_dealer)
     db.session.commit()
     return match
 

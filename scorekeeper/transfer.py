@@ -1,13 +1,16 @@
 """Export and import: a match or a whole group as JSON (complete) or CSV (for spreadsheets).
 
 The JSON document (format ``scorekeeper-export``, version 1) holds each match's rule
-sheet, seats by player name, first dealer, every hand with the cards each seat held,
-and the saved rulings; points and results are included too, and checked on import.
-Importing validates *everything* first — the sheet, the seats, every hand replayed
-through :func:`scoring.standings` — and then writes all of a file or nothing, in one
-transaction. Players are matched by name (ignoring case) within the target group and
-created when missing. Problems are reported with where they are (``matches[2].hands[4]
-.held[1]``) and in words (match 3, hand 5, Bob).
+sheet, seats by player name, first dealer, start and finish times, every hand with the
+cards each seat held, and the saved rulings; points and results are included too, and
+checked on import. ``finished_at`` is optional (older files lack it: an imported
+finished match then finishes at the time of the import). Importing validates
+*everything* first — the sheet, the seats, every hand replayed through
+:func:`scoring.standings` — and then writes all of a file or nothing, in one
+transaction, turning hands into rows with :func:`records.build_match`. Players are
+matched by name (ignoring case) within the target group and created when missing.
+Problems are reported with where they are (``matches[2].hands[4].held[1]``) and in
+words (match 3, hand 5, Bob).
 """
 
 from __future__ import annotations
@@ -24,10 +27,10 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
-from .cards import CardError, format_cards, parse_cards
+from .cards import CardError, parse_cards
 from .extensions import db
-from .models import Group, Hand, HandEntry, Match, Player, Ruling, Seat, utcnow
-from .records import match_standings
+from .models import Group, Hand, Match, Player, Ruling, Seat, utcnow
+from .records import RecordError, build_match, match_standings
 from .scoring import HandResult, ScoringError, Standings, standings
 from .sheets import LO, Sheet, SheetError
 
@@ -91,8 +94,8 @@ class _Plan:
     names: list[str]
     first_dealer: int
     results: list[HandResult]
-    table: Standings
     created_at: datetime | None
+    finished_at: datetime | None
     rulings: list[dict[str, Any]] = field(default_factory=list)
 
 
@@ -137,7 +140,7 @@ def _export_match(match: Match) -> dict[str, Any]:
     return {
         "id": match.id, "sheet": json.loads(match.sheet_json), "seats": names,
         "first_dealer": match.first_dealer, "created_at": _iso(match.created_at),
-        "hands": hands,
+        "finished_at": _iso(match.finished_at), "hands": hands,
         "rulings": [{"hand_number": r.hand_number, "question": r.question, "legal": r.legal,
                      "reason": r.reason, "rule": r.rule, "request": json.loads(r.request_json)}
                     for r in match.rulings],
@@ -332,10 +335,10 @@ def _match(data: Any, where: str, limits: Limits) -> _Plan:
     if not isinstance(rulings, list) or len(rulings) > limits.max_rulings:
         raise _Bad(f"{where}.rulings", f"must be a list of at most {limits.max_rulings}")
     results = [_hand(h, f"{where}.hands[{i}]", i + 1, names, sheet) for i, h in enumerate(hands)]
-    table = _replay(sheet, names, dealer, results, where)
-    _check_claims(data, table, names, where)
-    return _Plan(sheet, names, dealer, results, table,
+    _check_claims(data, _replay(sheet, names, dealer, results, where), names, where)
+    return _Plan(sheet, names, dealer, results,
                  _moment(data.get("created_at"), f"{where}.created_at"),
+                 _moment(data.get("finished_at"), f"{where}.finished_at"),
                  [_ruling(r, f"{where}.rulings[{i}]", len(hands)) for i, r in enumerate(rulings)])
 
 
@@ -425,20 +428,9 @@ def _players(group: Group, plans: list[_Plan], colours: dict[str, str]
 
 
 def _build(group: Group, plan: _Plan, players: dict[str, Player]) -> Match:
-    table = plan.table
-    match = Match(group_id=group.id, game=plan.sheet.game, sheet_json=plan.sheet.to_json(),
-                  first_dealer=plan.first_dealer, created_at=plan.created_at or utcnow(),
-                  status="finished" if table.over else "active",
-                  winners=" ".join(str(s) for s in table.winners),
-                  hand_count=len(plan.results), finished_at=utcnow() if table.over else None)
-    match.seats = [Seat(position=i, player=players[n.lower()]) for i, n in enumerate(plan.names)]
-    match.hands = [
-        Hand(number=i + 1, dealer=dealer, out_seat=result.out, hand_size=result.hand_size,
-             entries=[HandEntry(seat=s, cards=format_cards(cards), points=score.points[s])
-                      for s, cards in enumerate(result.held)])
-        for i, (result, dealer, score) in enumerate(
-            zip(plan.results, table.dealers, table.hands, strict=True))
-    ]
+    match = build_match(group, plan.sheet, [players[n.lower()] for n in plan.names],
+                        plan.first_dealer, plan.results, created_at=plan.created_at,
+                        finished_at=plan.finished_at)
     match.rulings = [Ruling(**ruling) for ruling in plan.rulings]
     return match
 
@@ -448,8 +440,12 @@ def import_document(group: Group, doc: Any, limits: Limits = Limits()) -> Import
     plans, colours = validate(doc, limits)
     try:
         players, created = _players(group, plans, colours)
-        db.session.add_all([_build(group, plan, players) for plan in plans])
+        for plan in plans:
+            _build(group, plan, players)
         db.session.commit()
+    except RecordError as exc:  # validated above, so only if records and validate disagree
+        db.session.rollback()
+        raise TransferError([Problem("", str(exc))]) from None
     except IntegrityError:
         db.session.rollback()
         raise TransferError([Problem("", "a player with one of these names was added at the "

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -38,11 +39,19 @@ def make_group(name: str = "Source") -> Group:
     return group
 
 
+def utc(moment: datetime | None) -> datetime | None:
+    """A stored time as aware UTC (SQLite hands back naive datetimes)."""
+    if moment is None:
+        return None
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
 def snapshot(match: Match) -> dict:
     """Everything that must survive a round trip."""
     table = match_standings(match)
     return {
-        "game": match.game, "sheet": json.loads(match.sheet_json),
+        "game": match.game, "created_at": utc(match.created_at),
+        "finished_at": utc(match.finished_at), "sheet": json.loads(match.sheet_json),
         "seats": [s.player.name for s in match.seats], "first_dealer": match.first_dealer,
         "hands": [(h.number, h.dealer, h.out_seat, h.hand_size,
                    [(e.seat, e.cards, e.points) for e in h.entries]) for h in match.hands],
@@ -97,6 +106,33 @@ def test_round_trip_into_the_same_group_reuses_players(app, source):
     import_document(source, doc)
     assert counts()["Player"] == players
     assert len(load_matches(source)) == 2 * len(doc["matches"])
+
+
+def test_finish_times_survive_a_round_trip(app, source):
+    finished = next(m for m in load_matches(source) if m.status == "finished")
+    finished.finished_at = datetime(2024, 3, 1, 21, 30, 15, 123456, tzinfo=UTC)
+    db.session.commit()
+    doc = json.loads(json.dumps(export_document(source, load_matches(source))))
+    assert all((m["finished_at"] is None) == (m["result"]["status"] == "active")
+               for m in doc["matches"])
+    target = make_group("Target")
+    import_document(target, doc)
+    assert [utc(m.finished_at) for m in load_matches(target)] == [
+        utc(m.finished_at) for m in load_matches(source)]
+
+
+def test_an_older_file_without_finish_times_still_imports(app, source):
+    doc = export_document(source, load_matches(source))
+    for match in doc["matches"]:
+        del match["finished_at"]
+    start = datetime.now(UTC) - timedelta(seconds=1)
+    target = make_group("Target")
+    import_document(target, doc)
+    for match in load_matches(target):
+        if match.status == "finished":
+            assert utc(match.finished_at) >= start
+        else:
+            assert match.finished_at is None
 
 
 def test_players_are_matched_ignoring_case_and_created_with_their_colour(app):
@@ -201,6 +237,8 @@ HOSTILE = [
      "matches[0].result.winners"),
     ("bad date", lambda d: _set(["matches", 0, "created_at"])(d, "yesterday"),
      "matches[0].created_at"),
+    ("bad finish date", lambda d: _set(["matches", 0, "finished_at"])(d, ["x"]),
+     "matches[0].finished_at"),
     ("ruling junk", lambda d: _set(["matches", 0, "rulings"])(d, [{"question": ["x"]}]),
      "matches[0].rulings[0].question"),
     ("bad colour", lambda d: _set(["players"])(d, [{"name": "Ann", "colour": "red;"}]),

@@ -119,6 +119,9 @@ SCHEMAS: dict[str, Any] = {
                     "seats": {"type": "array", "items": {"type": "string"}},
                     "first_dealer": {"type": "integer"},
                     "created_at": {"type": ["string", "null"]},
+                    "finished_at": {"type": ["string", "null"], "description":
+                                    "When a finished match ended; optional (files from "
+                                    "before it was exported import with the import time)"},
                     "hands": {"type": "array", "items": HAND},
                     "rulings": {"type": "array", "items": {"type": "object"}},
                     "result": {"type": "object"},
