@@ -217,6 +217,45 @@ def test_malformed_field_is_a_400_naming_it(client, path, value, field):
     assert error["message"]
 
 
+def test_the_400_field_is_the_engines_structured_field(client, monkeypatch):
+    """The API passes SetupError.field on; it never reads the message for it."""
+    from scorekeeper.api import replay as api_replay
+    from scorekeeper.engine import SetupError
+
+    def refuse(*args, **kwargs):
+        raise SetupError("somebody said something about the stock and hands[2]", "counts")
+
+    monkeypatch.setattr(api_replay.Game, "start", refuse)
+    response = client.post(URL, json=BASE)
+    assert response.status_code == 400
+    error = response.json["error"]
+    assert error["field"] == "counts"
+    assert error["message"] == "somebody said something about the stock and hands[2]"
+
+
+@pytest.mark.parametrize(("situation", "field"), [
+    ({"melee": {"aggressor": 0, "defender": 0}}, "situation.melee"),
+    ({"melee": {"aggressor": 0, "defender": 5}}, "situation.melee.defender"),
+    ({"uncalled": 7}, "situation.uncalled"),
+])
+def test_situation_errors_name_the_exact_field(client, situation, field):
+    body = {**BASE, "sheet": {"game": "last-one"}, "situation": situation}
+    response = client.post(URL, json=body)
+    assert response.status_code == 400
+    assert response.json["error"]["field"] == field
+
+
+def test_reasons_say_seat_numbers_unless_names_are_given(client):
+    body = c8([["8S", "KH"], ["9S", "5C"]], "4H", [{"player": 0, "play": "KH"}])
+    [step] = post(client, body)["steps"]
+    assert step["reason"] == "it is seat 1's turn, not seat 0's"
+    [step] = post(client, body | {"names": ["Ann", "Bo"]})["steps"]
+    assert step["reason"] == "it is Bo's turn, not Ann's"
+    for bad in (["Ann"], ["Ann", ""], ["Ann", 3], "Ann Bo", ["Ann", "x" * 61]):
+        response = client.post(URL, json=body | {"names": bad})
+        assert response.status_code == 400 and response.json["error"]["field"] == "names"
+
+
 @pytest.mark.parametrize("body", [
     None, [], "replay", 12, {"players": 3},
     {"sheet": {"game": "last-one"}, "players": 2, "hands": [10**6, 10**6], "upcard": "4H"},

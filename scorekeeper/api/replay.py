@@ -10,7 +10,6 @@ request and calls :func:`run`, so page and API always agree.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -29,7 +28,8 @@ MAX_EVENTS = 500
 MAX_TEXT = 200  # characters of one card or hand text
 MAX_OWED = 108  # pending_draw: more cards than two decks hold is nonsense
 REQUEST_KEYS = ("sheet", "players", "dealer", "hands", "upcard", "stock", "situation",
-                "counts", "events", "include_legal_moves")
+                "counts", "names", "events", "include_legal_moves")
+MAX_NAME = 60
 ACTIONS = ("play", "draw", "pass", "call", "name")
 SITUATION_KEYS = engine_setup.SITUATION_KEYS
 
@@ -123,19 +123,15 @@ def _situation(data: Any) -> dict[str, Any] | None:
     return data
 
 
-_FIELDS_IN_MESSAGES = (re.compile(r"situation\.[a-z_.]*[a-z_]"), re.compile(r"hands\[\d+\]"),
-                       re.compile(r"\b(stock|counts|dealer|hands|upcard)\b"))
-
-
-def _setup_field(message: str) -> str:
-    """Which request field an engine setup error is about (its text names it)."""
-    if "melee" in message and "situation." not in message:
-        return "situation.melee"
-    for pattern in _FIELDS_IN_MESSAGES:
-        found = pattern.search(message)
-        if found:
-            return found.group(0)
-    return "situation"
+def _names(data: Any, players: int) -> list[str] | None:
+    """Optional seat names: verdict reasons then say "Ann" instead of "seat 0"."""
+    if data is None:
+        return None
+    if not isinstance(data, list) or len(data) != players or not all(
+            isinstance(n, str) and 0 < len(n.strip()) <= MAX_NAME for n in data):
+        raise ApiError(f"names must give each of the {players} seats a name "
+                       f"(at most {MAX_NAME} characters)", "names")
+    return data
 
 
 def read_game(data: Mapping[str, Any]) -> Game:
@@ -161,14 +157,16 @@ def read_game(data: Mapping[str, Any]) -> Game:
     if counts is not None and not isinstance(counts, list):
         raise ApiError("counts must list each seat's count", "counts")
     situation = _situation(data.get("situation"))
+    names = _names(data.get("names"), players)
     try:
-        return Game.start(sheet, players, dealer, hands, upcard, stock, situation, counts)
+        return Game.start(sheet, players, dealer, hands, upcard, stock, situation, counts,
+                          names=names)
     except DeckError as exc:
         raise ApiError(str(exc), "stock") from None
     except CardError as exc:
         raise ApiError(str(exc), "stock" if stock is not None else "situation") from None
     except SetupError as exc:
-        raise ApiError(str(exc), _setup_field(str(exc))) from None
+        raise ApiError(str(exc), exc.field) from None
 
 
 # ----------------------------------------------------------------- events
@@ -366,6 +364,10 @@ SCHEMAS = {
                       "description": "A count, or the cards top first; default: the rest."},
             "counts": {"type": ["array", "null"], "items": {"type": "integer"},
                        "description": "Countdown only: each seat's count."},
+            "names": {"type": ["array", "null"],
+                      "items": {"type": "string", "minLength": 1, "maxLength": MAX_NAME},
+                      "description": "Each seat's name, used in the reasons (\"it is Ann's "
+                      "turn\"); without them reasons say \"seat 0\", \"seat 1\"..."},
             "situation": {"oneOf": [{"$ref": "#/components/schemas/ReplaySituation"},
                                     {"type": "null"}]},
             "events": {"type": "array", "maxItems": MAX_EVENTS,
