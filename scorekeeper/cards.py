@@ -36,7 +36,16 @@ class CardError(ValueError):
 
 
 class DeckError(ValueError):
-    """Cards that cannot all come from the deck in play (too many copies, jokers...)."""
+    """Cards that cannot all come from the deck in play (too many copies, jokers...).
+
+    ``key`` is the entry at fault, when one is: the first holding a card the deck lacks,
+    or the one whose copy went past what the deck holds. None when no single entry is
+    to blame (too many cards in all).
+    """
+
+    def __init__(self, message: str, key: str | None = None) -> None:
+        super().__init__(message)
+        self.key = key
 
 
 class Suit(enum.Enum):
@@ -253,10 +262,17 @@ def deck_for(game: str, players: int) -> Deck:
 def check_entries(entries: Mapping[str, Sequence[Card]], deck: Deck) -> None:
     """Check cards entered for several players against one deck.
 
-    Raises :class:`DeckError` naming the card or player at fault when a card appears
-    more often than the deck holds it (across all entries), a joker is entered for a
-    deck without jokers, or more cards are entered than the deck could leave in hands
-    (one card is always the upcard).
+    Raises :class:`DeckError` when a card appears more often than the deck holds it
+    (across all entries), a joker is entered for a deck without jokers, or more cards
+    are entered than the deck could leave in hands (one card is always the upcard).
+    The error's ``key`` names the entry at fault: entries are taken in order (seat
+    order), so it is the later entry holding the extra copy.
+
+    >>> try:
+    ...     check_entries({"Ann": parse_cards("8s kh"), "Bo": parse_cards("8s")}, Deck())
+    ... except DeckError as exc:
+    ...     print(exc.key, exc)
+    Bo 8♠ is entered 2 times (Ann and Bo); the deck holds it once
     """
     seen: Counter[Card] = Counter()
     for cards in entries.values():
@@ -264,15 +280,26 @@ def check_entries(entries: Mapping[str, Sequence[Card]], deck: Deck) -> None:
     for c, n in seen.items():
         allowed = deck.copies(c)
         if c.is_joker and allowed == 0:
-            raise DeckError("this game is played without jokers")
+            raise DeckError("this game is played without jokers", _past(entries, c, 0))
         if n > allowed:
             holders = [who for who, cards in entries.items() if c in cards]
             where = " and ".join(holders)
             times = "once" if allowed == 1 else f"{allowed} times"
-            raise DeckError(f"{c.pretty} is entered {n} times ({where}); the deck holds it {times}")
+            raise DeckError(f"{c.pretty} is entered {n} times ({where}); the deck holds it "
+                            f"{times}", _past(entries, c, allowed))
     total = sum(seen.values())
     if total > deck.size - 1:
         raise DeckError(
             f"{total} cards entered, but at most {deck.size - 1} can be in hands "
             f"(the deck has {deck.size} and one is the upcard)"
         )
+
+
+def _past(entries: Mapping[str, Sequence[Card]], c: Card, allowed: int) -> str | None:
+    """The first entry, in order, whose copies of ``c`` bring the count past ``allowed``."""
+    count = 0
+    for key, cards in entries.items():
+        count += list(cards).count(c)
+        if count > allowed:
+            return key
+    return None

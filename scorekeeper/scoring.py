@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from .cards import Card, Rank, check_entries, deck_for
+from .cards import Card, DeckError, Rank, check_entries, deck_for
 from .sheets import C8, CD, LO, Sheet
 
 __all__ = [
@@ -146,7 +146,16 @@ def check_hand(sheet: Sheet, names: Sequence[str], result: HandResult,
     """Check an entered hand against the sheet and the deck; raise :class:`ScoringError`.
 
     The player who went out holds nothing, players out of the match hold nothing, and
-    no card appears more often than the deck holds it (RULES.md "Cards").
+    no card appears more often than the deck holds it (RULES.md "Cards"). A card
+    entered too often is blamed on the later seat holding the extra copy.
+
+    >>> from scorekeeper.cards import parse_cards
+    >>> held = [parse_cards("8s kh"), [], parse_cards("8s")]
+    >>> try:
+    ...     check_hand(Sheet.make("crazy-eights"), ["Ann", "Bo", "Cy"], HandResult.of(1, held))
+    ... except ScoringError as exc:
+    ...     print(exc.field, exc)
+    seat:2 8♠ is entered 2 times (Ann and Cy); the deck holds it once
     """
     seats = len(names)
     in_play = tuple(in_play) if in_play is not None else (True,) * seats
@@ -168,10 +177,12 @@ def check_hand(sheet: Sheet, names: Sequence[str], result: HandResult,
             raise ScoringError(f"{names[seat]}: {sheet.game_info.name} is played without "
                                "jokers", f"seat:{seat}")
     deck = deck_for(sheet.game, sum(in_play))
+    seat_of = {name: seat for seat, name in enumerate(names)}
     try:
         check_entries({names[s]: c for s, c in enumerate(result.held)}, deck)
-    except ValueError as exc:
-        raise ScoringError(str(exc)) from None
+    except DeckError as exc:
+        field = "hands" if exc.key is None else f"seat:{seat_of[exc.key]}"
+        raise ScoringError(str(exc), field) from None
 
 
 def deal_size(sheet: Sheet, players: int) -> int:

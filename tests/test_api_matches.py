@@ -222,7 +222,8 @@ def test_record_hand(api):
 
 @pytest.mark.parametrize(("body", "field"), [
     (hand(1, 2, s0="8s zz", s1="9c"), "held.0"),  # bad card
-    (hand(1, 2, s0="8s kh", s1="kh"), "held"),  # the same card twice
+    (hand(1, 2, s0="8s kh", s1="kh"), "held.1"),  # the same card twice: the later seat
+    (hand(1, 1, s0="8s kh", s2="3c 8s"), "held.2"),
     (hand(1, 2, s0="8s jk", s1="9c"), "held.0"),  # joker in Crazy Eights
     (hand(1, 2, s0="8s", s1="9c", s2="4d"), "held.2"),  # out, yet holding cards
     (hand(1, 2, s0="8s", s1="9c", s5="4d"), "held.5"),  # no such seat
@@ -287,7 +288,9 @@ def test_bad_edit(api):
     match = start(api)
     path = f"/matches/{match['id']}/hands"
     api("POST", path, hand(1, 0, s1="5s", s2="kc"))
-    error(api("PUT", f"{path}/1", {"out": 0, "held": {"1": "5s", "2": "5s"}}), 400, "held")
+    twice = error(api("PUT", f"{path}/1", {"out": 0, "held": {"1": "5s", "2": "5s"}}), 400,
+                  "held.2")
+    assert "5♠ is entered 2 times (Bob and Cy)" in twice["message"]
     error(api("PUT", f"{path}/1", {"out": 0, "held": {"1": "5s", "2": "jk"}}), 400, "held.2")
     error(api("PUT", f"{path}/2", {"out": 0, "held": {"1": "5s", "2": "kc"}}), 404, "number")
     error(api("PUT", f"{path}/{HUGE}", {"out": 0, "held": {"1": "5s", "2": "kc"}}), 404)

@@ -212,27 +212,35 @@ def test_check_entries_accepts(game, players, held):
     check_entries(entries(**held), deck_for(game, players))
 
 
+# what was entered -> words of the message, and the entry at fault: the later one in
+# order holding the extra copy (or the first holding a card the deck lacks)
 @pytest.mark.parametrize(
-    ("game", "players", "held", "message"),
+    ("game", "players", "held", "message", "key"),
     [
-        ("crazy-eights", 3, {"Ann": "8s kh", "Bob": "8♠"}, r"8♠ is entered 2 times \(Ann and Bob"),
-        ("crazy-eights", 3, {"Ann": "8s 8s"}, r"8♠ is entered 2 times.*holds it once"),
-        ("crazy-eights", 6, {"Ann": "8s 8s", "Bob": "8s"}, "holds it 2 times"),
-        ("last-one", 3, {"Ann": "jk jk", "Bob": "jk"}, "Joker is entered 3 times"),
-        ("crazy-eights", 3, {"Ann": "jk"}, "without jokers"),
-        ("countdown", 7, {"Ann": "joker"}, "without jokers"),
+        ("crazy-eights", 3, {"Ann": "8s kh", "Bob": "8♠"}, r"8♠ is entered 2 times \(Ann and Bob",
+         "Bob"),
+        ("crazy-eights", 3, {"Ann": "8s 8s"}, r"8♠ is entered 2 times.*holds it once", "Ann"),
+        ("crazy-eights", 3, {"Ann": "5c", "Bob": "8s", "Cy": "8s", "Dee": "8s"}, "3 times", "Cy"),
+        ("crazy-eights", 6, {"Ann": "8s 8s", "Bob": "8s"}, "holds it 2 times", "Bob"),
+        ("crazy-eights", 6, {"Ann": "8s", "Bob": "2c", "Cy": "8s 8s"}, "holds it 2 times", "Cy"),
+        ("last-one", 3, {"Ann": "jk jk", "Bob": "jk"}, "Joker is entered 3 times", "Bob"),
+        ("last-one", 3, {"Ann": "jk", "Bob": "", "Cy": "jk jk"}, "Joker is entered 3", "Cy"),
+        ("crazy-eights", 3, {"Ann": "jk"}, "without jokers", "Ann"),
+        ("countdown", 7, {"Ann": "5c", "Bob": "joker", "Cy": "jk"}, "without jokers", "Bob"),
     ],
 )
-def test_check_entries_refuses(game, players, held, message):
-    with pytest.raises(DeckError, match=message):
+def test_check_entries_refuses(game, players, held, message, key):
+    with pytest.raises(DeckError, match=message) as info:
         check_entries(entries(**held), deck_for(game, players))
+    assert info.value.key == key
 
 
 def test_check_entries_too_many_cards():
     deck = deck_for("crazy-eights", 2)
     every = deck.cards()
-    with pytest.raises(DeckError, match="52 cards entered, but at most 51"):
+    with pytest.raises(DeckError, match="52 cards entered, but at most 51") as info:
         check_entries({"Ann": every[:30], "Bob": every[30:]}, deck)
+    assert info.value.key is None  # nobody's entry alone is at fault
     check_entries({"Ann": every[:30], "Bob": every[30:51]}, deck)  # one left for the upcard
 
 

@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper.cards import parse_card, parse_cards
-from scorekeeper.scoring import HandScore, ScoringError, card_points, score_hand
+from scorekeeper.scoring import (
+    HandResult,
+    HandScore,
+    ScoringError,
+    card_points,
+    check_hand,
+    score_hand,
+)
 from scorekeeper.sheets import Sheet
 
 LO, C8, CD = "last-one", "crazy-eights", "countdown"
@@ -142,3 +149,30 @@ def test_jammed_notes_mark_the_lowest():
 def test_seats_out_of_the_match_score_nothing():
     # Last One: a seat no longer in the match holds nothing and scores nothing
     assert score(LO, ["8s 8h", "", ""], 2, in_play=[True, False, True]).points == (50, 0, 0)
+
+
+# an entered hand the deck cannot have dealt -> the seat blamed: the later seat in seat
+# order holding the extra copy, or the seat holding a joker the game has none of
+DECK_CLASHES = [
+    (C8, ["8s kh", "", "8s"], 1, "seat:2", r"8♠ is entered 2 times \(Ann and Cy\)"),
+    (C8, ["", "8s", "8s 5c"], 0, "seat:2", "8♠ is entered 2 times"),
+    (C8, ["8s 8s", "", "2c"], 1, "seat:0", "8♠ is entered 2 times"),
+    (LO, ["jk", "jk", "jk 5c"], None, "seat:2", "Joker is entered 3 times"),
+    (CD, ["5c", "", "jk"], 1, "seat:2", "without jokers"),
+]
+
+
+@pytest.mark.parametrize(("game", "held", "out", "field", "message"), DECK_CLASHES)
+def test_check_hand_blames_the_seat_past_the_deck(game, held, out, field, message):
+    result = HandResult.of(out, [parse_cards(h) for h in held])
+    with pytest.raises(ScoringError, match=message) as info:
+        check_hand(Sheet.make(game), ["Ann", "Bo", "Cy"], result)
+    assert info.value.field == field
+
+
+def test_check_hand_too_many_cards_is_nobody_in_particular():
+    every = [f"{r}{s}" for s in "cdhs" for r in ["a", *range(2, 11), "j", "q", "k"]]
+    held = [parse_cards(every[:26]), [], parse_cards(every[26:])]
+    with pytest.raises(ScoringError, match="52 cards entered") as info:
+        check_hand(Sheet.make(C8), ["Ann", "Bo", "Cy"], HandResult.of(1, held))
+    assert info.value.field == "hands"

@@ -57,7 +57,9 @@ def test_typed_cards_in_any_spelling(app, client, lo):
 @pytest.mark.parametrize("out, held, field, words", [
     (0, ("", "8s zz", ""), "seat-1", "'zz' is not a card"),
     (0, ("5c", "6c", ""), "seat-0", "went out, so holds no cards"),
-    (0, ("", "8s 9h", "8s"), "cards", "8♠ is entered 2 times"),
+    (0, ("", "8s 9h", "8s"), "seat-2", "8♠ is entered 2 times (Bo and Cy)"),
+    (1, ("8s 9h", "", "8s"), "seat-2", "8♠ is entered 2 times (Ann and Cy)"),
+    (2, ("jk jk", "jk 4c", ""), "seat-1", "Joker is entered 3 times"),
     ("", ("", "8s", "9s"), "out", "Choose who went out"),
     (7, ("", "8s", "9s"), "out", "Choose who went out"),
 ])
