@@ -73,12 +73,10 @@ def _persisted_secret(path: Path) -> str:
     with os.fdopen(fd, "w") as fh:
         fh.write(secrets.token_urlsafe(48))
     try:
-        if path.exists():  # empty: left by a crash
-            os.replace(tmp, path)
-        else:
-            os.link(tmp, path)  # atomic; fails if another worker got there first
+        os.link(tmp, path)  # atomic; fails if another worker got there first
     except FileExistsError:
-        pass
+        if not path.read_text().strip():  # an empty file left by a crash: replace it
+            os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)
     return path.read_text().strip()

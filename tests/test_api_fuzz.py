@@ -44,8 +44,20 @@ def _fuzz_app():
 
 
 APP, TOKEN = _fuzz_app()
-HEADERS = {"Authorization": f"Bearer {TOKEN}"}
 schema = schemathesis.openapi.from_wsgi(DOCUMENT, APP)
+
+
+@schema.auth()
+class GroupToken:
+    """Send the fuzz group's invite token, except in the cases schemathesis generates
+    to test a missing or broken Authorization header (a header passed on every call
+    would turn those into valid requests)."""
+
+    def get(self, case, context):
+        return TOKEN
+
+    def set(self, case, data, context):
+        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {data}"}
 
 
 EXCLUDED = [
@@ -60,9 +72,12 @@ EXCLUDED = [
 
 
 @schema.parametrize()
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+# Under CI the examples are derandomized, so a run is repeatable and a red CI means a
+# real, reproducible finding; locally each run explores new inputs.
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck),
+          derandomize=bool(os.environ.get("CI")))
 def test_api_conforms(case):
-    response = case.call_and_validate(app=APP, headers=HEADERS, excluded_checks=EXCLUDED)
+    response = case.call_and_validate(app=APP, excluded_checks=EXCLUDED)
     assert response.status_code < 500
     if response.status_code >= 400:
         content_type = {k.lower(): v for k, v in response.headers.items()}["content-type"]

@@ -7,9 +7,11 @@ JSON, not forms, so they are exempt from CSRF (group access uses a header token)
 
 from __future__ import annotations
 
+import re
+from functools import cache
 from typing import Any
 
-from flask import Blueprint, Flask, jsonify
+from flask import Blueprint, Flask, jsonify, request
 
 from ..errors import api_error
 from ..extensions import csrf
@@ -38,6 +40,31 @@ def register(app: Flask) -> None:
     for blueprint in (bp, *(m.bp for m in MODULES)):
         csrf.exempt(blueprint)
         app.register_blueprint(blueprint, url_prefix=PREFIX)
+    app.before_request(_refuse_unknown_query)
+
+
+_CONVERTER = re.compile(r"<(?:[^:<>]+:)?([^<>]+)>")
+
+
+@cache
+def _query_names(path: str, method: str) -> frozenset[str]:
+    """The query parameters the document lists for an operation."""
+    operation = document()["paths"].get(path, {}).get(method.lower(), {})
+    return frozenset(p["name"] for p in operation.get("parameters", ()) if p.get("in") == "query")
+
+
+def _refuse_unknown_query() -> None:
+    """A query parameter the document does not list is a mistake (a typo such as
+    ``hand-size``): refuse it with a 400 naming it instead of silently ignoring it."""
+    if (not request.args or request.url_rule is None or not request.path.startswith(PREFIX)
+            or request.endpoint == "api.openapi_json"):
+        return
+    path = _CONVERTER.sub(r"{\1}", request.url_rule.rule)
+    known = _query_names(path, request.method)
+    for name in request.args:
+        if name not in known:
+            accepted = f": use {', '.join(sorted(known))}" if known else ""
+            raise ApiError(f"unknown parameter {name!r}{accepted}", name)
 
 
 def document() -> dict[str, Any]:
