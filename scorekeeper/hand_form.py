@@ -12,12 +12,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .cards import JOKER, Card, CardError, Rank, Suit, card, format_cards, parse_cards
+from .deal import DealError, plan_deal
 from .forms import FieldError, clean_int
 from .models import Hand
 from .scoring import card_points
 from .sheets import LO, Sheet
 
 BLOCKED = "none"
+NINE = 9  # Last One deals nine each only when every player agrees (RULES.md "Deal")
 
 
 @dataclass
@@ -68,7 +70,28 @@ def parse_hand(form: Mapping[str, str], sheet: Sheet, in_play: tuple[bool, ...])
             result.hand_size = clean_int(size, "hand_size", 4, 9)
         except FieldError as exc:
             result.errors["hand_size"] = "Cards dealt this hand: 4 to 9. " + exc.message
+        else:
+            problem = deal_problem(sheet, sum(in_play), result.hand_size,
+                                   bool(form.get("agree_nine")), "tick the box")
+            if problem:
+                result.errors["hand_size"] = problem
     return result
+
+
+def deal_problem(sheet: Sheet, players: int, size: int, agreed: bool, how: str) -> str | None:
+    """Why a Last One hand cannot have been dealt ``size`` each, or None if it could.
+
+    The deal helper says whether the deal leaves an upcard; nine cards also needs
+    everyone's word, unless the sheet itself deals nine (agreed when the match began).
+    ``how`` tells the person how to give that word (``tick the box``).
+    """
+    try:
+        plan_deal(sheet.game, players, hand_size=size)
+    except DealError as exc:
+        return exc.message
+    if size == NINE and sheet["hand_size"] != NINE and not agreed:
+        return f"Nine cards each only when everybody agrees: {how}."
+    return None
 
 
 def form_values(hand: Hand) -> dict[str, str]:
@@ -76,6 +99,8 @@ def form_values(hand: Hand) -> dict[str, str]:
     values = {"number": str(hand.number),
               "out": BLOCKED if hand.out_seat is None else str(hand.out_seat),
               "hand_size": "" if hand.hand_size is None else str(hand.hand_size)}
+    if hand.hand_size == NINE:
+        values["agree_nine"] = "yes"  # it was agreed when the hand was recorded
     for entry in hand.entries:
         values[f"seat-{entry.seat}"] = format_cards(parse_cards(entry.cards))
     return values

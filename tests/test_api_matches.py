@@ -358,6 +358,42 @@ def test_last_one_played_to_the_end(api):
     error(api("POST", path, hand(6, 2, s0="5d")), 400, "number")
 
 
+def test_a_hand_of_nine_cards_needs_everyones_word(api):
+    match = start(api, "last-one")  # the sheet deals 7
+    path = f"/matches/{match['id']}/hands"
+    nine = {**hand(1, 0, s1="5c 6c", s2="kh"), "hand_size": 9}
+    refused = error(api("POST", path, nine), 400, "hand_size")
+    assert "only when everybody agrees" in refused["message"] and "agree_nine" in refused["message"]
+    error(api("POST", path, {**nine, "agree_nine": "yes"}), 400, "agree_nine")
+    assert api("POST", path, {**nine, "agree_nine": True}).status_code == 201
+    error(api("PUT", f"{path}/1", nine), 400, "hand_size")  # editing asks again
+    edited = api("PUT", f"{path}/1", {**nine, "hand_size": 8})
+    assert edited.status_code == 200 and edited.json["hands"][0]["hand_size"] == 8
+
+
+def test_nine_cards_already_agreed_at_setup(api):
+    sheet = {"game": "last-one", "options": {"hand_size": 9}}
+    match = api("POST", "/matches", {"sheet": sheet, "players": ["Ann", "Bob"],
+                                     "agree_nine": True}).json
+    path = f"/matches/{match['id']}/hands"
+    body = {**hand(1, 0, s1="5c 6c"), "hand_size": 9}
+    assert api("POST", path, body).status_code == 201
+
+
+def test_six_players_cannot_be_dealt_nine_each(api, app):
+    for name in ("Dee", "Eve", "Fay"):
+        api("POST", "/players", {"name": name})
+    match = start(api, "last-one", players=("Ann", "Bob", "Cy", "Dee", "Eve", "Fay"))
+    path = f"/matches/{match['id']}/hands"
+    body = {**hand(1, 0, s1="5c", s2="6c", s3="7c", s4="8c", s5="9c"), "hand_size": 9,
+            "agree_nine": True}
+    refused = error(api("POST", path, body), 400, "hand_size")
+    assert "no card is left to turn up" in refused["message"]
+    assert api("POST", path, {**body, "hand_size": 8}).status_code == 201
+    with app.app_context():
+        assert db.session.scalars(db.select(Hand.hand_size)).all() == [8]
+
+
 def test_countdown_counts_down(api):
     match = start(api, "countdown", {"start_count": 2}, players=("Ann", "Bob"))
     path = f"/matches/{match['id']}/hands"

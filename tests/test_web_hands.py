@@ -212,3 +212,31 @@ def test_blocked_hand(app, client, lo):
     saved = record(client, gid, mid, 1, "none", "2c 3c", "4c 5c", "6c 7c")
     assert saved.status_code == 302
     assert [r[3] for r in hands_of(app, mid)] == [5, 9, 13]
+
+
+def test_nine_cards_this_hand_needs_everyones_word(app, client, lo):
+    gid, mid = lo
+    form = client.get(f"/groups/{gid}/matches/{mid}/hands/new").text
+    assert 'name="agree_nine"' in form
+    page = record(client, gid, mid, 1, 0, "", "5c", "6c", hand_size="9")
+    assert page.status_code == 400
+    assert field_errors(page.text)["hand_size"] == (
+        "Nine cards each only when everybody agrees: tick the box.")
+    assert hands_of(app, mid) == []
+    saved = record(client, gid, mid, 1, 0, "", "5c", "6c", hand_size="9", agree_nine="yes")
+    assert saved.status_code == 302
+    with app.app_context():
+        assert db.session.scalar(db.select(Hand.hand_size)) == 9
+    edit = client.get(f"/groups/{gid}/matches/{mid}/hands/1").text
+    assert 'value="yes" checked' in edit  # agreed when it was recorded
+
+
+def test_six_players_cannot_be_dealt_nine_each(app, client):
+    gid = start_group(client)
+    pids = add_players(client, gid, "Ann", "Bo", "Cy", "Di", "Ed", "Flo")
+    mid = start_match(client, gid, pids)
+    page = record(client, gid, mid, 1, 0, "", "5c", "6c", "7c", "8c", "9c", hand_size="9",
+                  agree_nine="yes")
+    assert page.status_code == 400
+    assert "no card is left to turn up" in field_errors(page.text)["hand_size"]
+    assert hands_of(app, mid) == []

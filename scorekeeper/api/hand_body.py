@@ -11,8 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import Card, CardError, parse_cards
+from ..hand_form import deal_problem
 from ..models import Match
-from ..records import match_names, match_standings
+from ..records import match_names, match_sheet, match_standings
+from ..sheets import LO
 from .common import ApiError, json_object
 
 __all__ = ["Held", "hand_body"]
@@ -51,14 +53,12 @@ def _entries(data: Any, seats: int) -> dict[int, Any]:
     return entries
 
 
-def _parse_held(data: Any, match: Match, out: int | None, number: int) -> Held:
+def _parse_held(data: Any, names: list[str], out: int | None, playing: list[bool]) -> Held:
     """Each seat's cards; a seat out of the match (before this hand) may be omitted."""
-    names = match_names(match)
-    fallen = match_standings(match).eliminated
     entries = _entries(data, len(names))
     held = []
     for seat, name in enumerate(names):
-        optional = seat == out or fallen.get(seat, number) < number
+        optional = seat == out or not playing[seat]
         text = entries.get(seat, "" if optional else None)
         if text is None:
             raise ApiError(f"the cards {name} holds are missing", f"held.{seat}")
@@ -72,10 +72,19 @@ def _parse_held(data: Any, match: Match, out: int | None, number: int) -> Held:
     return held
 
 
-def _hand_size(data: dict[str, Any]) -> int | None:
-    size = data.get("hand_size")
+def _hand_size(data: dict[str, Any], match: Match, players: int) -> int | None:
+    """Last One's deal size for this hand: it must leave an upcard, and nine cards each
+    needs ``agree_nine``. Other games and sizes out of range are left to the records."""
+    size, agreed = data.get("hand_size"), data.get("agree_nine", False)
     if size is not None and (not isinstance(size, int) or isinstance(size, bool)):
         raise ApiError("hand_size must be a whole number of cards", "hand_size")
+    if not isinstance(agreed, bool):
+        raise ApiError("agree_nine must be true or false", "agree_nine")
+    if size is not None and match.game == LO and 4 <= size <= 9:
+        problem = deal_problem(match_sheet(match), players, size, agreed,
+                               "send agree_nine: true")
+        if problem:
+            raise ApiError(problem, "hand_size")
     return size
 
 
@@ -83,4 +92,7 @@ def hand_body(match: Match, number: int) -> tuple[int | None, Held, int | None]:
     """The request body of hand ``number``: who went out, each seat's cards, deal size."""
     data = json_object()
     out = _parse_out(data, len(match.seats))
-    return out, _parse_held(data.get("held"), match, out, number), _hand_size(data)
+    fallen = match_standings(match).eliminated
+    playing = [fallen.get(seat, number) >= number for seat in range(len(match.seats))]
+    held = _parse_held(data.get("held"), match_names(match), out, playing)
+    return out, held, _hand_size(data, match, sum(playing))

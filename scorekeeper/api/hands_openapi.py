@@ -16,7 +16,11 @@ _HAND_FIELDS = {
              "description": "Cards each seat holds, by seat index (object keys are the "
                             "index as text) or a list with one entry per seat."},
     "hand_size": {"type": ["integer", "null"], "minimum": 4, "maximum": 9,
-                  "description": "Last One: this hand's own deal size."},
+                  "description": "Last One: this hand's own deal size. It must leave an "
+                                 "upcard (not 6 players × 9); 9 needs agree_nine."},
+    "agree_nine": {"type": "boolean", "default": False,
+                   "description": "Last One: everyone agreed to nine cards each this hand "
+                                  "(not needed when the sheet itself deals nine)."},
 }
 
 SCHEMAS = {
@@ -51,7 +55,7 @@ SCHEMAS = {
 _MATCH = id_param("match_id", "The match's id")
 _NUMBER = id_param("number", "The hand's number, from 1")
 _BAD_HAND = error_response("Bad cards, seats or hand size; error.field names the input "
-                           "(held.<seat>, out, blocked, hand_size, number)")
+                           "(held.<seat>, out, blocked, hand_size, agree_nine, number)")
 
 PATHS = {
     "/api/v1/matches/{match_id}/hands": {
