@@ -49,6 +49,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         instance_relative_config=True,
         template_folder=_asset_folder("templates"),
         static_folder=_asset_folder("static"),
+        static_url_path="/static",  # the folder is "_static" in an installed package
     )
     config.configure(app, test_config)
 

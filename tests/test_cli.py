@@ -139,3 +139,29 @@ def test_wheel_carries_templates_static_and_migrations(tmp_path):
                  for p in (ROOT / "templates").rglob("*.html")}
     assert {f"scorekeeper/_templates/{t}" for t in templates} <= names
     assert not any(n.startswith("tests/") for n in names)
+    modules = {p.relative_to(ROOT).as_posix() for p in (ROOT / "scorekeeper").rglob("*.py")}
+    assert modules <= names, sorted(modules - names)
+
+    # Installed (not a checkout): pages, static files and migrations all work.
+    target = tmp_path / "site"
+    zipfile.ZipFile(wheel).extractall(target)
+    probe = (
+        "import os, sys\n"
+        "from scorekeeper import create_app\n"
+        "from flask_migrate import upgrade\n"
+        "app = create_app()\n"
+        "assert 'site' in app.template_folder, app.template_folder\n"
+        "with app.app_context():\n"
+        "    upgrade()\n"
+        "client = app.test_client()\n"
+        "for url in ('/', '/rules/last-one', '/static/style.css', '/static/app.js',\n"
+        "            '/api/v1/openapi.json'):\n"
+        "    status = client.get(url).status_code\n"
+        "    assert status == 200, (url, status)\n"
+        "print('ok')\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(target),
+           "SCOREKEEPER_INSTANCE_PATH": str(tmp_path / "instance")}
+    ran = subprocess.run([str(BIN / "python"), "-c", probe], capture_output=True, text=True,
+                         timeout=120, env=env, cwd=tmp_path)
+    assert ran.stdout.strip() == "ok", ran.stderr
