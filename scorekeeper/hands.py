@@ -5,8 +5,15 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
 from . import access
-from .cards import format_cards
 from .forms import sentence
+from .hand_clash import (
+    RACED_DELETE,
+    changed_since,
+    delete_clash,
+    delete_stale,
+    edit_clash,
+    recorded_clash,
+)
 from .hand_form import HandInput, form_values, parse_hand, picker_data, same_as_stored
 from .models import Group, Match
 from .records import (
@@ -18,7 +25,7 @@ from .records import (
     match_standings,
     record_hand,
 )
-from .scoreboard import board
+from .scoreboard import board, hand_news
 
 bp = Blueprint("hands", __name__, url_prefix="/groups/<int:group_id>/matches/<int:match_id>/hands")
 
@@ -35,21 +42,6 @@ def _render(group: Group, match: Match, number: int, form, errors: dict[str, str
     return render_template("hands/form.html", group=group, number=number, form=form,
                            errors=errors, editing=editing, in_play=in_play,
                            points_json=picker_data(context["sheet"]), **context), status
-
-
-def _outcome(match: Match, number: int) -> str:
-    """What the hand changed, in words, for the flash after saving."""
-    st = match_standings(match)
-    names = [seat.player.name for seat in match.seats]
-    words = [f"Hand {number} saved."]
-    fallen = [names[s] for s, n in st.eliminated.items() if n == number]
-    if fallen:
-        words.append(f"{' and '.join(fallen)} {'is' if len(fallen) == 1 else 'are'} out.")
-    if st.over:
-        words.append(f"{' and '.join(names[s] for s in st.winners)} won! {st.reason}.")
-    elif st.next_dealer is not None:
-        words.append(f"{names[st.next_dealer]} deals hand {len(st.hands) + 1}.")
-    return " ".join(words)
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -71,40 +63,48 @@ def new(group_id: int, match_id: int):
         except RecordError as exc:
             entry.errors[exc.field or "cards"] = sentence(exc)
         else:
-            flash(_outcome(match, entry.number))
+            flash(hand_news(match, entry.number))
             return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
     return _render(group, match, number, request.form, entry.errors, False, 400)
 
 
 def _conflict(group: Group, match: Match, entry: HandInput):
     """Another phone (or a double tap) recorded this hand first: show the current state."""
-    url = url_for("matches.show", group_id=group.id, match_id=match.id)
     stored = match.hands[entry.number - 1] if 0 < entry.number <= len(match.hands) else None
     if stored is not None and same_as_stored(stored, entry):
-        flash(_outcome(match, entry.number))
-        return redirect(url)
-    names = [seat.player.name for seat in match.seats]
-    mine = "; ".join(f"{names[s]}: {format_cards(c, pretty=True)}"
-                     for s, c in enumerate(entry.held) if c) or "no cards"
-    flash(f"Not saved: hand {entry.number} was already recorded, probably from another "
-          f"phone. Here is the current score. What you entered: {mine}.", "error")
-    return redirect(url)
+        flash(hand_news(match, entry.number))
+        return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
+    return _clash(group, match, recorded_clash(match, entry.number, request.form))
+
+
+def _clash(group: Group, match: Match, message: str):
+    """Nothing was saved: back to the scoreboard, as it stands now, with the reason."""
+    flash(message, "error")
+    return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
 
 
 @bp.route("/<int:number>", methods=["GET", "POST"])
 def edit(group_id: int, match_id: int, number: int):
-    """See a past hand's cards and fix them; standings are recomputed from all hands."""
+    """See a past hand's cards and fix them; standings are recomputed from all hands.
+
+    The form carries the match's version: if another phone changed the match since it
+    was shown, nothing is saved and the person is shown the current state."""
     group, match = _load(group_id, match_id)
-    if not 1 <= number <= len(match.hands):
+    exists = 1 <= number <= len(match.hands)
+    if not exists and (request.method == "GET" or "version" not in request.form):
         abort(404, f"There is no hand {number} in this match.")
     if request.method == "GET":
         return _render(group, match, number, form_values(match.hands[number - 1]), {}, True)
+    if not exists or changed_since(match, request.form):
+        return _clash(group, match, edit_clash(match, number, request.form))
     was_over = match.status == "finished"
     entry = parse_hand(request.form, match_sheet(match), _in_play_at(match, number))
     entry.number = number
     if not entry.errors:
         try:
             edit_hand(match, number, entry.out, entry.held, entry.hand_size)
+        except ConflictError:
+            return _clash(group, match, edit_clash(match, number, request.form))
         except RecordError as exc:
             entry.errors[exc.field or "cards"] = sentence(exc)
         else:
@@ -125,10 +125,16 @@ def _in_play_at(match: Match, number: int) -> tuple[bool, ...]:
 
 @bp.post("/last/delete")
 def delete_last(group_id: int, match_id: int):
-    """Delete the newest hand (the way to undo a hand recorded by mistake)."""
+    """Delete the newest hand (the way to undo a hand recorded by mistake); the button
+    names the hand it deletes, so a hand recorded meanwhile on another phone is safe."""
     group, match = _load(group_id, match_id)
+    shown = request.args.get("number", "")
+    if delete_stale(match, shown):
+        return _clash(group, match, delete_clash(match, shown))
     try:
         number = delete_last_hand(match)
+    except ConflictError:
+        return _clash(group, match, RACED_DELETE)
     except RecordError as exc:
         flash(sentence(exc), "error")
     else:

@@ -72,3 +72,18 @@ def board(match: Match) -> dict[str, Any]:
         "next_number": len(match.hands) + 1,
         "hands": list(zip(match.hands, st.hands, strict=True)),
     }
+
+
+def hand_news(match: Match, number: int) -> str:
+    """What hand ``number`` changed, in words, for the message after saving it."""
+    st = match_standings(match)
+    names = [seat.player.name for seat in match.seats]
+    words = [f"Hand {number} saved."]
+    fallen = [names[s] for s, n in st.eliminated.items() if n == number]
+    if fallen:
+        words.append(f"{' and '.join(fallen)} {'is' if len(fallen) == 1 else 'are'} out.")
+    if st.over:
+        words.append(f"{' and '.join(names[s] for s in st.winners)} won! {st.reason}.")
+    elif st.next_dealer is not None:
+        words.append(f"{names[st.next_dealer]} deals hand {len(st.hands) + 1}.")
+    return " ".join(words)

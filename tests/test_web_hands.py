@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
-import pytest
+import html
+import re
 
+import pytest
+from sqlalchemy import update
+
+from scorekeeper import hands
+from scorekeeper.cards import parse_cards
 from scorekeeper.extensions import db
 from scorekeeper.models import Hand, HandEntry, Match
+from scorekeeper.records import delete_last_hand, edit_hand, record_hand
 
 from .web_support import add_players, field_errors, record, start_group, start_match
 
@@ -148,7 +155,8 @@ def test_edit_a_past_hand_changes_the_standings(app, client, lo):
     form = client.get(f"/groups/{gid}/matches/{mid}/hands/1").text
     assert 'value="5C 6C"' in form and "Save hand 1" in form
     saved = client.post(f"/groups/{gid}/matches/{mid}/hands/1",
-                        data={"number": "1", "out": "0", "seat-1": "kc qc", "seat-2": "9h 10h"})
+                        data={"number": "1", "version": shown_version(form), "out": "0",
+                              "seat-1": "kc qc", "seat-2": "9h 10h"})
     assert saved.status_code == 302
     assert "Hand 1 updated" in client.get(saved.location).text
     assert (1, 1, "KC QC", 20) in hands_of(app, mid)
@@ -240,3 +248,107 @@ def test_six_players_cannot_be_dealt_nine_each(app, client):
     assert page.status_code == 400
     assert "no card is left to turn up" in field_errors(page.text)["hand_size"]
     assert hands_of(app, mid) == []
+
+
+# --- another phone changed the match between the form being shown and posted ---------
+
+
+def shown_version(page: str) -> str:
+    return re.search(r'name="version" value="(\d+)"', page).group(1)
+
+
+def record_elsewhere(app, mid: int, number: int, out: int, *held: str) -> None:
+    """Another phone records a hand (straight through the records layer)."""
+    with app.app_context():
+        match = db.session.get(Match, mid)
+        record_hand(match, number, out, [parse_cards(h) for h in held])
+
+
+def bump_version_elsewhere(app, mid: int):
+    """What a second phone's commit does to the match row, from its own connection."""
+    with db.engine.connect() as other:
+        other.execute(update(Match).where(Match.id == mid).values(version=Match.version + 1))
+        other.commit()
+
+
+def test_edit_after_another_phone_recorded_a_hand_saves_nothing(app, client, lo):
+    gid, mid = lo
+    record(client, gid, mid, 1, 0, "", "5c 6c", "9h")
+    form = client.get(f"/groups/{gid}/matches/{mid}/hands/1").text
+    record_elsewhere(app, mid, 2, 1, "2d 3d", "", "4s 5s")
+    posted = client.post(f"/groups/{gid}/matches/{mid}/hands/1",
+                         data={"number": "1", "version": shown_version(form), "out": "0",
+                               "seat-1": "kc qc", "seat-2": "9h"})
+    assert posted.status_code == 302 and posted.location.endswith(f"/matches/{mid}")
+    page = client.get(posted.location).text
+    assert ("Not saved: another phone changed this match while you were editing hand 1. "
+            "Here is the current score; open hand 1 again to make your change. "
+            "What you entered: Bo: K♣ Q♣; Cy: 9♥.") in page
+    assert "Record hand 3" in page  # the current state, with the other phone's hand 2
+    assert (1, 1, "5C 6C", 11) in hands_of(app, mid) and (2, 0, "2D 3D", 5) in hands_of(app, mid)
+
+
+def test_edit_of_a_hand_deleted_on_another_phone_saves_nothing(app, client, lo):
+    gid, mid = lo
+    record(client, gid, mid, 1, 0, "", "5c 6c", "9h")
+    record(client, gid, mid, 2, 1, "2d 3d", "", "4s 5s")
+    form = client.get(f"/groups/{gid}/matches/{mid}/hands/2").text
+    with app.app_context():
+        delete_last_hand(db.session.get(Match, mid))
+    posted = client.post(f"/groups/{gid}/matches/{mid}/hands/2", follow_redirects=True,
+                         data={"number": "2", "version": shown_version(form), "out": "1",
+                               "seat-0": "2d", "seat-2": "4s"})
+    assert "Not saved: hand 2 was deleted on another phone. Here is the current score." in (
+        posted.text)
+    assert "Record hand 2" in posted.text
+    assert {r[0] for r in hands_of(app, mid)} == {1}
+
+
+def test_edit_racing_another_phone_at_commit_saves_nothing(app, client, lo, monkeypatch):
+    gid, mid = lo
+    record(client, gid, mid, 1, 0, "", "5c 6c", "9h")
+    form = client.get(f"/groups/{gid}/matches/{mid}/hands/1").text
+
+    def edit_while_another_phone_commits(match, *args):
+        bump_version_elsewhere(app, mid)
+        return edit_hand(match, *args)
+
+    monkeypatch.setattr(hands, "edit_hand", edit_while_another_phone_commits)
+    posted = client.post(f"/groups/{gid}/matches/{mid}/hands/1", follow_redirects=True,
+                         data={"number": "1", "version": shown_version(form), "out": "0",
+                               "seat-1": "kc", "seat-2": "9h"})
+    assert posted.status_code == 200
+    assert "Not saved: another phone changed this match while you were editing hand 1" in (
+        posted.text)
+    assert "What you entered: Bo: K♣; Cy: 9♥." in posted.text
+    assert hands_of(app, mid) == [(1, 0, "", 0), (1, 1, "5C 6C", 11), (1, 2, "9H", 0)]
+
+
+def test_delete_after_another_phone_recorded_a_hand_deletes_nothing(app, client, lo):
+    gid, mid = lo
+    record(client, gid, mid, 1, 0, "", "5c 6c", "9h")
+    action = re.search(r'action="([^"]*/hands/last/delete[^"]*)"', board(client, gid, mid))
+    assert action and action.group(1).endswith("?number=1")
+    record_elsewhere(app, mid, 2, 1, "2d 3d", "", "4s 5s")
+    page = client.post(html.unescape(action.group(1)), follow_redirects=True).text
+    assert ("Nothing deleted: the match changed on another phone since this page was shown, "
+            "so hand 1 is not the last hand (the newest is hand 2). Here is the current "
+            "score; delete again if you still mean to.") in page
+    assert "Delete hand 2" in page
+    assert {r[0] for r in hands_of(app, mid)} == {1, 2}
+
+
+def test_delete_racing_another_phone_at_commit_deletes_nothing(app, client, lo, monkeypatch):
+    gid, mid = lo
+    record(client, gid, mid, 1, 0, "", "5c 6c", "9h")
+
+    def delete_while_another_phone_commits(match):
+        bump_version_elsewhere(app, mid)
+        return delete_last_hand(match)
+
+    monkeypatch.setattr(hands, "delete_last_hand", delete_while_another_phone_commits)
+    page = client.post(f"/groups/{gid}/matches/{mid}/hands/last/delete?number=1",
+                       follow_redirects=True).text
+    assert "Nothing deleted: another phone changed this match at the same moment." in page
+    assert "Delete hand 1" in page
+    assert {r[0] for r in hands_of(app, mid)} == {1}
