@@ -20,7 +20,7 @@ HAND_SIZES = range(OPTIONS["hand_size"].minimum or 4, (OPTIONS["hand_size"].maxi
 PLAYER_CHOICES = range(2, max(g.max_players for g in GAMES.values()) + 1)
 
 
-@bp.get("")
+@bp.get("", strict_slashes=False)
 def index():
     """The form, and the answer once a game and a player count are chosen."""
     args = request.args

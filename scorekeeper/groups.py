@@ -36,7 +36,7 @@ def create():
     return redirect(url_for("players.index", group_id=group.id))
 
 
-@bp.get("/groups/<int:group_id>")
+@bp.get("/groups/<int:group_id>", strict_slashes=False)
 def show(group_id: int):
     """A group's home: its matches, players and invite link."""
     group = access.current_group(group_id)

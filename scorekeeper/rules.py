@@ -85,7 +85,7 @@ def _query() -> str:
     return request.args.get("q", "").strip()[:MAX_QUERY]
 
 
-@bp.get("")
+@bp.get("", strict_slashes=False)
 def index():
     """Every game and every section, with a search across all of them."""
     q = _query()
