@@ -24,11 +24,11 @@ from flask import (
 from . import access
 from .chart import Series, score_chart
 from .extensions import db
-from .history_data import HistoryFilter, history_page, player_rows, record_match
+from .history_data import HistoryFilter, history_page, record_match
 from .models import Group, Player
 from .records import match_standings
 from .sheets import CD, GAMES
-from .stats import head_to_head, player_stats
+from .stats_data import player_figures
 from .transfer import (
     Limits,
     Problem,
@@ -76,11 +76,10 @@ def player(group_id: int, player_id: int):
     group = access.current_group(group_id)
     person = db.first_or_404(db.select(Player).where(Player.id == player_id,
                                                       Player.group_id == group.id))
-    rows = player_rows(group, person)
+    stats, rivals = player_figures(group, person)
     names = {p.id: p for p in group.players}
     return render_template("history/player.html", group=group, player=person,
-                           stats=player_stats(person.id, rows), games=GAMES,
-                           rivals=head_to_head(person.id, rows), names=names)
+                           stats=stats, games=GAMES, rivals=rivals, names=names)
 
 
 def _download(group: Group, matches, fmt: str, stem: str) -> Response:

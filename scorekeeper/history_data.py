@@ -4,14 +4,12 @@
   (index ``ix_match_group_created``), seats and players eager-loaded: 2–3 queries
   whatever the number of matches.
 - :func:`record_match`: one match with seats, players, hands, entries and rulings.
-- :func:`player_rows`: a player's matches as plain :class:`stats.MatchRow` data in
-  three flat queries (matches, seats, hand entries), for :mod:`stats`.
+
+The player page's figures are counted in SQL by :mod:`stats_data`.
 """
 
 from __future__ import annotations
 
-import json
-from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -21,9 +19,8 @@ from sqlalchemy import and_, or_
 from sqlalchemy.orm import selectinload
 
 from .extensions import db
-from .models import Group, Hand, HandEntry, Match, Player, Seat
+from .models import Group, Hand, Match, Seat
 from .sheets import GAMES
-from .stats import HandRow, MatchRow
 
 PAGE_SIZE = 25
 MAX_ID = 2**31 - 1  # PostgreSQL integer: larger ids are never looked up
@@ -84,7 +81,9 @@ def history_page(group: Group, wanted: HistoryFilter, size: int = PAGE_SIZE) -> 
         cursor = db.session.execute(db.select(Match.created_at, Match.id).where(
             Match.id == wanted.before, Match.group_id == group.id)).first()
         if cursor is not None:
-            query = query.where(or_(Match.created_at < cursor.created_at,
+            # The first condition alone is what lets the index seek past earlier pages.
+            query = query.where(Match.created_at <= cursor.created_at,
+                                or_(Match.created_at < cursor.created_at,
                                     and_(Match.created_at == cursor.created_at,
                                          Match.id < cursor.id)))
     query = (query.options(selectinload(Match.seats).joinedload(Seat.player))
@@ -104,36 +103,3 @@ def record_match(group: Group, match_id: int) -> Match:
     if match is None:
         abort(404, "No such match in this group.")
     return match
-
-
-def player_rows(group: Group, player: Player) -> list[MatchRow]:
-    """Every match of the group the player sat in, as plain rows for :mod:`stats`."""
-    mine = db.select(Seat.match_id).where(Seat.player_id == player.id)
-    matches = db.session.execute(
-        db.select(Match.id, Match.game, Match.sheet_json, Match.status, Match.winners)
-        .where(Match.group_id == group.id, Match.id.in_(mine)).order_by(Match.id)).all()
-    seats: dict[int, list[int]] = defaultdict(list)
-    for match_id, player_id in db.session.execute(
-            db.select(Seat.match_id, Seat.player_id).where(Seat.match_id.in_(mine))
-            .order_by(Seat.match_id, Seat.position)):
-        seats[match_id].append(player_id)
-    hands: dict[int, dict[int, tuple[int | None, list[str], list[int]]]] = defaultdict(dict)
-    for match_id, number, out, _seat, cards, points in db.session.execute(
-            db.select(Hand.match_id, Hand.number, Hand.out_seat, HandEntry.seat,
-                      HandEntry.cards, HandEntry.points)
-            .join(HandEntry, HandEntry.hand_id == Hand.id).where(Hand.match_id.in_(mine))
-            .order_by(Hand.match_id, Hand.number, HandEntry.seat)):
-        row = hands[match_id].setdefault(number, (out, [], []))
-        row[1].append(cards)
-        row[2].append(points)
-    return [_row(m, seats[m.id], hands[m.id]) for m in matches]
-
-
-def _row(match: Any, seats: list[int], hands: dict[int, tuple]) -> MatchRow:
-    options = json.loads(match.sheet_json).get("options", {})
-    return MatchRow(
-        match.id, match.game, tuple(seats), tuple(int(s) for s in match.winners.split()),
-        match.status == "finished",
-        tuple(HandRow(out, tuple(cards), tuple(points))
-              for _, (out, cards, points) in sorted(hands.items())),
-        start=options.get("start_count", 0), threshold=options.get("threshold"))

@@ -1,7 +1,9 @@
 """Player statistics over a group's matches, computed from plain data rows.
 
-Nothing here touches the database: the history pages load :class:`MatchRow` values
-(stored hands with their cards and points) and these functions count. Totals after
+Nothing here touches the database. These functions are the definition of every figure
+on plain :class:`MatchRow` values (stored hands with their cards and points); the
+player page gets the same figures counted in SQL by :mod:`stats_data`, replaying only
+the matches a player won through :func:`comeback` (tests hold the two equal). Totals after
 each hand are the running sums of the stored points (kept in step with
 :mod:`scoring` by :mod:`records`); Countdown counts start at the sheet's
 ``start_count`` and drop by one for each hand a player went out.
@@ -165,10 +167,14 @@ def eliminations(match: MatchRow) -> dict[int, int]:
 
     A winner who reached it together with everyone else (lowest total) is not out.
     """
+    return _fallen(match, progress(match))
+
+
+def _fallen(match: MatchRow, totals_after: list[tuple[int, ...]]) -> dict[int, int]:
     if match.game != LO or match.threshold is None:
         return {}
     fallen: dict[int, int] = {}
-    for number, totals in enumerate(progress(match), start=1):
+    for number, totals in enumerate(totals_after, start=1):
         for seat, total in enumerate(totals):
             if (total >= match.threshold and seat not in fallen
                     and seat not in match.winners):
@@ -178,13 +184,15 @@ def eliminations(match: MatchRow) -> dict[int, int]:
 
 def _deficits(match: MatchRow, seat: int) -> Iterable[tuple[int, int]]:
     """(hand number, deficit to the leader) after each hand, for one seat."""
-    fallen = eliminations(match)
-    for number, totals in enumerate(progress(match), start=1):
-        alive = [s for s in range(len(totals)) if fallen.get(s, number) >= number]
+    totals_after = progress(match)
+    fallen = _fallen(match, totals_after)
+    for number, totals in enumerate(totals_after, start=1):
+        alive = ([t for s, t in enumerate(totals) if fallen.get(s, number) >= number]
+                 if fallen else totals)
         if match.game in (LO, CD):
-            yield number, totals[seat] - min(totals[s] for s in alive)
+            yield number, totals[seat] - min(alive)
         else:
-            yield number, max(totals[s] for s in alive) - totals[seat]
+            yield number, max(alive) - totals[seat]
 
 
 def comeback(match: MatchRow, seat: int) -> Comeback:
