@@ -69,7 +69,12 @@ class Player(db.Model):
 class Match(db.Model):
     """A match: a frozen rule sheet, seats in clockwise order, and its hands."""
 
-    __table_args__ = (Index("ix_match_group_created", "group_id", "created_at"),)
+    # The history list, newest first: all of a group's matches, or filtered by game or status.
+    __table_args__ = (
+        Index("ix_match_group_created", "group_id", "created_at"),
+        Index("ix_match_group_game_created", "group_id", "game", "created_at"),
+        Index("ix_match_group_status_created", "group_id", "status", "created_at"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     group_id: Mapped[int] = mapped_column(ForeignKey("group.id"), index=True)
