@@ -4,12 +4,12 @@ A GET form, so it works without JavaScript and every ruling is a shareable link.
 form (:mod:`.checkform`) becomes the same request the replay API answers, so page and
 API agree. Inside a match (``/groups/<gid>/matches/<mid>/check``) the match's sheet
 and seat names are used, and a member's phone can save the ruling to the record.
+Reasons name the seats themselves: the request carries the names (see checkform).
 """
 
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 from urllib.parse import urlencode
 
@@ -27,7 +27,7 @@ from .sheets import GAMES, SECTIONS, Sheet, options_for
 
 bp = Blueprint("check", __name__)
 MATCH = "/groups/<int:group_id>/matches/<int:match_id>/check"
-ADVANCED = ("events", "held", "upas", "players")
+ADVANCED = ("events", "held", "upas", "players", "dealer")
 SUITS = (("", "none"), ("C", "♣"), ("D", "♦"), ("H", "♥"), ("S", "♠"))
 
 
@@ -44,15 +44,8 @@ def answer(args: MultiDict[str, str], sheet: Sheet, names: list[str] | None
         return question, None, {exc.field: str(exc)}
     except ApiError as exc:
         sequence = question.sequence if question else False
-        return question, None, {form_field(exc.field, sequence): exc.message}
-
-
-def name_seats(text: str, seats: list[str]) -> str:
-    """The engine's 0-based ``seat 2`` as the page's seat name (``Seat 3`` or a name)."""
-    def one(m: re.Match[str]) -> str:
-        n = int(m.group(1))
-        return seats[n] if n < len(seats) else m.group(0)
-    return re.sub(r"\b[Ss]eat (\d{1,2})\b", one, text)
+        held = question.held_seats if question else set()
+        return question, None, {form_field(exc.field, sequence, held): exc.message}
 
 
 def verdict_of(result: dict[str, Any]) -> dict[str, Any]:
@@ -77,20 +70,21 @@ def _render(args: MultiDict[str, str], sheet: Sheet | None, match: Match | None)
     names = match_names(match) if match is not None else None
     question, result, more = answer(args, sheet, names) if not errors else (None, None, {})
     errors |= more
-    seats = names or [f"Seat {n}" for n in range(1, _players(args, sheet) + 1)]
-    if result:
-        for step in result["steps"]:
-            step["reason"] = name_seats(step["reason"], seats)
+    # Outside a match every seat the game allows is on the page; those past the table
+    # size stay hidden until the players choice grows (app.js).
+    seats = names or [f"Seat {n}" for n in range(1, sheet.game_info.max_players + 1)]
     return render_template(
         "check/index.html", args=args, sheet=sheet, match=match, seats=seats,
+        seat_count=len(names) if names else _players(args, sheet),
         options=options_for(sheet.game) if match is None else [], suits=SUITS,
         owed_choices=[(str(n), str(n)) for n in OWED_CHOICES],
         game_choices=[(k, g.name) for k, g in GAMES.items()],
         rule_titles=dict(SECTIONS[sheet.game]), question=question, result=result, errors=errors,
         verdict=verdict_of(result) if result and result["steps"] else None,
         query=urlencode(list(args.items(multi=True))),
-        advanced_open=bool(args.get("events")) or any(
-            f in ADVANCED or f.startswith("opt-") for f in errors),
+        advanced_open=bool(args.get("events") or args.get("dealer")) or any(
+            (v or "").strip() for k, v in args.items() if k.startswith("hold-")) or any(
+            f in ADVANCED or f.startswith(("opt-", "hold-")) for f in errors),
     ), (400 if errors else 200)
 
 

@@ -6,6 +6,11 @@ the advanced case is a list of event lines since the last undisputed moment::
 
     2 plays 4S        3 draws         3 draws 6D      1 plays 8C names D
     2 plays JK as 4H  2 passes        1 calls         1 names D   (dealer names the starter)
+
+Hand sizes are one count for everyone (``held``) unless a seat's own field says what it
+holds (``hold-2``: ``8s kh``, ``6``, or ``8s kh +3``). Naming a ``dealer`` starts from
+the deal: no situation, the upcard acts as the starter and the seat after the dealer
+plays first. The request carries the seat names, so reasons say "Ann" or "Seat 2".
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import CardError, Suit, parse_card
+from .cards import CardError, Suit, parse_card, parse_cards
 from .rules import sheet_from_args
 from .sheets import GAMES, LO, Sheet, SheetError
 
@@ -42,6 +47,7 @@ class Question:
     words: str
     sequence: bool
     lines: list[str] = field(default_factory=list)
+    held_seats: set[int] = field(default_factory=set)  # seats (from 0) with own hands
 
 
 def read_sheet(args: Mapping[str, str]) -> Sheet:
@@ -96,14 +102,47 @@ def read(args: Mapping[str, str], sheet: Sheet, names: list[str] | None = None) 
     info = sheet.game_info
     players = len(names) if names else _whole(args, "players", 4, info.min_players,
                                               info.max_players)
-    seat_name = (lambda s: names[s]) if names else (lambda s: f"Seat {s + 1}")
+    seats = list(names) if names else [f"Seat {n}" for n in range(1, players + 1)]
     up = _card_text(args, "up")
     if up is None:
         raise CheckError("Say which card is face up.", "up")
+    words = [f"Upcard {parse_card(up).pretty}"]
+    situation: dict[str, Any] | None = None
+    dealer = _whole(args, "dealer", 0, 1, players) - 1
+    if dealer >= 0:
+        _check_fresh(args, seats, dealer)
+        words.append(f"{seats[dealer]} dealt, play starts from the deal")
+    else:
+        situation = _situation(args, seats, words)
+        dealer = (situation["turn"] - 1) % players
     held = _whole(args, "held", 5, 1, 30)
+    hands: list[Any] = [held] * players
+    for seat in range(players):
+        own = _holds(args, f"hold-{seat + 1}")
+        hands[seat] = held if own is None else own
+    for n in range(players + 1, 8):
+        if (args.get(f"hold-{n}") or "").strip():
+            raise CheckError(f"There are only {players} players.", f"hold-{n}")
+    request = {"sheet": {"game": sheet.game, "options": dict(sheet.options)},
+               "players": players, "dealer": dealer, "upcard": up, "situation": situation,
+               "names": seats, "hands": hands}
+    own_seats = {s for s in range(players) if (args.get(f"hold-{s + 1}") or "").strip()}
+    lines = [ln.strip() for ln in (args.get("events") or "").splitlines() if ln.strip()]
+    if lines:
+        request["events"] = read_lines(lines, players, names)
+        text = "; ".join(words) + f": {len(lines)} play{'s' if len(lines) > 1 else ''}"
+        return Question(sheet, request, text, True, lines, own_seats)
+    question = _single(args, sheet, request, words, seats)
+    question.held_seats = own_seats
+    return question
+
+
+def _situation(args: Mapping[str, str], seats: list[str], words: list[str]) -> dict[str, Any]:
+    """The situation of a hand under way: turn, named suit, joker upcard, melee or owed
+    (described in ``words`` too)."""
+    players = len(seats)
     turn = _whole(args, "turn", 1, 1, players) - 1
     situation: dict[str, Any] = {"turn": turn}
-    words = [f"Upcard {parse_card(up).pretty}"]
     suit = _suit_text(args, "suit")
     if suit:
         situation["active_suit"] = suit
@@ -115,28 +154,52 @@ def read(args: Mapping[str, str], sheet: Sheet, names: list[str] | None = None) 
         aggressor = _whole(args, "ma", 1, 1, players) - 1
         defender = _whole(args, "md", 2 if players > 1 else 1, 1, players) - 1
         situation["melee"] = {"aggressor": aggressor, "defender": defender}
-        words.append(f"melee: {seat_name(aggressor)} attacks {seat_name(defender)}")
+        words.append(f"melee: {seats[aggressor]} attacks {seats[defender]}")
     else:
         owed = _whole(args, "owed", 0, 0, 40)
         if owed:
             situation["pending_draw"] = owed
-            words.append(f"{seat_name(turn)} owes {owed} cards")
-    request = {"sheet": {"game": sheet.game, "options": dict(sheet.options)},
-               "players": players, "dealer": (turn - 1) % players, "upcard": up,
-               "situation": situation}
-    lines = [ln.strip() for ln in (args.get("events") or "").splitlines() if ln.strip()]
-    if lines:
-        request["hands"] = [held] * players
-        request["events"] = read_lines(lines, players, names)
-        return Question(sheet, request, "; ".join(words) + f": {len(lines)} plays", True,
-                        lines)
-    return _single(args, sheet, request, words, held, seat_name)
+            words.append(f"{seats[turn]} owes {owed} cards")
+    return situation
+
+
+def _check_fresh(args: Mapping[str, str], seats: list[str], dealer: int) -> None:
+    """From the deal there is no situation: refuse the fields that would describe one."""
+    described = [label for name, label in (("suit", "the suit named"),
+                                           ("upas", "what a joker upcard stands for"),
+                                           ("melee", "the melee"))
+                 if (args.get(name) or "").strip()]
+    if (args.get("owed") or "0").strip() not in ("", "0"):
+        described.append("the cards to draw")
+    if described:
+        raise CheckError(f"Starting from {seats[dealer]}'s deal, the upcard alone sets the "
+                         f"scene: clear {' and '.join(described)}, or the dealer.", "dealer")
+
+
+def _holds(args: Mapping[str, str], name: str) -> Any:
+    """One seat's own hand: cards (``8s kh``), a count (``6``), or both (``8s kh +3``);
+    None when the field is empty. As the replay request's ``hands`` entry."""
+    words = (args.get(name) or "").replace(",", " ").split()
+    if not words:
+        return None
+    counts = [w for w in words if w.lstrip("+").isdigit()]  # a card always has a suit
+    if len(counts) > 1 or (counts and int(counts[0].lstrip("+")) > 30):
+        raise CheckError("Write the cards (8s kh), a count (6), or both (8s kh +3).", name)
+    try:
+        cards = [str(c) for c in parse_cards(" ".join(w for w in words if w not in counts)[:400])]
+    except CardError as exc:
+        raise CheckError(str(exc), name) from None
+    unknown = int(counts[0].lstrip("+")) if counts else 0
+    if not cards and not unknown:
+        raise CheckError("A seat still in the hand holds at least one card.", name)
+    return {"cards": cards, "unknown": unknown} if cards and unknown else (cards or unknown)
 
 
 def _single(args: Mapping[str, str], sheet: Sheet, request: dict[str, Any],
-            words: list[str], held: int, seat_name: Any) -> Question:
+            words: list[str], seats: list[str]) -> Question:
     """One disputed play by the player in ``who`` (default: the one on turn)."""
-    players, turn = request["players"], request["situation"]["turn"]
+    players, situation = request["players"], request["situation"]
+    turn = situation["turn"] if situation else (request["dealer"] + 1) % players
     card = _card_text(args, "card")
     if card is None:
         raise CheckError("Say which card was played.", "card")
@@ -147,14 +210,25 @@ def _single(args: Mapping[str, str], sheet: Sheet, request: dict[str, Any],
         event["suit"] = named
     if as_card:
         event["as"] = as_card
-    hands: list[Any] = [held] * players
-    hands[who] = {"cards": [card], "unknown": held - 1}
-    request |= {"hands": hands, "events": [event]}
+    request["hands"][who] = _with_card(request["hands"][who], card)
+    request["events"] = [event]
     play = parse_card(card).pretty + (f" as {parse_card(as_card).pretty}" if as_card else "")
     play += f" naming {Suit(named).label}" if named else ""
-    whom = seat_name(who) + (" (on turn)" if who == turn and "melee" not in
-                             request["situation"] else " (out of turn)" if who != turn else "")
+    melee = bool(situation and "melee" in situation)
+    whom = seats[who] + (" (on turn)" if who == turn and not melee
+                         else " (out of turn)" if who != turn else "")
     return Question(sheet, request, "; ".join(words) + f". May {whom} play {play}?", False)
+
+
+def _with_card(hand: Any, card: str) -> Any:
+    """The player's hand as the request gives it, holding the card they played."""
+    if isinstance(hand, int):
+        return {"cards": [card], "unknown": max(hand - 1, 0)}
+    if isinstance(hand, list):
+        return hand if card in hand else [*hand, card]
+    if card in hand["cards"]:
+        return hand
+    return {"cards": [*hand["cards"], card], "unknown": max(hand["unknown"] - 1, 0)}
 
 
 _LINE = re.compile(r"^(?P<who>.+?)\s+(?P<verb>plays?|draws?|pass(?:es)?|calls?|names?)"
@@ -224,17 +298,23 @@ def _event(verb: str, seat: int, words: list[str]) -> dict[str, Any]:
 # Which form field shows a replay error, by the request field it names.
 _FIELD_MAP = (("upcard", "up"), ("situation.turn", "turn"), ("situation.active_suit", "suit"),
               ("situation.upcard_as", "upas"), ("situation.melee", "melee"),
-              ("situation.pending_draw", "owed"), ("players", "players"),
+              ("situation.pending_draw", "owed"), ("players", "players"), ("dealer", "dealer"),
               ("events", "events"), ("hands", "card"), ("stock", "held"))
+_SEAT_HAND = re.compile(r"hands\[(\d+)\]")
 
 
-def form_field(api_field: str | None, sequence: bool) -> str:
-    """The form field for a replay request field (``sheet.options.x`` → ``o.x``)."""
+def form_field(api_field: str | None, sequence: bool, held_seats: set[int] | None = None
+               ) -> str:
+    """The form field for a replay request field (``sheet.options.x`` → ``opt-x``,
+    ``hands[1]`` → ``hold-2`` when that seat's hand was given)."""
     api_field = api_field or "up"
     if api_field.startswith("sheet.options."):
         return "opt-" + api_field.removeprefix("sheet.options.")
     if api_field.startswith("events[") and not sequence:
         return "card"
+    seat = _SEAT_HAND.match(api_field)
+    if seat and int(seat.group(1)) in (held_seats or set()):
+        return f"hold-{int(seat.group(1)) + 1}"
     for prefix, name in _FIELD_MAP:
         if api_field.startswith(prefix):
             return "held" if name == "card" and sequence else name

@@ -93,9 +93,8 @@ document.querySelectorAll("#board[data-live]").forEach((board) => {
   document.addEventListener("visibilitychange", refresh);
 });
 
-// Hand entry: a tap-to-enter card picker and a live preview of each card's points.
-// The picker only writes into the same text inputs the typed form uses, so the
-// server sees the same thing either way and stays the judge of what is valid.
+// Card text as the server reads it (a forgiving subset): used by the picker and the
+// hand-entry preview.
 const CardText = (() => {
   const SUITS = { c: "C", d: "D", h: "H", s: "S", "♣": "C", "♦": "D", "♥": "H", "♠": "S",
     "♧": "C", "♢": "D", "♡": "H", "♤": "S" };
@@ -120,14 +119,101 @@ const CardText = (() => {
   return { parse, tokens, pretty };
 })();
 
+// ---- card picker: a tap keyboard for any input[data-cards] (hand entry, play checker) ----
+// One [data-picker] block (rank keys, suit keys, a joker key where the game has
+// jokers, a back key) serves every input[data-cards] in its form and sits under the
+// field it fills. Tapping a field's label moves it there without opening the phone's
+// keyboard; focusing the field (to type) moves it too. Tap a rank, then a suit.
+// data-cards="one" holds a single card: a tap replaces it, then the picker moves on
+// to the empty field named by data-next (data-next-joker after a joker). Otherwise
+// taps append. The picker only writes the same text a person would type and fires
+// "input", so the server sees the same thing either way and stays the judge.
+// Fields marked data-picker-skip get the picker only when asked; when every field
+// is filled, it starts at the picker's data-again field (or the first).
+const CardPicker = (() => {
+  const controllers = new Map();
+  const holder = (input) => input.closest("[data-card-field]") || input.parentElement;
+  const shown = (input) => input.getClientRects().length > 0 && !holder(input).classList.contains("is-out");
+
+  const attach = (picker) => {
+    const form = picker.closest("form");
+    const targets = form ? Array.from(form.querySelectorAll("input[data-cards]")) : [];
+    if (!targets.length) return;
+    const name = picker.querySelector("[data-picker-name]");
+    const joker = picker.querySelector("[data-joker]");
+    let active = null;
+    let pendingRank = null;
+
+    const setPending = (rank) => {
+      pendingRank = rank;
+      picker.querySelectorAll("[data-rank]").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.rank === rank)));
+    };
+    const activate = (input) => {
+      if (!input) return;
+      targets.forEach((t) => holder(t).classList.toggle("active", t === input));
+      active = input;
+      holder(input).after(picker);
+      const label = form.querySelector(`label[for="${input.id}"]`);
+      if (name) name.textContent = label ? label.textContent.trim() : "";
+      if (joker) joker.hidden = picker.dataset.jokers === "0" || input.dataset.noJoker !== undefined;
+      setPending(null);
+    };
+    const write = (value) => {
+      active.value = value;
+      active.dispatchEvent(new Event("input", { bubbles: true }));
+    };
+    const put = (text) => {
+      if (!active) return;
+      if (active.dataset.cards !== "one") {
+        write([...CardText.tokens(active.value), text].join(" "));
+        return;
+      }
+      write(text);
+      const next = document.getElementById((text === "JK" ? active.dataset.nextJoker : active.dataset.next) || "");
+      if (next && !next.value.trim() && shown(next)) activate(next);
+    };
+    const back = () => {
+      if (!active) return;
+      write(active.dataset.cards === "one" ? "" : CardText.tokens(active.value).slice(0, -1).join(" "));
+      setPending(null);
+    };
+
+    targets.forEach((input) => {
+      input.addEventListener("focus", () => activate(input));
+      holder(input).addEventListener("click", (event) => {
+        if (event.target.tagName === "LABEL") event.preventDefault(); // no keyboard
+        if (event.target === holder(input) || event.target.tagName === "LABEL") activate(input);
+      });
+    });
+    picker.addEventListener("click", (event) => {
+      const key = event.target.closest("button");
+      if (!key) return;
+      if (key.dataset.rank) setPending(pendingRank === key.dataset.rank ? null : key.dataset.rank);
+      else if (key.dataset.suit && pendingRank) { put(pendingRank + key.dataset.suit); setPending(null); }
+      else if (key.dataset.joker !== undefined) { put("JK"); setPending(null); }
+      else if (key.dataset.undo !== undefined) back();
+    });
+    picker.hidden = false;
+    const empty = targets.find((t) => !t.value.trim() && t.dataset.pickerSkip === undefined && shown(t));
+    activate(empty || document.getElementById(picker.dataset.again || "") || targets.find(shown) || targets[0]);
+    controllers.set(form, {
+      activate,
+      get active() { return active; },
+      // The game changed (play checker): show the joker key only where it has jokers.
+      setJokers(on) { picker.dataset.jokers = on ? "1" : "0"; activate(active); },
+    });
+  };
+  document.querySelectorAll("[data-picker]").forEach(attach);
+  return { of: (form) => controllers.get(form) || null };
+})();
+
+// Hand entry: a live preview of each card's points (the picker above fills the fields).
 document.querySelectorAll("form[data-hand-form]").forEach((form) => {
   const points = JSON.parse(form.dataset.points || "{}");
   const lastOne = form.dataset.game === "last-one";
   const copies = (card) => (card.suit ? Number(form.dataset.copies) : Number(form.dataset.jokers));
   const rows = Array.from(form.querySelectorAll(".held"));
-  const picker = form.querySelector("[data-picker]");
-  let active = null;
-  let pendingRank = null;
+  const picker = CardPicker.of(form);
 
   const inputOf = (row) => row.querySelector("input[data-cards]");
   const preview = () => {
@@ -170,52 +256,40 @@ document.querySelectorAll("form[data-hand-form]").forEach((form) => {
       }
     });
   };
-
-  const activate = (row) => {
-    if (!picker || !row) return;
-    rows.forEach((r) => r.classList.toggle("active", r === row));
-    active = row;
-    row.after(picker);
-    picker.querySelector("[data-picker-name]").textContent = row.querySelector("label").textContent.trim();
-  };
-  const append = (text) => {
-    if (!active) return;
-    const input = inputOf(active);
-    input.value = [...CardText.tokens(input.value), text].join(" ");
-    preview();
-  };
-  const setPending = (rank) => {
-    pendingRank = rank;
-    picker.querySelectorAll("[data-rank]").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.rank === rank)));
-  };
   const markOut = () => {
     const out = form.querySelector("input[name=out]:checked");
     rows.forEach((row) => row.classList.toggle("is-out", !!out && row.dataset.seat === out.value));
-    if (active && active.classList.contains("is-out")) activate(rows.find((r) => !r.classList.contains("is-out")));
+    if (picker && picker.active && picker.active.closest(".held").classList.contains("is-out")) {
+      const next = rows.find((r) => !r.classList.contains("is-out"));
+      if (next) picker.activate(inputOf(next));
+    }
   };
 
-  rows.forEach((row) => {
-    inputOf(row).addEventListener("input", preview);
-    inputOf(row).addEventListener("focus", () => activate(row));
-    row.addEventListener("click", (event) => { if (event.target === row || event.target.tagName === "LABEL") activate(row); });
-  });
+  rows.forEach((row) => inputOf(row).addEventListener("input", preview));
   form.querySelectorAll("input[name=out]").forEach((radio) => radio.addEventListener("change", markOut));
-  if (picker) {
-    picker.hidden = false;
-    picker.addEventListener("click", (event) => {
-      const key = event.target.closest("button");
-      if (!key) return;
-      if (key.dataset.rank) setPending(pendingRank === key.dataset.rank ? null : key.dataset.rank);
-      else if (key.dataset.suit && pendingRank) { append(pendingRank + key.dataset.suit); setPending(null); }
-      else if (key.dataset.joker !== undefined) { append("JK"); setPending(null); }
-      else if (key.dataset.undo !== undefined && active) {
-        const input = inputOf(active);
-        input.value = CardText.tokens(input.value).slice(0, -1).join(" ");
-        preview();
-      }
-    });
-    markOut();
-    activate(rows.find((r) => !r.classList.contains("is-out")) || rows[0]);
-  }
+  markOut();
   preview();
+});
+
+// ---- play checker ----
+// The seats offered follow the players choice (those past it are hidden, not sent),
+// and the picker's joker key follows the game choice.
+document.querySelectorAll("form[data-check-form]").forEach((form) => {
+  const players = form.querySelector("select[name=players]");
+  const syncSeats = () => {
+    if (!players) return;
+    const n = Number(players.value);
+    form.querySelectorAll("[data-seat-n]").forEach((el) => {
+      const off = Number(el.dataset.seatN) > n;
+      el.hidden = off;
+      if (el.tagName === "OPTION") el.disabled = off;
+      el.querySelectorAll("input").forEach((input) => { input.disabled = off; });
+    });
+  };
+  if (players) players.addEventListener("change", syncSeats);
+  syncSeats();
+  const picker = CardPicker.of(form);
+  form.querySelectorAll("input[name=game]").forEach((radio) => radio.addEventListener("change", () => {
+    if (picker) picker.setJokers(radio.value === "last-one");
+  }));
 });

@@ -179,3 +179,108 @@ def test_nothing_to_save_without_a_question(app, client):
     assert response.status_code == 302
     with app.app_context():
         assert db.session.scalars(db.select(Ruling)).all() == []
+
+
+# ---- seat names in reasons, per-seat hands, the dealer
+
+def test_reasons_name_the_seats_from_one(client):
+    text, _, _ = answer(client, check(game="crazy-eights", up="4h", card="5h", who="2"))
+    assert "It is Seat 1's turn, not Seat 2's." in text
+    text, _, _ = answer(client, check(game="last-one", up="2h", owed="2", card="5h", turn="3"))
+    assert "Seat 3 owes 2 cards" in text and "seat 2" not in text
+
+
+def test_in_a_match_reasons_use_the_players_names(client):
+    gid, mid = _match(client)
+    base = f"/groups/{gid}/matches/{mid}/check?"
+    text, _, _ = answer(client, base + urlencode({"up": "4h", "card": "5h", "who": "3"}))
+    assert "It is Ann's turn, not Cy's." in text
+    melee = {"up": "4h", "melee": "1", "ma": "1", "md": "2", "who": "3", "card": "5h"}
+    text, _, _ = answer(client, base + urlencode(melee))
+    assert "continues the melee; Cy is the aggressor" in text
+
+
+def test_saved_ruling_reason_names_the_player(app, client):
+    gid, mid = _match(client)
+    client.post(f"/groups/{gid}/matches/{mid}/check", data={"up": "4h", "card": "5h", "who": "2"})
+    with app.app_context():
+        [ruling] = db.session.scalars(db.select(Ruling)).all()
+        assert ruling.reason == "it is Ann's turn, not Bob's"
+
+
+@pytest.mark.parametrize(("holds", "events", "verdict", "words"), [
+    ({"hold-2": "4s 5c"}, "2 plays 4S", "✓ Legal", "4♠ follows the upcard"),
+    ({"hold-2": "4s 5c"}, "2 plays 4D", "✗ Not legal", "Seat 2 does not hold 4♦"),
+    ({"hold-2": "4s, 5c +2"}, "2 plays 4D", "✓ Legal", ""),  # 4♦ may be among the unseen
+    ({"hold-2": "9c 5c"}, "2 draws", "✓ Legal", "Seat 2 draws"),
+    ({"hold-2": "9c 4s"}, "2 draws", "✗ Not legal", "Seat 2 holds a playable card"),
+    ({}, "2 draws", "? Cannot tell", "whether Seat 2 could play"),
+])
+def test_per_seat_hands_in_a_sequence(client, holds, events, verdict, words):
+    text, _, _ = answer(client, check(game="crazy-eights", players="3", up="4h", turn="2",
+                                      events=events, **holds))
+    assert text.startswith(verdict), text
+    assert words in text
+
+
+def test_per_seat_hand_in_the_common_case_holds_the_card_played(client):
+    text, _, _ = answer(client, check(game="crazy-eights", up="4h", card="5h", **{"hold-1": "9c"}))
+    assert text.startswith("✓ Legal")
+    # A count is a hand nobody saw; the one-count shortcut stays the default.
+    text, _, _ = answer(client, check(game="crazy-eights", up="4h", card="5h", held="3",
+                                      **{"hold-1": "1"}))
+    assert text.startswith("✓ Legal")
+
+
+@pytest.mark.parametrize(("params", "field", "words"), [
+    ({"hold-2": "zz"}, "hold-2", "'zz' is not a card"),
+    ({"hold-2": "4s 3 +2"}, "hold-2", "a count (6)"),
+    ({"hold-2": "0"}, "hold-2", "at least one card"),
+    ({"hold-2": "99"}, "hold-2", "a count (6)"),
+    ({"players": "3", "hold-5": "4s"}, "hold-5", "only 3 players"),
+    ({"dealer": "9"}, "dealer", "from 1 to 4"),
+    ({"dealer": "1", "suit": "D"}, "dealer", "clear the suit named"),
+    ({"dealer": "1", "owed": "2", "melee": "1"}, "dealer", "the melee and the cards to draw"),
+])
+def test_bad_hands_and_dealer_are_explained_on_their_field(client, params, field, words):
+    response = client.get(check(game="last-one", up="4h", card="5h", **params))
+    assert response.status_code == 400
+    errors = field_errors(response.text)
+    assert field in errors and words in errors[field], errors
+
+
+def test_from_the_deal_the_upcard_is_the_starter(client):
+    # Last One: a starting 2 is the dealer's play, so the first player draws two.
+    text, link, _ = answer(client, check(game="last-one", up="2h", dealer="1", card="5h"))
+    assert text.startswith("✗ Not legal") and "Seat 2 owes 2 cards" in text
+    assert "Seat 1 dealt" in text and link == "/rules/last-one#lo-twos"
+    # A starting 8: the dealer names its suit first, then the suit must be followed.
+    text, _, _ = answer(client, check(game="last-one", up="8h", dealer="4",
+                                      events="4 names D\n1 plays 5D"))
+    assert text.startswith("✓ Legal")
+    text, _, _ = answer(client, check(game="last-one", up="8h", dealer="4",
+                                      events="1 plays 5H"))
+    assert "The dealer (Seat 4) first names the starter" in text
+    # Crazy Eights: the player after the dealer may play anything on a starting 8.
+    text, _, _ = answer(client, check(game="crazy-eights", players="3", up="8h", dealer="2",
+                                      events="3 plays 5C\n1 plays 6C"))
+    assert text.startswith("✓ Legal")
+
+
+def test_page_offers_seat_hands_dealer_and_the_picker(client):
+    page = client.get(check(game="crazy-eights", players="3")).text
+    assert 'name="hold-3"' in page and 'name="dealer"' in page
+    assert re.search(r'data-seat-n="4" hidden', page)  # seats past the table wait hidden
+    assert "data-picker" in page and 'data-cards="one"' in page
+    assert re.search(r"<button[^>]*data-joker hidden", page)  # no jokers in Crazy Eights
+    assert 'class="suit red"' in page and 'class="suit black"' in page
+    page = client.get(check(game="last-one")).text
+    assert re.search(r"<button[^>]*data-joker>", page)
+
+
+def test_form_field_for_a_seat_hand():
+    from scorekeeper.checkform import form_field
+    assert form_field("hands[1]", True, {1}) == "hold-2"
+    assert form_field("hands[1]", True, set()) == "held"
+    assert form_field("hands[1]", False) == "card"
+    assert form_field("dealer", False) == "dealer"
