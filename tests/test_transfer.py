@@ -10,9 +10,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from scorekeeper.cards import parse_cards
 from scorekeeper.extensions import db
 from scorekeeper.models import Group, Hand, HandEntry, Match, Player, Ruling, Seat
-from scorekeeper.records import match_standings
+from scorekeeper.records import RecordError, build_match, match_standings
+from scorekeeper.scoring import HandResult
+from scorekeeper.sheets import Sheet
 from scorekeeper.transfer import (
     Limits,
     TransferError,
@@ -297,3 +300,21 @@ def test_size_limits(app):
     with pytest.raises(TransferError, match="hands"):
         import_document(make_group(), doc, Limits(max_total_hands=2))
     assert counts()["Match"] == before["Match"]
+
+
+def test_build_match_turns_hands_into_rows_without_committing(app):
+    group = make_group()
+    players = [Player(group_id=group.id, name=n) for n in ("Ann", "Bob")]
+    sheet = Sheet.make("crazy-eights")
+    hands = [HandResult.of(1, [parse_cards("8S KH"), []]),
+             HandResult.of(0, [[], parse_cards("9C")])]
+    match = build_match(group, sheet, players, 1, hands)
+    assert [(h.number, h.dealer, [e.points for e in h.entries]) for h in match.hands] == [
+        (1, 1, [0, 60]), (2, 0, [9, 0])]
+    assert (match.status, match.hand_count, match.winners) == ("active", 2, "")
+    db.session.rollback()
+    assert counts()["Match"] == 0
+    with pytest.raises(RecordError) as caught:
+        build_match(group, sheet, players, 0, [HandResult.of(0, [parse_cards("KH"), []])])
+    assert caught.value.field == "seat-0"
+    db.session.rollback()
