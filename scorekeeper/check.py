@@ -95,7 +95,7 @@ def _players(args: MultiDict[str, str], sheet: Sheet) -> int:
     return min(max(n, info.min_players), info.max_players)
 
 
-@bp.get("/check")
+@bp.get("/check", strict_slashes=False)
 def index():
     """The checker for any sheet (game and options in the query string)."""
     return _render(request.args, None, None)
