@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import CardError, Suit, parse_card, parse_cards
-from .rules import sheet_from_args
+from .rules_card import sheet_from_args
 from .sheets import GAMES, LO, Sheet, SheetError
 
 MAX_EVENTS = 60

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from flask import render_template_string
 
-from scorekeeper import rules
+from scorekeeper import rules, rules_card
 from scorekeeper.sheets import GAMES, OPTIONS, SECTIONS, Sheet
 
 ENGINE = Path(rules.__file__).resolve().parent / "engine"
@@ -86,11 +86,11 @@ def test_the_index_links_every_game_and_section(client):
 
 
 def test_points_tables_follow_the_scorer():
-    assert rules.points_rows("last-one") == [
+    assert rules_card.points_rows("last-one") == [
         ("Joker", "40"), ("8", "25"), ("A", "15"), ("K Q J", "10"),
         ("2–7, 9, 10", "the number on the card"),
     ]
-    assert rules.points_rows("crazy-eights") == [
+    assert rules_card.points_rows("crazy-eights") == [
         ("8", "50"), ("A", "1"), ("K Q J", "10"), ("2–7, 9, 10", "the number on the card"),
     ]
 
@@ -228,7 +228,7 @@ def test_rules_card_link_round_trips(app):
     html = page(client, url)
     assert "<strong>200</strong>" in html and "<strong>5</strong>" in html
     args = dict(pair.split("=") for pair in url.split("?", 1)[1].split("&"))
-    assert rules.sheet_from_args(args) == sheet
+    assert rules_card.sheet_from_args(args) == sheet
 
 
 def test_rules_card_partial_renders_from_any_sheet(app):
