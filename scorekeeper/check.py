@@ -10,10 +10,12 @@ Reasons name the seats themselves: the request carries the names (see checkform)
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 from urllib.parse import urlencode
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
+from markupsafe import Markup, escape
 from werkzeug.datastructures import MultiDict
 
 from . import access
@@ -29,6 +31,12 @@ bp = Blueprint("check", __name__)
 MATCH = "/groups/<int:group_id>/matches/<int:match_id>/check"
 ADVANCED = ("events", "held", "upas", "players", "dealer")
 SUITS = (("", "none"), ("C", "♣"), ("D", "♦"), ("H", "♥"), ("S", "♠"))
+
+
+@bp.app_template_filter("red_suits")
+def red_suits(text: str) -> Markup:
+    """Text with ♥ and ♦ in red, as on the cards (reasons name cards like 5♥)."""
+    return Markup(re.sub("([♥♦])", r'<span class="suit-red">\1</span>', str(escape(text))))
 
 
 def answer(args: MultiDict[str, str], sheet: Sheet, names: list[str] | None

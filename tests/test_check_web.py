@@ -21,7 +21,8 @@ def answer(client, url, status=200):
     box = re.search(r"data-check-answer[^>]*>(.*?)</section>", response.text, re.S)
     if box is None:
         return None, None, response.text
-    text = html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", box.group(1)))).strip()
+    inline = re.sub(r"</?span[^>]*>", "", box.group(1))  # a red ♥ is part of its word
+    text = html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", inline))).strip()
     link = re.search(r'class="check-rule" href="([^"]+)"', box.group(0))
     return text, link.group(1) if link else None, response.text
 
