@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import itertools
 import os
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis.configuration import set_hypothesis_home_dir
 from sqlalchemy import text
 
 from scorekeeper import create_app
@@ -21,6 +23,10 @@ from scorekeeper.extensions import db
 from . import pgcluster
 
 IN_CI = bool(os.environ.get("CI"))
+
+# Hypothesis keeps its examples and caches outside the work tree (the top level of the
+# repository is part of the design).
+set_hypothesis_home_dir(Path(tempfile.gettempdir()) / "scorekeeper-hypothesis")
 _counter = itertools.count()
 
 
