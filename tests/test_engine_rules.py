@@ -13,7 +13,7 @@ from scorekeeper.engine import Move, parse_position
 from scorekeeper.sheets import SECTIONS
 
 EMPTY_C8 = "hands 49/9S,5C"  # 49 + 2 cards in hands + the upcard: nothing left to draw
-EMPTY_LO = "hands 51/9C,5C"
+EMPTY_LO = "hands 51/5D,5C"  # neither card follows the 9H upcard
 
 ROWS = [
     # ---- Crazy Eights: a turn, eights
@@ -45,8 +45,10 @@ ROWS = [
     (f"c8 | up 4H | turn 1 | {EMPTY_C8} | stock 0", "1:pass", True, "c8-empty-stock"),
     (f"c8 | up 4H | turn 1 | {EMPTY_C8} | stock 0", "1:draw", False, "c8-empty-stock"),
     ("c8 | up 4H | turn 1 | hands 49/4S,5C | stock 0", "1:pass", False, "c8-drawing"),
+    # draw_with_playable is about drawing: with nothing to draw, only a player who
+    # cannot play passes (RULES.md, Crazy Eights, Empty stock)
     ("c8 | up 4H | turn 1 | hands 49/4S,5C | stock 0 | opt draw_with_playable=true",
-     "1:pass", True, "c8-empty-stock"),
+     "1:pass", False, "c8-drawing"),
     ("c8 | up 4H | turn 1 | hands 48/9S,2 | stock 0", "1:pass", None, "c8-drawing"),
     ("c8 | up 4H | turn 1 | hands 48/4S,2 | stock 0", "1:pass", False, "c8-drawing"),
     # ---- Crazy Eights add-ons

@@ -265,9 +265,13 @@ def _end_melee(game: Game, defender: int) -> None:
 
 
 def _pass(game: Game, move: Move) -> None:
+    """End the turn without playing. Only a player who cannot play, with nothing left
+    to draw, counts towards a blocked/jammed hand: one who passes after drawing may
+    keep a playable card, and declining a free play or ending a melee is no such pass."""
     p = move.player
-    drawable = rules.can_draw(game)
-    game.passes = 0 if drawable else game.passes + 1
+    stuck = (game.melee is None and not game.free_play and not rules.can_draw(game)
+             and rules.can_play(game, p) is not True)
+    game.passes = game.passes + 1 if stuck else 0
     if game.melee is not None:
         _end_melee(game, p)
     else:

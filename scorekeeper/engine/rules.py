@@ -305,7 +305,9 @@ def _check_turn(game: Game, move: Move) -> Verdict:
     if move.kind == "pass" and drawable:
         return Verdict(False, f"{game.seat_name(p)} must play or draw; pass only when nothing is "
                        "left to draw", v.rule["draw"])
-    playable = False if v.draw_with_playable else can_play(game, p)
+    # draw_with_playable lets a player draw instead of playing; passing is only for
+    # a player who cannot play (RULES.md: blocked/jammed when no one can play).
+    playable = False if v.draw_with_playable and move.kind == "draw" else can_play(game, p)
     what = "draw" if move.kind == "draw" else "pass"
     if playable:
         return Verdict(False, f"{game.seat_name(p)} holds a playable card and may not {what} "
@@ -449,10 +451,9 @@ def _turn_moves(game: Game) -> list[Move]:
     p = game.turn
     moves = _play_moves(game, p, game.known[p])
     drawable = can_draw(game)
-    may_skip = game.variant.draw_with_playable or not moves
-    if may_skip and drawable:
+    if drawable and (game.variant.draw_with_playable or not moves):
         moves.append(Move.draw(p))
-    elif may_skip:
+    elif not drawable and not moves:
         moves.append(Move.pass_(p))
     return moves
 
