@@ -286,7 +286,11 @@ def _call(game: Game, move: Move) -> None:
 
 def _name(game: Game, move: Move) -> None:
     """The dealer names the starter's suit (an 8) or card (a joker); a named card
-    then acts as the dealer's play when jokers have effects."""
+    then acts as the dealer's play when jokers have effects. In Crazy Eights the
+    first player names the suit of a starting 8 and keeps the turn."""
+    if not game.naming:
+        game.active_suit, game.rank_open = move.suit, False
+        return
     game.naming = False
     dealer, up = game.dealer, game.upcard
     eff = move.as_card if up.is_joker else up

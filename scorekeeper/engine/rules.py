@@ -297,8 +297,14 @@ def _check_turn(game: Game, move: Move) -> Verdict:
     v, p = game.variant, move.player
     if move.kind == "play":
         return _check_play(game, move)
+    open_suit = game.active_suit is None and not v.is_last_one
+    if move.kind == "name" and open_suit:
+        return _check_open_suit(game, move)
     if move.kind not in ("draw", "pass"):
         return Verdict(False, "play a card, draw or pass", v.rule["turn"])
+    if open_suit:
+        return Verdict(False, f"{game.seat_name(p)} first names the suit to follow on the "
+                       "starter, then plays or draws", v.rule["eight"])
     drawable = can_draw(game)
     if move.kind == "draw" and not drawable:
         return Verdict(False, "nothing is left to draw: play or pass", v.rule["stock"])
@@ -320,6 +326,16 @@ def _check_turn(game: Game, move: Move) -> Verdict:
     else:
         ok = Verdict(True, f"nothing is left to draw: {game.seat_name(p)} passes", v.rule["stock"])
     return _check_draw_card(game, move, ok) if move.kind == "draw" else ok
+
+
+def _check_open_suit(game: Game, move: Move) -> Verdict:
+    """Crazy Eights' starter 8 (a Countdown player's own wild rank): the first player
+    names the suit before playing, so may then draw when holding none of it."""
+    rule = game.variant.rule["eight"]
+    if move.suit is None or move.as_card is not None:
+        return Verdict(False, "name a suit, and only a suit, for the starter", rule)
+    return Verdict(True, f"{game.seat_name(move.player)} names {move.suit.label} for the "
+                   "starter", rule)
 
 
 def _check_draw_card(game: Game, move: Move, ok: Verdict) -> Verdict:
@@ -450,6 +466,8 @@ def _filtered(game: Game, candidates: list[Move]) -> list[Move]:
 def _turn_moves(game: Game) -> list[Move]:
     p = game.turn
     moves = _play_moves(game, p, game.known[p])
+    if game.active_suit is None and not game.variant.is_last_one:
+        return moves + [Move.name(p, s) for s in SUITS]
     drawable = can_draw(game)
     if drawable and (game.variant.draw_with_playable or not moves):
         moves.append(Move.draw(p))
