@@ -44,7 +44,9 @@ Move kinds: ``play`` (``1:8S/D``: an 8 naming diamonds; ``0:JK=5H``: a joker as 
 owed cards too), ``pass``, ``call`` ("last one"/"last card", by the seat holding one
 card, any time before another seat plays or draws) and ``name``: in a fresh Last One
 hand whose upcard is an 8 or a joker (with ``starter_effects``), the dealer first
-names its suit (``0:name/D``) or card (``0:name=5H``, ``0:name=8H/C``).
+names its suit (``0:name/D``) or card (``0:name=5H``, ``0:name=8H/C``); in Crazy
+Eights the first player may name the suit of a starting 8 (``1:name/D``) before
+playing, and must before drawing.
 
 ``situation`` fields: ``turn`` (default: left of the dealer), ``direction`` (1
 clockwise, -1), ``upcard_as`` (what a joker upcard stands for), ``active_suit``

@@ -33,7 +33,8 @@ def begin(game: Game) -> None:
     acts as if the dealer had played it when ``starter_effects`` says so.
 
     Choices: in Crazy Eights (and Countdown, with the first player's wild rank) a
-    starting 8 lets the first player play any card, naming its suit by playing it.
+    starting 8 lets the first player play any card, naming its suit by playing it,
+    or name a suit first (a ``name`` move), which a draw or pass needs.
     In Last One with starter effects off, a starting joker lets any card follow.
     """
     v, up, dealer = game.variant, game.upcard, game.dealer
