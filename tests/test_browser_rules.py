@@ -48,7 +48,11 @@ def test_deal_helper_for_six_players(page: Page, live_server: str):
     expect(answer).to_contain_text("7 cards each")
     expect(answer).to_contain_text("11")  # left in the stock
     expect(answer).to_contain_text("Seat 1 deals")
-    box = page.get_by_role("radio", name="6 players").bounding_box()
+    expect(page).to_have_url(re.compile(r"players=6"))  # the answer page has loaded
+    page.wait_for_load_state()
+    # The tap target is the label around the radio button.
+    target = page.locator("label.pick").filter(has=page.get_by_role("radio", name="6 players"))
+    box = target.bounding_box()
     assert box and box["width"] >= 44 and box["height"] >= 44
 
 
