@@ -75,8 +75,9 @@ document.querySelectorAll("[data-select-on-focus]").forEach((input) => {
   input.addEventListener("focus", () => input.select());
 });
 
-// A spectator's scoreboard (#board[data-live]) re-fetches its own page every few
-// seconds and swaps in the new board; without JavaScript it is a normal page.
+// A scoreboard (#board[data-live]) re-fetches its own page every few seconds and
+// swaps in the new board, so every phone at the table and every spectator sees a hand
+// as soon as one phone records it; without JavaScript it is a normal page.
 document.querySelectorAll("#board[data-live]").forEach((board) => {
   const every = Number(board.dataset.live) || 10000;
   const refresh = async () => {

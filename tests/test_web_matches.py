@@ -146,6 +146,7 @@ def test_view_link_is_read_only_and_live(app, client, table):
     assert refused.status_code == 404
     assert spectator.post(f"/view/{token}").status_code == 405
     assert client.get(f"/groups/{gid}/matches/{mid}").text.count("Hands") == 0
+    assert "data-live" in client.get(f"/groups/{gid}/matches/{mid}").text  # members too
     assert spectator.get("/view/wrong-token").status_code == 404
 
 
