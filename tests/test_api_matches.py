@@ -329,6 +329,40 @@ def test_delete_only_the_last_hand(api, app):
         assert db.session.scalar(db.select(db.func.count(HandEntry.id))) == 0
 
 
+def test_a_stale_version_changes_nothing(api):
+    """A phone sends back the version it loaded; another phone's change makes it stale."""
+    match = start(api)
+    path = f"/matches/{match['id']}/hands"
+    assert match["version"] >= 1
+    seen = api("POST", path, hand(1, 0, s1="5s", s2="kc")).json["version"]
+    assert seen > match["version"]
+    # Another phone records hand 2: the version moves on.
+    after = api("POST", path, hand(2, 1, s0="5d", s2="4c")).json
+    assert after["version"] > seen
+    stale = error(api("PUT", f"{path}/1", {"out": 0, "held": {"1": "8s", "2": "kc"},
+                                          "version": seen}), 409, "number")
+    assert "changed on another phone" in stale["message"] and stale["next_hand"] == 3
+    error(api("DELETE", f"{path}/2?version={seen}"), 409, "number")
+    current = api("GET", f"/matches/{match['id']}").json
+    assert current["version"] == after["version"]
+    assert [h["cards"] for h in current["hands"]] == [["", "5S", "KC"], ["5D", "", "4C"]]
+    # With the current version both go through.
+    edited = api("PUT", f"{path}/1", {"out": 0, "held": {"1": "8s", "2": "kc"},
+                                     "version": current["version"]})
+    assert edited.status_code == 200
+    assert api("DELETE", f"{path}/2?version={edited.json['version']}").status_code == 200
+
+
+@pytest.mark.parametrize("version", ["one", -1, 0, True, 2**31, 1.5])
+def test_bad_version_is_400(api, version):
+    match = start(api)
+    path = f"/matches/{match['id']}/hands"
+    api("POST", path, hand(1, 0, s1="5s", s2="kc"))
+    error(api("PUT", f"{path}/1", {"out": 0, "held": {"1": "5s", "2": "kc"},
+                                  "version": version}), 400, "version")
+    error(api("DELETE", f"{path}/1?version={version}"), 400, "version")
+
+
 def test_last_one_played_to_the_end(api):
     match = start(api, "last-one", {"threshold": 60}, first_dealer=1)
     path = f"/matches/{match['id']}/hands"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from flask import Blueprint, jsonify
+from flask import Blueprint, jsonify, request
 from sqlalchemy.orm.exc import StaleDataError
 
 from ..errors import api_error
@@ -66,11 +66,28 @@ def _existing(match_id: int, number: int) -> Match:
     return match
 
 
+def _changed_since(match: Match, version: object) -> bool:
+    """Whether the client loaded an older version of the match than the stored one.
+
+    ``version`` is optional (absent: no check); given, it must be a positive whole number.
+    """
+    if version is None:
+        return False
+    if isinstance(version, str) and version.isdigit():  # from the query string
+        version = int(version)
+    return id_in_range(version, "version") != match.version
+
+
+_CHANGED = "the match changed on another phone since you loaded it; nothing was stored"
+
+
 @bp.put("/matches/<int:match_id>/hands/<int:number>")
 def edit(match_id: int, number: int):
     """Replace a recorded hand; every later hand's points and dealer are re-derived."""
     match = _existing(match_id, number)
     out, held, size = hand_body(match, number)
+    if _changed_since(match, json_object().get("version")):
+        return _conflict(match, _CHANGED)
     return _write(match, lambda: edit_hand(match, number, out, held, size))
 
 
@@ -78,6 +95,8 @@ def edit(match_id: int, number: int):
 def delete(match_id: int, number: int):
     """Delete the last hand; any earlier number is a 409."""
     match = _existing(match_id, number)
+    if _changed_since(match, request.args.get("version")):
+        return _conflict(match, _CHANGED)
     if number != len(match.hands):
         return _conflict(match, f"only the last hand ({len(match.hands)}) can be deleted")
     return _write(match, lambda: delete_last_hand(match))

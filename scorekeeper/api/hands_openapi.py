@@ -23,8 +23,14 @@ _HAND_FIELDS = {
                                   "(not needed when the sheet itself deals nine)."},
 }
 
+_VERSION = {"type": "integer", "minimum": 1, "maximum": MAX_ID,
+            "description": "Optional: the match's version as you loaded it; if another "
+                           "phone changed the match since, the answer is 409 and nothing "
+                           "is stored."}
+
 SCHEMAS = {
-    "HandEntry": {"type": "object", "required": ["held"], "properties": _HAND_FIELDS},
+    "HandEntry": {"type": "object", "required": ["held"],
+                  "properties": {**_HAND_FIELDS, "version": _VERSION}},
     "NewHand": {
         "type": "object",
         "required": ["number", "held"],
@@ -92,7 +98,9 @@ PATHS = {
             "summary": "Delete the match's last hand",
             "operationId": "deleteHand",
             "security": SECURITY,
-            "parameters": [_MATCH, _NUMBER],
+            "parameters": [_MATCH, _NUMBER, {"name": "version", "in": "query",
+                                             "required": False, "schema": _VERSION,
+                                             "description": _VERSION["description"]}],
             "responses": {
                 "200": ok_response("Match", "Deleted; the match with re-derived standings"),
                 "400": error_response("The hand cannot be deleted"),

@@ -53,6 +53,7 @@ def match_json(match: Match) -> dict[str, Any]:
         "game": match.game,
         "sheet": match_sheet(match).to_dict(),
         "status": match.status,
+        "version": match.version,
         "first_dealer": match.first_dealer,
         "seats": [{"seat": s.position, "player_id": s.player_id, "name": s.player.name,
                    "colour": s.player.colour} for s in match.seats],

@@ -63,13 +63,15 @@ SCHEMAS = {
     },
     "Match": {
         "type": "object",
-        "required": ["id", "game", "sheet", "status", "first_dealer", "seats", "hands",
-                     "standings", "view_path"],
+        "required": ["id", "game", "sheet", "status", "version", "first_dealer", "seats",
+                     "hands", "standings", "view_path"],
         "properties": {
             "id": _INT,
             "game": {"type": "string"},
             "sheet": {"$ref": "#/components/schemas/Sheet"},
             "status": {"type": "string", "enum": ["active", "finished"]},
+            "version": {**_INT, "description": "Moves on with every change to the hands; "
+                        "send it back when editing or deleting to refuse a stale change."},
             "first_dealer": _INT,
             "seats": {"type": "array", "items": {
                 "type": "object", "required": ["seat", "player_id", "name", "colour"],
