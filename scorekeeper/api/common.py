@@ -25,6 +25,22 @@ def json_object() -> dict[str, Any]:
     return data
 
 
+def out_or_blocked(data: dict[str, Any]) -> Any:
+    """The raw ``out`` of a hand body, or None for a blocked hand.
+
+    ``out`` and ``blocked`` must agree: exactly one of them says how the hand ended.
+    The caller turns the raw value into a seat (a name, or a seat index).
+    """
+    out, blocked = data.get("out"), data.get("blocked", False)
+    if not isinstance(blocked, bool):
+        raise ApiError("blocked must be true or false", "blocked")
+    if out is None and not blocked:
+        raise ApiError("say who went out, or set blocked to true", "out")
+    if out is not None and blocked:
+        raise ApiError("a blocked hand has nobody who went out", "blocked")
+    return out
+
+
 ERROR_SCHEMA: dict[str, Any] = {
     "type": "object",
     "required": ["error"],

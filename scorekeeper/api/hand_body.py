@@ -15,7 +15,7 @@ from ..hand_form import deal_problem
 from ..models import Match
 from ..records import match_names, match_sheet, match_standings
 from ..sheets import LO
-from .common import ApiError, json_object
+from .common import ApiError, json_object, out_or_blocked
 
 __all__ = ["Held", "hand_body"]
 
@@ -23,15 +23,9 @@ Held = list[list[Card]]
 
 
 def _parse_out(data: dict[str, Any], seats: int) -> int | None:
-    out, blocked = data.get("out"), data.get("blocked", False)
-    if not isinstance(blocked, bool):
-        raise ApiError("blocked must be true or false", "blocked")
+    out = out_or_blocked(data)
     if out is None:
-        if not blocked:
-            raise ApiError("say which seat went out, or set blocked to true", "out")
         return None
-    if blocked:
-        raise ApiError("a blocked hand has nobody who went out", "blocked")
     if not isinstance(out, int) or isinstance(out, bool) or not 0 <= out < seats:
         raise ApiError(f"out must be a seat index from 0 to {seats - 1}, not {out!r}", "out")
     return out

@@ -9,7 +9,14 @@ from flask import Blueprint, jsonify
 from ..cards import CardError, parse_cards
 from ..scoring import HandResult, ScoringError, check_hand, score_hand
 from ..sheets import Sheet, SheetError
-from .common import ApiError, error_response, json_body, json_object, ok_response
+from .common import (
+    ApiError,
+    error_response,
+    json_body,
+    json_object,
+    ok_response,
+    out_or_blocked,
+)
 
 bp = Blueprint("api_score", __name__)
 
@@ -43,15 +50,9 @@ def parse_seats(data: Any, sheet: Sheet) -> list[str]:
 
 
 def _parse_out(data: dict[str, Any], names: list[str]) -> int | None:
-    out, blocked = data.get("out"), data.get("blocked", False)
-    if not isinstance(blocked, bool):
-        raise ApiError("blocked must be true or false", "blocked")
+    out = out_or_blocked(data)
     if out is None:
-        if not blocked:
-            raise ApiError("say who went out, or set blocked to true", "out")
         return None
-    if blocked:
-        raise ApiError("a blocked hand has nobody who went out", "blocked")
     if not isinstance(out, str) or out.strip() not in names:
         raise ApiError(f"out must be one of the seats, not {out!r}", "out")
     return names.index(out.strip())
