@@ -87,10 +87,9 @@ def test_same_hand_at_once_stores_it_once(app, phones):
     _check_match(app, clients[0], headers, match_id)
 
 
-def test_database_settles_a_race_past_the_number_check(app, phones, monkeypatch):
-    """Hold both requests after they have checked the number and scored the hand, so
-    both go on to insert it: the unique (match, number) constraint must refuse one."""
-    clients, headers, match_id = phones
+def _hold_both_after_checking(monkeypatch):
+    """Make two concurrent writes wait for each other once both have validated and
+    scored their change, so both go on to commit; returns the original function."""
     compute = records._compute
     gate = threading.Barrier(2, timeout=10)
 
@@ -100,6 +99,14 @@ def test_database_settles_a_race_past_the_number_check(app, phones, monkeypatch)
         return table
 
     monkeypatch.setattr(records, "_compute", both_checked)
+    return compute
+
+
+def test_database_settles_a_race_past_the_number_check(app, phones, monkeypatch):
+    """Hold both requests after they have checked the number and scored the hand, so
+    both go on to insert it: the unique (match, number) constraint must refuse one."""
+    clients, headers, match_id = phones
+    _hold_both_after_checking(monkeypatch)
     for number in range(1, ROUNDS + 1):
         message = _check_round(app, _race(clients, headers, match_id, number), match_id,
                                number)
@@ -114,15 +121,7 @@ def test_delete_racing_the_next_hand_leaves_no_gap(app, phones, monkeypatch):
     for number in (1, 2, 3):
         assert clients[0].post(path, headers=headers,
                                json={"number": number, **BODIES[0]}).status_code == 201
-    compute = records._compute
-    gate = threading.Barrier(2, timeout=10)
-
-    def both_checked(match, results):
-        table = compute(match, results)
-        gate.wait()
-        return table
-
-    monkeypatch.setattr(records, "_compute", both_checked)
+    compute = _hold_both_after_checking(monkeypatch)
     with ThreadPoolExecutor(max_workers=2) as pool:
         deleted = pool.submit(clients[0].delete, f"{path}/3", headers=headers)
         recorded = pool.submit(clients[1].post, path, headers=headers,
