@@ -1,8 +1,14 @@
 """Scorekeeper: the table-side companion for Crazy Eights and Last One.
 
+The package is built in layers, each a folder, imports pointing one way::
+
+    core   pure rules: cards, sheets, scoring, deal, engine (standard library only)
+    store  the database: models, the one writer (records), queries, export/import
+    web    the pages, a package per user task      } never import each other
+    api    the JSON API, a module per resource     }
+
 The web stack is imported inside :func:`create_app`, not at the top of the package, so
-the pure core (``scorekeeper.cards``, ``sheets``, ``scoring``, ``deal``, ``engine``) can
-be imported and used without Flask or SQLAlchemy ever being loaded.
+``scorekeeper.core`` can be imported and used without Flask or SQLAlchemy being loaded.
 """
 
 from __future__ import annotations
@@ -26,22 +32,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: configuration, extensions, blueprints."""
     from flask import Flask
 
-    from . import (  # noqa: F401  (models registers tables)
-        api,
-        check,
-        cli,
-        config,
-        deal_helper,
-        errors,
-        groups,
-        hands,
-        history,
-        matches,
-        models,
-        players,
-        rules,
-    )
-    from .extensions import csrf, db, migrate
+    from scorekeeper import api, cli, config, errors, web
+    from scorekeeper.store import models  # noqa: F401  (registers the tables)
+    from scorekeeper.store.extensions import csrf, db, migrate
 
     app = Flask(
         __name__,
@@ -54,13 +47,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     config.configure(app, test_config)
 
     db.init_app(app)
-    migrate.init_app(app, db, directory=str(_PACKAGE / "migrations"))
+    migrate.init_app(app, db, directory=str(_PACKAGE / "store" / "migrations"))
     csrf.init_app(app)
     errors.register(app)
 
     api.register(app)
-    for blueprint in (groups.bp, players.bp, matches.bp, hands.bp, rules.bp,
-                      deal_helper.bp, check.bp, history.bp):
-        app.register_blueprint(blueprint)
+    web.register(app)
     cli.register(app)
     return app

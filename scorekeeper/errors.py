@@ -6,25 +6,18 @@ the person sees a short apology with a way back.
 
 from __future__ import annotations
 
-from flask import Flask, current_app, jsonify, render_template, request
+from flask import Flask, current_app, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from .extensions import db
+from scorekeeper.api.common import api_error
+from scorekeeper.core.errors import InputError
+from scorekeeper.store.extensions import db
 
 
 def wants_json() -> bool:
     """API paths answer in JSON, whatever the client accepts."""
     return request.path.startswith("/api/")
-
-
-def api_error(status: int, message: str, field: str | None = None, **extra: object):
-    """A JSON error body: ``{"error": {"status", "message", "field"}}``."""
-    body: dict[str, object] = {"status": status, "message": message}
-    if field is not None:
-        body["field"] = field
-    body.update(extra)
-    return jsonify(error=body), status
 
 
 def _http_error(exc: HTTPException):
@@ -46,6 +39,14 @@ def _csrf_error(exc: CSRFError):
     return render_template("error.html", status=400, title="Form expired", message=message), 400
 
 
+def _input_error(exc: InputError):
+    """Bad input an endpoint let through: in the API its status, message and field; on
+    a page it is a bug (pages show input errors on their fields), so a 500."""
+    if wants_json():
+        return api_error(exc.status, exc.message, exc.field)
+    return _unexpected(exc)
+
+
 def _unexpected(exc: Exception):
     current_app.logger.exception("unhandled error on %s %s", request.method, request.path)
     db.session.rollback()
@@ -55,5 +56,6 @@ def _unexpected(exc: Exception):
 def register(app: Flask) -> None:
     """Install the handlers on the app."""
     app.register_error_handler(CSRFError, _csrf_error)
+    app.register_error_handler(InputError, _input_error)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(Exception, _unexpected)

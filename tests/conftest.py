@@ -18,7 +18,7 @@ from hypothesis.configuration import set_hypothesis_home_dir
 from sqlalchemy import text
 
 from scorekeeper import create_app
-from scorekeeper.extensions import db
+from scorekeeper.store.extensions import db
 
 from . import pgcluster
 

@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, settings
 
 from scorekeeper import create_app
 from scorekeeper.api import PREFIX, document
-from scorekeeper.extensions import db
-from scorekeeper.models import Group
+from scorekeeper.store.extensions import db
+from scorekeeper.store.models import Group
 
 DOCUMENT = f"{PREFIX}/openapi.json"
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.extensions import db
-from scorekeeper.models import Group, Hand, HandEntry, Match, Player
+from scorekeeper.store.extensions import db
+from scorekeeper.store.models import Group, Hand, HandEntry, Match, Player
 
 HUGE = 2**31  # one past PostgreSQL's integer
 

@@ -219,8 +219,8 @@ def test_malformed_field_is_a_400_naming_it(client, path, value, field):
 
 def test_the_400_field_is_the_engines_structured_field(client, monkeypatch):
     """The API passes SetupError.field on; it never reads the message for it."""
-    from scorekeeper.api import replay as api_replay
-    from scorekeeper.engine import SetupError
+    from scorekeeper.core.engine import SetupError
+    from scorekeeper.core.engine import replay as api_replay
 
     def refuse(*args, **kwargs):
         raise SetupError("somebody said something about the stock and hands[2]", "counts")

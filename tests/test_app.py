@@ -8,8 +8,8 @@ import pytest
 from sqlalchemy import func, select
 
 from scorekeeper import create_app
-from scorekeeper.extensions import db
-from scorekeeper.models import Group
+from scorekeeper.store.extensions import db
+from scorekeeper.store.models import Group
 
 
 @pytest.fixture

@@ -7,10 +7,10 @@ import random
 
 import pytest
 
-from scorekeeper.extensions import db
-from scorekeeper.models import Group, Match, Ruling
-from scorekeeper.transfer import import_document
-from scorekeeper.transfer_cli import random_document
+from scorekeeper.cli.history import random_document
+from scorekeeper.store.extensions import db
+from scorekeeper.store.models import Group, Match, Ruling
+from scorekeeper.store.transfer import import_document
 
 from .browser_support import *  # noqa: F403
 from .browser_support import SCREENSHOTS

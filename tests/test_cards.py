@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.cards import (
+from scorekeeper.core.cards import (
     JOKER,
     Card,
     CardError,

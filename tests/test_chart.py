@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.chart import LEFT, Series, nice_step, score_chart
+from scorekeeper.core.chart import LEFT, Series, nice_step, score_chart
 
 
 @pytest.mark.parametrize(("span", "ticks", "step"), [

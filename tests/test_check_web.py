@@ -8,8 +8,8 @@ from urllib.parse import urlencode
 
 import pytest
 
-from scorekeeper.extensions import db
-from scorekeeper.models import Ruling
+from scorekeeper.store.extensions import db
+from scorekeeper.store.models import Ruling
 
 from .web_support import add_players, field_errors, start_group, start_match
 
@@ -280,7 +280,7 @@ def test_page_offers_seat_hands_dealer_and_the_picker(client):
 
 
 def test_form_field_for_a_seat_hand():
-    from scorekeeper.checkform import form_field
+    from scorekeeper.web.check.form import form_field
     assert form_field("hands[1]", True, {1}) == "hold-2"
     assert form_field("hands[1]", True, set()) == "held"
     assert form_field("hands[1]", False) == "card"

@@ -21,7 +21,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 SCOREKEEPER = BIN / "scorekeeper"
-MIGRATIONS = ROOT / "scorekeeper" / "migrations" / "versions"
+MIGRATIONS = ROOT / "scorekeeper" / "store" / "migrations" / "versions"
 
 
 def _free_port() -> int:
@@ -128,11 +128,11 @@ def test_wheel_carries_templates_static_and_migrations(tmp_path):
     assert "scorekeeper/_templates/base.html" in names
     assert "scorekeeper/_templates/error.html" in names
     assert "scorekeeper/_static/style.css" in names
-    assert "scorekeeper/migrations/env.py" in names
-    assert "scorekeeper/migrations/alembic.ini" in names
-    assert "scorekeeper/migrations/script.py.mako" in names
+    assert "scorekeeper/store/migrations/env.py" in names
+    assert "scorekeeper/store/migrations/alembic.ini" in names
+    assert "scorekeeper/store/migrations/script.py.mako" in names
     for migration in MIGRATIONS.glob("*.py"):
-        assert f"scorekeeper/migrations/versions/{migration.name}" in names
+        assert f"scorekeeper/store/migrations/versions/{migration.name}" in names
     templates = {p.relative_to(ROOT / "templates").as_posix()
                  for p in (ROOT / "templates").rglob("*.html")}
     assert {f"scorekeeper/_templates/{t}" for t in templates} <= names

@@ -13,9 +13,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from scorekeeper import records
-from scorekeeper.extensions import db
-from scorekeeper.models import Group, Hand, HandEntry, Player
+from scorekeeper.store import records
+from scorekeeper.store.extensions import db
+from scorekeeper.store.models import Group, Hand, HandEntry, Player
 
 ROUNDS = 20
 BODIES = (  # two phones, two slightly different entries of the same hand

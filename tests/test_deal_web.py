@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from scorekeeper import create_app
-from scorekeeper.sheets import GAMES
+from scorekeeper.core.sheets import GAMES
 
 
 def page(client, url: str, status: int = 200) -> str:

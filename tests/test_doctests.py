@@ -18,8 +18,8 @@ MODULES = sorted(
     info.name for info in pkgutil.walk_packages(scorekeeper.__path__, "scorekeeper.")
     if ".migrations" not in info.name
 )
-PURE_CORE = ("scorekeeper.cards", "scorekeeper.sheets", "scorekeeper.scoring",
-             "scorekeeper.deal", "scorekeeper.engine")
+PURE_CORE = ("scorekeeper.core.cards", "scorekeeper.core.sheets", "scorekeeper.core.scoring",
+             "scorekeeper.core.deal", "scorekeeper.core.engine")
 
 
 @pytest.mark.parametrize("name", MODULES)

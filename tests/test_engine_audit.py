@@ -1,6 +1,6 @@
 """An independent audit of the engine against RULES.md, rule by rule.
 
-Two tables in the one-line position notation (see ``scorekeeper.engine.notation``):
+Two tables in the one-line position notation (see ``scorekeeper.core.engine.notation``):
 ``VERDICTS`` (position, move → legality and the rule cited) and ``FLOWS`` (position,
 a short move sequence → the state that follows: whose turn, direction, what is owed,
 the active suit, the melee, hand sizes, how the hand ended). Rows focus on what the
@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.cards import parse_card
-from scorekeeper.engine import Game, Move, parse_position
+from scorekeeper.core.cards import parse_card
+from scorekeeper.core.engine import Game, Move, parse_position
 
 EMPTY_LO = "hands 51/9C,5C | stock 0"  # 51 + 2 + the upcard = 54: nothing left to draw
 FOUR = "hands 5/5/5/5"

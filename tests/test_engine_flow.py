@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from scorekeeper.cards import parse_card
-from scorekeeper.engine import (
+from scorekeeper.core.cards import parse_card
+from scorekeeper.core.engine import (
     Game,
     GameOverError,
     IllegalPlayError,

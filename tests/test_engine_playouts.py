@@ -13,10 +13,10 @@ from collections import Counter
 
 import pytest
 
-from scorekeeper.cards import ALL_CARDS, JOKER, Suit
-from scorekeeper.engine import Game, IllegalMoveError, Move
-from scorekeeper.engine.bench import MOVE_CAP, choose, run_bench
-from scorekeeper.sheets import GAMES, OPTIONS, Sheet, options_for
+from scorekeeper.core.cards import ALL_CARDS, JOKER, Suit
+from scorekeeper.core.engine import Game, IllegalMoveError, Move
+from scorekeeper.core.engine.bench import MOVE_CAP, choose, run_bench
+from scorekeeper.core.sheets import GAMES, OPTIONS, Sheet, options_for
 
 CHECK_EVERY_MOVE = 6  # full list/refusal/undo checks on every n-th position
 # Random play is a random walk: under some option mixes (draw until playable, no play

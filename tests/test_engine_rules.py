@@ -1,6 +1,6 @@
 """Position → verdict tables for every rule and option of RULES.md.
 
-Each row is a one-line position (see ``scorekeeper.engine.notation``), a move in its
+Each row is a one-line position (see ``scorekeeper.core.engine.notation``), a move in its
 compact text form, the expected legality (True, False, or None: "cannot tell from
 what the table saw") and the rules-reference id the verdict must cite.
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.engine import Move, parse_position
-from scorekeeper.sheets import SECTIONS
+from scorekeeper.core.engine import Move, parse_position
+from scorekeeper.core.sheets import SECTIONS
 
 EMPTY_C8 = "hands 49/9S,5C"  # 49 + 2 cards in hands + the upcard: nothing left to draw
 EMPTY_LO = "hands 51/5D,5C"  # neither card follows the 9H upcard

@@ -11,10 +11,10 @@ import re
 import pytest
 from sqlalchemy import event
 
-from scorekeeper.extensions import db
-from scorekeeper.models import Group, Hand, Match, Player
-from scorekeeper.transfer import import_document
-from scorekeeper.transfer_cli import random_document
+from scorekeeper.cli.history import random_document
+from scorekeeper.store.extensions import db
+from scorekeeper.store.models import Group, Hand, Match, Player
+from scorekeeper.store.transfer import import_document
 
 
 def _group(name: str, matches: int, seed: int = 11) -> tuple[int, str]:

@@ -8,13 +8,13 @@ import random
 
 import pytest
 
-from scorekeeper.extensions import db
-from scorekeeper.models import Group, Player
-from scorekeeper.sheets import Sheet
-from scorekeeper.stats import HandRow, MatchRow, head_to_head, player_stats
-from scorekeeper.stats_data import player_figures
-from scorekeeper.transfer import FORMAT, VERSION, import_document, load_matches
-from scorekeeper.transfer_cli import random_document
+from scorekeeper.cli.history import random_document
+from scorekeeper.core.sheets import Sheet
+from scorekeeper.core.stats import HandRow, MatchRow, head_to_head, player_stats
+from scorekeeper.store.extensions import db
+from scorekeeper.store.models import Group, Player
+from scorekeeper.store.statistics import player_figures
+from scorekeeper.store.transfer import FORMAT, VERSION, import_document, load_matches
 
 
 @pytest.fixture(autouse=True)

@@ -14,7 +14,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Column, Integer, MetaData, inspect, text
 
 from scorekeeper import create_app
-from scorekeeper.extensions import db
+from scorekeeper.store.extensions import db
 
 _numbers = itertools.count()
 

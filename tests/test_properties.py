@@ -8,7 +8,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.cards import (
+from scorekeeper.core.cards import (
     JOKER,
     Card,
     CardError,
@@ -20,8 +20,8 @@ from scorekeeper.cards import (
     parse_card,
     parse_cards,
 )
-from scorekeeper.scoring import HandResult, ScoringError, score_hand, standings
-from scorekeeper.sheets import GAMES, OPTIONS, Sheet, SheetError
+from scorekeeper.core.scoring import HandResult, ScoringError, score_hand, standings
+from scorekeeper.core.sheets import GAMES, OPTIONS, Sheet, SheetError
 
 EVERY_CARD = Deck(decks=1, jokers=1).cards()
 CARD_ALPHABET = "0123456789AaTtJjQqKkCcDdHhSsOoEeRr♣♦♥♠♧♢♡♤🃏* ,;\t\n-xX"

@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 from flask import render_template_string
 
-from scorekeeper import rules, rules_card
-from scorekeeper.sheets import GAMES, OPTIONS, SECTIONS, Sheet
+from scorekeeper.core.sheets import GAMES, OPTIONS, SECTIONS, Sheet
+from scorekeeper.web.rules import card as rules_card
+from scorekeeper.web.rules import views as rules
 
-ENGINE = Path(rules.__file__).resolve().parent / "engine"
+ENGINE = Path(rules.__file__).resolve().parents[2] / "core" / "engine"
 
 
 def ids_on(html: str) -> set[str]:

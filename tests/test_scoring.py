@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.cards import parse_card, parse_cards
-from scorekeeper.scoring import (
+from scorekeeper.core.cards import parse_card, parse_cards
+from scorekeeper.core.scoring import (
     HandResult,
     HandScore,
     ScoringError,
@@ -13,7 +13,7 @@ from scorekeeper.scoring import (
     check_hand,
     score_hand,
 )
-from scorekeeper.sheets import Sheet
+from scorekeeper.core.sheets import Sheet
 
 LO, C8, CD = "last-one", "crazy-eights", "countdown"
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from scorekeeper.sheets import GAMES, OPTIONS, SECTIONS, Sheet, SheetError, options_for
+from scorekeeper.core.sheets import GAMES, OPTIONS, SECTIONS, Sheet, SheetError, options_for
 
 # RULES.md's option table, written out per game: key -> default.
 LAST_ONE = {

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.cards import parse_cards
-from scorekeeper.scoring import HandResult, ScoringError, deal_size, next_seat, standings
-from scorekeeper.sheets import Sheet
+from scorekeeper.core.cards import parse_cards
+from scorekeeper.core.scoring import HandResult, ScoringError, deal_size, next_seat, standings
+from scorekeeper.core.sheets import Sheet
 
 LO, C8, CD = "last-one", "crazy-eights", "countdown"
 

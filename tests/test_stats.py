@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.stats import (
+from scorekeeper.core.stats import (
     Comeback,
     GameStats,
     HandRow,

@@ -10,13 +10,14 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from scorekeeper.cards import parse_cards
-from scorekeeper.extensions import db
-from scorekeeper.models import Group, Hand, HandEntry, Match, Player, Ruling, Seat
-from scorekeeper.records import RecordError, build_match, match_standings
-from scorekeeper.scoring import HandResult
-from scorekeeper.sheets import Sheet
-from scorekeeper.transfer import (
+from scorekeeper.cli.history import random_document
+from scorekeeper.core.cards import parse_cards
+from scorekeeper.core.scoring import HandResult
+from scorekeeper.core.sheets import Sheet
+from scorekeeper.store.extensions import db
+from scorekeeper.store.models import Group, Hand, HandEntry, Match, Player, Ruling, Seat
+from scorekeeper.store.records import RecordError, build_match, match_standings
+from scorekeeper.store.transfer import (
     Limits,
     TransferError,
     export_document,
@@ -25,7 +26,6 @@ from scorekeeper.transfer import (
     parse_json,
     to_csv,
 )
-from scorekeeper.transfer_cli import random_document
 
 TABLES = (Group, Player, Match, Seat, Hand, HandEntry, Ruling)
 

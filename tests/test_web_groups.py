@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper import create_app
-from scorekeeper.extensions import db
-from scorekeeper.models import Group, Player
+from scorekeeper.store.extensions import db
+from scorekeeper.store.models import Group, Player
 
 from .web_support import add_players, start_group, start_match
 
@@ -114,17 +114,16 @@ def test_leave_forgets_the_group_on_this_phone(client):
     assert client.get(f"/groups/{gid}").status_code == 404
 
 
-def test_bearer_token_helper_finds_the_group(app, client):
-    from scorekeeper.access import group_from_bearer
+def test_invite_token_lookup_finds_the_group(app, client):
+    from scorekeeper.store.groups import group_by_invite
 
     gid = start_group(client)
     token = invite_of(app, gid)
-    with app.test_request_context(headers={"Authorization": f"Bearer {token}"}):
-        assert group_from_bearer().id == gid
-    with app.test_request_context(headers={"Authorization": "Bearer wrong"}):
-        assert group_from_bearer() is None
-    with app.test_request_context():
-        assert group_from_bearer() is None
+    with app.app_context():
+        assert group_by_invite(token).id == gid
+        assert group_by_invite("wrong") is None
+        assert group_by_invite("") is None
+        assert group_by_invite("x" * 65) is None
 
 
 @pytest.fixture

@@ -8,11 +8,11 @@ import re
 import pytest
 from sqlalchemy import update
 
-from scorekeeper import hands
-from scorekeeper.cards import parse_cards
-from scorekeeper.extensions import db
-from scorekeeper.models import Hand, HandEntry, Match
-from scorekeeper.records import delete_last_hand, edit_hand, record_hand
+from scorekeeper.core.cards import parse_cards
+from scorekeeper.store.extensions import db
+from scorekeeper.store.models import Hand, HandEntry, Match
+from scorekeeper.store.records import delete_last_hand, edit_hand, record_hand
+from scorekeeper.web.hands import views as hands
 
 from .web_support import add_players, field_errors, record, start_group, start_match
 

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from scorekeeper.extensions import db
-from scorekeeper.models import Match, Player
+from scorekeeper.store.extensions import db
+from scorekeeper.store.models import Match, Player
 
 from .web_support import add_players, field_errors, record, start_group, start_match
 

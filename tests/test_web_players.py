@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.extensions import db
-from scorekeeper.models import Player
+from scorekeeper.store.extensions import db
+from scorekeeper.store.models import Player
 
 from .web_support import add_players, field_errors, start_group, start_match
 

@@ -13,10 +13,9 @@ from typing import Any
 
 from flask import Blueprint, Flask, jsonify, request
 
-from ..errors import api_error
-from ..extensions import csrf
-from . import auth, deal, group, hands, matches, replay, score, transfer
-from .common import ERROR_SCHEMA, ApiError
+from scorekeeper.api import auth, deal, group, hands, matches, replay, score, transfer
+from scorekeeper.api.common import ERROR_SCHEMA, ApiError
+from scorekeeper.store.extensions import csrf
 
 MODULES = (score, group, matches, hands, deal, transfer, replay)
 PREFIX = "/api/v1"
@@ -30,13 +29,8 @@ def openapi_json():
     return jsonify(document())
 
 
-def _api_error(exc: ApiError):
-    return api_error(exc.status, exc.message, exc.field)
-
-
 def register(app: Flask) -> None:
     """Register the document and every module's blueprint on the app."""
-    app.register_error_handler(ApiError, _api_error)
     for blueprint in (bp, *(m.bp for m in MODULES)):
         csrf.exempt(blueprint)
         app.register_blueprint(blueprint, url_prefix=PREFIX)

@@ -11,11 +11,9 @@ from typing import Any
 
 from flask import request
 
-from ..access import group_from_bearer
-from ..models import Group
-from .common import ApiError, error_response
-
-MAX_ID = 2**31 - 1  # PostgreSQL integer
+from scorekeeper.api.common import ApiError, error_response
+from scorekeeper.store.groups import group_by_invite
+from scorekeeper.store.models import MAX_ID, Group
 
 SECURITY_SCHEMES: dict[str, Any] = {
     "groupToken": {
@@ -33,7 +31,7 @@ def bearer_group() -> Group:
     if scheme.lower() != "bearer" or not token.strip():
         raise ApiError("send the group's invite token as 'Authorization: Bearer <token>'",
                        "authorization", 401)
-    group = group_from_bearer()
+    group = group_by_invite(token.strip())
     if group is None:
         raise ApiError("no group here opens with that token", "authorization", 404)
     return group

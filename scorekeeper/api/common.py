@@ -4,17 +4,30 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import request
+from flask import jsonify, request
+
+from scorekeeper.core.errors import InputError
 
 
-class ApiError(Exception):
-    """Raised by an endpoint to answer with a JSON error naming the field at fault."""
+class ApiError(InputError):
+    """Raised by an endpoint to answer with a JSON error naming the field at fault.
+
+    Any :class:`~scorekeeper.core.errors.InputError` an endpoint lets through answers
+    the same way (400, or its own status); this one also carries a chosen status.
+    """
 
     def __init__(self, message: str, field: str | None = None, status: int = 400) -> None:
-        super().__init__(message)
-        self.message = message
-        self.field = field
+        super().__init__(message, field)
         self.status = status
+
+
+def api_error(status: int, message: str, field: str | None = None, **extra: object):
+    """A JSON error body: ``{"error": {"status", "message", "field"}}``."""
+    body: dict[str, object] = {"status": status, "message": message}
+    if field is not None:
+        body["field"] = field
+    body.update(extra)
+    return jsonify(error=body), status
 
 
 def json_object() -> dict[str, Any]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
 
-from ..deal import DealError, plan_deal
-from ..sheets import GAMES
-from .common import ApiError, error_response, ok_response
+from scorekeeper.api.common import ApiError, error_response, ok_response
+from scorekeeper.core.deal import DealError, plan_deal
+from scorekeeper.core.sheets import GAMES
 
 bp = Blueprint("api_deal", __name__)
 

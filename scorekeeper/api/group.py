@@ -6,12 +6,12 @@ from typing import Any
 
 from flask import Blueprint, jsonify
 
-from ..extensions import db
-from ..forms import FieldError, clean_colour, clean_name
-from ..models import Group, Player
-from ..players import add_player
-from .auth import AUTH_RESPONSES, SECURITY, bearer_group
-from .common import ApiError, error_response, json_body, json_object, ok_response
+from scorekeeper.api.auth import AUTH_RESPONSES, SECURITY, bearer_group
+from scorekeeper.api.common import ApiError, error_response, json_body, json_object, ok_response
+from scorekeeper.core.text import FieldError, clean_colour, clean_name
+from scorekeeper.store.extensions import db
+from scorekeeper.store.groups import add_player
+from scorekeeper.store.models import Group, Player
 
 bp = Blueprint("api_group", __name__)
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import Card, CardError, parse_cards
-from ..hand_form import deal_problem
-from ..models import Match
-from ..records import match_names, match_sheet, match_standings
-from ..sheets import LO
-from .common import ApiError, json_object, out_or_blocked
+from scorekeeper.api.common import ApiError, json_object, out_or_blocked
+from scorekeeper.core.cards import Card, CardError, parse_cards
+from scorekeeper.core.deal import deal_problem
+from scorekeeper.core.sheets import LO
+from scorekeeper.store.models import Match
+from scorekeeper.store.records import match_names, match_sheet, match_standings
 
 __all__ = ["Held", "hand_body"]
 

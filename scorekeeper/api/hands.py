@@ -12,15 +12,20 @@ from collections.abc import Callable
 from flask import Blueprint, jsonify, request
 from sqlalchemy.orm.exc import StaleDataError
 
-from ..errors import api_error
-from ..extensions import db
-from ..models import Match
-from ..records import ConflictError, RecordError, delete_last_hand, edit_hand, record_hand
-from .auth import bearer_group, id_in_range
-from .common import ApiError, json_object
-from .hand_body import hand_body
-from .hands_openapi import PATHS, SCHEMAS
-from .matches import group_match, match_json
+from scorekeeper.api.auth import bearer_group, id_in_range
+from scorekeeper.api.common import ApiError, api_error, json_object
+from scorekeeper.api.hand_body import hand_body
+from scorekeeper.api.hands_openapi import PATHS, SCHEMAS
+from scorekeeper.api.matches import group_match, match_json
+from scorekeeper.store.extensions import db
+from scorekeeper.store.models import Match
+from scorekeeper.store.records import (
+    ConflictError,
+    RecordError,
+    delete_last_hand,
+    edit_hand,
+    record_hand,
+)
 
 __all__ = ["PATHS", "SCHEMAS", "bp"]
 

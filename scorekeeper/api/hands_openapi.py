@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .auth import AUTH_RESPONSES, MAX_ID, SECURITY, id_param
-from .common import error_response, json_body, ok_response
+from scorekeeper.api.auth import AUTH_RESPONSES, MAX_ID, SECURITY, id_param
+from scorekeeper.api.common import error_response, json_body, ok_response
 
 _CARDS = {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}],
           "description": "Cards like \"8s kh 7d\", or one card per item."}

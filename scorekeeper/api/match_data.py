@@ -7,9 +7,9 @@ from typing import Any
 from flask import url_for
 from werkzeug.routing import BuildError
 
-from ..models import Match
-from ..records import match_sheet, match_standings
-from ..scoring import Standings
+from scorekeeper.core.scoring import Standings
+from scorekeeper.store.models import Match
+from scorekeeper.store.records import match_sheet, match_standings
 
 
 def _view_path(match: Match) -> str | None:

@@ -11,17 +11,16 @@ from typing import Any
 
 from flask import Blueprint, jsonify
 
-from ..deal import DealError, plan_for_sheet
-from ..extensions import db
-from ..forms import FieldError, clean_name
-from ..models import Group, Match, Player
-from ..records import RecordError, create_match
-from ..sheets import LO, Sheet
-from .auth import bearer_group, id_in_range
-from .common import ApiError, json_object
-from .match_data import match_json
-from .matches_openapi import PATHS, SCHEMAS
-from .score import parse_sheet
+from scorekeeper.api.auth import bearer_group, id_in_range
+from scorekeeper.api.common import ApiError, json_object
+from scorekeeper.api.match_data import match_json
+from scorekeeper.api.matches_openapi import PATHS, SCHEMAS
+from scorekeeper.core.deal import DealError, plan_for_sheet
+from scorekeeper.core.sheets import LO, Sheet, read_sheet
+from scorekeeper.core.text import FieldError, clean_name
+from scorekeeper.store.extensions import db
+from scorekeeper.store.models import Group, Match, Player
+from scorekeeper.store.records import RecordError, create_match
 
 __all__ = ["PATHS", "SCHEMAS", "bp", "group_match", "match_json"]
 
@@ -79,7 +78,7 @@ def create():
     """Start a match; 201 with the match."""
     group = bearer_group()
     data = json_object()
-    sheet = parse_sheet(data.get("sheet"))
+    sheet = read_sheet(data.get("sheet"))
     players = _players(group, data.get("players"))
     dealer = data.get("first_dealer", 0)
     if not isinstance(dealer, int) or isinstance(dealer, bool):

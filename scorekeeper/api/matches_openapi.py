@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .auth import AUTH_RESPONSES, MAX_ID, SECURITY, id_param
-from .common import error_response, json_body, ok_response
+from scorekeeper.api.auth import AUTH_RESPONSES, MAX_ID, SECURITY, id_param
+from scorekeeper.api.common import error_response, json_body, ok_response
 
 _INT = {"type": "integer"}
 _SEAT_MAP = {"type": "object", "additionalProperties": _INT,

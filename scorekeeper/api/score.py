@@ -6,10 +6,7 @@ from typing import Any
 
 from flask import Blueprint, jsonify
 
-from ..cards import CardError, parse_cards
-from ..scoring import HandResult, ScoringError, check_hand, score_hand
-from ..sheets import Sheet, SheetError
-from .common import (
+from scorekeeper.api.common import (
     ApiError,
     error_response,
     json_body,
@@ -17,20 +14,13 @@ from .common import (
     ok_response,
     out_or_blocked,
 )
+from scorekeeper.core.cards import CardError, parse_cards
+from scorekeeper.core.scoring import HandResult, ScoringError, check_hand, score_hand
+from scorekeeper.core.sheets import Sheet, read_sheet
 
 bp = Blueprint("api_score", __name__)
 
 MAX_NAME = 40
-
-
-def parse_sheet(data: Any, field: str = "sheet") -> Sheet:
-    """A request's ``sheet`` object as a validated :class:`Sheet`, or 400."""
-    if not isinstance(data, dict):
-        raise ApiError("sheet must be an object with a game and options", field)
-    try:
-        return Sheet.make(data.get("game"), data.get("options"))
-    except SheetError as exc:
-        raise ApiError(str(exc), f"{field}.{exc.field}") from None
 
 
 def parse_seats(data: Any, sheet: Sheet) -> list[str]:
@@ -83,7 +73,7 @@ def _parse_remaining(data: Any, names: list[str], out: int | None) -> list[list]
 def score():
     """Score one hand under a sheet; 400 names the field at fault."""
     data = json_object()
-    sheet = parse_sheet(data.get("sheet"))
+    sheet = read_sheet(data.get("sheet"))
     names = parse_seats(data.get("seats"), sheet)
     out = _parse_out(data, names)
     held = _parse_remaining(data.get("remaining"), names, out)

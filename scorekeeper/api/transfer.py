@@ -11,8 +11,9 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from ..errors import api_error
-from ..transfer import (
+from scorekeeper.api.auth import AUTH_RESPONSES, SECURITY, bearer_group, id_in_range, id_param
+from scorekeeper.api.common import ApiError, api_error, error_response, json_body, ok_response
+from scorekeeper.store.transfer import (
     FORMAT,
     VERSION,
     Limits,
@@ -23,8 +24,6 @@ from ..transfer import (
     parse_json,
     to_csv,
 )
-from .auth import AUTH_RESPONSES, SECURITY, bearer_group, id_in_range, id_param
-from .common import ApiError, error_response, json_body, ok_response
 
 bp = Blueprint("api_transfer", __name__)
 

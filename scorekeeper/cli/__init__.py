@@ -1,0 +1,114 @@
+"""Command line: ``scorekeeper serve``, ``scorekeeper bench …`` and the database helpers.
+
+``scorekeeper`` is a Flask CLI group bound to :func:`create_app`, so every ``flask``
+command (``db upgrade``, ``db check``, …) works under it too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import socket
+import sys
+
+import click
+from flask import Flask, current_app
+from flask.cli import FlaskGroup, with_appcontext
+
+
+def _create_app() -> Flask:
+    from scorekeeper import create_app
+
+    return create_app()
+
+
+@click.group(cls=FlaskGroup, create_app=_create_app, add_default_commands=True)
+def main() -> None:
+    """Scorekeeper for Crazy Eights and Last One."""
+
+
+# Commands are defined below and added to the app's CLI by register().
+
+
+def upgrade_database() -> None:
+    """Create or upgrade the database to the newest migration."""
+    from flask_migrate import upgrade
+
+    upgrade()
+
+
+def lan_address() -> str:
+    """This machine's address on the local network (no packet is sent)."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.255.255.255", 1))  # UDP connect only picks a route
+        return probe.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        probe.close()
+
+
+def print_qr(url: str) -> None:
+    """Show the address as a QR code in the terminal, for phones to scan."""
+    import segno
+
+    with contextlib.suppress(UnicodeEncodeError, OSError):  # a terminal that can't draw it
+        segno.make(url, error="m").terminal(compact=True)
+
+
+@click.command("serve")
+@click.option("--host", default="0.0.0.0", show_default=True, help="Address to listen on.")
+@click.option("--port", default=5000, show_default=True, type=int, help="Port to listen on.")
+@click.option("--threads", default=8, show_default=True, type=int, help="Worker threads.")
+@with_appcontext
+def serve(host: str, port: int, threads: int) -> None:
+    """Upgrade the database and serve the app with a production WSGI server."""
+    from waitress import serve as waitress_serve
+
+    upgrade_database()
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    shown = lan_address() if host in ("0.0.0.0", "::") else host
+    url = f"http://{shown}:{port}/"
+    click.echo(f"Scorekeeper is running. Open {url} on a phone on the same network.")
+    print_qr(url)
+    click.echo(f"Database: {app.config['SQLALCHEMY_DATABASE_URI']}")
+    sys.stdout.flush()
+    waitress_serve(app, host=host, port=port, threads=threads, ident="scorekeeper")
+
+
+@click.group("bench")
+def bench() -> None:
+    """Benchmarks that print figures (not tests)."""
+
+
+@bench.command("engine")
+@click.option("--game", default="last-one", show_default=True,
+              type=click.Choice(["last-one", "crazy-eights", "countdown"]))
+@click.option("--players", default=4, show_default=True, type=int)
+@click.option("--games", default=1000, show_default=True, type=int)
+@click.option("--seed", default=0, show_default=True, type=int)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def bench_engine(game: str, players: int, games: int, seed: int, as_json: bool) -> None:
+    """Play K seeded random complete games and print games and moves per second."""
+    from scorekeeper.core.engine.bench import run_bench
+
+    result = run_bench(game, players, games, seed)
+    if as_json:
+        click.echo(json.dumps(result))
+        return
+    click.echo(
+        f"{result['game']}, {result['players']} players: {result['games']} games, "
+        f"{result['moves']} moves in {result['seconds']:.2f} s — "
+        f"{result['games_per_second']:.0f} games/s, {result['moves_per_second']:.0f} moves/s"
+    )
+
+
+def register(app: Flask) -> None:
+    """Add the commands to ``app.cli``: ``flask --app scorekeeper serve`` works too, and
+    the ``scorekeeper`` group finds them through the app."""
+    from scorekeeper.cli.history import bench_history, export_command, import_command
+
+    bench.add_command(bench_history)
+    for command in (serve, bench, export_command, import_command):
+        app.cli.add_command(command)

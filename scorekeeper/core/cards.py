@@ -1,0 +1,307 @@
+"""Playing cards: ranks, suits, jokers, parsing, formatting and decks.
+
+Everything past the input boundary handles :class:`Card` objects, never card text.
+Cards are interned, immutable and hashable, so they are cheap to compare and count.
+
+>>> parse_cards("8s, kh 10♥ jk")
+[Card.parse('8S'), Card.parse('KH'), Card.parse('10H'), Card.parse('JK')]
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from scorekeeper.core.errors import InputError
+
+__all__ = [
+    "JOKER",
+    "Card",
+    "CardError",
+    "Deck",
+    "DeckError",
+    "Rank",
+    "Suit",
+    "check_entries",
+    "deck_for",
+    "format_cards",
+    "parse_card",
+    "parse_cards",
+]
+
+
+class CardError(InputError):
+    """A token that is not a card: the message quotes it and says what is accepted."""
+
+
+class DeckError(InputError):
+    """Cards that cannot all come from the deck in play (too many copies, jokers...).
+
+    ``key`` is the entry at fault, when one is: the first holding a card the deck lacks,
+    or the one whose copy went past what the deck holds. None when no single entry is
+    to blame (too many cards in all).
+    """
+
+    def __init__(self, message: str, key: str | None = None) -> None:
+        super().__init__(message, key)
+        self.key = key
+
+
+class Suit(enum.Enum):
+    """The four suits; the value is the canonical one-letter form."""
+
+    CLUBS = "C"
+    DIAMONDS = "D"
+    HEARTS = "H"
+    SPADES = "S"
+
+    @property
+    def symbol(self) -> str:
+        """The suit symbol, e.g. ``♥``."""
+        return _SYMBOLS[self]
+
+    @property
+    def is_red(self) -> bool:
+        """Hearts and diamonds are red."""
+        return self in (Suit.HEARTS, Suit.DIAMONDS)
+
+    @property
+    def label(self) -> str:
+        """The English name, lower case: ``hearts``."""
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> Suit:
+        """Parse a suit letter, symbol or name (``h``, ``♥``, ``hearts``)."""
+        suit = _SUIT_TOKENS.get(text.strip().lower())
+        if suit is None:
+            raise CardError(f"{text!r} is not a suit: use C, D, H or S (or ♣ ♦ ♥ ♠)")
+        return suit
+
+
+_SYMBOLS = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
+_SUIT_TOKENS: dict[str, Suit] = {}
+for _suit in Suit:
+    _SUIT_TOKENS[_suit.value.lower()] = _suit
+    _SUIT_TOKENS[_suit.symbol] = _suit
+    _SUIT_TOKENS[_suit.name.lower()] = _suit
+_SUIT_TOKENS.update({"♧": Suit.CLUBS, "♢": Suit.DIAMONDS, "♡": Suit.HEARTS, "♤": Suit.SPADES})
+
+
+class Rank(enum.IntEnum):
+    """Card ranks, valued 1 (ace) to 13 (king) so runs can be counted."""
+
+    ACE = 1
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+
+    @property
+    def label(self) -> str:
+        """The canonical short form: ``A``, ``2`` … ``10``, ``J``, ``Q``, ``K``."""
+        return _RANK_LABELS[self]
+
+    def next_up(self, wrap: bool = False) -> Rank | None:
+        """The rank one above this one; after the king, the ace if ``wrap`` else None."""
+        if self is Rank.KING:
+            return Rank.ACE if wrap else None
+        return Rank(self + 1)
+
+
+_RANK_LABELS = {r: str(int(r)) for r in Rank} | {
+    Rank.ACE: "A",
+    Rank.JACK: "J",
+    Rank.QUEEN: "Q",
+    Rank.KING: "K",
+}
+_RANK_TOKENS = {label.lower(): rank for rank, label in _RANK_LABELS.items()} | {"t": Rank.TEN}
+_JOKER_TOKENS = {"jk", "joker", "jkr", "🃏", "*"}
+_ACCEPTED = (
+    "a rank (A 2-10 T J Q K) with a suit (C D H S or ♣ ♦ ♥ ♠), e.g. 10h, Th, ♥10, qs; or jk/joker"
+)
+_SEPARATORS = re.compile(r"[\s,;]+")
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One card: a rank and a suit, or a joker (both None).
+
+    Use :meth:`Card.parse` or the module constants rather than the constructor;
+    parsed cards are interned, so ``is`` and ``==`` agree.
+    """
+
+    rank: Rank | None
+    suit: Suit | None
+
+    @property
+    def is_joker(self) -> bool:
+        """True for a joker."""
+        return self.rank is None
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Parse one card in any accepted spelling; raise :class:`CardError` if not."""
+        return parse_card(text)
+
+    def __str__(self) -> str:
+        if self.rank is None:
+            return "JK"
+        return f"{self.rank.label}{self.suit.value}"  # type: ignore[union-attr]
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+    @property
+    def pretty(self) -> str:
+        """The card with its suit symbol: ``10♥``, ``Q♠``; a joker is ``Joker``."""
+        if self.rank is None:
+            return "Joker"
+        return f"{self.rank.label}{self.suit.symbol}"  # type: ignore[union-attr]
+
+    @property
+    def sort_key(self) -> tuple[int, int]:
+        """Order by suit then rank, jokers last: a tidy way to show a hand."""
+        if self.rank is None:
+            return (9, 0)
+        return (list(Suit).index(self.suit), int(self.rank))  # type: ignore[arg-type]
+
+
+JOKER = Card(None, None)
+ALL_CARDS: tuple[Card, ...] = tuple(Card(r, s) for s in Suit for r in Rank)
+_BY_TEXT: dict[str, Card] = {str(c): c for c in ALL_CARDS} | {"JK": JOKER}
+
+
+def card(rank: Rank, suit: Suit) -> Card:
+    """The interned card of that rank and suit."""
+    return _BY_TEXT[f"{rank.label}{suit.value}"]
+
+
+def parse_card(text: str) -> Card:
+    """Parse one card token: ``10h``, ``Th``, ``10♥``, ``♥10``, ``qs``, ``Q♠``, ``jk``.
+
+    >>> parse_card("♥10"), parse_card("Joker")
+    (Card.parse('10H'), Card.parse('JK'))
+    """
+    token = text.strip()
+    low = token.lower()
+    if low in _JOKER_TOKENS:
+        return JOKER
+    if len(low) >= 2:
+        for rank_part, suit_part in ((low[:-1], low[-1]), (low[1:], low[0])):
+            rank = _RANK_TOKENS.get(rank_part)
+            suit = _SUIT_TOKENS.get(suit_part)
+            if rank is not None and suit is not None:
+                return card(rank, suit)
+    raise CardError(f"{token!r} is not a card: use {_ACCEPTED}")
+
+
+def parse_cards(text: str | Iterable[str]) -> list[Card]:
+    """Parse cards separated by spaces or commas (or an iterable of tokens).
+
+    An empty string is an empty hand. The error names the first bad token.
+    """
+    tokens = _SEPARATORS.split(text) if isinstance(text, str) else list(text)
+    return [parse_card(t) for t in tokens if t and t.strip()]
+
+
+def format_cards(cards: Iterable[Card], pretty: bool = False) -> str:
+    """Canonical text for a hand: ``8S KH 7D`` (or ``8♠ K♥ 7♦`` when pretty)."""
+    return " ".join(c.pretty if pretty else str(c) for c in cards)
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    """What a game is played with: how many 52-card decks and how many jokers."""
+
+    decks: int = 1
+    jokers: int = 0
+
+    @property
+    def size(self) -> int:
+        """Total number of cards."""
+        return 52 * self.decks + self.jokers
+
+    def copies(self, c: Card) -> int:
+        """How many copies of a card the deck holds."""
+        return self.jokers if c.is_joker else self.decks
+
+    def cards(self) -> list[Card]:
+        """Every card of the deck, in a fixed order (shuffle a copy to deal)."""
+        return [c for c in ALL_CARDS for _ in range(self.decks)] + [JOKER] * self.jokers
+
+    def describe(self) -> str:
+        """Plain words: ``one deck (52) and 2 jokers``."""
+        words = "one deck" if self.decks == 1 else f"{self.decks} decks"
+        text = f"{words} ({52 * self.decks})"
+        if self.jokers:
+            text += f" and {self.jokers} jokers"
+        return text
+
+
+def deck_for(game: str, players: int) -> Deck:
+    """The deck a game uses at that table size (RULES.md "Cards").
+
+    >>> deck_for("last-one", 4).size, deck_for("crazy-eights", 6).size
+    (54, 104)
+    """
+    if game == "last-one":
+        return Deck(decks=1, jokers=2)
+    return Deck(decks=2 if players >= 6 else 1, jokers=0)
+
+
+def check_entries(entries: Mapping[str, Sequence[Card]], deck: Deck) -> None:
+    """Check cards entered for several players against one deck.
+
+    Raises :class:`DeckError` when a card appears more often than the deck holds it
+    (across all entries), a joker is entered for a deck without jokers, or more cards
+    are entered than the deck could leave in hands (one card is always the upcard).
+    The error's ``key`` names the entry at fault: entries are taken in order (seat
+    order), so it is the later entry holding the extra copy.
+
+    >>> try:
+    ...     check_entries({"Ann": parse_cards("8s kh"), "Bo": parse_cards("8s")}, Deck())
+    ... except DeckError as exc:
+    ...     print(exc.key, exc)
+    Bo 8♠ is entered 2 times (Ann and Bo); the deck holds it once
+    """
+    seen: Counter[Card] = Counter()
+    for cards in entries.values():
+        seen.update(cards)
+    for c, n in seen.items():
+        allowed = deck.copies(c)
+        if c.is_joker and allowed == 0:
+            raise DeckError("this game is played without jokers", _past(entries, c, 0))
+        if n > allowed:
+            holders = [who for who, cards in entries.items() if c in cards]
+            where = " and ".join(holders)
+            times = "once" if allowed == 1 else f"{allowed} times"
+            raise DeckError(f"{c.pretty} is entered {n} times ({where}); the deck holds it "
+                            f"{times}", _past(entries, c, allowed))
+    total = sum(seen.values())
+    if total > deck.size - 1:
+        raise DeckError(
+            f"{total} cards entered, but at most {deck.size - 1} can be in hands "
+            f"(the deck has {deck.size} and one is the upcard)"
+        )
+
+
+def _past(entries: Mapping[str, Sequence[Card]], c: Card, allowed: int) -> str | None:
+    """The first entry, in order, whose copies of ``c`` bring the count past ``allowed``."""
+    count = 0
+    for key, cards in entries.items():
+        count += list(cards).count(c)
+        if count > allowed:
+            return key
+    return None

@@ -1,0 +1,69 @@
+"""The rules engine: a pure state machine for Last One, Crazy Eights and Countdown.
+
+It imports only the standard library and the rest of ``scorekeeper.core``.
+
+Quick tour::
+
+    g = Game.start(sheet, players, dealer, hands, upcard, stock=None, situation=None,
+                   counts=None, seed=None, names=None)  # or Game.deal(sheet, players, ...)
+    g.current_player, g.actors(), g.legal_moves(), g.legal_moves_by_player()
+    g.check(move) -> Verdict(legal True/False/None, reason, rule id, cause)
+    g.apply(move)  # raises NotYourTurnError / IllegalPlayError / GameOverError
+    g.undo(); g.is_over; g.outcome(); g.summary()
+
+>>> g = parse_position("c8 | up 4H | turn 1 | hands 8S,KH/4S,5C")
+>>> g.check(Move.parse("1:4S")).legal, g.check(Move.parse("1:5C")).rule
+(True, 'c8-turn')
+
+A replay request (what the table saw: the deal and the events that followed) is read
+and judged by :func:`~scorekeeper.core.engine.replay.run`; its format is documented
+once, in :mod:`scorekeeper.core.engine.replay`. In code, build a game with
+:meth:`Game.start` and apply :class:`Move` objects; ``g.replay(moves)`` returns how many
+were applied and the error of the first refused one (its ``verdict`` says why and
+cites the rule). ``g.summary()`` is JSON-ready. A position that cannot be raises
+:class:`SetupError`, whose ``field`` names what is at fault. Reasons name seats
+"seat 0", "seat 1"... unless ``names`` are given.
+
+Move text (``Move.parse``): ``1:8S/D`` (seat 1 plays an 8 naming diamonds), ``0:JK=5H``
+(a joker as 5♥), ``2:draw`` or ``2:draw:7C`` (one card, owed cards too), ``1:pass``,
+``1:call`` ("last one"/"last card", by the seat holding one card, any time before
+another seat plays or draws) and ``0:name/D`` / ``0:name=5H``: in a fresh Last One
+hand whose upcard is an 8 or a joker (with ``starter_effects``), the dealer first names
+its suit or card; in Crazy Eights the first player may name the suit of a starting 8
+(``1:name/D``) before playing, and must before drawing.
+"""
+
+from __future__ import annotations
+
+from scorekeeper.core.cards import parse_card
+from scorekeeper.core.engine.moves import (
+    GameOverError,
+    IllegalMoveError,
+    IllegalPlayError,
+    Move,
+    NotYourTurnError,
+    SetupError,
+    Verdict,
+)
+from scorekeeper.core.engine.notation import parse_position
+from scorekeeper.core.engine.replay import read_events, read_game, run
+from scorekeeper.core.engine.state import Game, Outcome
+from scorekeeper.core.sheets import Sheet
+
+__all__ = [
+    "Game",
+    "GameOverError",
+    "IllegalMoveError",
+    "IllegalPlayError",
+    "Move",
+    "NotYourTurnError",
+    "Outcome",
+    "SetupError",
+    "Sheet",
+    "Verdict",
+    "parse_card",
+    "parse_position",
+    "read_events",
+    "read_game",
+    "run",
+]

@@ -1,0 +1,314 @@
+"""What a legal move does: cards move, effects fire, the turn passes on.
+
+:func:`apply` assumes :func:`.rules.check` has accepted the move. A missed
+"last one"/"last card" call becomes due when another player plays or draws; the
+penalty is then drawn first, before play goes on (or before scoring, if that move
+ended the hand); drawing a penalty is not such an action. Owed cards nobody can draw
+(stock and pile exhausted) are forgiven.
+
+>>> from scorekeeper.core.engine import Game, Move, Sheet, parse_card
+>>> g = Game.start(Sheet.make("last-one"), 3, 0, [["8S"], ["2H", "5C"], 5], "4H",
+...                situation={"turn": 1})
+>>> apply(g, Move.play(1, parse_card("2H"))); g.debts
+[(2, 2, 'two', 2)]
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from scorekeeper.core.cards import Card
+from scorekeeper.core.engine import rules
+from scorekeeper.core.engine.moves import Move
+
+if TYPE_CHECKING:
+    from scorekeeper.core.engine.state import Game
+
+__all__ = ["apply", "begin"]
+
+
+def begin(game: Game) -> None:
+    """Start a fresh hand: the seat left of the dealer plays first, and the upcard
+    acts as if the dealer had played it when ``starter_effects`` says so.
+
+    Choices: in Crazy Eights (and Countdown, with the first player's wild rank) a
+    starting 8 lets the first player play any card, naming its suit by playing it,
+    or name a suit first (a ``name`` move), which a draw or pass needs.
+    In Last One with starter effects off, a starting joker lets any card follow.
+    """
+    v, up, dealer = game.variant, game.upcard, game.dealer
+    first = game.next_seat(dealer)
+    _start_turn(game, first)
+    if v.is_last_one:
+        if not v.starter_effects:
+            if up.is_joker:
+                game.active_suit, game.rank_open = None, False
+            return
+        if up.is_joker or up.rank is game.wild[dealer]:
+            game.naming = True
+            return
+        _card_effect(game, dealer, v.effects.get(up.rank))  # type: ignore[arg-type]
+        return
+    if up.rank is game.wild[first]:
+        game.active_suit, game.rank_open = None, False
+    elif v.starter_effects:
+        _card_effect(game, dealer, v.effects.get(up.rank))  # type: ignore[arg-type]
+
+
+def apply(game: Game, move: Move) -> None:
+    """Carry out an accepted move, then settle debts and the blocked/jammed check."""
+    prev = game.uncalled
+    paying_penalty = bool(game.debts) and game.debts[0][2] == "penalty"
+    due = (prev >= 0 and prev != move.player and move.kind in ("play", "draw")
+           and not paying_penalty)
+    if due:
+        game.uncalled = -1
+    _HANDLERS[move.kind](game, move)
+    if due:
+        n = game.variant.call_penalty
+        game.debts.insert(0, (prev, n, "penalty", n))
+    _settle(game)
+
+
+# -------------------------------------------------------------- turns
+
+def _start_turn(game: Game, seat: int) -> None:
+    game.turn = seat
+    game.drawn = 0
+    game.last_drawn = None
+    game.free_play = False
+
+
+def _card_effect(game: Game, p: int, code: str | None) -> None:
+    """What follows seat ``p`` playing a card with effect ``code`` (not going out)."""
+    if code == "two":
+        nxt = game.next_seat(p)
+        _start_turn(game, nxt)
+        game.debts.append((nxt, 2, "two", 2))
+    elif code == "three":
+        _start_turn(game, p)
+        game.free_play = True
+    elif code == "melee":
+        defender = game.next_seat(p)
+        _start_turn(game, defender)
+        game.melee = (p, defender)
+    elif code == "skip":
+        _start_turn(game, game.next_seat(p, 2))
+    elif code == "reverse":
+        _start_turn(game, game.next_seat(p, _reverse(game)))
+    else:
+        _start_turn(game, game.next_seat(p))
+
+
+def _reverse(game: Game) -> int:
+    """Reverse (or, with two players, skip or nothing); returns the steps to the next
+    player."""
+    if game.players == 2:
+        return 2 if game.variant.ace_skips_two else 1
+    game.direction = -game.direction
+    return 1
+
+
+# -------------------------------------------------------------- moves
+
+def _take(game: Game, p: int, c: Card) -> None:
+    hand = game.known[p]
+    if c in hand:
+        hand.remove(c)
+    else:
+        game.unknown[p] -= 1
+
+
+def _play(game: Game, move: Move) -> None:
+    p, c = move.player, move.card
+    assert c is not None
+    _take(game, p, c)
+    eff = move.as_card if c.is_joker else c
+    assert eff is not None
+    game.pile.append(c)
+    game.upcard_as = eff
+    game.passes = 0
+    was_free, game.free_play = game.free_play, False
+    in_melee = game.melee is not None
+    if move.suit is not None and not in_melee:
+        game.active_suit, game.rank_open = move.suit, False
+    else:
+        game.active_suit, game.rank_open = eff.suit, True
+    left = game.hand_size(p)
+    if left == 0:
+        _go_out(game, p, eff, c.is_joker, in_melee)
+        return
+    if left == 1 and game.variant.call_required:
+        game.uncalled = p
+    elif game.uncalled == p:
+        game.uncalled = -1
+    if in_melee:
+        game.melee = (p, game.melee[0])  # type: ignore[index]
+        game.melee_suit = move.suit
+        game.turn = game.melee[1]
+    elif game.debts:
+        _pass_draw_on(game, p)
+    else:
+        code = rules.effect_of(game, eff, p, c.is_joker)
+        if code == "three" and was_free and not game.variant.three_chain:
+            code = None
+        _card_effect(game, p, code)
+
+
+def _pass_draw_on(game: Game, p: int) -> None:
+    """A 2 played by the seat owing a 2's draw passes it on, increased by two."""
+    total = game.debts.pop(0)[3] + 2
+    nxt = game.next_seat(p)
+    _start_turn(game, nxt)
+    game.debts.insert(0, (nxt, total, "two", total))
+
+
+def _go_out(game: Game, p: int, eff: Card, joker: bool, in_melee: bool) -> None:
+    """The hand ends; with ``going_out_effects`` = draws, draw effects still resolve:
+    a 2 (its draw passed on if it answered one), a 4, or a card continuing a melee
+    (the defender draws its value as if nobody continued)."""
+    owed = game.debts[0][3] if game.debts else 0
+    game.winner, game.result = p, "out"
+    game.debts, game.free_play, game.naming = [], False, False
+    if game.uncalled == p:
+        game.uncalled = -1
+    melee, game.melee = game.melee, None
+    if not game.variant.going_out_draws:
+        return
+    code = rules.effect_of(game, eff, p, joker)
+    value = game.variant.melee_value(eff.rank)  # type: ignore[arg-type]
+    if in_melee:
+        game.debts.append((melee[0], value, "melee", value))  # type: ignore[index]
+    elif code == "two":
+        game.debts.append((game.next_seat(p), owed + 2, "two", owed + 2))
+    elif code == "melee":
+        game.debts.append((game.next_seat(p), value, "melee", value))
+
+
+def _draw(game: Game, move: Move) -> None:
+    p = move.player
+    if not game.stock:
+        game.stock = rules.refill_order(game)
+        game.pile = [game.pile[-1]]
+        game.refills += 1
+    top = game.stock.pop()
+    c = top if top is not None else move.card
+    if c is None:
+        game.unknown[p] += 1
+    else:
+        game.known[p].append(c)
+    game.passes = 0
+    if game.uncalled == p:
+        game.uncalled = -1
+    if not game.debts and game.melee is not None:
+        value = game.variant.melee_value(game.upcard_as.rank)  # type: ignore[arg-type]
+        game.debts.append((p, value, "melee", value))
+    if game.debts:
+        _pay(game)
+        return
+    game.drawn += 1
+    game.last_drawn = c
+    _after_draw(game)
+
+
+def _after_draw(game: Game) -> None:
+    """End the turn after a draw unless the player still has a choice: play the card
+    drawn (play_after_draw), or draw again (it cannot be played, limit not reached)."""
+    fit, more = rules.drawn_fit(game), rules.more_draws(game)
+    if fit is None:
+        stay = game.variant.play_after_draw or more
+    elif fit:
+        stay = game.variant.play_after_draw
+    else:
+        stay = more
+    if not stay:
+        _start_turn(game, game.next_seat(game.turn))
+
+
+def _pay(game: Game) -> None:
+    seat, left, reason, total = game.debts[0]
+    if left > 1:
+        game.debts[0] = (seat, left - 1, reason, total)
+        return
+    game.debts.pop(0)
+    _debt_done(game, seat, reason)
+
+
+def _debt_done(game: Game, seat: int, reason: str) -> None:
+    """A debt is drawn (or forgiven): a 2's victim loses the turn; a melee ends."""
+    if game.result is not None:
+        return
+    if reason == "two":
+        _start_turn(game, game.next_seat(seat))
+    elif reason == "melee":
+        _end_melee(game, seat)
+
+
+def _end_melee(game: Game, defender: int) -> None:
+    """Play goes on after the defender. With ``melee_effects`` the card that ended the
+    melee acts now: an 8 takes its named suit, a J skips, an A reverses, a 2 makes
+    the next player draw two (a 3 gives nothing: its player is not on turn)."""
+    aggressor = game.melee[0]  # type: ignore[index]
+    game.melee = None
+    code = None
+    if game.variant.melee_effects:
+        code = rules.effect_of(game, game.upcard_as, aggressor,  # type: ignore[arg-type]
+                               game.upcard.is_joker)
+    if code == "eight" and game.melee_suit is not None:
+        game.active_suit, game.rank_open = game.melee_suit, False
+    game.melee_suit = None
+    steps = 2 if code == "skip" else _reverse(game) if code == "reverse" else 1
+    nxt = game.next_seat(defender, steps)
+    _start_turn(game, nxt)
+    if code == "two":
+        game.debts.append((nxt, 2, "two", 2))
+
+
+def _pass(game: Game, move: Move) -> None:
+    """End the turn without playing. Only a player who cannot play, with nothing left
+    to draw, counts towards a blocked/jammed hand: one who passes after drawing may
+    keep a playable card, and declining a free play or ending a melee is no such pass."""
+    p = move.player
+    stuck = (game.melee is None and not game.free_play and not rules.can_draw(game)
+             and rules.can_play(game, p) is not True)
+    game.passes = game.passes + 1 if stuck else 0
+    if game.melee is not None:
+        _end_melee(game, p)
+    else:
+        _start_turn(game, game.next_seat(p))
+    if game.passes >= game.players:
+        game.result = "blocked" if game.variant.is_last_one else "jammed"
+
+
+def _call(game: Game, move: Move) -> None:
+    game.uncalled = -1
+
+
+def _name(game: Game, move: Move) -> None:
+    """The dealer names the starter's suit (an 8) or card (a joker); a named card
+    then acts as the dealer's play when jokers have effects. In Crazy Eights the
+    first player names the suit of a starting 8 and keeps the turn."""
+    if not game.naming:
+        game.active_suit, game.rank_open = move.suit, False
+        return
+    game.naming = False
+    dealer, up = game.dealer, game.upcard
+    eff = move.as_card if up.is_joker else up
+    assert eff is not None
+    game.upcard_as = eff
+    if move.suit is not None:
+        game.active_suit, game.rank_open = move.suit, False
+    else:
+        game.active_suit, game.rank_open = eff.suit, True
+    code = rules.effect_of(game, eff, dealer, up.is_joker)
+    _card_effect(game, dealer, None if code == "eight" else code)
+
+
+def _settle(game: Game) -> None:
+    """Forgive owed cards when nothing at all is left to draw."""
+    while game.debts and not rules.can_draw(game):
+        seat, _, reason, _ = game.debts.pop(0)
+        _debt_done(game, seat, reason)
+
+
+_HANDLERS = {"play": _play, "draw": _draw, "pass": _pass, "call": _call, "name": _name}

@@ -1,0 +1,305 @@
+"""The replay request: what the table saw, read into a game and moves, and judged.
+
+A request describes a hand (sheet, seats, hands, upcard, optionally the stock and a
+mid-hand situation) and the events that followed; :func:`run` answers with a verdict
+per event, the first illegal one and the position after the last event. This is the
+one reader of that format: the JSON API (``POST /api/v1/replay``) and the play checker
+page both call :func:`run`, so they always agree. Bad input raises
+:class:`~scorekeeper.core.errors.InputError` whose ``field`` names the request field at
+fault (``hands[1]``, ``events[3].play``, ``situation.melee``...).
+
+Request::
+
+    {"sheet": {"game": "last-one", "options": {...}},   # Sheet.to_dict() data
+     "players": 3, "dealer": 0,
+     "hands": [["8S","KH","7D","AC","2C"], 5, ["4S"]],  # per seat: cards, an unseen
+                                                        # count, or {"cards", "unknown"}
+     "upcard": "4H",
+     "stock": 30,                                       # optional: count or cards (top first)
+     "counts": [8, 7, 8],                               # optional, Countdown only
+     "names": ["Ann", "Bo", "Cy"],                      # optional: seat names for reasons
+     "situation": {"turn": 2, "direction": -1, "active_suit": "D", "upcard_as": "4H",
+                   "pending_draw": 2, "melee": {"aggressor": 0, "defender": 1},
+                   "free_play": false, "uncalled": null},  # optional, every field optional
+     "events": [{"player": 1, "play": "8S", "suit": "D"}, {"player": 2, "draw": null},
+                {"player": 0, "play": "JK", "as": "5H"}, {"player": 1, "pass": true}],
+     "include_legal_moves": false}
+
+Events: ``play`` (a card; ``suit`` for an 8 or wild, ``as`` for a joker's card),
+``draw`` (the card, or null when nobody saw it; one event per card), ``pass``,
+``call`` ("last one"/"last card") and ``name`` (a dealer naming a starting 8's suit or a
+starting joker's card), each with the ``player`` (seat number from 0).
+
+``situation`` fields: ``turn`` (default: left of the dealer), ``direction`` (1
+clockwise, -1), ``upcard_as`` (what a joker upcard stands for), ``active_suit``
+(default the upcard's suit; another suit means it was named with an 8/wild, so rank
+no longer matches; null lets any card follow), ``pending_draw`` (cards owed by the
+seat on turn: from 2s, or by the defender when a melee is given), ``melee``
+(aggressor and defender; the turn goes to the defender), ``free_play`` (the seat on
+turn may put a free card on a 3), ``uncalled`` (a seat holding one card that has not
+called yet).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from scorekeeper.core.cards import CardError, DeckError, Suit, deck_for, parse_card
+from scorekeeper.core.engine import setup as engine_setup
+from scorekeeper.core.engine.moves import IllegalMoveError, Move, SetupError
+from scorekeeper.core.engine.state import Game
+from scorekeeper.core.errors import InputError
+from scorekeeper.core.sheets import GAMES, Sheet, read_sheet
+
+__all__ = ["read_events", "read_game", "replay", "run"]
+
+MAX_EVENTS = 500
+MAX_TEXT = 200  # characters of one card or hand text
+MAX_OWED = 108  # pending_draw: more cards than two decks hold is nonsense
+REQUEST_KEYS = ("sheet", "players", "dealer", "hands", "upcard", "stock", "situation",
+                "counts", "names", "events", "include_legal_moves")
+MAX_NAME = 60
+ACTIONS = ("play", "draw", "pass", "call", "name")
+SITUATION_KEYS = engine_setup.SITUATION_KEYS
+
+
+def _int(value: Any, field: str, low: int, high: int, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InputError(f"{field} must be {what} from {low} to {high}, not {value!r}", field)
+    return value
+
+
+def _text(value: Any, field: str, limit: int = MAX_TEXT) -> str:
+    if not isinstance(value, str) or len(value) > limit:
+        raise InputError(f"{field} must be card text (at most {limit} characters)", field)
+    return value
+
+
+def _card(value: Any, field: str):
+    try:
+        return parse_card(_text(value, field))
+    except CardError as exc:
+        raise InputError(str(exc), field) from None
+
+
+def _suit(value: Any, field: str) -> Suit:
+    try:
+        return Suit.parse(_text(value, field))
+    except CardError as exc:
+        raise InputError(str(exc), field) from None
+
+
+# ----------------------------------------------------------------- the table
+
+def _hands(data: Any, players: int) -> list[Any]:
+    if not isinstance(data, list) or len(data) != players:
+        raise InputError(f"hands must list one entry per seat ({players})", "hands")
+    for seat, entry in enumerate(data):
+        field = f"hands[{seat}]"
+        if isinstance(entry, str):
+            _text(entry, field, 4 * MAX_TEXT)
+        elif isinstance(entry, list):
+            if len(entry) > 108:
+                raise InputError(f"{field} holds more cards than any deck", field)
+            for c in entry:
+                _text(c, field)
+        elif isinstance(entry, int) and not isinstance(entry, bool) and entry > 108:
+            raise InputError(f"{field} holds more cards than any deck", field)
+        try:
+            known, unknown = engine_setup.read_hand(entry, seat)
+        except (SetupError, CardError) as exc:
+            raise InputError(str(exc), field) from None
+        if not known and not unknown:
+            raise InputError(f"{field} is empty: somebody who went out has ended the hand", field)
+    return data
+
+
+def _check_deck(sheet: Sheet, players: int, hands: list[Any], upcard: str) -> None:
+    """Hands and upcard against the deck, before the stock is considered."""
+    seen, held = [], 0
+    for seat, entry in enumerate(hands):
+        known, unknown = engine_setup.read_hand(entry, seat)
+        seen += known
+        held += len(known) + unknown
+    try:
+        engine_setup.check_deck(deck_for(sheet.game, players), [*seen, parse_card(upcard)],
+                                held + 1)
+    except DeckError as exc:
+        raise InputError(str(exc), "hands") from None
+
+
+def _situation(data: Any) -> dict[str, Any] | None:
+    """Type checks the engine leaves loose (it reads them again, with the seats)."""
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise InputError("situation must be an object", "situation")
+    for key in data:
+        if key not in SITUATION_KEYS:
+            raise InputError(f"unknown situation field {key!r}: use {', '.join(SITUATION_KEYS)}",
+                           f"situation.{key}")
+    if data.get("active_suit") is not None:
+        _suit(data["active_suit"], "situation.active_suit")
+    if data.get("upcard_as") is not None:
+        _card(data["upcard_as"], "situation.upcard_as")
+    if "direction" in data and (type(data["direction"]) is not int
+                                or data["direction"] not in (1, -1)):
+        raise InputError("situation.direction must be 1 or -1", "situation.direction")
+    if "pending_draw" in data:
+        _int(data["pending_draw"], "situation.pending_draw", 0, MAX_OWED, "a number of cards")
+    if "free_play" in data and not isinstance(data["free_play"], bool):
+        raise InputError("situation.free_play must be true or false", "situation.free_play")
+    return data
+
+
+def _names(data: Any, players: int) -> list[str] | None:
+    """Optional seat names: verdict reasons then say "Ann" instead of "seat 0"."""
+    if data is None:
+        return None
+    if not isinstance(data, list) or len(data) != players or not all(
+            isinstance(n, str) and 0 < len(n.strip()) <= MAX_NAME for n in data):
+        raise InputError(f"names must give each of the {players} seats a name "
+                       f"(at most {MAX_NAME} characters)", "names")
+    return data
+
+
+def read_game(data: Mapping[str, Any]) -> Game:
+    """The game a replay request describes, or :class:`InputError` naming the field."""
+    for key in data:
+        if key not in REQUEST_KEYS:
+            raise InputError(f"unknown field {key!r}", str(key)[:60])
+    sheet = read_sheet(data.get("sheet"))
+    info = GAMES[sheet.game]
+    players = _int(data.get("players"), "players", info.min_players, info.max_players,
+                   f"the number of {info.name} players")
+    dealer = _int(data.get("dealer", 0), "dealer", 0, players - 1, "a seat")
+    hands = _hands(data.get("hands"), players)
+    upcard = str(_card(data.get("upcard"), "upcard"))
+    _check_deck(sheet, players, hands, upcard)
+    stock = data.get("stock")
+    if isinstance(stock, list):
+        for c in stock:
+            _text(c, "stock")
+    elif (stock is not None and not isinstance(stock, (int, str))) or isinstance(stock, bool):
+        raise InputError("stock must be a number of cards or the cards, top first", "stock")
+    counts = data.get("counts")
+    if counts is not None and not isinstance(counts, list):
+        raise InputError("counts must list each seat's count", "counts")
+    situation = _situation(data.get("situation"))
+    names = _names(data.get("names"), players)
+    try:
+        return Game.start(sheet, players, dealer, hands, upcard, stock, situation, counts,
+                          names=names)
+    except DeckError as exc:
+        raise InputError(str(exc), "stock") from None
+    except CardError as exc:
+        raise InputError(str(exc), "stock" if stock is not None else "situation") from None
+
+
+# ----------------------------------------------------------------- events
+
+def read_event(event: Any, i: int, players: int) -> Move:
+    """One JSON event as an engine move (see the OpenAPI description for the format)."""
+    at = f"events[{i}]"
+    if not isinstance(event, dict):
+        raise InputError("an event must be an object like {\"player\": 1, \"play\": \"4S\"}", at)
+    for key in event:
+        if key not in (*ACTIONS, "player", "suit", "as"):
+            raise InputError(f"unknown event field {key!r}", f"{at}.{str(key)[:40]}")
+    kinds = [k for k in ACTIONS if k in event]
+    if len(kinds) != 1:
+        raise InputError("an event does exactly one of play, draw, pass, call, name", at)
+    kind = kinds[0]
+    player = _int(event.get("player"), f"{at}.player", 0, players - 1, "a seat")
+    value = event[kind]
+    if kind in ("pass", "call", "name") and value is not True:
+        raise InputError(f"{kind} must be true", f"{at}.{kind}")
+    if kind not in ("play", "name") and ("suit" in event or "as" in event):
+        extra = "suit" if "suit" in event else "as"
+        raise InputError(f"a {kind} names no suit or card", f"{at}.{extra}")
+    suit = None if event.get("suit") is None else _suit(event["suit"], f"{at}.suit")
+    as_card = None if event.get("as") is None else _card(event["as"], f"{at}.as")
+    if kind == "play":
+        return Move.play(player, _card(value, f"{at}.play"), suit, as_card)
+    if kind == "draw":
+        return Move.draw(player, None if value is None else _card(value, f"{at}.draw"))
+    if kind == "name":
+        return Move.name(player, suit, as_card)
+    return Move.pass_(player) if kind == "pass" else Move.call(player)
+
+
+def read_events(data: Any, players: int) -> list[Move]:
+    """The request's ``events`` (default none) as moves."""
+    if data is None:
+        return []
+    if not isinstance(data, list):
+        raise InputError("events must be a list", "events")
+    if len(data) > MAX_EVENTS:
+        raise InputError(f"at most {MAX_EVENTS} events", "events")
+    return [read_event(e, i, players) for i, e in enumerate(data)]
+
+
+# ----------------------------------------------------------------- replay
+
+def legal_moves_json(game: Game) -> dict[str, Any]:
+    """Legal moves per seat that may act, keyed by seat number as text."""
+    return {str(seat): moves for seat, moves in sorted(game.legal_moves_by_player().items())}
+
+
+def rule_url(game_key: str, rule: str) -> str:
+    """The rules-reference address of a verdict's rule."""
+    return f"/rules/{game_key}#{rule}"
+
+
+def state_json(game: Game) -> dict[str, Any]:
+    """The position after the replay, as documented in ``ReplayState``."""
+    s = game.summary()
+    keys = ("current_player", "actors", "upcard", "upcard_as", "active_suit", "direction",
+            "hand_sizes", "stock", "pending_draw", "melee", "over", "outcome")
+    return {k: s[k] for k in keys}
+
+
+def replay(game: Game, moves: list[Move], want_moves: bool = False) -> dict[str, Any]:
+    """Apply the moves in order, judging each; stop at the first illegal one.
+
+    A move the engine cannot rule on (``legal`` None: it depends on cards nobody saw)
+    is applied as if allowed, since the table saw it happen.
+    """
+    steps: list[dict[str, Any]] = []
+    first_illegal = None
+    for i, move in enumerate(moves):
+        before = legal_moves_json(game) if want_moves else None
+        try:
+            verdict = game.apply(move)
+        except IllegalMoveError as err:
+            verdict, first_illegal = err.verdict, i
+        step = {"legal": verdict.legal, "reason": verdict.reason, "rule": verdict.rule,
+                "rule_url": rule_url(game.variant.game, verdict.rule), "cause": verdict.cause}
+        if before is not None:
+            step["legal_moves"] = before
+        steps.append(step)
+        if first_illegal is not None:
+            break
+    state = state_json(game)
+    if want_moves:
+        state["legal_moves"] = legal_moves_json(game)
+    return {"ok": first_illegal is None, "first_illegal": first_illegal,
+            "uncertain": [i for i, s in enumerate(steps) if s["legal"] is None],
+            "steps": steps, "state": state}
+
+
+def run(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Read a whole replay request and answer it; :class:`InputError` names the field.
+
+    >>> run({"sheet": {"game": "crazy-eights"}, "players": 2, "hands": [["8S", "KH"], 3],
+    ...      "upcard": "KD", "events": [{"player": 1, "play": "QD"},
+    ...                                 {"player": 0, "play": "8S", "suit": "H"}]})["ok"]
+    True
+    """
+    game = read_game(data)
+    moves = read_events(data.get("events"), game.players)
+    want = data.get("include_legal_moves", False)
+    if not isinstance(want, bool):
+        raise InputError("include_legal_moves must be true or false", "include_legal_moves")
+    return replay(game, moves, want)

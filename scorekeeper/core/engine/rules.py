@@ -1,0 +1,565 @@
+"""Legality: whether a move is allowed now, why, and which rule says so.
+
+:func:`check` answers for any move; :func:`legal_moves` lists the moves allowed now
+(plays only of cards known to be held). Both read the phase of the hand in the same
+order: the hand is over; someone owes cards; the dealer names the starter; a melee
+is on; then the turn player's free play (after a 3), rest of turn after drawing, or
+fresh turn.
+
+>>> from scorekeeper.core.engine import Game, Move, Sheet, parse_card
+>>> g = Game.start(Sheet.make("crazy-eights"), 2, 0, ["8S KH", "4H 5C"], "4S")
+>>> v = check(g, Move.play(1, parse_card("5C")))
+>>> v.legal, v.reason, v.rule
+(False, '5♣ does not follow the upcard: play a spade or a 4', 'c8-turn')
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING
+
+from scorekeeper.core.cards import ALL_CARDS, JOKER, Card, Rank, Suit
+from scorekeeper.core.cards import card as make_card
+from scorekeeper.core.engine.moves import Move, Verdict
+
+if TYPE_CHECKING:
+    from scorekeeper.core.engine.state import Game
+
+__all__ = ["by_player", "can_draw", "can_play", "check", "drawn_fit", "fits",
+           "legal_moves", "melee_next", "more_draws", "peek", "refill_order"]
+
+SUITS = tuple(Suit)
+
+
+# ------------------------------------------------------------------ facts
+
+def fits(game: Game, c: Card, p: int) -> bool:
+    """Whether non-joker ``c`` may follow the upcard for seat ``p`` (wild, suit, rank)."""
+    if c.rank is game.wild[p]:
+        return True
+    s = game.active_suit
+    return s is None or c.suit is s or (game.rank_open and c.rank is game.upcard_as.rank)
+
+
+def can_play(game: Game, p: int) -> bool | None:
+    """Whether seat ``p`` could play on a fresh turn (None: depends on unseen cards).
+    A joker can always be played: some 8 is always a legal card for it to name."""
+    for c in game.known[p]:
+        if c.rank is None or fits(game, c, p):
+            return True
+    return None if game.unknown[p] else False
+
+
+def can_draw(game: Game) -> bool:
+    """Whether a card can be drawn (from the stock, or from the pile turned over)."""
+    return bool(game.stock) or len(game.pile) > 1
+
+
+def more_draws(game: Game) -> bool:
+    """Whether the turn player may draw again after drawing (limit and stock)."""
+    limit = game.variant.draw_limit
+    return (limit is None or game.drawn < limit) and can_draw(game)
+
+
+def drawn_fit(game: Game) -> bool | None:
+    """Whether the card just drawn can be played (None: nobody saw it)."""
+    c = game.last_drawn
+    if c is None:
+        return None
+    return c.rank is None or fits(game, c, game.turn)
+
+
+def melee_next(game: Game) -> Card | None:
+    """The card that continues the melee, or None when the run has stopped at K."""
+    up = game.upcard_as
+    rank = up.rank.next_up(game.variant.melee_wrap)  # type: ignore[union-attr]
+    return None if rank is None else make_card(rank, up.suit)  # type: ignore[arg-type]
+
+
+def refill_order(game: Game) -> list[Card | None]:
+    """The new stock (top last) made from the pile under the upcard: shuffled in
+    Last One (unseen unless the stock is tracked card by card), turned over without
+    shuffling in Crazy Eights and Countdown."""
+    rest = game.pile[:-1]
+    if not game.variant.is_last_one:
+        return rest[::-1]
+    if not game.known_stock:
+        return [None] * len(rest)
+    random.Random((game.seed or 0) * 1_000_003 + game.refills).shuffle(rest)
+    return rest
+
+
+def peek(game: Game) -> Card | None:
+    """The card the next draw takes, when known."""
+    if game.stock:
+        return game.stock[-1]
+    order = refill_order(game)
+    return order[-1] if order else None
+
+
+def available(game: Game, c: Card) -> bool:
+    """Whether a copy of ``c`` may still be unseen somewhere (for unseen hands)."""
+    seen = sum(k.count(c) for k in game.known) + game.pile.count(c) + game.stock.count(c)
+    return seen < game.deck.copies(c)
+
+
+def holds(game: Game, p: int, c: Card) -> bool:
+    """Whether seat ``p`` holds ``c`` or may hold it among unseen cards."""
+    return c in game.known[p] or (game.unknown[p] > 0 and available(game, c))
+
+
+def effect_of(game: Game, eff: Card, p: int, joker: bool) -> str | None:
+    """The effect code of card ``eff`` played by ``p`` (``eight`` for a wild)."""
+    if joker and not game.variant.joker_effects:
+        return None
+    if eff.rank is game.wild[p]:
+        return "eight"
+    return game.variant.effects.get(eff.rank)  # type: ignore[arg-type]
+
+
+# ----------------------------------------------------------------- check
+
+def check(game: Game, move: Move) -> Verdict:
+    """The verdict on ``move`` in the current position."""
+    rule = game.variant.rule
+    if game.is_over:
+        return Verdict(False, "the hand is over", rule["out"], "over")
+    p = move.player
+    if not isinstance(p, int) or not 0 <= p < game.players:
+        return Verdict(False, f"there is no seat {p!r} at this table", rule["turn"], "turn")
+    if move.kind == "call":
+        return _check_call(game, p)
+    if game.debts:
+        return _check_debt(game, move)
+    if game.naming:
+        return _check_naming(game, move)
+    if game.melee is not None:
+        return _check_melee(game, move)
+    if p != game.turn:
+        on_turn, who = game.seat_name(game.turn), game.seat_name(p)
+        return Verdict(False, f"it is {on_turn}'s turn, not {who}'s", rule["turn"], "turn")
+    if game.free_play:
+        return _check_free_play(game, move)
+    if game.drawn:
+        return _check_after_draw(game, move)
+    return _check_turn(game, move)
+
+
+def _check_call(game: Game, p: int) -> Verdict:
+    rule = game.variant.rule["call"]
+    if not game.variant.call_required:
+        return Verdict(False, "this sheet has no last-card call", rule)
+    n, who = game.hand_size(p), game.seat_name(p)
+    if n != 1:
+        return Verdict(False, f"{who} holds {n} cards; the call is made with one", rule)
+    if game.uncalled != p:
+        return Verdict(False, f"{who} has no call to make now", rule)
+    return Verdict(True, f"{who} calls with one card left", rule)
+
+
+def _check_debt(game: Game, move: Move) -> Verdict:
+    seat, left, reason, total = game.debts[0]
+    rule = game.variant.rule["call" if reason == "penalty" else reason]
+    owed = f"{game.seat_name(seat)} owes {left} card{'s' if left > 1 else ''}"
+    if move.player != seat:
+        return Verdict(False, f"{owed} and draws first", rule, "turn")
+    if move.kind == "draw":
+        return _check_draw_card(game, move, Verdict(True, f"{owed} and draws one", rule))
+    stackable = reason == "two" and left == total and game.result is None
+    if move.kind == "play" and stackable and game.variant.stacking:
+        return _check_stack(game, move, owed, rule)
+    if move.kind == "play" and stackable:
+        return Verdict(False, f"{owed}: 2s do not stack under this sheet, so draw", rule)
+    return Verdict(False, f"{owed} and must draw", rule)
+
+
+def _check_stack(game: Game, move: Move, owed: str, rule: str) -> Verdict:
+    c = move.card
+    if c is None:
+        return Verdict(False, "say which card is played", rule)
+    two = c.rank is Rank.TWO and move.as_card is None
+    if c.is_joker:
+        two = (game.variant.joker_effects and move.as_card is not None
+               and move.as_card.rank is Rank.TWO)
+    if not two or move.suit is not None:
+        return Verdict(False, f"{owed}: the only answer is a 2, which passes the draw on", rule)
+    if not holds(game, move.player, c):
+        return _not_held(game, move.player, c)
+    return Verdict(True, "a 2 passes the draw on, increased by two", rule)
+
+
+def _check_naming(game: Game, move: Move) -> Verdict:
+    rule, dealer = game.variant.rule["starter"], game.dealer
+    if move.player != dealer:
+        return Verdict(False, f"the dealer ({game.seat_name(dealer)}) first names the starter",
+                       rule, "turn")
+    if move.kind != "name":
+        return Verdict(False, "the dealer first names the suit or card of the starter", rule)
+    if game.upcard.is_joker:
+        if move.as_card is None or move.as_card.is_joker:
+            return Verdict(False, "name the card the starting joker stands for", rule)
+        names = game.variant.joker_effects and move.as_card.rank is game.wild[dealer]
+    else:
+        if move.as_card is not None:
+            return Verdict(False, "only a joker stands for a named card", rule)
+        names = True
+    bad = _suit_verdict(move, names, rule)
+    return bad if bad is not None else Verdict(True, "the dealer names the starter", rule)
+
+
+def _suit_verdict(move: Move, names: bool, rule: str) -> Verdict | None:
+    """Refuse a missing or needless named suit; None when the move is consistent."""
+    if names and move.suit is None:
+        return Verdict(False, "name a suit with this card", rule)
+    if not names and move.suit is not None:
+        return Verdict(False, "this card names no suit here", rule)
+    return None
+
+
+def _check_melee(game: Game, move: Move) -> Verdict:
+    aggressor, defender = game.melee  # type: ignore[misc]
+    rule, p = game.variant.rule["melee"], move.player
+    if move.kind == "play":
+        return _check_melee_play(game, move, aggressor, rule)
+    if p != defender:
+        return Verdict(False, f"in the melee only the defender ({game.seat_name(defender)}) draws; "
+                       "others may only continue it", rule, "turn")
+    if move.kind == "draw":
+        value = game.variant.melee_value(game.upcard_as.rank)  # type: ignore[arg-type]
+        ok = Verdict(True, f"{game.seat_name(p)} ends the melee and draws {value}", rule)
+        return _check_draw_card(game, move, ok)
+    if move.kind == "pass" and not can_draw(game):
+        return Verdict(True, "nothing is left to draw: the melee ends", rule)
+    return Verdict(False, "the defender continues the melee or draws", rule)
+
+
+def _check_melee_play(game: Game, move: Move, aggressor: int, rule: str) -> Verdict:
+    p, c, nxt = move.player, move.card, melee_next(game)
+    if p == aggressor:
+        return Verdict(False, f"{game.seat_name(p)} is the aggressor and cannot continue the melee",
+                       rule, "turn")
+    if nxt is None:
+        return Verdict(False, "the run stops at the king: the defender draws", rule)
+    if c is None:
+        return Verdict(False, "say which card is played", rule)
+    named = move.as_card if c.is_joker else c
+    if named != nxt or (move.as_card is not None and not c.is_joker):
+        return Verdict(False, f"only {nxt.pretty} continues the melee", rule)
+    names = game.variant.melee_effects and effect_of(game, nxt, p, c.is_joker) == "eight"
+    bad = _suit_verdict(move, names, rule)
+    if bad is not None:
+        return bad
+    if not holds(game, p, c):
+        return _not_held(game, p, c)
+    return Verdict(True, f"{c.pretty} continues the melee; {game.seat_name(p)} is the aggressor",
+                   rule)
+
+
+def _check_free_play(game: Game, move: Move) -> Verdict:
+    rule = game.variant.rule["three"]
+    if move.kind == "pass":
+        return Verdict(True, "declining the free play ends the turn", rule)
+    if move.kind == "play":
+        return _check_play(game, move, free=True)
+    return Verdict(False, "after a 3, put a free card on it or decline (pass)", rule)
+
+
+def _check_after_draw(game: Game, move: Move) -> Verdict:
+    v, p = game.variant, move.player
+    rule, fit, more = v.rule["draw"], drawn_fit(game), more_draws(game)
+    last = game.last_drawn
+    if move.kind == "play":
+        if not v.play_after_draw:
+            return Verdict(False, "a card drawn cannot be played in the same turn", rule)
+        if last is not None and move.card != last:
+            return Verdict(False, f"after drawing, only the card drawn ({last.pretty}) "
+                           "may be played", rule)
+        return _check_play(game, move)
+    if move.kind == "draw":
+        if fit:
+            return Verdict(False, "the card drawn can be played: play it or pass", rule)
+        if not more:
+            return Verdict(False, f"{game.seat_name(p)} may draw no more cards this turn", rule)
+        ok = Verdict(fit is False or None, f"{game.seat_name(p)} draws again", rule)
+        return _check_draw_card(game, move, ok)
+    if move.kind == "pass":
+        if more and fit is False:
+            return Verdict(False, "keep drawing: the card drawn cannot be played", rule)
+        if more and fit is None:
+            return Verdict(None, "cannot tell from what the table saw whether the card "
+                           "drawn can be played", rule)
+        return Verdict(True, f"{game.seat_name(p)} ends the turn after drawing", rule)
+    return Verdict(False, "play the card drawn, draw or pass", rule)
+
+
+def _check_turn(game: Game, move: Move) -> Verdict:
+    v, p = game.variant, move.player
+    if move.kind == "play":
+        return _check_play(game, move)
+    open_suit = game.active_suit is None and not v.is_last_one
+    if move.kind == "name" and open_suit:
+        return _check_open_suit(game, move)
+    if move.kind not in ("draw", "pass"):
+        return Verdict(False, "play a card, draw or pass", v.rule["turn"])
+    if open_suit:
+        return Verdict(False, f"{game.seat_name(p)} first names the suit to follow on the "
+                       "starter, then plays or draws", v.rule["eight"])
+    drawable = can_draw(game)
+    if move.kind == "draw" and not drawable:
+        return Verdict(False, "nothing is left to draw: play or pass", v.rule["stock"])
+    if move.kind == "pass" and drawable:
+        return Verdict(False, f"{game.seat_name(p)} must play or draw; pass only when nothing is "
+                       "left to draw", v.rule["draw"])
+    # draw_with_playable lets a player draw instead of playing; passing is only for
+    # a player who cannot play (RULES.md: blocked/jammed when no one can play).
+    playable = False if v.draw_with_playable and move.kind == "draw" else can_play(game, p)
+    what = "draw" if move.kind == "draw" else "pass"
+    if playable:
+        return Verdict(False, f"{game.seat_name(p)} holds a playable card and may not {what} "
+                       "instead", v.rule["draw"])
+    if playable is None:
+        ok = Verdict(None, f"cannot tell from what the table saw whether {game.seat_name(p)} "
+                     "could play", v.rule["draw"])
+    elif move.kind == "draw":
+        ok = Verdict(True, f"{game.seat_name(p)} draws", v.rule["draw"])
+    else:
+        ok = Verdict(True, f"nothing is left to draw: {game.seat_name(p)} passes", v.rule["stock"])
+    return _check_draw_card(game, move, ok) if move.kind == "draw" else ok
+
+
+def _check_open_suit(game: Game, move: Move) -> Verdict:
+    """Crazy Eights' starter 8 (a Countdown player's own wild rank): the first player
+    names the suit before playing, so may then draw when holding none of it."""
+    rule = game.variant.rule["eight"]
+    if move.suit is None or move.as_card is not None:
+        return Verdict(False, "name a suit, and only a suit, for the starter", rule)
+    return Verdict(True, f"{game.seat_name(move.player)} names {move.suit.label} for the "
+                   "starter", rule)
+
+
+def _check_draw_card(game: Game, move: Move, ok: Verdict) -> Verdict:
+    """Refuse a draw when nothing can be drawn or the named card cannot be on top."""
+    rule = game.variant.rule
+    if not can_draw(game):
+        return Verdict(False, "nothing is left to draw", rule["stock"])
+    c = move.card
+    if c is not None:
+        top = peek(game)
+        if top is not None and top != c:
+            return Verdict(False, f"the next card of the stock is {top.pretty}, "
+                           f"not {c.pretty}", rule["draw"])
+        if top is None and not available(game, c):
+            return Verdict(False, f"no {c.pretty} is left unseen to draw", rule["draw"])
+    return ok
+
+
+def _not_held(game: Game, p: int, c: Card) -> Verdict:
+    return Verdict(False, f"{game.seat_name(p)} does not hold {c.pretty}",
+                   game.variant.rule["turn"])
+
+
+def _follow_text(game: Game) -> str:
+    s, up = game.active_suit, game.upcard_as
+    if s is None:
+        return "any card may follow"
+    if game.rank_open:
+        return f"play a {s.label[:-1]} or a {up.rank.label}"  # type: ignore[union-attr]
+    return f"play a {s.label[:-1]} (the suit named)"
+
+
+def _check_play(game: Game, move: Move, free: bool = False) -> Verdict:
+    """A play on the turn player's own turn (``free``: the free card after a 3)."""
+    v, p, c = game.variant, move.player, move.card
+    if c is None:
+        return Verdict(False, "say which card is played", v.rule["turn"])
+    if c.is_joker:
+        return _check_joker(game, move, free)
+    if move.as_card is not None:
+        return Verdict(False, "only a joker stands for a named card", v.rule["joker"])
+    anything = free and not v.three_matching
+    wild = c.rank is game.wild[p]
+    if not anything and not fits(game, c, p):
+        rule = v.rule["turn" if game.rank_open or game.active_suit is None else "eight"]
+        if free:
+            rule = v.rule["three"]
+        return Verdict(False, f"{c.pretty} does not follow the upcard: {_follow_text(game)}",
+                       rule)
+    bad = _suit_verdict(move, wild, v.rule["eight"])
+    if bad is not None:
+        return bad
+    if not holds(game, p, c):
+        return _not_held(game, p, c)
+    return _play_ok(game, c, wild, free)
+
+
+def _play_ok(game: Game, c: Card, wild: bool, free: bool) -> Verdict:
+    v = game.variant
+    if free:
+        return Verdict(True, f"{c.pretty} is the free card on the 3", v.rule["three"])
+    if wild:
+        return Verdict(True, f"{c.pretty} is wild: always playable", v.rule["eight"])
+    return Verdict(True, f"{c.pretty} follows the upcard", v.rule["turn"])
+
+
+def _check_joker(game: Game, move: Move, free: bool) -> Verdict:
+    v, p, named = game.variant, move.player, move.as_card
+    rule = v.rule["joker"]
+    if named is None or named.is_joker:
+        return Verdict(False, "name the card the joker stands for", rule)
+    anything = free and not v.three_matching
+    if v.joker_must_be_legal and not anything and not fits(game, named, p):
+        return Verdict(False, f"the joker cannot stand for {named.pretty}: that card could "
+                       f"not be played now ({_follow_text(game)})", rule)
+    names = v.joker_effects and named.rank is game.wild[p]
+    bad = _suit_verdict(move, names, rule)
+    if bad is not None:
+        return bad
+    if not holds(game, p, JOKER):
+        return _not_held(game, p, JOKER)
+    return Verdict(True, f"the joker stands for {named.pretty}", rule)
+
+
+# ------------------------------------------------------------ listing
+
+def legal_moves(game: Game) -> list[Move]:
+    """Every move allowed now (verdict True or None). Plays are listed only for cards
+    known to be held; a draw is listed without its card."""
+    if game.is_over:
+        return []
+    moves: list[Move] = []
+    if game.uncalled >= 0 and _check_call(game, game.uncalled).legal:
+        moves.append(Move.call(game.uncalled))
+    if game.debts:
+        moves += _filtered(game, _debt_candidates(game))
+    elif game.naming:
+        moves += _filtered(game, _naming_candidates(game))
+    elif game.melee is not None:
+        moves += _melee_moves(game)
+    elif game.free_play:
+        moves += _play_moves(game, game.turn, game.known[game.turn], free=True)
+        moves.append(Move.pass_(game.turn))
+    elif game.drawn:
+        moves += _filtered(game, _after_draw_candidates(game))
+    else:
+        moves += _turn_moves(game)
+    return moves
+
+
+_PLAYS: dict[tuple[int, int, int, int], Move] = {}
+
+
+def _play(p: int, c: Card, suit: Suit | None = None, named: Card | None = None) -> Move:
+    """A play move, built once and reused: building frozen dataclasses is the slow
+    part of listing moves. Keyed by identity (cards are interned); checked on use."""
+    key = (p, id(c), id(suit), id(named))
+    move = _PLAYS.get(key)
+    if move is None or move.card is not c or move.as_card is not named:
+        move = _PLAYS[key] = Move("play", p, c, suit, named)
+    return move
+
+
+def _filtered(game: Game, candidates: list[Move]) -> list[Move]:
+    return [m for m in candidates if check(game, m).legal is not False]
+
+
+def _turn_moves(game: Game) -> list[Move]:
+    p = game.turn
+    moves = _play_moves(game, p, game.known[p])
+    if game.active_suit is None and not game.variant.is_last_one:
+        return moves + [Move.name(p, s) for s in SUITS]
+    drawable = can_draw(game)
+    if drawable and (game.variant.draw_with_playable or not moves):
+        moves.append(Move.draw(p))
+    elif not drawable and not moves:
+        moves.append(Move.pass_(p))
+    return moves
+
+
+def _play_moves(game: Game, p: int, cards: list[Card], free: bool = False) -> list[Move]:
+    """Plays of the given cards that are legal on a turn (or as the free card)."""
+    anything = free and not game.variant.three_matching
+    moves: list[Move] = []
+    joker_done = False
+    # Hashing cards is slow; only two-deck games can hold duplicates (bar jokers).
+    for c in dict.fromkeys(cards) if game.deck.decks > 1 else cards:
+        if c.rank is None:
+            if not joker_done:
+                moves += _joker_moves(game, p, anything)
+            joker_done = True
+        elif c.rank is game.wild[p]:
+            moves += [_play(p, c, s) for s in SUITS]
+        elif anything or fits(game, c, p):
+            moves.append(_play(p, c))
+    return moves
+
+
+def _joker_moves(game: Game, p: int, anything: bool) -> list[Move]:
+    v, wild = game.variant, game.wild[p]
+    free = anything or not v.joker_must_be_legal
+    moves: list[Move] = []
+    for named in ALL_CARDS:
+        if free or fits(game, named, p):
+            if v.joker_effects and named.rank is wild:
+                moves += [_play(p, JOKER, s, named) for s in SUITS]
+            else:
+                moves.append(_play(p, JOKER, None, named))
+    return moves
+
+
+def _debt_candidates(game: Game) -> list[Move]:
+    seat = game.debts[0][0]
+    moves = [Move.draw(seat)]
+    for c in dict.fromkeys(game.known[seat]):
+        if c.rank is Rank.TWO:
+            moves.append(Move.play(seat, c))
+        elif c.is_joker:
+            moves += [Move.play(seat, JOKER, as_card=make_card(Rank.TWO, s)) for s in SUITS]
+    return moves
+
+
+def _naming_candidates(game: Game) -> list[Move]:
+    d = game.dealer
+    if not game.upcard.is_joker:
+        return [Move.name(d, s) for s in SUITS]
+    moves = [Move.name(d, as_card=c) for c in ALL_CARDS]
+    return moves + [Move.name(d, s, c) for c in ALL_CARDS if c.rank is Rank.EIGHT
+                    for s in SUITS]
+
+
+def _melee_moves(game: Game) -> list[Move]:
+    aggressor, defender = game.melee  # type: ignore[misc]
+    nxt = melee_next(game)
+    moves: list[Move] = []
+    if nxt is not None:
+        for p in range(game.players):
+            if p == aggressor:
+                continue
+            for c in (nxt, JOKER):
+                if c in game.known[p]:
+                    moves += _filtered(game, [Move.play(p, c, None, None if c is nxt else nxt)]
+                                       + [Move.play(p, c, s, None if c is nxt else nxt)
+                                          for s in SUITS])
+    return moves + _filtered(game, [Move.draw(defender), Move.pass_(defender)])
+
+
+def _after_draw_candidates(game: Game) -> list[Move]:
+    p, last = game.turn, game.last_drawn
+    moves = [Move.draw(p), Move.pass_(p)]
+    if last is not None:
+        moves += _play_moves(game, p, [last])
+    return moves
+
+
+def by_player(game: Game) -> dict[int, dict[str, object]]:
+    """Legal moves grouped by seat; cards as text, an 8 or joker listed once."""
+    out: dict[int, dict[str, object]] = {}
+    for m in legal_moves(game):
+        entry = out.setdefault(m.player, {"play": [], "draw": False, "pass": False,
+                                          "call": False, "name": False})
+        if m.kind == "play":
+            plays: list[str] = entry["play"]  # type: ignore[assignment]
+            if str(m.card) not in plays:
+                plays.append(str(m.card))
+        else:
+            entry[m.kind] = True
+    return out

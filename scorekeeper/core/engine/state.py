@@ -1,0 +1,395 @@
+"""The state of one hand: who holds what, the pile, the stock, whose turn it is.
+
+:class:`Game` is the engine's one object. Build it with :meth:`Game.start` (a position
+from the table, hands possibly partly unseen) or :meth:`Game.deal` (a random deal with
+every card known, for simulation). Legality lives in :mod:`.rules`, the effects of
+moves in :mod:`.effects`; the methods here delegate to them.
+
+>>> g = Game.start(Sheet.make("crazy-eights"), 2, 0, ["8S KH", "4H 5C"], "4S")
+>>> g.current_player, [str(m) for m in g.legal_moves()]
+(1, ['1:4H'])
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from scorekeeper.core.cards import Card, Deck, Rank, Suit, deck_for
+from scorekeeper.core.engine import effects, rules, setup
+from scorekeeper.core.engine.moves import ERRORS, IllegalMoveError, Move, SetupError, Verdict
+from scorekeeper.core.engine.variant import CD, Variant
+from scorekeeper.core.sheets import Sheet
+
+__all__ = ["Game", "Outcome"]
+
+# A debt is (seat, cards still owed, reason, cards owed at first); reasons are
+# "two" (a 2), "melee" (a melee's last card) and "penalty" (a missed call).
+Debt = tuple[int, int, str, int]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a hand ended: ``result`` is ``out`` (``winner`` went out), ``blocked``
+    (Last One) or ``jammed`` (Crazy Eights, Countdown); ``hands`` are the cards each
+    seat still holds where known, ``unknown`` how many more each holds unseen;
+    ``counts`` are Countdown counts after the hand."""
+
+    result: str
+    winner: int | None
+    hands: tuple[tuple[Card, ...], ...]
+    unknown: tuple[int, ...]
+    counts: tuple[int, ...] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON data."""
+        return {"result": self.result, "winner": self.winner,
+                "hands": [[str(c) for c in h] for h in self.hands],
+                "unknown": list(self.unknown),
+                "counts": None if self.counts is None else list(self.counts)}
+
+
+class Game:
+    """One hand of Last One, Crazy Eights or Countdown, move by move.
+
+    Attributes are plain and public for speed and for tests; change them only
+    through :meth:`apply` and :meth:`undo`. Seats are numbered from 0 clockwise;
+    ``direction`` is 1 (clockwise) or -1. ``stock`` and ``pile`` are lists with the
+    top card last; None marks a card nobody has seen.
+    """
+
+    __slots__ = (
+        "active_suit",
+        "counts",
+        "dealer",
+        "debts",
+        "deck",
+        "direction",
+        "drawn",
+        "free_play",
+        "history",
+        "known",
+        "known_stock",
+        "last_drawn",
+        "melee",
+        "melee_suit",
+        "names",
+        "naming",
+        "passes",
+        "pile",
+        "players",
+        "rank_open",
+        "refills",
+        "result",
+        "seed",
+        "stock",
+        "turn",
+        "uncalled",
+        "unknown",
+        "upcard_as",
+        "variant",
+        "wild",
+        "winner",
+    )
+
+    def __init__(self, variant: Variant, players: int, dealer: int, deck: Deck,
+                 counts: list[int] | None = None, seed: int | None = None,
+                 names: list[str] | None = None) -> None:
+        self.variant = variant
+        self.players = players
+        self.names = names
+        self.dealer = dealer
+        self.deck = deck
+        self.counts = counts
+        self.wild: list[Rank] = ([Rank(c) for c in counts] if counts
+                                 else [Rank.EIGHT] * players)
+        self.seed = seed
+        self.known_stock = False
+        self.known: list[list[Card]] = [[] for _ in range(players)]
+        self.unknown = [0] * players
+        self.stock: list[Card | None] = []
+        self.pile: list[Card | None] = []
+        self.upcard_as: Card | None = None
+        self.active_suit: Suit | None = None
+        self.rank_open = True
+        self.turn = (dealer + 1) % players
+        self.direction = 1
+        self.debts: list[Debt] = []
+        self.melee: tuple[int, int] | None = None
+        self.melee_suit: Suit | None = None
+        self.free_play = False
+        self.drawn = 0
+        self.last_drawn: Card | None = None
+        self.naming = False
+        self.uncalled = -1
+        self.passes = 0
+        self.winner: int | None = None
+        self.result: str | None = None
+        self.refills = 0
+        self.history: list[tuple[Any, ...]] = []
+
+    # ----------------------------------------------------------------- setup
+
+    @classmethod
+    def start(cls, sheet: Sheet | Mapping[str, Any], players: int, dealer: int,
+              hands: Sequence[Any], upcard: Card | str, stock: Any = None,
+              situation: Mapping[str, Any] | None = None,
+              counts: Sequence[int] | None = None, seed: int | None = None,
+              names: Sequence[str] | None = None) -> Game:
+        """A hand from what the table saw.
+
+        ``hands`` gives each seat a card list (or text), a count of unseen cards, or
+        ``{"cards": [...], "unknown": n}``. ``stock`` is a count or a card list (top
+        card first); by default every card not dealt or turned up. Without
+        ``situation`` the hand starts fresh: the seat left of the dealer plays first
+        and the upcard acts per ``starter_effects``. With it, play starts mid-hand
+        (see :func:`.setup.read_situation`). ``counts`` are Countdown counts.
+        ``seed`` (simulation) makes Last One's reshuffles deterministic so a stock
+        known card by card stays known; without it a reshuffled stock is unseen, as
+        at a real table. ``names`` name the seats in verdict reasons ("it is Ann's
+        turn"); without them reasons say "seat 0", "seat 1"...
+
+        >>> g = Game.start(Sheet.make("last-one"), 3, 0, [["8S"], 5, 5], "JH")
+        >>> g.current_player, g.seat_name(2)
+        (2, 'seat 2')
+        """
+        sheet = setup.read_sheet(sheet)
+        setup.check_players(sheet, players, dealer)
+        if isinstance(hands, (str, bytes)) or not isinstance(hands, Sequence) or len(
+                hands) != players:
+            raise SetupError(f"hands must list one entry per seat ({players})", "hands")
+        counts_ = setup.read_counts(sheet, players, counts)
+        game = cls(Variant.of(sheet), players, dealer, deck_for(sheet.game, players),
+                   counts_, seed, setup.read_names(names, players))
+        for seat, entry in enumerate(hands):
+            game.known[seat], game.unknown[seat] = setup.read_hand(entry, seat)
+            if not game.known[seat] and not game.unknown[seat]:
+                raise SetupError(f"hands[{seat}] is empty: a hand somebody went out of "
+                                 "is over", f"hands[{seat}]")
+        up = setup.read_card(upcard, "upcard")
+        game._place_cards(up, stock)
+        if situation is None:
+            effects.begin(game)
+        else:
+            game._resume(setup.read_situation(situation, players, up, (dealer + 1) % players))
+        return game
+
+    def _place_cards(self, up: Card, stock: Any) -> None:
+        """Upcard, stock and the unseen rest of the pile; check against the deck."""
+        held = sum(len(k) for k in self.known) + sum(self.unknown)
+        room = self.deck.size - held - 1
+        if room < 0:
+            raise SetupError(f"{held} cards in hands leave no upcard from "
+                             f"{self.deck.describe()}", "hands")
+        self.stock, listed = setup.read_stock(stock, room)
+        self.known_stock = listed and self.seed is not None
+        seen = [c for k in self.known for c in k] + [up]
+        seen += [c for c in self.stock if c is not None]
+        setup.check_deck(self.deck, seen, held + 1 + len(self.stock))
+        self.pile = [None] * (room - len(self.stock)) + [up]
+        self.upcard_as = up
+        self.active_suit = up.suit
+        self.rank_open = not up.is_joker
+
+    def _resume(self, s: dict[str, Any]) -> None:
+        """Start mid-hand from a checked situation."""
+        self.turn, self.direction = s["turn"], s["direction"]
+        self.upcard_as, self.active_suit = s["upcard_as"], s["active_suit"]
+        self.rank_open, self.free_play, self.uncalled = (s["rank_open"], s["free_play"],
+                                                         s["uncalled"])
+        self.melee = s["melee"]
+        if self.melee is not None:
+            if not self.variant.is_last_one:
+                raise SetupError("a melee happens only in Last One", "situation.melee")
+            self.turn = self.melee[1]
+        if s["pending_draw"]:
+            reason = "melee" if self.melee else "two"
+            self.debts.append((self.turn, s["pending_draw"], reason, s["pending_draw"]))
+
+    @classmethod
+    def deal(cls, sheet: Sheet | Mapping[str, Any], players: int, dealer: int = 0,
+             rng: random.Random | int | None = None,
+             counts: Sequence[int] | None = None) -> Game:
+        """A random deal with every card known (simulation, benchmarks, tests).
+
+        >>> g = Game.deal(Sheet.make("crazy-eights"), 4, rng=7)
+        >>> g.hand_sizes(), len(g.stock)
+        ([5, 5, 5, 5], 31)
+        """
+        sheet = setup.read_sheet(sheet)
+        setup.check_players(sheet, players, dealer)
+        rng = rng if isinstance(rng, random.Random) else random.Random(rng)
+        cards = deck_for(sheet.game, players).cards()
+        rng.shuffle(cards)
+        sizes = setup.hand_sizes(sheet, players, counts)
+        if sum(sizes) >= len(cards):
+            raise SetupError(f"{sum(sizes)} cards dealt leave no upcard",
+                             "counts" if sheet.game == CD else "sheet.options.hand_size")
+        hands, at = [], 0
+        for size in sizes:
+            hands.append(cards[at:at + size])
+            at += size
+        up, rest = cards[at], cards[at + 1:]
+        return cls.start(sheet, players, dealer, hands, up, rest, counts=counts,
+                         seed=rng.getrandbits(32))
+
+    # ------------------------------------------------------------ questions
+
+    @property
+    def sheet(self) -> Sheet:
+        """The rule sheet this hand is played under."""
+        return self.variant.sheet
+
+    @property
+    def upcard(self) -> Card:
+        """The top card of the discard pile (a joker stays a joker; see upcard_as)."""
+        return self.pile[-1]  # type: ignore[return-value]
+
+    @property
+    def is_over(self) -> bool:
+        """True once the hand has ended and every owed card has been drawn."""
+        return self.result is not None and not self.debts
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat that must act next (None when the hand is over). In a melee this
+        is the defender; others may still play out of turn (see :meth:`actors`)."""
+        if self.result is not None and not self.debts:
+            return None
+        if self.debts:
+            return self.debts[0][0]
+        if self.naming:
+            return self.dealer
+        if self.melee is not None:
+            return self.melee[1]
+        return self.turn
+
+    def actors(self) -> set[int]:
+        """Every seat that has a legal move now (several during a melee)."""
+        return {m.player for m in self.legal_moves()}
+
+    def seat_name(self, seat: int) -> str:
+        """How verdict reasons name a seat: its name when the game was given names,
+        else ``seat 2`` (seats count from 0)."""
+        return self.names[seat] if self.names else f"seat {seat}"
+
+    def hand_size(self, seat: int) -> int:
+        """Cards a seat holds, seen or not."""
+        return len(self.known[seat]) + self.unknown[seat]
+
+    def hand_sizes(self) -> list[int]:
+        """Cards each seat holds."""
+        return [len(k) + u for k, u in zip(self.known, self.unknown, strict=True)]
+
+    def next_seat(self, seat: int, steps: int = 1) -> int:
+        """The seat ``steps`` places after ``seat`` in the current direction."""
+        return (seat + self.direction * steps) % self.players
+
+    def legal_moves(self) -> list[Move]:
+        """Every move allowed now, by any seat (see :func:`.rules.legal_moves`)."""
+        return rules.legal_moves(self)
+
+    def legal_moves_by_player(self) -> dict[int, dict[str, Any]]:
+        """``{seat: {"play": [cards], "draw": bool, "pass": bool, "call": bool}}`` for
+        each seat that may act; an 8 or a joker is listed once."""
+        return rules.by_player(self)
+
+    def check(self, move: Move) -> Verdict:
+        """Whether ``move`` is legal now, why, and the rule that says so."""
+        return rules.check(self, move)
+
+    def is_legal(self, move: Move) -> bool:
+        """True when the move is allowed (or cannot be ruled out from what was seen)."""
+        return rules.check(self, move).legal is not False
+
+    def outcome(self) -> Outcome | None:
+        """How the hand ended, or None while it goes on."""
+        if not self.is_over:
+            return None
+        counts = None
+        if self.variant.game == CD and self.counts is not None:
+            counts = tuple(c - (seat == self.winner) for seat, c in enumerate(self.counts))
+        return Outcome(self.result or "", self.winner, tuple(tuple(k) for k in self.known),
+                       tuple(self.unknown), counts)
+
+    # -------------------------------------------------------------- moving
+
+    def apply(self, move: Move) -> Verdict:
+        """Make a move, or raise an :class:`IllegalMoveError` subclass carrying the
+        verdict (nothing changes then). Returns the verdict (legal may be None)."""
+        verdict = rules.check(self, move)
+        if verdict.legal is False:
+            raise ERRORS[verdict.cause](move, verdict)
+        self.history.append(self._snapshot())
+        effects.apply(self, move)
+        return verdict
+
+    push = apply
+
+    def undo(self) -> None:
+        """Take back the last move exactly."""
+        if not self.history:
+            raise IndexError("no move to undo")
+        self._restore(self.history.pop())
+
+    pop = undo
+
+    def replay(self, moves: Iterable[Move]) -> tuple[int, IllegalMoveError | None]:
+        """Apply moves in order until one is refused: (moves applied, the error)."""
+        done = 0
+        for move in moves:
+            try:
+                self.apply(move)
+            except IllegalMoveError as err:
+                return done, err
+            done += 1
+        return done, None
+
+    def _snapshot(self) -> tuple[Any, ...]:
+        return ([k[:] for k in self.known], self.unknown[:], self.stock[:], self.pile[:],
+                self.upcard_as, self.active_suit, self.rank_open, self.turn,
+                self.direction, self.debts[:], self.melee, self.melee_suit, self.free_play,
+                self.drawn, self.last_drawn, self.naming, self.uncalled, self.passes,
+                self.winner, self.result, self.refills)
+
+    def _restore(self, s: tuple[Any, ...]) -> None:
+        (self.known, self.unknown, self.stock, self.pile, self.upcard_as,
+         self.active_suit, self.rank_open, self.turn, self.direction, self.debts,
+         self.melee, self.melee_suit, self.free_play, self.drawn, self.last_drawn,
+         self.naming, self.uncalled, self.passes, self.winner, self.result,
+         self.refills) = s
+
+    def state_key(self) -> tuple[Any, ...]:
+        """Everything that defines the position, for comparing two states."""
+        return self._snapshot()
+
+    # ------------------------------------------------------------- summary
+
+    def summary(self) -> dict[str, Any]:
+        """The position as plain JSON data, for the API to return as is."""
+        melee = None
+        if self.melee is not None:
+            nxt = rules.melee_next(self)
+            melee = {"aggressor": self.melee[0], "defender": self.melee[1],
+                     "next": None if nxt is None else str(nxt)}
+        out = self.outcome()
+        return {
+            "game": self.variant.game, "players": self.players, "dealer": self.dealer,
+            "current_player": self.current_player, "actors": sorted(self.actors()),
+            "turn": self.turn, "direction": self.direction,
+            "upcard": str(self.upcard), "upcard_as": str(self.upcard_as),
+            "active_suit": None if self.active_suit is None else self.active_suit.value,
+            "hand_sizes": self.hand_sizes(), "stock": len(self.stock),
+            "pending_draw": self.debts[0][1] if self.debts else 0,
+            "debts": [{"player": d[0], "cards": d[1], "reason": d[2]} for d in self.debts],
+            "melee": melee, "free_play": self.free_play, "naming": self.naming,
+            "uncalled": None if self.uncalled < 0 else self.uncalled,
+            "counts": self.counts, "over": self.is_over,
+            "outcome": None if out is None else out.to_dict(),
+        }
+
+    def __repr__(self) -> str:
+        return (f"<Game {self.variant.game} up={self.upcard_as} turn={self.current_player} "
+                f"hands={self.hand_sizes()}>")

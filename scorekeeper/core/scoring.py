@@ -1,0 +1,357 @@
+"""Hand scoring, match standings and the dealer rotation (RULES.md "Scoring").
+
+Standings are a pure function of the sheet, the number of seats, the first dealer and
+the recorded hands: nothing here is stored, so totals can never drift from the hands.
+
+>>> from scorekeeper.core.cards import parse_cards
+>>> sheet = Sheet.make("crazy-eights")
+>>> score_hand(sheet, [parse_cards("8s kh 7d ac"), parse_cards("9c 9h"), []], out=2).points
+(0, 0, 86)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from scorekeeper.core.cards import Card, DeckError, Rank, check_entries, deck_for
+from scorekeeper.core.errors import InputError
+from scorekeeper.core.sheets import C8, CD, LO, Sheet
+
+__all__ = [
+    "HandResult",
+    "HandScore",
+    "ScoringError",
+    "Standings",
+    "card_points",
+    "check_hand",
+    "deal_size",
+    "score_hand",
+    "standings",
+]
+
+
+class ScoringError(InputError):
+    """A hand that cannot be scored as entered; ``field`` names the seat or input at fault
+    (``"seat:<n>"``, ``"out"``, ``"hands"``)."""
+
+    def __init__(self, message: str, field: str = "hands") -> None:
+        super().__init__(message, field)
+
+
+_LO_POINTS = {Rank.EIGHT: 25, Rank.ACE: 15, Rank.JACK: 10, Rank.QUEEN: 10, Rank.KING: 10}
+_C8_POINTS = {Rank.EIGHT: 50, Rank.ACE: 1, Rank.JACK: 10, Rank.QUEEN: 10, Rank.KING: 10}
+LO_JOKER_POINTS = 40
+
+
+def card_points(game: str, card: Card) -> int:
+    """What a card left in hand is worth in a game.
+
+    >>> from scorekeeper.core.cards import parse_card
+    >>> card_points("last-one", parse_card("8h")), card_points("crazy-eights", parse_card("8h"))
+    (25, 50)
+    """
+    if card.rank is None:
+        if game != LO:
+            raise ScoringError(f"{game} is played without jokers")
+        return LO_JOKER_POINTS
+    table = _LO_POINTS if game == LO else _C8_POINTS
+    return table.get(card.rank, int(card.rank))
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """One recorded hand: who went out (None: blocked or jammed) and what each seat held.
+
+    ``held`` has one entry per seat of the match, empty for the player who went out and
+    for players no longer in the match. ``hand_size`` is Last One's per-hand deal size,
+    when the table changed it for that hand.
+    """
+
+    out: int | None
+    held: tuple[tuple[Card, ...], ...]
+    hand_size: int | None = None
+
+    @classmethod
+    def of(cls, out: int | None, held: Sequence[Sequence[Card]], hand_size: int | None = None
+           ) -> HandResult:
+        """Build from any sequences."""
+        return cls(out, tuple(tuple(cards) for cards in held), hand_size)
+
+
+@dataclass(frozen=True)
+class HandScore:
+    """The points each seat scored in one hand, with each card's value and a note where a
+    rule changed the sum (e.g. Last One's one-card zero)."""
+
+    points: tuple[int, ...]
+    breakdown: tuple[tuple[tuple[Card, int], ...], ...]
+    notes: tuple[str, ...]
+
+
+def score_hand(sheet: Sheet, held: Sequence[Sequence[Card]], out: int | None,
+               in_play: Sequence[bool] | None = None) -> HandScore:
+    """Score one hand under a sheet. Call :func:`check_hand` first for entered data."""
+    in_play = tuple(in_play) if in_play is not None else (True,) * len(held)
+    breakdown = tuple(tuple((c, card_points(sheet.game, c)) for c in cards) for cards in held)
+    values = [sum(p for _, p in cards) for cards in breakdown]
+    notes = [""] * len(held)
+    if sheet.game == LO:
+        points = _score_last_one(held, out, in_play, values, notes)
+    elif sheet.game == C8:
+        points = _score_crazy_eights(sheet, out, in_play, values, notes)
+    else:
+        points = [0] * len(held)
+        if out is not None:
+            notes[out] = "went out: count down by one"
+    return HandScore(tuple(points), breakdown, tuple(notes))
+
+
+def _score_last_one(held, out, in_play, values, notes) -> list[int]:
+    points = []
+    for seat, cards in enumerate(held):
+        if not in_play[seat]:
+            points.append(0)
+        elif seat == out:
+            points.append(0)
+            notes[seat] = "went out"
+        elif len(cards) == 1:
+            points.append(0)
+            notes[seat] = "held one card: scores 0"
+        else:
+            points.append(values[seat])
+    return points
+
+
+def _score_crazy_eights(sheet, out, in_play, values, notes) -> list[int]:
+    points = [0] * len(values)
+    if out is not None:
+        points[out] = sum(v for seat, v in enumerate(values) if seat != out and in_play[seat])
+        notes[out] = "went out: scores the others' cards"
+        return points
+    playing = [seat for seat in range(len(values)) if in_play[seat]]
+    low = min(values[seat] for seat in playing)
+    lowest = [seat for seat in playing if values[seat] == low]
+    others = [seat for seat in playing if values[seat] != low]
+    full = sheet["jam_scoring"] == "full"
+    for seat in lowest:
+        points[seat] = sum(values[o] if full else values[o] - low for o in others)
+        notes[seat] = "lowest in a jammed hand"
+    return points
+
+
+def check_hand(sheet: Sheet, names: Sequence[str], result: HandResult,
+               in_play: Sequence[bool] | None = None) -> None:
+    """Check an entered hand against the sheet and the deck; raise :class:`ScoringError`.
+
+    The player who went out holds nothing, players out of the match hold nothing, and
+    no card appears more often than the deck holds it (RULES.md "Cards"). A card
+    entered too often is blamed on the later seat holding the extra copy.
+
+    >>> from scorekeeper.core.cards import parse_cards
+    >>> held = [parse_cards("8s kh"), [], parse_cards("8s")]
+    >>> try:
+    ...     check_hand(Sheet.make("crazy-eights"), ["Ann", "Bo", "Cy"], HandResult.of(1, held))
+    ... except ScoringError as exc:
+    ...     print(exc.field, exc)
+    seat:2 8♠ is entered 2 times (Ann and Cy); the deck holds it once
+    """
+    seats = len(names)
+    in_play = tuple(in_play) if in_play is not None else (True,) * seats
+    if len(result.held) != seats:
+        raise ScoringError(f"expected cards for {seats} seats, got {len(result.held)}")
+    if result.out is not None:
+        if not 0 <= result.out < seats:
+            raise ScoringError(f"seat {result.out} is not at this table", "out")
+        if not in_play[result.out]:
+            raise ScoringError(f"{names[result.out]} is out of the match", "out")
+        if result.held[result.out]:
+            raise ScoringError(f"{names[result.out]} went out, so holds no cards",
+                               f"seat:{result.out}")
+    for seat, cards in enumerate(result.held):
+        if cards and not in_play[seat]:
+            raise ScoringError(f"{names[seat]} is out of the match and holds no cards",
+                               f"seat:{seat}")
+        if sheet.game != LO and any(c.is_joker for c in cards):
+            raise ScoringError(f"{names[seat]}: {sheet.game_info.name} is played without "
+                               "jokers", f"seat:{seat}")
+    deck = deck_for(sheet.game, sum(in_play))
+    seat_of = {name: seat for seat, name in enumerate(names)}
+    try:
+        check_entries({names[s]: c for s, c in enumerate(result.held)}, deck)
+    except DeckError as exc:
+        field = "hands" if exc.key is None else f"seat:{seat_of[exc.key]}"
+        raise ScoringError(str(exc), field) from None
+
+
+def deal_size(sheet: Sheet, players: int) -> int:
+    """Cards dealt to each player in a hand (Countdown: see ``Standings.next_deal``)."""
+    if sheet.game == LO:
+        return sheet["hand_size"]
+    return 7 if players == 2 else 5
+
+
+@dataclass(frozen=True)
+class Standings:
+    """Where a match stands after its recorded hands.
+
+    ``totals`` are points (Last One, Crazy Eights) or counts (Countdown). ``progress``
+    holds the totals after each hand; ``eliminated`` maps a seat to the hand number in
+    which it fell; ``next_deal`` maps each seat still playing to its cards next hand.
+    """
+
+    game: str
+    totals: tuple[int, ...]
+    progress: tuple[tuple[int, ...], ...]
+    hands: tuple[HandScore, ...]
+    dealers: tuple[int, ...]
+    eliminated: Mapping[int, int]
+    winners: tuple[int, ...]
+    over: bool
+    reason: str
+    next_dealer: int | None
+    next_first: int | None
+    next_deal: Mapping[int, int]
+    goal: int | None = None
+    goal_kind: str = ""
+    in_play: tuple[bool, ...] = field(default=())
+
+
+def next_seat(seat: int, in_play: Sequence[bool]) -> int:
+    """The next seat clockwise from ``seat`` that is still in the match."""
+    n = len(in_play)
+    for step in range(1, n + 1):
+        candidate = (seat + step) % n
+        if in_play[candidate]:
+            return candidate
+    raise ScoringError("nobody is left at the table")
+
+
+def standings(sheet: Sheet, names: Sequence[str], first_dealer: int,
+              hands: Sequence[HandResult]) -> Standings:
+    """Replay the recorded hands: totals, eliminations, winner(s), the next deal.
+
+    Raises :class:`ScoringError` when a hand is invalid or when hands are recorded after
+    the match was already decided (for example after an edit ended it earlier).
+    """
+    seats = len(names)
+    if not 0 <= first_dealer < seats:
+        raise ScoringError(f"first dealer {first_dealer} is not a seat", "first_dealer")
+    tally = _Tally(sheet, names)
+    dealer = first_dealer
+    for number, result in enumerate(hands, start=1):
+        if tally.over:
+            raise ScoringError(f"the match was decided in hand {number - 1}, but hand "
+                               f"{number} is recorded after it", f"hand:{number}")
+        try:
+            check_hand(sheet, names, result, tally.in_play)
+        except ScoringError as exc:
+            raise ScoringError(f"hand {number}: {exc}", exc.field) from None
+        tally.add(number, dealer, result)
+        if not tally.over:
+            dealer = next_seat(dealer, tally.in_play)
+    return tally.standings(None if tally.over else dealer)
+
+
+class _Tally:
+    """The running state of :func:`standings`; one method per game's match end."""
+
+    def __init__(self, sheet: Sheet, names: Sequence[str]) -> None:
+        self.sheet = sheet
+        self.names = list(names)
+        n = len(names)
+        start = sheet["start_count"] if sheet.game == CD else 0
+        self.totals = [start] * n
+        self.in_play = [True] * n
+        self.progress: list[tuple[int, ...]] = []
+        self.scores: list[HandScore] = []
+        self.dealers: list[int] = []
+        self.eliminated: dict[int, int] = {}
+        self.winners: tuple[int, ...] = ()
+        self.over = False
+        self.reason = ""
+
+    def add(self, number: int, dealer: int, result: HandResult) -> None:
+        score = score_hand(self.sheet, result.held, result.out, self.in_play)
+        self.scores.append(score)
+        self.dealers.append(dealer)
+        if self.sheet.game == CD:
+            if result.out is not None:
+                self.totals[result.out] -= 1
+        else:
+            self.totals = [t + p for t, p in zip(self.totals, score.points, strict=True)]
+        self.progress.append(tuple(self.totals))
+        {LO: self._end_last_one, C8: self._end_crazy_eights, CD: self._end_countdown}[
+            self.sheet.game](number, result)
+
+    def _name_list(self, seats: Sequence[int]) -> str:
+        return " and ".join(self.names[s] for s in seats)
+
+    def _end_last_one(self, number: int, result: HandResult) -> None:
+        threshold = self.sheet["threshold"]
+        before = [s for s, playing in enumerate(self.in_play) if playing]
+        fallen = [s for s in before if self.totals[s] >= threshold]
+        left = [s for s in before if s not in fallen]
+        if not left:  # everyone still in reached the threshold together
+            low = min(self.totals[s] for s in fallen)
+            self.winners = tuple(s for s in fallen if self.totals[s] == low)
+            fallen = [s for s in fallen if s not in self.winners]
+            self.reason = (f"everyone left reached {threshold} in hand {number}; "
+                           f"{self._name_list(self.winners)} had the lowest total")
+        for s in fallen:
+            self.eliminated[s] = number
+            self.in_play[s] = False
+        if len(left) == 1:
+            self.winners = (left[0],)
+            self.reason = f"{self.names[left[0]]} is the last player left"
+        self.over = bool(self.winners)
+
+    def _end_crazy_eights(self, number: int, result: HandResult) -> None:
+        target = self.sheet.target_for(len(self.names))
+        if target is None:  # one hand: whoever went out wins, else the lowest holder(s)
+            if result.out is not None:
+                self.winners, how = (result.out,), "went out"
+            else:
+                best = max(self.totals)
+                self.winners = tuple(s for s, t in enumerate(self.totals) if t == best)
+                how = "held the least in the jammed hand"
+            self.reason = f"{self._name_list(self.winners)} {how} in the only hand"
+        else:
+            reached = [s for s, t in enumerate(self.totals) if t >= target]
+            if reached:
+                best = max(self.totals[s] for s in reached)
+                self.winners = tuple(s for s in reached if self.totals[s] == best)
+                self.reason = f"{self._name_list(self.winners)} reached {target} in hand {number}"
+        self.over = bool(self.winners)
+
+    def _end_countdown(self, number: int, result: HandResult) -> None:
+        if result.out is not None and self.totals[result.out] <= 0:
+            self.winners = (result.out,)
+            self.reason = f"{self.names[result.out]} counted down to 0 in hand {number}"
+            self.over = True
+
+    def standings(self, next_dealer: int | None) -> Standings:
+        sheet, n = self.sheet, len(self.names)
+        active = sum(self.in_play)
+        next_first = None if next_dealer is None else next_seat(next_dealer, self.in_play)
+        if self.over:
+            deal: dict[int, int] = {}
+        elif sheet.game == CD:
+            deal = {s: self.totals[s] for s in range(n)}
+        else:
+            size = deal_size(sheet, active)
+            deal = {s: size for s in range(n) if self.in_play[s]}
+        goal, kind = None, ""
+        if sheet.game == LO:
+            goal, kind = sheet["threshold"], "threshold"
+        elif sheet.game == C8 and sheet.target_for(n) is not None:
+            goal, kind = sheet.target_for(n), "target"
+        return Standings(
+            game=sheet.game, totals=tuple(self.totals), progress=tuple(self.progress),
+            hands=tuple(self.scores), dealers=tuple(self.dealers),
+            eliminated=MappingProxyType(dict(self.eliminated)), winners=self.winners,
+            over=self.over, reason=self.reason, next_dealer=next_dealer, next_first=next_first,
+            next_deal=MappingProxyType(deal), goal=goal, goal_kind=kind,
+            in_play=tuple(self.in_play),
+        )

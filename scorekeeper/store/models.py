@@ -1,0 +1,174 @@
+"""Database models: groups, players, matches, seats, hands, hand entries, rulings.
+
+Standings are never stored: they are derived from a match's hands by
+:func:`scorekeeper.scoring.standings`. The only derived columns kept on ``Match``
+(``status``, ``winners``, ``hand_count``, ``finished_at``) are an index for the
+history page, rewritten in the same transaction as every change to the hands; the
+match's ``version`` makes concurrent changes to one match conflict instead of interleave.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime
+
+from sqlalchemy import (
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from scorekeeper.store.extensions import db
+
+MAX_ID = 2**31 - 1  # PostgreSQL integer: larger ids from a client never reach a query
+TOKEN_BYTES = 24  # 32 url-safe characters: long enough that guessing is hopeless
+
+
+def new_token() -> str:
+    """A fresh capability token for invite and view links."""
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware UTC."""
+    return datetime.now(UTC)
+
+
+class Group(db.Model):
+    """The people who play together: the unit of privacy."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    invite_token: Mapped[str] = mapped_column(String(64), unique=True, default=new_token)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    players: Mapped[list[Player]] = relationship(back_populates="group", order_by="Player.name")
+    matches: Mapped[list[Match]] = relationship(back_populates="group")
+
+
+class Player(db.Model):
+    """A person in a group: a name unique in the group and a colour."""
+
+    __table_args__ = (UniqueConstraint("group_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("group.id"), index=True)
+    name: Mapped[str] = mapped_column(String(40))
+    colour: Mapped[str] = mapped_column(String(7), default="#1f77b4")
+    hidden: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    group: Mapped[Group] = relationship(back_populates="players")
+
+
+class Match(db.Model):
+    """A match: a frozen rule sheet, seats in clockwise order, and its hands."""
+
+    # The history list, newest first: all of a group's matches, or filtered by game or status.
+    __table_args__ = (
+        Index("ix_match_group_created", "group_id", "created_at"),
+        Index("ix_match_group_game_created", "group_id", "game", "created_at"),
+        Index("ix_match_group_status_created", "group_id", "status", "created_at"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("group.id"), index=True)
+    game: Mapped[str] = mapped_column(String(20), index=True)
+    sheet_json: Mapped[str] = mapped_column(Text)
+    first_dealer: Mapped[int] = mapped_column(Integer, default=0)
+    view_token: Mapped[str] = mapped_column(String(64), unique=True, default=new_token)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # Derived from the hands (see the module docstring), kept for listing and filtering.
+    status: Mapped[str] = mapped_column(String(10), default="active", index=True)
+    winners: Mapped[str] = mapped_column(String(200), default="")  # seat numbers, "0 2"
+    hand_count: Mapped[int] = mapped_column(Integer, default=0)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Bumped by every write to the match's hands: two phones changing the same match at
+    # once cannot both commit (the loser's UPDATE matches no row: StaleDataError).
+    version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
+
+    __mapper_args__ = {"version_id_col": version}  # noqa: RUF012  (read once by SQLAlchemy)
+
+    group: Mapped[Group] = relationship(back_populates="matches")
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="match", order_by="Seat.position", cascade="all, delete-orphan"
+    )
+    hands: Mapped[list[Hand]] = relationship(
+        back_populates="match", order_by="Hand.number", cascade="all, delete-orphan"
+    )
+    rulings: Mapped[list[Ruling]] = relationship(
+        back_populates="match", order_by="Ruling.id", cascade="all, delete-orphan"
+    )
+
+
+class Seat(db.Model):
+    """A player's place at a match's table; positions run clockwise from 0."""
+
+    __table_args__ = (
+        UniqueConstraint("match_id", "position"),
+        UniqueConstraint("match_id", "player_id"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("match.id"))
+    position: Mapped[int] = mapped_column(Integer)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
+
+    match: Mapped[Match] = relationship(back_populates="seats")
+    player: Mapped[Player] = relationship()
+
+
+class Hand(db.Model):
+    """One deal of a match. ``number`` is unique per match: two phones recording the
+    same hand at once cannot both succeed, whatever the number of server processes."""
+
+    __table_args__ = (UniqueConstraint("match_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("match.id"))
+    number: Mapped[int] = mapped_column(Integer)
+    dealer: Mapped[int] = mapped_column(Integer)  # seat position
+    out_seat: Mapped[int | None] = mapped_column(Integer)  # None: blocked / jammed
+    hand_size: Mapped[int | None] = mapped_column(Integer)  # Last One: a per-hand override
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    match: Mapped[Match] = relationship(back_populates="hands")
+    entries: Mapped[list[HandEntry]] = relationship(
+        back_populates="hand", order_by="HandEntry.seat", cascade="all, delete-orphan"
+    )
+
+
+class HandEntry(db.Model):
+    """What one seat held at the end of a hand (canonical card text) and scored."""
+
+    __table_args__ = (UniqueConstraint("hand_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hand.id"))
+    seat: Mapped[int] = mapped_column(Integer)
+    cards: Mapped[str] = mapped_column(Text, default="")
+    points: Mapped[int] = mapped_column(Integer, default=0)
+
+    hand: Mapped[Hand] = relationship(back_populates="entries")
+
+
+class Ruling(db.Model):
+    """A play-checker verdict saved to a match's record."""
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("match.id"), index=True)
+    hand_number: Mapped[int | None] = mapped_column(Integer)
+    question: Mapped[str] = mapped_column(Text)  # the situation and the play, in words
+    legal: Mapped[bool | None] = mapped_column(Boolean)  # None: cannot tell
+    reason: Mapped[str] = mapped_column(Text)
+    rule: Mapped[str] = mapped_column(String(40))
+    request_json: Mapped[str] = mapped_column(Text, default="{}")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    match: Mapped[Match] = relationship(back_populates="rulings")

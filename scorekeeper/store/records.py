@@ -1,0 +1,257 @@
+"""The one place that writes matches and hands; used by the pages, the JSON API and
+import (:func:`build_match` turns hands into rows without committing).
+
+Every write validates the whole match again through :func:`scoring.standings` before
+anything is committed, so a recorded match is always scoreable. A hand's number is
+unique per match in the database: when two phones record the same hand at once,
+exactly one insert succeeds and the other gets :class:`ConflictError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.attributes import flag_modified
+from sqlalchemy.orm.exc import StaleDataError
+
+from scorekeeper.core.cards import Card, format_cards, parse_cards
+from scorekeeper.core.errors import InputError
+from scorekeeper.core.scoring import HandResult, ScoringError, Standings, standings
+from scorekeeper.core.sheets import Sheet
+from scorekeeper.store.extensions import db
+from scorekeeper.store.models import Group, Hand, HandEntry, Match, Player, Seat, utcnow
+
+__all__ = [
+    "ConflictError",
+    "RecordError",
+    "build_match",
+    "create_match",
+    "delete_last_hand",
+    "edit_hand",
+    "hand_results",
+    "match_names",
+    "match_sheet",
+    "match_standings",
+    "record_hand",
+]
+
+
+class RecordError(InputError):
+    """A write that was refused; ``field`` names the form field at fault
+    (``out``, ``seat-<n>``, ``hand_size``, ``number``, ``players``, ``first_dealer``)."""
+
+    def __init__(self, message: str, field: str = "") -> None:
+        super().__init__(message, field)
+
+
+class ConflictError(RecordError):
+    """The hand number is already recorded (another phone was quicker) or not next."""
+
+    status = 409
+
+
+def match_sheet(match: Match) -> Sheet:
+    """The frozen rule sheet a match is played under."""
+    return Sheet.from_json(match.sheet_json)
+
+
+def match_names(match: Match) -> list[str]:
+    """Player names in seat order."""
+    return [seat.player.name for seat in match.seats]
+
+
+def hand_results(match: Match) -> list[HandResult]:
+    """The match's stored hands as scoring input, in order."""
+    return [_result_of(hand, len(match.seats)) for hand in match.hands]
+
+
+def _result_of(hand: Hand, seats: int) -> HandResult:
+    held: list[list[Card]] = [[] for _ in range(seats)]
+    for entry in hand.entries:
+        held[entry.seat] = parse_cards(entry.cards)
+    return HandResult.of(hand.out_seat, held, hand.hand_size)
+
+
+def match_standings(match: Match) -> Standings:
+    """Standings derived from the stored hands."""
+    return standings(match_sheet(match), match_names(match), match.first_dealer,
+                     hand_results(match))
+
+
+def _field(exc: ScoringError) -> str:
+    """Map a scoring error's field to the hand form's field name."""
+    if exc.field.startswith("seat:"):
+        return "seat-" + exc.field[5:]
+    if exc.field.startswith("hand:"):
+        return "number"
+    return "cards" if exc.field == "hands" else exc.field
+
+
+def _compute(match: Match, results: Sequence[HandResult]) -> Standings:
+    try:
+        return standings(match_sheet(match), match_names(match), match.first_dealer, results)
+    except ScoringError as exc:
+        raise RecordError(str(exc), _field(exc)) from None
+
+
+def build_match(group: Group, sheet: Sheet, players: Sequence[Player], first_dealer: int,
+                hands: Sequence[HandResult] = (), *, created_at: datetime | None = None,
+                finished_at: datetime | None = None) -> Match:
+    """A match with its seats, hands and entries, added to the session but NOT committed.
+
+    The hands are validated once through :func:`scoring.standings`; every hand's dealer
+    and points and the match's derived columns come from that replay. ``finished_at``
+    is kept only when the hands end the match (an import keeps its finish time).
+    """
+    _check_seats(group, sheet, players, first_dealer)
+    try:
+        table = standings(sheet, [p.name for p in players], first_dealer, hands)
+    except ScoringError as exc:
+        raise RecordError(str(exc), _field(exc)) from None
+    match = Match(group=group, game=sheet.game, sheet_json=sheet.to_json(),
+                  first_dealer=first_dealer, created_at=created_at or utcnow())
+    match.seats = [Seat(position=i, player=p) for i, p in enumerate(players)]
+    for number, (result, dealer, score) in enumerate(
+            zip(hands, table.dealers, table.hands, strict=True), start=1):
+        hand = Hand(number=number, dealer=dealer, out_seat=result.out,
+                    hand_size=result.hand_size)
+        _fill_entries(hand, result, score.points)
+        match.hands.append(hand)
+    _refresh(match, table)
+    if table.over and finished_at is not None:
+        match.finished_at = finished_at
+    db.session.add(match)
+    return match
+
+
+def _check_seats(group: Group, sheet: Sheet, players: Sequence[Player], first_dealer: int
+                 ) -> None:
+    info = sheet.game_info
+    if not info.min_players <= len(players) <= info.max_players:
+        raise RecordError(f"{info.name} needs {info.min_players} to {info.max_players} "
+                          f"players, not {len(players)}", "players")
+    # Objects, not ids: an import seats players it has not flushed yet.
+    if len({id(p) for p in players}) != len(players):
+        raise RecordError("a player can take only one seat", "players")
+    if any(p.group_id != group.id for p in players):
+        raise RecordError("every player must belong to this group", "players")
+    if not 0 <= first_dealer < len(players):
+        raise RecordError("the first dealer must be one of the seats", "first_dealer")
+
+
+def create_match(group: Group, sheet: Sheet, players: Sequence[Player], first_dealer: int
+                 ) -> Match:
+    """Start a match with players seated clockwise in the given order."""
+    match = build_match(group, sheet, players, first_dealer)
+    db.session.commit()
+    return match
+
+
+def _check_hand_size(match: Match, hand_size: int | None) -> None:
+    if hand_size is not None and (match.game != "last-one" or not 4 <= hand_size <= 9):
+        raise RecordError("a hand's own deal size is for Last One, 4 to 9 cards", "hand_size")
+
+
+def record_hand(match: Match, number: int, out: int | None, held: Sequence[Sequence[Card]],
+                hand_size: int | None = None) -> Hand:
+    """Record the next hand. ``number`` is the hand the form was showing: anything but
+    the next number means the form is stale and nothing is stored."""
+    expected = len(match.hands) + 1
+    if number != expected:
+        raise ConflictError(f"hand {number} is already recorded; the next hand is {expected}",
+                            "number")
+    if match.status == "finished":
+        raise RecordError("the match is over: no more hands can be recorded", "number")
+    _check_hand_size(match, hand_size)
+    result = HandResult.of(out, held, hand_size)
+    table = _compute(match, [*hand_results(match), result])
+    hand = Hand(number=number, dealer=table.dealers[-1], out_seat=out, hand_size=hand_size)
+    _fill_entries(hand, result, table.hands[-1].points)
+    match.hands.append(hand)
+    _refresh(match, table)
+    _commit(match, f"hand {number} was just recorded from another phone")
+    return hand
+
+
+def edit_hand(match: Match, number: int, out: int | None, held: Sequence[Sequence[Card]],
+              hand_size: int | None = None) -> Hand:
+    """Replace a recorded hand and re-derive every hand's points and dealer."""
+    hands = list(match.hands)
+    if not 1 <= number <= len(hands):
+        raise RecordError(f"there is no hand {number} to edit", "number")
+    _check_hand_size(match, hand_size)
+    result = HandResult.of(out, held, hand_size)
+    results = hand_results(match)
+    results[number - 1] = result
+    table = _compute(match, results)
+    hand = hands[number - 1]
+    hand.out_seat, hand.hand_size = out, hand_size
+    _fill_entries(hand, result, table.hands[number - 1].points)
+    _restamp(hands, table)
+    _refresh(match, table)
+    _commit(match, "another phone changed this match at the same moment; nothing was saved")
+    return hand
+
+
+def delete_last_hand(match: Match) -> int:
+    """Delete the newest hand; returns its number."""
+    if not match.hands:
+        raise RecordError("there is no hand to delete", "number")
+    hand = match.hands[-1]
+    number = hand.number
+    # Removing it from the collection deletes it (delete-orphan cascade); an extra
+    # session.delete() as well makes the next autoflush fail on SQLAlchemy 2.1.
+    match.hands.remove(hand)
+    table = _compute(match, hand_results(match))
+    _refresh(match, table)
+    _commit(match, "another phone changed this match at the same moment; nothing was deleted")
+    return number
+
+
+def _commit(match: Match, conflict: str) -> None:
+    """Commit a change to a match's hands, or roll it all back as a conflict.
+
+    The match row is always rewritten so its version moves on: of two phones changing
+    the same match at once, the second UPDATE finds a stale version and fails, and a
+    second insert of the same hand number fails the unique constraint.
+    """
+    flag_modified(match, "hand_count")
+    try:
+        db.session.commit()
+    except (IntegrityError, StaleDataError):
+        db.session.rollback()
+        raise ConflictError(conflict, "number") from None
+
+
+def _fill_entries(hand: Hand, result: HandResult, points: Sequence[int]) -> None:
+    """Set one entry per seat, reusing existing rows so (hand, seat) stays unique."""
+    existing = {entry.seat: entry for entry in hand.entries}
+    for seat, cards in enumerate(result.held):
+        entry = existing.get(seat)
+        if entry is None:
+            entry = HandEntry(seat=seat)
+            hand.entries.append(entry)
+        entry.cards = format_cards(cards)
+        entry.points = points[seat]
+
+
+def _restamp(hands: Sequence[Hand], table: Standings) -> None:
+    """Keep every stored dealer and point in step with freshly derived standings."""
+    for hand, dealer, score in zip(hands, table.dealers, table.hands, strict=True):
+        hand.dealer = dealer
+        for entry in hand.entries:
+            entry.points = score.points[entry.seat]
+
+
+def _refresh(match: Match, table: Standings) -> None:
+    """Rewrite the match's derived listing columns from standings."""
+    match.hand_count = len(table.hands)
+    match.winners = " ".join(str(s) for s in table.winners)
+    if table.over:
+        if match.status != "finished":
+            match.finished_at = utcnow()
+        match.status = "finished"
+    else:
+        match.status, match.finished_at = "active", None

@@ -1,0 +1,25 @@
+"""The pages: one package per user task, each holding its views, forms and helpers.
+
+``access`` (who may see and change a group) is shared by every room. Nothing here is
+imported by the JSON API: what both front doors need lives in ``core`` or ``store``.
+"""
+
+from __future__ import annotations
+
+from flask import Flask
+
+
+def register(app: Flask) -> None:
+    """Register every room's blueprint on the app."""
+    from scorekeeper.web.check import views as check
+    from scorekeeper.web.deal import views as deal
+    from scorekeeper.web.groups import players
+    from scorekeeper.web.groups import views as groups
+    from scorekeeper.web.hands import views as hands
+    from scorekeeper.web.history import views as history
+    from scorekeeper.web.matches import views as matches
+    from scorekeeper.web.rules import views as rules
+
+    for blueprint in (groups.bp, players.bp, matches.bp, hands.bp, rules.bp, deal.bp,
+                      check.bp, history.bp):
+        app.register_blueprint(blueprint)

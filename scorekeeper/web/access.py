@@ -1,0 +1,115 @@
+"""Who may see and change a group: invite-link membership and view links.
+
+A phone that starts a group or opens its invite link gets a long-lived signed cookie
+listing ``{group id: invite token it joined with}``. Membership holds only while that
+token is still the group's invite token, so rotating the invite locks out every phone
+that has not re-joined. Anything not allowed is a 404: a stranger cannot even tell that a
+group exists.
+"""
+
+from __future__ import annotations
+
+import hmac
+
+from flask import abort, after_this_request, current_app, g, request
+from flask.wrappers import Response
+from itsdangerous import BadSignature, URLSafeSerializer
+
+from scorekeeper.store import groups
+from scorekeeper.store.extensions import db
+from scorekeeper.store.models import Group, Match
+
+_SALT = "scorekeeper.membership"
+
+
+def _serializer() -> URLSafeSerializer:
+    return URLSafeSerializer(current_app.config["SECRET_KEY"], salt=_SALT)
+
+
+def memberships() -> dict[int, str]:
+    """The groups this phone joined, ``{group id: invite token}``, from the cookie."""
+    if "memberships" not in g:
+        raw = request.cookies.get(current_app.config["MEMBERSHIP_COOKIE"], "")
+        try:
+            data = _serializer().loads(raw) if raw else {}
+        except BadSignature:
+            data = {}
+        if not isinstance(data, dict):
+            data = {}
+        g.memberships = {int(k): str(v) for k, v in data.items() if str(k).isdigit()}
+    return g.memberships
+
+
+def _same(a: str, b: str) -> bool:
+    return hmac.compare_digest(a.encode(), b.encode())
+
+
+def is_member(group: Group) -> bool:
+    """Whether this phone joined the group with its current invite token."""
+    token = memberships().get(group.id)
+    return token is not None and _same(token, group.invite_token)
+
+
+def member_groups() -> list[Group]:
+    """The groups this phone may edit, by name (stale memberships are left out)."""
+    ids = list(memberships())
+    if not ids:
+        return []
+    groups = db.session.scalars(db.select(Group).where(Group.id.in_(ids))).all()
+    return sorted((gr for gr in groups if is_member(gr)), key=lambda gr: gr.name.lower())
+
+
+def _save_cookie() -> None:
+    """Write the membership cookie on the current response (once per request)."""
+    if g.get("membership_pending"):
+        return
+    g.membership_pending = True
+
+    @after_this_request
+    def _write(response: Response) -> Response:
+        data = {str(k): v for k, v in memberships().items()}
+        response.set_cookie(
+            current_app.config["MEMBERSHIP_COOKIE"], _serializer().dumps(data),
+            max_age=current_app.config["MEMBERSHIP_MAX_AGE"], httponly=True,
+            samesite="Lax", secure=request.is_secure,
+        )
+        return response
+
+
+def join(group: Group) -> None:
+    """Remember on this phone that it may edit ``group`` (with its current invite)."""
+    memberships()[group.id] = group.invite_token
+    _save_cookie()
+
+
+def leave(group_id: int) -> None:
+    """Forget a group on this phone."""
+    memberships().pop(group_id, None)
+    _save_cookie()
+
+
+def current_group(group_id: int) -> Group:
+    """The group if this phone is a member of it, else 404."""
+    group = groups.group_by_id(group_id)
+    if group is None or not is_member(group):
+        abort(404, "No such group here. Ask someone at the table for the invite link.")
+    return group
+
+
+require_member = current_group
+
+
+def group_match(group: Group, match_id: int) -> Match:
+    """A match of the group, else 404 (another group's match is not found)."""
+    match = groups.group_match(group, match_id)
+    if match is None:
+        abort(404, "No such match in this group.")
+    return match
+
+
+def match_from_view_token(token: str) -> Match:
+    """The match a spectator's view link points at, else 404."""
+    match = groups.match_by_view_token(token)
+    if match is None:
+        abort(404, "This view link is wrong or no longer works.")
+    return match

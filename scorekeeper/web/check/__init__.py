@@ -1,0 +1,1 @@
+"""The play checker: is this play legal here?"""

@@ -1,0 +1,147 @@
+"""The play checker (``/check``): is this play legal here, why, and which rule says so.
+
+A GET form, so it works without JavaScript and every ruling is a shareable link. The
+form (:mod:`.form`) becomes a replay request read and judged by the core's
+:func:`~scorekeeper.core.engine.replay.run`, exactly as the replay API does, so page and
+API agree. Inside a match (``/groups/<gid>/matches/<mid>/check``) the match's sheet
+and seat names are used, and a member's phone can save the ruling to the record.
+Reasons name the seats themselves: the request carries the names (see form.py).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+from urllib.parse import urlencode
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+from markupsafe import Markup, escape
+from werkzeug.datastructures import MultiDict
+
+from scorekeeper.core.engine.replay import run
+from scorekeeper.core.errors import InputError
+from scorekeeper.core.sheets import GAMES, SECTIONS, Sheet, options_for
+from scorekeeper.store.extensions import db
+from scorekeeper.store.models import Match, Ruling
+from scorekeeper.store.records import match_names, match_sheet
+from scorekeeper.web import access
+from scorekeeper.web.check.form import (
+    OWED_CHOICES,
+    CheckError,
+    Question,
+    form_field,
+    is_asked,
+    read,
+    read_sheet,
+)
+
+bp = Blueprint("check", __name__)
+MATCH = "/groups/<int:group_id>/matches/<int:match_id>/check"
+ADVANCED = ("events", "held", "upas", "players", "dealer")
+SUITS = (("", "none"), ("C", "♣"), ("D", "♦"), ("H", "♥"), ("S", "♠"))
+
+
+@bp.app_template_filter("red_suits")
+def red_suits(text: str) -> Markup:
+    """Text with ♥ and ♦ in red, as on the cards (reasons name cards like 5♥)."""
+    return Markup(re.sub("([♥♦])", r'<span class="suit-red">\1</span>', str(escape(text))))
+
+
+def answer(args: MultiDict[str, str], sheet: Sheet, names: list[str] | None
+           ) -> tuple[Question | None, dict[str, Any] | None, dict[str, str]]:
+    """Read the form and judge it: (question, replay result, errors by field)."""
+    if not is_asked(args):
+        return None, None, {}
+    question = None
+    try:
+        question = read(args, sheet, names)
+        return question, run(question.request), {}
+    except CheckError as exc:
+        return question, None, {exc.field: str(exc)}
+    except InputError as exc:
+        sequence = question.sequence if question else False
+        held = question.held_seats if question else set()
+        return question, None, {form_field(exc.field, sequence, held): exc.message}
+
+
+def verdict_of(result: dict[str, Any]) -> dict[str, Any]:
+    """The one step the big answer shows: the first illegal, first unsure, or last."""
+    steps = result["steps"]
+    if result["first_illegal"] is not None:
+        index = result["first_illegal"]
+    elif result["uncertain"]:
+        index = result["uncertain"][0]
+    else:
+        index = len(steps) - 1
+    return steps[index] | {"index": index}
+
+
+def _render(args: MultiDict[str, str], sheet: Sheet | None, match: Match | None):
+    errors: dict[str, str] = {}
+    if sheet is None:
+        try:
+            sheet = read_sheet(args)
+        except CheckError as exc:
+            sheet, errors = read_sheet(MultiDict()), {exc.field: str(exc)}
+    names = match_names(match) if match is not None else None
+    question, result, more = answer(args, sheet, names) if not errors else (None, None, {})
+    errors |= more
+    # Outside a match every seat the game allows is on the page; those past the table
+    # size stay hidden until the players choice grows (app.js).
+    seats = names or [f"Seat {n}" for n in range(1, sheet.game_info.max_players + 1)]
+    return render_template(
+        "check/index.html", args=args, sheet=sheet, match=match, seats=seats,
+        seat_count=len(names) if names else _players(args, sheet),
+        options=options_for(sheet.game) if match is None else [], suits=SUITS,
+        owed_choices=[(str(n), str(n)) for n in OWED_CHOICES],
+        game_choices=[(k, g.name) for k, g in GAMES.items()],
+        rule_titles=dict(SECTIONS[sheet.game]), question=question, result=result, errors=errors,
+        verdict=verdict_of(result) if result and result["steps"] else None,
+        query=urlencode(list(args.items(multi=True))),
+        advanced_open=bool(args.get("events") or args.get("dealer")) or any(
+            (v or "").strip() for k, v in args.items() if k.startswith("hold-")) or any(
+            f in ADVANCED or f.startswith(("opt-", "hold-")) for f in errors),
+    ), (400 if errors else 200)
+
+
+def _players(args: MultiDict[str, str], sheet: Sheet) -> int:
+    info = sheet.game_info
+    raw = args.get("players", "")
+    n = int(raw) if raw.isdigit() and len(raw) < 3 else 4
+    return min(max(n, info.min_players), info.max_players)
+
+
+@bp.get("/check", strict_slashes=False)
+def index():
+    """The checker for any sheet (game and options in the query string)."""
+    return _render(request.args, None, None)
+
+
+@bp.get(MATCH)
+def for_match(group_id: int, match_id: int):
+    """The checker inside a match: its sheet and seat names; a member may save."""
+    group = access.current_group(group_id)
+    match = access.group_match(group, match_id)
+    return _render(request.args, match_sheet(match), match)
+
+
+@bp.post(MATCH)
+def save(group_id: int, match_id: int):
+    """Save the ruling the form describes to the match record (judged again here)."""
+    group = access.current_group(group_id)
+    match = access.group_match(group, match_id)
+    args = MultiDict([(k, v) for k, v in request.form.items(multi=True) if k != "csrf_token"])
+    question, result, errors = answer(args, match_sheet(match), match_names(match))
+    back = url_for("check.for_match", group_id=group.id, match_id=match.id)
+    back += "?" + urlencode(list(args.items(multi=True)))
+    if question is None or result is None or not result["steps"] or errors:
+        flash("Nothing to save: check a play first.")
+        return redirect(back)
+    v = verdict_of(result)
+    db.session.add(Ruling(match_id=match.id, hand_number=len(match.hands) + 1,
+                          question=question.words, legal=v["legal"], reason=v["reason"],
+                          rule=v["rule"], request_json=json.dumps(question.request)))
+    db.session.commit()
+    flash("Ruling saved to the match record.")
+    return redirect(back)

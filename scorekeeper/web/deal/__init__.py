@@ -1,0 +1,1 @@
+"""The deal helper: how many cards with this many players?"""

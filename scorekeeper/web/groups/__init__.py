@@ -1,0 +1,1 @@
+"""Groups: start one, join by invite link, players, view links."""

@@ -1,0 +1,91 @@
+"""Players of a group: add, rename, recolour, hide; delete only those without history."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from sqlalchemy.exc import IntegrityError
+
+from scorekeeper.core.text import FieldError, clean_colour, clean_name, next_colour
+from scorekeeper.store import groups
+from scorekeeper.store.extensions import db
+from scorekeeper.store.models import Group, Player
+from scorekeeper.web import access
+
+bp = Blueprint("players", __name__, url_prefix="/groups/<int:group_id>/players")
+
+
+def _player(group: Group, player_id: int) -> Player:
+    player = groups.group_player(group, player_id)
+    if player is None:
+        abort(404)
+    return player
+
+
+@bp.route("", methods=["GET", "POST"])
+def index(group_id: int):
+    """List the group's players; POST adds one."""
+    group = access.current_group(group_id)
+    errors: dict[str, str] = {}
+    if request.method == "POST":
+        try:
+            player = groups.add_player(group, request.form.get("name"), request.form.get("colour"))
+            db.session.commit()
+            flash(f"Added {player.name}.")
+            return redirect(url_for("players.index", group_id=group.id))
+        except FieldError as exc:
+            db.session.rollback()
+            errors[exc.field] = exc.message
+    status = 400 if errors else 200
+    return render_template("players/index.html", group=group, errors=errors,
+                           colour=next_colour([p.colour for p in group.players]),
+                           form=request.form), status
+
+
+@bp.route("/<int:player_id>", methods=["GET", "POST"])
+def edit(group_id: int, player_id: int):
+    """Rename or recolour a player."""
+    group = access.current_group(group_id)
+    player = _player(group, player_id)
+    errors: dict[str, str] = {}
+    if request.method == "POST":
+        try:
+            name = clean_name(request.form.get("name"))
+            groups.check_unique_name(group, name, "name", player)
+            player.name, player.colour = name, clean_colour(request.form.get("colour"))
+            db.session.commit()
+            flash(f"Saved {player.name}.")
+            return redirect(url_for("players.index", group_id=group.id))
+        except FieldError as exc:
+            db.session.rollback()
+            errors[exc.field] = exc.message
+        except IntegrityError:
+            db.session.rollback()
+            errors["name"] = "That name was just taken by another player; pick another."
+    return render_template("players/edit.html", group=group, player=player, errors=errors,
+                           form=request.form, history=groups.has_history(player)), (
+        400 if errors else 200)
+
+
+@bp.post("/<int:player_id>/hide")
+def hide(group_id: int, player_id: int):
+    """Hide a player from new matches, or show them again."""
+    group = access.current_group(group_id)
+    player = _player(group, player_id)
+    player.hidden = not player.hidden
+    db.session.commit()
+    flash(f"{player.name} is {'hidden' if player.hidden else 'shown again'}.")
+    return redirect(url_for("players.index", group_id=group.id))
+
+
+@bp.post("/<int:player_id>/delete")
+def delete(group_id: int, player_id: int):
+    """Delete a player who never played; one with history can only be hidden."""
+    group = access.current_group(group_id)
+    player = _player(group, player_id)
+    if groups.has_history(player):
+        flash(f"{player.name} has played matches, so they can only be hidden.", "error")
+        return redirect(url_for("players.edit", group_id=group.id, player_id=player.id))
+    db.session.delete(player)
+    db.session.commit()
+    flash(f"Deleted {player.name}.")
+    return redirect(url_for("players.index", group_id=group.id))

@@ -1,0 +1,82 @@
+"""Groups: start one, join one by its invite link, switch between them, rotate the invite."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+
+from scorekeeper.core.sheets import GAMES
+from scorekeeper.core.text import FieldError, clean_name
+from scorekeeper.store.extensions import db
+from scorekeeper.store.models import Group, Match, new_token
+from scorekeeper.web import access
+
+bp = Blueprint("groups", __name__)
+
+
+@bp.get("/")
+def index():
+    """The phone's groups to switch between, and the form to start a new one."""
+    return render_template("groups/index.html", groups=access.member_groups(), errors={})
+
+
+@bp.post("/groups")
+def create():
+    """Start a group; this phone becomes a member."""
+    try:
+        name = clean_name(request.form.get("name"), limit=80)
+    except FieldError as exc:
+        groups = access.member_groups()
+        return render_template("groups/index.html", groups=groups, errors={exc.field: exc.message},
+                               name=request.form.get("name", "")), 400
+    group = Group(name=name)
+    db.session.add(group)
+    db.session.commit()
+    access.join(group)
+    flash(f"Started {name}. Add the players, then start a match.")
+    return redirect(url_for("players.index", group_id=group.id))
+
+
+@bp.get("/groups/<int:group_id>", strict_slashes=False)
+def show(group_id: int):
+    """A group's home: its matches, players and invite link."""
+    group = access.current_group(group_id)
+    matches = db.session.scalars(
+        db.select(Match).where(Match.group_id == group.id)
+        .order_by(Match.created_at.desc(), Match.id.desc()).limit(50)
+    ).all()
+    invite = url_for("groups.join", token=group.invite_token, _external=True)
+    return render_template("groups/show.html", group=group, matches=matches, invite=invite,
+                           games=GAMES)
+
+
+@bp.get("/join/<token>")
+def join(token: str):
+    """Open an invite link: this phone may now edit the group."""
+    group = None
+    if 0 < len(token) <= 64:
+        group = db.session.scalar(db.select(Group).where(Group.invite_token == token))
+    if group is None:
+        abort(404, "This invite link is wrong or has been replaced by a new one.")
+    access.join(group)
+    flash(f"You joined {group.name}.")
+    return redirect(url_for("groups.show", group_id=group.id))
+
+
+@bp.post("/groups/<int:group_id>/invite")
+def rotate_invite(group_id: int):
+    """Replace the invite link: phones that joined with the old one lose access."""
+    group = access.current_group(group_id)
+    group.invite_token = new_token()
+    db.session.commit()
+    access.join(group)
+    flash("New invite link made. Other phones must open the new link to keep editing.")
+    return redirect(url_for("groups.show", group_id=group.id))
+
+
+@bp.post("/groups/<int:group_id>/leave")
+def leave(group_id: int):
+    """Forget the group on this phone (the group itself stays)."""
+    group = access.current_group(group_id)
+    access.leave(group.id)
+    flash(f"This phone left {group.name}. The invite link brings it back.")
+    return redirect(url_for("groups.index"))

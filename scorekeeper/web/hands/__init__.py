@@ -1,0 +1,1 @@
+"""Hands: recording, editing and deleting a hand of a match."""

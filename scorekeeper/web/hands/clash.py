@@ -1,0 +1,72 @@
+"""When another phone changed a match first: what the hand pages tell the person.
+
+Nothing is saved; the person lands on the scoreboard (the current state) with a message
+saying what happened and what they had entered, so they can redo it. Forms carry what
+they were built from — the edit form the match's ``version``, the delete button the
+number of the hand it deletes — so a change made in between is caught even when the
+two writes never meet in the database (there, :class:`records.ConflictError` does it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from contextlib import suppress
+
+from scorekeeper.core.cards import CardError, format_cards, parse_cards
+from scorekeeper.store.models import Match
+
+SHOWN = 60  # characters of one player's typed cards repeated back in a message
+
+
+def entered(match: Match, form: Mapping[str, str]) -> str:
+    """What the form held, per player: ``Bo: 5♣ 6♣; Cy: 7♦`` (``no cards`` if none)."""
+    parts = []
+    for seat in match.seats:
+        text = form.get(f"seat-{seat.position}", "").strip()[:SHOWN]
+        if not text:
+            continue
+        with suppress(CardError):  # else repeat it as typed
+            text = format_cards(parse_cards(text), pretty=True)
+        parts.append(f"{seat.player.name}: {text}")
+    return "; ".join(parts) or "no cards"
+
+
+def changed_since(match: Match, form: Mapping[str, str]) -> bool:
+    """Whether the match changed after the form was shown (its ``version`` moved on)."""
+    shown = form.get("version", "")
+    return bool(shown) and shown != str(match.version)
+
+
+def recorded_clash(match: Match, number: int, form: Mapping[str, str]) -> str:
+    """A new hand whose number another phone recorded first."""
+    return (f"Not saved: hand {number} was already recorded, probably from another phone. "
+            f"Here is the current score. What you entered: {entered(match, form)}.")
+
+
+def edit_clash(match: Match, number: int, form: Mapping[str, str]) -> str:
+    """An edit of hand ``number`` after another phone changed the match."""
+    if number > len(match.hands):
+        what, again = f"hand {number} was deleted on another phone", ""
+    else:
+        what = f"another phone changed this match while you were editing hand {number}"
+        again = f"; open hand {number} again to make your change"
+    return (f"Not saved: {what}. Here is the current score{again}. "
+            f"What you entered: {entered(match, form)}.")
+
+
+def delete_stale(match: Match, shown: str) -> bool:
+    """Whether the delete button was for another hand than the current last one."""
+    return bool(shown) and shown != str(len(match.hands))
+
+
+def delete_clash(match: Match, shown: str) -> str:
+    """A delete of the last hand after another phone changed the match."""
+    newest = f"the newest is hand {len(match.hands)}" if match.hands else "there are no hands"
+    which = f"hand {shown}" if shown.isdigit() and len(shown) < 6 else "that hand"
+    return (f"Nothing deleted: the match changed on another phone since this page was "
+            f"shown, so {which} is not the last hand ({newest}). Here is the current "
+            "score; delete again if you still mean to.")
+
+
+RACED_DELETE = ("Nothing deleted: another phone changed this match at the same moment. "
+                "Here is the current score; delete again if you still mean to.")

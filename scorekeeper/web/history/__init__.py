@@ -1,0 +1,1 @@
+"""History: the match list, match records, player statistics, export and import."""

@@ -1,0 +1,136 @@
+"""Looking back: the match history, a match's full record with its score chart, player
+statistics, and export/import of matches (JSON and CSV downloads, an upload form).
+
+Every page is scoped to a group this phone joined (:mod:`access`). The history list
+is keyset-paginated on ``(created_at, id)`` with the derived columns of ``Match``, so
+a page costs the same few queries at ten matches or ten thousand.
+"""
+
+from __future__ import annotations
+
+import json
+
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+
+from scorekeeper.core.chart import Series, score_chart
+from scorekeeper.core.sheets import CD, GAMES
+from scorekeeper.store.extensions import db
+from scorekeeper.store.history import HistoryFilter, history_page, record_match
+from scorekeeper.store.models import Group, Player
+from scorekeeper.store.records import match_standings
+from scorekeeper.store.statistics import player_figures
+from scorekeeper.store.transfer import (
+    Limits,
+    Problem,
+    TransferError,
+    export_document,
+    import_document,
+    load_matches,
+    parse_json,
+    to_csv,
+)
+from scorekeeper.web import access
+
+bp = Blueprint("history", __name__, url_prefix="/groups/<int:group_id>")
+
+
+@bp.get("/history")
+def index(group_id: int):
+    """The group's matches, newest first, filtered by game, player and status."""
+    group = access.current_group(group_id)
+    players = db.session.scalars(db.select(Player).where(Player.group_id == group.id)
+                                 .order_by(Player.name)).all()
+    wanted = HistoryFilter.from_args(request.args, {p.id for p in players})
+    page = history_page(group, wanted)
+    return render_template("history/index.html", group=group, page=page, wanted=wanted,
+                           players=players, games=GAMES)
+
+
+@bp.get("/matches/<int:match_id>/record")
+def record(group_id: int, match_id: int):
+    """Every hand with the cards held and what each scored, the chart and the rulings."""
+    group = access.current_group(group_id)
+    match = record_match(group, match_id)
+    table = match_standings(match)
+    start = ((json.loads(match.sheet_json)["options"]["start_count"],) * len(match.seats)
+             if match.game == CD else (0,) * len(match.seats))
+    chart = score_chart([Series(seat.player.name, seat.player.colour,
+                                (start[i], *(row[i] for row in table.progress)))
+                         for i, seat in enumerate(match.seats)], table.goal)
+    return render_template("history/record.html", group=group, match=match, table=table,
+                           chart=chart, games=GAMES)
+
+
+@bp.get("/players/<int:player_id>/stats")
+def player(group_id: int, player_id: int):
+    """One player's figures over the group's matches, and their head-to-head table."""
+    group = access.current_group(group_id)
+    person = db.first_or_404(db.select(Player).where(Player.id == player_id,
+                                                      Player.group_id == group.id))
+    stats, rivals = player_figures(group, person)
+    names = {p.id: p for p in group.players}
+    return render_template("history/player.html", group=group, player=person,
+                           stats=stats, games=GAMES, rivals=rivals, names=names)
+
+
+def _download(group: Group, matches, fmt: str, stem: str) -> Response:
+    if fmt == "csv":
+        body, kind = to_csv(matches), "text/csv; charset=utf-8"
+    else:
+        body = json.dumps(export_document(group, matches), ensure_ascii=False, indent=1)
+        kind = "application/json"
+    return Response(body, content_type=kind, headers={
+        "Content-Disposition": f'attachment; filename="{stem}.{fmt}"'})
+
+
+@bp.get("/export.<any(json, csv):fmt>")
+def export_group(group_id: int, fmt: str):
+    """Download every match of the group."""
+    group = access.current_group(group_id)
+    return _download(group, load_matches(group), fmt, f"scorekeeper-group-{group.id}")
+
+
+@bp.get("/matches/<int:match_id>/export.<any(json, csv):fmt>")
+def export_match(group_id: int, match_id: int, fmt: str):
+    """Download one match."""
+    group = access.current_group(group_id)
+    match = access.group_match(group, match_id)
+    return _download(group, load_matches(group, match.id), fmt, f"scorekeeper-match-{match.id}")
+
+
+def limits() -> Limits:
+    """Import limits, from ``IMPORT_MAX_BYTES`` / ``IMPORT_MAX_MATCHES`` when configured."""
+    base = Limits()
+    return Limits(max_bytes=current_app.config.get("IMPORT_MAX_BYTES", base.max_bytes),
+                  max_matches=current_app.config.get("IMPORT_MAX_MATCHES", base.max_matches))
+
+
+@bp.route("/import", methods=["GET", "POST"])
+def upload(group_id: int):
+    """Upload a JSON export: all of it is imported, or nothing and a list of problems."""
+    group = access.current_group(group_id)
+    if request.method == "GET":
+        return render_template("history/import.html", group=group, problems=[])
+    request.max_content_length = limits().max_bytes + 64 * 1024  # the form around the file
+    file = request.files.get("file")
+    if file is None or not file.filename:
+        problems = [Problem("file", "Choose an exported .json file to import.")]
+        return render_template("history/import.html", group=group, problems=problems), 400
+    try:
+        report = import_document(group, parse_json(file.read(limits().max_bytes + 1),
+                                                   limits()), limits())
+    except TransferError as exc:
+        return render_template("history/import.html", group=group, problems=exc.problems), 400
+    flash(f"Imported {report.matches} match(es) with {report.hands} hand(s)"
+          + (f"; new players: {', '.join(report.players_created)}."
+             if report.players_created else "."))
+    return redirect(url_for("history.index", group_id=group.id))

@@ -1,0 +1,1 @@
+"""Matches: setting one up and its scoreboard."""

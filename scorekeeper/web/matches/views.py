@@ -1,0 +1,103 @@
+"""Matches: set one up, the scoreboard, rematch, and the spectators' view link."""
+
+from __future__ import annotations
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+
+from scorekeeper.core.sheets import GAMES, LO, options_for
+from scorekeeper.core.text import FieldError, sentence
+from scorekeeper.store.extensions import db
+from scorekeeper.store.groups import add_player
+from scorekeeper.store.models import Group, new_token
+from scorekeeper.store.records import RecordError, create_match, match_sheet
+from scorekeeper.web import access
+from scorekeeper.web.matches.form import NEW_SLOTS, parse_setup
+from scorekeeper.web.matches.scoreboard import board
+
+bp = Blueprint("matches", __name__)
+PREFIX = "/groups/<int:group_id>/matches"
+
+
+def _render_new(group: Group, game: str, form, errors: dict[str, str], status: int = 200):
+    candidates = [p for p in group.players if not p.hidden]
+    slots = max(len(candidates) + NEW_SLOTS, 2)
+    return render_template("matches/new.html", group=group, game=GAMES[game], games=GAMES,
+                           options=options_for(game), form=form, errors=errors,
+                           candidates=candidates, slots=slots, new_slots=NEW_SLOTS), status
+
+
+@bp.get(PREFIX + "/new")
+def new(group_id: int):
+    """The new-match form for the game in ``?game=`` (Last One by default)."""
+    group = access.current_group(group_id)
+    game = request.args.get("game", LO)
+    return _render_new(group, game if game in GAMES else LO, {}, {})
+
+
+@bp.post(PREFIX + "/new")
+def create(group_id: int):
+    """Start the match described by the form, adding any new players; else show errors."""
+    group = access.current_group(group_id)
+    setup = parse_setup(group, request.form)
+    if not setup.errors and setup.sheet is not None:
+        try:
+            players = [
+                who if not isinstance(who, str) else
+                add_player(group, who, field=_new_field(request.form, who))
+                for who in setup.seats
+            ]
+            match = create_match(group, setup.sheet, players, setup.first_dealer)
+        except (FieldError, RecordError) as exc:
+            db.session.rollback()
+            field = getattr(exc, "field", "") or "players"
+            setup.errors[field] = sentence(exc)
+        else:
+            flash(f"{match_sheet(match).game_info.name} started. Good luck!")
+            return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
+    return _render_new(group, setup.game, request.form, setup.errors, 400)
+
+
+def _new_field(form, name: str) -> str:
+    """Which new-player input held ``name``, so an error lands on it."""
+    for i in range(NEW_SLOTS):
+        if form.get(f"new-{i}", "").strip().lower() == name.lower():
+            return f"new-{i}"
+    return "players"
+
+
+@bp.get(PREFIX + "/<int:match_id>")
+def show(group_id: int, match_id: int):
+    """The scoreboard, with the actions of a member's phone."""
+    group = access.current_group(group_id)
+    match = access.group_match(group, match_id)
+    return render_template("matches/show.html", group=group, readonly=False, **board(match))
+
+
+@bp.get("/view/<token>")
+def view(token: str):
+    """The same scoreboard for spectators: read-only, refreshed by the page script."""
+    match = access.match_from_view_token(token)
+    return render_template("matches/show.html", group=match.group, readonly=True,
+                           **board(match))
+
+
+@bp.post(PREFIX + "/<int:match_id>/rematch")
+def rematch(group_id: int, match_id: int):
+    """A new match: same players, same sheet, the deal moved one seat on."""
+    group = access.current_group(group_id)
+    old = access.group_match(group, match_id)
+    players = [seat.player for seat in old.seats]
+    match = create_match(group, match_sheet(old), players, (old.first_dealer + 1) % len(players))
+    flash(f"Rematch! {players[match.first_dealer].name} deals first.")
+    return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
+
+
+@bp.post(PREFIX + "/<int:match_id>/view-link")
+def rotate_view(group_id: int, match_id: int):
+    """Replace the view link: the old one stops working."""
+    group = access.current_group(group_id)
+    match = access.group_match(group, match_id)
+    match.view_token = new_token()
+    db.session.commit()
+    flash("New view link made; the old one no longer works.")
+    return redirect(url_for("matches.show", group_id=group.id, match_id=match.id) + "#share")

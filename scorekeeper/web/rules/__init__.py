@@ -1,0 +1,1 @@
+"""The rules reference and the table's rules card."""

@@ -1,0 +1,163 @@
+"""The table's rules card: what one sheet agreed, in a screenful.
+
+Built from a stored or proposed :class:`Sheet` only, so a match's card can never
+disagree with its scorer or engine. ``/rules/card?game=...&<option>=...`` shows it as a
+page (see :mod:`scorekeeper.rules`); matches include ``templates/rules/_card.html``,
+which reads :func:`rules_card_facts` and :func:`points_rows` (template globals).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from flask import url_for
+
+from scorekeeper.core.cards import JOKER, Rank, Suit, card, deck_for
+from scorekeeper.core.deal import DealError, plan_for_sheet
+from scorekeeper.core.scoring import card_points
+from scorekeeper.core.sheets import CD, GAMES, LO, OPTIONS, Option, Sheet, SheetError, options_for
+
+_TRUE, _FALSE = {"true", "yes", "on", "1"}, {"false", "no", "off", "0"}
+
+
+def players_from_args(raw: str | None) -> int | None:
+    if raw is None or raw == "":
+        return None
+    if not raw.strip().isdigit():
+        raise DealError(f"players must be a whole number, not {raw!r}", "players")
+    return int(raw)
+
+
+def sheet_from_args(args: Mapping[str, str]) -> Sheet:
+    """Build a sheet from ``game=...&<option>=...`` text, or :class:`SheetError`."""
+    if not args.get("game"):
+        names = ", ".join(GAMES)
+        raise SheetError(f"say which game: game= one of {names}", "game")
+    options = {}
+    for key, raw in args.items():
+        if key in ("game", "players"):
+            continue
+        opt = OPTIONS.get(key)
+        if opt is None:
+            raise SheetError(f"unknown option {key!r}", key)
+        options[key] = _parse_value(opt, raw.strip())
+    return Sheet.make(args["game"], options)
+
+
+def _parse_value(opt: Option, raw: str) -> Any:
+    low = raw.lower()
+    if opt.kind == "bool":
+        if low in _TRUE | _FALSE:
+            return low in _TRUE
+        raise SheetError(f"{opt.key} must be true or false, not {raw!r}", opt.key)
+    if opt.kind == "choice":
+        return raw
+    if opt.kind == "int_or_none" and low in ("", "none", "null"):
+        return None
+    if raw.isdigit() or (raw[:1] == "-" and raw[1:].isdigit()):
+        return int(raw)
+    raise SheetError(f"{opt.key} must be a whole number, not {raw!r}", opt.key)
+
+
+def sheet_query(sheet: Sheet) -> dict[str, str]:
+    """The sheet's non-default options as query text that :func:`sheet_from_args` reads."""
+    def text(value: Any) -> str:
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        return "none" if value is None else str(value)
+
+    return {key: text(value) for key, value in sheet.differences().items()}
+
+
+def rules_card_url(sheet: Sheet, players: int | None = None) -> str:
+    """A shareable link to the rules card of ``sheet``."""
+    return url_for("rules.card_page", game=sheet.game, players=players, **sheet_query(sheet))
+
+
+def points_rows(game_key: str) -> list[tuple[str, str]]:
+    """The card-points table of a game, from :func:`scoring.card_points`."""
+    rows: list[tuple[str, str]] = []
+    if game_key == LO:
+        rows.append(("Joker", str(card_points(LO, JOKER))))
+    numbered: list[int] = []
+    court_first = (Rank.EIGHT, Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK)
+    for rank in court_first + tuple(r for r in Rank if r not in court_first):
+        points = str(card_points(game_key, card(rank, Suit.SPADES)))
+        if 2 <= rank <= 10 and points == str(int(rank)):
+            numbered.append(int(rank))
+        elif rows and rows[-1][0] != "Joker" and rows[-1][1] == points:
+            rows[-1] = (f"{rows[-1][0]} {rank.label}", points)
+        else:
+            rows.append((rank.label, points))
+    rows.append((_ranges(sorted(numbered)), "the number on the card"))
+    return rows
+
+
+def _ranges(numbers: list[int]) -> str:
+    """``2–7, 9, 10`` from ``[2, 3, 4, 5, 6, 7, 9, 10]``."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{r[0]}–{r[-1]}" if len(r) > 2 else ", ".join(map(str, r)) for r in runs)
+
+
+@dataclass(frozen=True)
+class CardLine:
+    """One option on a rules card: its words, this table's value and the usual one."""
+
+    key: str
+    label: str
+    value: str
+    usual: str
+    section: str
+
+
+def rules_card_facts(sheet: Sheet, players: int | None = None) -> dict[str, Any]:
+    """What a rules card shows: changed options first, then the deal, scoring and end."""
+    lines = [CardLine(o.key, o.label, o.describe(sheet[o.key]),
+                      o.describe(o.defaults[sheet.game]), o.sections[sheet.game])
+             for o in options_for(sheet.game)]
+    changed = sheet.differences()
+    return {
+        "changed": [line for line in lines if line.key in changed],
+        "usual": [line for line in lines if line.key not in changed],
+        "deal": _deal_words(sheet, players),
+        "end": _end_words(sheet, players),
+    }
+
+
+def _deal_words(sheet: Sheet, players: int | None) -> str:
+    if players is None:
+        if sheet.game == LO:
+            return f"{sheet['hand_size']} cards each from {deck_for(LO, 2).describe()}"
+        if sheet.game == CD:
+            return (f"each player's count (everyone starts at {sheet['start_count']}); "
+                    "one deck for 2–5 players, two for 6–7")
+        return "7 cards each for 2 players, 5 for 3 or more; one deck, two for 6–7 players"
+    try:
+        plan = plan_for_sheet(sheet, players)
+    except DealError as exc:
+        return str(exc)
+    each = f"{plan.cards_each[0]} cards each" if plan.same_for_all else "each player's count"
+    return f"{each} from {plan.deck.describe()} for {players} players"
+
+
+def _end_words(sheet: Sheet, players: int | None) -> str:
+    if sheet.game == LO:
+        return (f"Reach {sheet['threshold']} points and you are out; "
+                "the last player left wins.")
+    if sheet.game == CD:
+        return (f"Everyone starts at count {sheet['start_count']}; going out takes one off; "
+                "first to 0 wins.")
+    end = sheet["match_end"]
+    if end == "one-hand":
+        return "One hand: whoever goes out wins."
+    if end == "first-to-50-per-player":
+        total = f" ({sheet.target_for(players)} with {players})" if players else ""
+        return f"First to 50 points per player{total} wins."
+    return f"First to {sheet.target_for(2)} points wins."
