@@ -10,6 +10,7 @@ import contextlib
 import json
 import socket
 import sys
+from typing import Any, NoReturn
 
 import click
 from flask import Flask, current_app
@@ -77,20 +78,53 @@ def serve(host: str, port: int, threads: int) -> None:
     waitress_serve(app, host=host, port=port, threads=threads, ident="scorekeeper")
 
 
+class OneLineErrors(click.Command):
+    """A command whose bad arguments are one line on stderr and exit code 2 (a script
+    reading its output sees one clear complaint, not a usage page)."""
+
+    def make_context(self, info_name: str | None, args: list[str],
+                     parent: click.Context | None = None, **extra: Any) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.UsageError as exc:
+            fail(exc.format_message())
+
+
+def fail(message: str) -> NoReturn:
+    """Print ``Error: message`` on stderr and exit with code 2 (bad usage)."""
+    click.echo(f"Error: {message}", err=True)
+    raise SystemExit(2)
+
+
 @click.group("bench")
 def bench() -> None:
     """Benchmarks that print figures (not tests)."""
 
 
-@bench.command("engine")
+@bench.command("engine", cls=OneLineErrors)
 @click.option("--game", default="last-one", show_default=True,
               type=click.Choice(["last-one", "crazy-eights", "countdown"]))
 @click.option("--players", default=4, show_default=True, type=int)
-@click.option("--games", default=1000, show_default=True, type=int)
+@click.option("--games", default=1000, show_default=True, type=click.IntRange(1, 10**6))
 @click.option("--seed", default=0, show_default=True, type=int)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def bench_engine(game: str, players: int, games: int, seed: int, as_json: bool) -> None:
+@click.option("--against", type=click.Choice(["openspiel"]),
+              help="Also run OpenSpiel's crazy_eights in the same process, alternating, "
+                   "for Crazy Eights at 2, 4, 7 and Last One at 4, 6 players.")
+@click.option("--repeats", default=5, show_default=True, type=click.IntRange(1, 100),
+              help="With --against: batches of --games per engine; medians are printed.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def bench_engine(game: str, players: int, games: int, seed: int, against: str | None,
+                 repeats: int, as_json: bool) -> None:
     """Play K seeded random complete games and print games and moves per second."""
+    from scorekeeper.core.sheets import GAMES
+
+    if against:
+        _versus(games, repeats, seed, as_json)
+        return
+    info = GAMES[game]
+    if not info.min_players <= players <= info.max_players:
+        fail(f"--players: {info.name} is for {info.min_players} to {info.max_players} "
+             f"players, not {players}")
     from scorekeeper.core.engine.bench import run_bench
 
     result = run_bench(game, players, games, seed)
@@ -102,6 +136,21 @@ def bench_engine(game: str, players: int, games: int, seed: int, as_json: bool) 
         f"{result['moves']} moves in {result['seconds']:.2f} s — "
         f"{result['games_per_second']:.0f} games/s, {result['moves_per_second']:.0f} moves/s"
     )
+
+
+def _versus(games: int, repeats: int, seed: int, as_json: bool) -> None:
+    """The side-by-side run behind ``bench engine --against openspiel``."""
+    from scorekeeper.cli import versus
+
+    pyspiel = versus.load_pyspiel()
+    if pyspiel is None:
+        fail("--against openspiel needs OpenSpiel: pip install open-spiel")
+    rows = []
+    for game, players in versus.CONFIGS:
+        rows.append(versus.compare(game, players, games, repeats, seed, pyspiel))
+        if not as_json:
+            click.echo(f"{game}, {players} players: done", err=True)
+    click.echo(json.dumps(rows) if as_json else versus.table(rows))
 
 
 def register(app: Flask) -> None:
