@@ -36,7 +36,7 @@ def test_doctests(name: str) -> None:
 
 
 @pytest.mark.parametrize(("kwargs", "error", "words"), [
-    ({"players": 8}, SetupError, "2-7 players"),
+    ({"players": 8}, SetupError, "2 to 7 players; 8 is too many"),
     ({"dealer": 3}, SetupError, "dealer"),
     ({"hands": [["8S"]]}, SetupError, "one entry per seat"),
     ({"hands": [["8S"], []]}, SetupError, "empty"),

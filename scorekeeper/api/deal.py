@@ -6,7 +6,7 @@ from flask import Blueprint, jsonify, request
 
 from scorekeeper.api.common import ApiError, error_response, ok_response
 from scorekeeper.core.deal import DealError, plan_deal
-from scorekeeper.core.sheets import GAMES
+from scorekeeper.core.sheets import GAMES, OPTIONS
 
 bp = Blueprint("api_deal", __name__)
 
@@ -93,9 +93,12 @@ PATHS = {
             "operationId": "planDeal",
             "parameters": [
                 _param("game", {"type": "string", "enum": list(GAMES)}, "The game.", True),
-                _param("players", {"type": "integer", "minimum": 2, "maximum": 7},
+                _param("players", {"type": "integer",
+                                   "minimum": min(g.min_players for g in GAMES.values()),
+                                   "maximum": max(g.max_players for g in GAMES.values())},
                        "Players in the hand (Last One seats 2–6, the others 2–7).", True),
-                _param("hand_size", {"type": "integer", "minimum": 4, "maximum": 9},
+                _param("hand_size", {"type": "integer", "minimum": OPTIONS["hand_size"].minimum,
+                                     "maximum": OPTIONS["hand_size"].maximum},
                        "Last One only: cards each (default 7)."),
                 {**_param("counts", {"type": "array", "items": {"type": "integer",
                                                                 "minimum": 1, "maximum": 8}},

@@ -13,11 +13,13 @@ from typing import Any
 from scorekeeper.api.common import ApiError, json_object, out_or_blocked
 from scorekeeper.core.cards import Card, CardError, parse_cards
 from scorekeeper.core.deal import deal_problem
-from scorekeeper.core.sheets import LO
+from scorekeeper.core.sheets import LO, OPTIONS
 from scorekeeper.store.models import Match
 from scorekeeper.store.records import match_names, match_sheet, match_standings
 
 __all__ = ["Held", "hand_body"]
+
+HAND_SIZE = OPTIONS["hand_size"]
 
 Held = list[list[Card]]
 
@@ -74,7 +76,7 @@ def _hand_size(data: dict[str, Any], match: Match, players: int) -> int | None:
         raise ApiError("hand_size must be a whole number of cards", "hand_size")
     if not isinstance(agreed, bool):
         raise ApiError("agree_nine must be true or false", "agree_nine")
-    if size is not None and match.game == LO and 4 <= size <= 9:
+    if size is not None and match.game == LO and HAND_SIZE.minimum <= size <= HAND_SIZE.maximum:
         problem = deal_problem(match_sheet(match), players, size, agreed,
                                "send agree_nine: true")
         if problem:

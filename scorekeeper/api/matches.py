@@ -15,8 +15,8 @@ from scorekeeper.api.auth import bearer_group, id_in_range
 from scorekeeper.api.common import ApiError, json_object
 from scorekeeper.api.match_data import match_json
 from scorekeeper.api.matches_openapi import PATHS, SCHEMAS
-from scorekeeper.core.deal import DealError, plan_for_sheet
-from scorekeeper.core.sheets import LO, Sheet, read_sheet
+from scorekeeper.core.deal import DealError, nine_problem, plan_for_sheet
+from scorekeeper.core.sheets import Sheet, read_sheet
 from scorekeeper.core.text import FieldError, clean_name
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, Player
@@ -63,9 +63,9 @@ def _check_deal(data: dict[str, Any], sheet: Sheet, players: int) -> None:
     agreed = data.get("agree_nine", False)
     if not isinstance(agreed, bool):
         raise ApiError("agree_nine must be true or false", "agree_nine")
-    if sheet.game == LO and sheet["hand_size"] == 9 and not agreed:
-        raise ApiError("nine cards each only when everybody agrees: send agree_nine: true",
-                       "agree_nine")
+    problem = nine_problem(sheet, agreed, "send agree_nine: true")
+    if problem:
+        raise ApiError(problem, "agree_nine")
     try:
         plan_for_sheet(sheet, players)
     except DealError as exc:

@@ -16,7 +16,7 @@ from scorekeeper.api.common import (
 )
 from scorekeeper.core.cards import CardError, parse_cards
 from scorekeeper.core.scoring import HandResult, ScoringError, check_hand, score_hand
-from scorekeeper.core.sheets import Sheet, read_sheet
+from scorekeeper.core.sheets import GAMES, Sheet, read_sheet
 
 bp = Blueprint("api_score", __name__)
 
@@ -29,9 +29,9 @@ def parse_seats(data: Any, sheet: Sheet) -> list[str]:
     if not isinstance(data, list) or not all(isinstance(n, str) for n in data):
         raise ApiError("seats must be a list of player names", "seats")
     names = [n.strip() for n in data]
-    if not info.min_players <= len(names) <= info.max_players:
-        raise ApiError(f"{info.name} is played by {info.min_players} to {info.max_players} "
-                       f"players, not {len(names)}", "seats")
+    problem = info.players_problem(len(names))
+    if problem:
+        raise ApiError(problem, "seats")
     if any(not n or len(n) > MAX_NAME for n in names):
         raise ApiError(f"every seat needs a name of 1 to {MAX_NAME} characters", "seats")
     if len(set(names)) != len(names):
@@ -100,7 +100,7 @@ SHEET_SCHEMA = {
     "type": "object",
     "required": ["game"],
     "properties": {
-        "game": {"type": "string", "enum": ["last-one", "crazy-eights", "countdown"]},
+        "game": {"type": "string", "enum": list(GAMES)},
         "options": {
             "type": "object",
             "description": "Option keys of RULES.md; omitted options take the game's default.",

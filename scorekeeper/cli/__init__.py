@@ -15,6 +15,8 @@ import click
 from flask import Flask, current_app
 from flask.cli import FlaskGroup, with_appcontext
 
+from scorekeeper.core.sheets import GAMES, LO
+
 
 def _create_app() -> Flask:
     from scorekeeper import create_app
@@ -83,8 +85,7 @@ def bench() -> None:
 
 
 @bench.command("engine")
-@click.option("--game", default="last-one", show_default=True,
-              type=click.Choice(["last-one", "crazy-eights", "countdown"]))
+@click.option("--game", default=LO, show_default=True, type=click.Choice(list(GAMES)))
 @click.option("--players", default=4, show_default=True, type=int)
 @click.option("--games", default=1000, show_default=True, type=int)
 @click.option("--seed", default=0, show_default=True, type=int)

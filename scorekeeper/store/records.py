@@ -19,7 +19,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from scorekeeper.core.cards import Card, format_cards, parse_cards
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.scoring import HandResult, ScoringError, Standings, standings
-from scorekeeper.core.sheets import Sheet
+from scorekeeper.core.sheets import LO, OPTIONS, Sheet
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Hand, HandEntry, Match, Player, Seat, utcnow
 
@@ -129,9 +129,9 @@ def build_match(group: Group, sheet: Sheet, players: Sequence[Player], first_dea
 def _check_seats(group: Group, sheet: Sheet, players: Sequence[Player], first_dealer: int
                  ) -> None:
     info = sheet.game_info
-    if not info.min_players <= len(players) <= info.max_players:
-        raise RecordError(f"{info.name} needs {info.min_players} to {info.max_players} "
-                          f"players, not {len(players)}", "players")
+    problem = info.players_problem(len(players))
+    if problem:
+        raise RecordError(problem, "players")
     # Objects, not ids: an import seats players it has not flushed yet.
     if len({id(p) for p in players}) != len(players):
         raise RecordError("a player can take only one seat", "players")
@@ -150,8 +150,11 @@ def create_match(group: Group, sheet: Sheet, players: Sequence[Player], first_de
 
 
 def _check_hand_size(match: Match, hand_size: int | None) -> None:
-    if hand_size is not None and (match.game != "last-one" or not 4 <= hand_size <= 9):
-        raise RecordError("a hand's own deal size is for Last One, 4 to 9 cards", "hand_size")
+    size = OPTIONS["hand_size"]
+    if hand_size is not None and (match.game != LO
+                                  or not size.minimum <= hand_size <= size.maximum):
+        raise RecordError(f"a hand's own deal size is for Last One, {size.minimum} to "
+                          f"{size.maximum} cards", "hand_size")
 
 
 def record_hand(match: Match, number: int, out: int | None, held: Sequence[Sequence[Card]],

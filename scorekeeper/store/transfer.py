@@ -228,9 +228,9 @@ def _seats(data: Any, where: str, sheet: Sheet) -> list[str]:
     if not isinstance(data, list):
         raise _Bad(where, "must be a list of player names in clockwise order")
     info = sheet.game_info
-    if not info.min_players <= len(data) <= info.max_players:
-        raise _Bad(where, f"{info.name} needs {info.min_players} to {info.max_players} "
-                   f"players, not {len(data)}")
+    problem = info.players_problem(len(data))
+    if problem:
+        raise _Bad(where, problem)
     names = [_name(n, f"{where}[{i}]") for i, n in enumerate(data)]
     if len({n.lower() for n in names}) != len(names):
         raise _Bad(where, "a player can take only one seat")
