@@ -12,11 +12,12 @@ import pytest
 
 from scorekeeper.cli.history import random_document
 from scorekeeper.core.cards import parse_cards
+from scorekeeper.core.errors import InputError
 from scorekeeper.core.scoring import HandResult
 from scorekeeper.core.sheets import Sheet
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Hand, HandEntry, Match, Player, Ruling, Seat
-from scorekeeper.store.records import RecordError, build_match, match_standings
+from scorekeeper.store.records import build_match, match_standings
 from scorekeeper.store.transfer import (
     Limits,
     TransferError,
@@ -314,7 +315,7 @@ def test_build_match_turns_hands_into_rows_without_committing(app):
     assert (match.status, match.hand_count, match.winners) == ("active", 2, "")
     db.session.rollback()
     assert counts()["Match"] == 0
-    with pytest.raises(RecordError) as caught:
+    with pytest.raises(InputError) as caught:
         build_match(group, sheet, players, 0, [HandResult.of(0, [parse_cards("KH"), []])])
     assert caught.value.field == "seat-0"
     db.session.rollback()

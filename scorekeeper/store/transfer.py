@@ -28,11 +28,12 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
 from scorekeeper.core.cards import CardError, parse_cards
+from scorekeeper.core.errors import InputError
 from scorekeeper.core.scoring import HandResult, ScoringError, Standings, standings
 from scorekeeper.core.sheets import LO, Sheet, SheetError
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Hand, Match, Player, Ruling, Seat, utcnow
-from scorekeeper.store.records import RecordError, build_match, match_standings
+from scorekeeper.store.records import build_match, match_standings
 
 __all__ = [
     "FORMAT",
@@ -443,7 +444,7 @@ def import_document(group: Group, doc: Any, limits: Limits = Limits()) -> Import
         for plan in plans:
             _build(group, plan, players)
         db.session.commit()
-    except RecordError as exc:  # validated above, so only if records and validate disagree
+    except InputError as exc:  # validated above, so only if records and validate disagree
         db.session.rollback()
         raise TransferError([Problem("", str(exc))]) from None
     except IntegrityError:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from sqlalchemy.exc import IntegrityError
 
-from scorekeeper.core.text import FieldError, clean_colour, clean_name, next_colour
+from scorekeeper.core.errors import InputError
+from scorekeeper.core.text import clean_colour, clean_name, next_colour
 from scorekeeper.store import groups
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Player
@@ -32,7 +33,7 @@ def index(group_id: int):
             db.session.commit()
             flash(f"Added {player.name}.")
             return redirect(url_for("players.index", group_id=group.id))
-        except FieldError as exc:
+        except InputError as exc:
             db.session.rollback()
             errors[exc.field] = exc.message
     status = 400 if errors else 200
@@ -55,7 +56,7 @@ def edit(group_id: int, player_id: int):
             db.session.commit()
             flash(f"Saved {player.name}.")
             return redirect(url_for("players.index", group_id=group.id))
-        except FieldError as exc:
+        except InputError as exc:
             db.session.rollback()
             errors[exc.field] = exc.message
         except IntegrityError:

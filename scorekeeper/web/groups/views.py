@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
+from scorekeeper.core.errors import InputError
 from scorekeeper.core.sheets import GAMES
-from scorekeeper.core.text import FieldError, clean_name
+from scorekeeper.core.text import clean_name
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, new_token
 from scorekeeper.web import access
@@ -24,7 +25,7 @@ def create():
     """Start a group; this phone becomes a member."""
     try:
         name = clean_name(request.form.get("name"), limit=80)
-    except FieldError as exc:
+    except InputError as exc:
         groups = access.member_groups()
         return render_template("groups/index.html", groups=groups, errors={exc.field: exc.message},
                                name=request.form.get("name", "")), 400
