@@ -312,7 +312,7 @@ def test_build_match_turns_hands_into_rows_without_committing(app):
     match = build_match(group, sheet, players, 1, hands)
     assert [(h.number, h.dealer, [e.points for e in h.entries]) for h in match.hands] == [
         (1, 1, [0, 60]), (2, 0, [9, 0])]
-    assert (match.status, match.hand_count, match.winners) == ("active", 2, "")
+    assert (match.status, match.hand_count, match.winners) == ("active", 2, ())
     db.session.rollback()
     assert counts()["Match"] == 0
     with pytest.raises(InputError) as caught:

@@ -244,7 +244,8 @@ def _restamp(hands: Sequence[Hand], table: Standings) -> None:
 def _refresh(match: Match, table: Standings) -> None:
     """Rewrite the match's derived listing columns from standings."""
     match.hand_count = len(table.hands)
-    match.winners = " ".join(str(s) for s in table.winners)
+    for seat in match.seats:
+        seat.winner = seat.position in table.winners
     if table.over:
         if match.status != "finished":
             match.finished_at = utcnow()
