@@ -43,6 +43,7 @@ def _input_error(exc: InputError):
     """Bad input an endpoint let through: in the API its status, message and field; on
     a page it is a bug (pages show input errors on their fields), so a 500."""
     if wants_json():
+        db.session.rollback()  # nothing a refused request began is kept
         return api_error(exc.status, exc.message, exc.field)
     return _unexpected(exc)
 

@@ -100,7 +100,7 @@ def test_same_seat_number_twice_and_too_few_players(client, table):
     twice = post_setup(client, gid, game="last-one", **{f"order-p{ann}": "1", f"order-p{bo}": "1"})
     assert "same seat number" in field_errors(twice.text)["players"]
     alone = post_setup(client, gid, game="last-one", **{f"order-p{ann}": "1"})
-    assert "2 to 6 players; 1 chosen" in field_errors(alone.text)["players"]
+    assert "needs at least 2 players; 1 is too few" in field_errors(alone.text)["players"]
 
 
 def test_six_players_of_nine_cards_leave_no_upcard(client):

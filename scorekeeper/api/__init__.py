@@ -14,7 +14,8 @@ from typing import Any
 from flask import Blueprint, Flask, jsonify, request
 
 from scorekeeper.api import auth, deal, group, hands, matches, replay, score, transfer
-from scorekeeper.api.common import ERROR_SCHEMA, ApiError
+from scorekeeper.api.common import ERROR_SCHEMA
+from scorekeeper.core.errors import InputError
 from scorekeeper.store.extensions import csrf
 
 MODULES = (score, group, matches, hands, deal, transfer, replay)
@@ -58,7 +59,7 @@ def _refuse_unknown_query() -> None:
     for name in request.args:
         if name not in known:
             accepted = f": use {', '.join(sorted(known))}" if known else ""
-            raise ApiError(f"unknown parameter {name!r}{accepted}", name)
+            raise InputError(f"unknown parameter {name!r}{accepted}", name)
 
 
 def document() -> dict[str, Any]:

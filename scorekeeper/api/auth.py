@@ -11,7 +11,8 @@ from typing import Any
 
 from flask import request
 
-from scorekeeper.api.common import ApiError, error_response
+from scorekeeper.api.common import error_response
+from scorekeeper.core.errors import InputError, NotFoundError
 from scorekeeper.store.groups import group_by_invite
 from scorekeeper.store.models import MAX_ID, Group
 
@@ -25,23 +26,31 @@ SECURITY_SCHEMES: dict[str, Any] = {
 SECURITY: list[dict[str, list[str]]] = [{"groupToken": []}]
 
 
+class MissingTokenError(InputError):
+    """No bearer token at all: 401, so a client knows to send one (a wrong one is a 404)."""
+
+    status = 401
+
+
 def bearer_group() -> Group:
     """The group the request's bearer token opens: 401 without a token, 404 if wrong."""
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise ApiError("send the group's invite token as 'Authorization: Bearer <token>'",
-                       "authorization", 401)
+        raise MissingTokenError("send the group's invite token as "
+                                "'Authorization: Bearer <token>'", "authorization")
     group = group_by_invite(token.strip())
     if group is None:
-        raise ApiError("no group here opens with that token", "authorization", 404)
+        raise NotFoundError("no group here opens with that token", "authorization")
     return group
 
 
 def id_in_range(value: Any, field: str, status: int = 400) -> int:
-    """A client's id or number as a positive 32-bit integer, else :class:`ApiError`."""
+    """A client's id or number as a positive 32-bit integer, else :class:`InputError`."""
     if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_ID:
         message = f"{field} must be a whole number from 1 to {MAX_ID}, not {value!r}"
-        raise ApiError(message if status == 400 else f"no such {field} here", field, status)
+        if status == NotFoundError.status:
+            raise NotFoundError(f"no such {field} here", field)
+        raise InputError(message, field)
     return value
 
 

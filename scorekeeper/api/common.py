@@ -1,4 +1,8 @@
-"""What every JSON endpoint shares: errors, body parsing, OpenAPI fragments."""
+"""What every JSON endpoint shares: errors, body parsing, OpenAPI fragments.
+
+Endpoints raise the core's :class:`~scorekeeper.core.errors.InputError` family; the
+app's error handler answers each with its status, message and field.
+"""
 
 from __future__ import annotations
 
@@ -7,18 +11,6 @@ from typing import Any
 from flask import jsonify, request
 
 from scorekeeper.core.errors import InputError
-
-
-class ApiError(InputError):
-    """Raised by an endpoint to answer with a JSON error naming the field at fault.
-
-    Any :class:`~scorekeeper.core.errors.InputError` an endpoint lets through answers
-    the same way (400, or its own status); this one also carries a chosen status.
-    """
-
-    def __init__(self, message: str, field: str | None = None, status: int = 400) -> None:
-        super().__init__(message, field)
-        self.status = status
 
 
 def api_error(status: int, message: str, field: str | None = None, **extra: object):
@@ -31,10 +23,10 @@ def api_error(status: int, message: str, field: str | None = None, **extra: obje
 
 
 def json_object() -> dict[str, Any]:
-    """The request body as a JSON object, or :class:`ApiError` 400."""
+    """The request body as a JSON object, or :class:`InputError` 400."""
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
-        raise ApiError("the request body must be a JSON object", "body")
+        raise InputError("the request body must be a JSON object", "body")
     return data
 
 
@@ -46,11 +38,11 @@ def out_or_blocked(data: dict[str, Any]) -> Any:
     """
     out, blocked = data.get("out"), data.get("blocked", False)
     if not isinstance(blocked, bool):
-        raise ApiError("blocked must be true or false", "blocked")
+        raise InputError("blocked must be true or false", "blocked")
     if out is None and not blocked:
-        raise ApiError("say who went out, or set blocked to true", "out")
+        raise InputError("say who went out, or set blocked to true", "out")
     if out is not None and blocked:
-        raise ApiError("a blocked hand has nobody who went out", "blocked")
+        raise InputError("a blocked hand has nobody who went out", "blocked")
     return out
 
 

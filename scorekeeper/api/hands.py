@@ -13,19 +13,14 @@ from flask import Blueprint, jsonify, request
 from sqlalchemy.orm.exc import StaleDataError
 
 from scorekeeper.api.auth import bearer_group, id_in_range
-from scorekeeper.api.common import ApiError, api_error, json_object
+from scorekeeper.api.common import api_error, json_object
 from scorekeeper.api.hand_body import hand_body
 from scorekeeper.api.hands_openapi import PATHS, SCHEMAS
 from scorekeeper.api.matches import group_match, match_json
+from scorekeeper.core.errors import ConflictError, InputError, NotFoundError
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Match
-from scorekeeper.store.records import (
-    ConflictError,
-    RecordError,
-    delete_last_hand,
-    edit_hand,
-    record_hand,
-)
+from scorekeeper.store.records import delete_last_hand, edit_hand, record_hand
 
 __all__ = ["PATHS", "SCHEMAS", "bp"]
 
@@ -47,10 +42,11 @@ def _write(match: Match, action: Callable[[], object], status: int = 200):
     except StaleDataError:  # the hand was changed or deleted from another phone meanwhile
         db.session.rollback()
         return _conflict(match, "the match changed on another phone; reload and try again")
-    except RecordError as exc:
+    except InputError as exc:  # the records name the page's fields; the API's differ
         db.session.rollback()
-        field = {"cards": "held"}.get(exc.field, exc.field.replace("seat-", "held."))
-        raise ApiError(str(exc), field) from None
+        field = exc.field or "held"
+        field = {"cards": "held"}.get(field, field.replace("seat-", "held."))
+        raise InputError(exc.message, field) from None
     return jsonify(match_json(match)), status
 
 
@@ -67,7 +63,7 @@ def _existing(match_id: int, number: int) -> Match:
     match = group_match(bearer_group(), match_id)
     id_in_range(number, "hand", 404)
     if number > len(match.hands):
-        raise ApiError(f"there is no hand {number} in this match", "number", 404)
+        raise NotFoundError(f"there is no hand {number} in this match", "number")
     return match
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from scorekeeper.api.auth import AUTH_RESPONSES, MAX_ID, SECURITY, id_param
 from scorekeeper.api.common import error_response, json_body, ok_response
+from scorekeeper.core.sheets import OPTIONS
 
 _CARDS = {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}],
           "description": "Cards like \"8s kh 7d\", or one card per item."}
@@ -15,7 +16,8 @@ _HAND_FIELDS = {
                        {"type": "array", "items": _CARDS}],
              "description": "Cards each seat holds, by seat index (object keys are the "
                             "index as text) or a list with one entry per seat."},
-    "hand_size": {"type": ["integer", "null"], "minimum": 4, "maximum": 9,
+    "hand_size": {"type": ["integer", "null"], "minimum": OPTIONS["hand_size"].minimum,
+                  "maximum": OPTIONS["hand_size"].maximum,
                   "description": "Last One: this hand's own deal size. It must leave an "
                                  "upcard (not 6 players × 9); 9 needs agree_nine."},
     "agree_nine": {"type": "boolean", "default": False,

@@ -16,6 +16,8 @@ import click
 from flask import Flask, current_app
 from flask.cli import FlaskGroup, with_appcontext
 
+from scorekeeper.core.sheets import GAMES, LO
+
 
 def _create_app() -> Flask:
     from scorekeeper import create_app
@@ -102,8 +104,7 @@ def bench() -> None:
 
 
 @bench.command("engine", cls=OneLineErrors)
-@click.option("--game", default="last-one", show_default=True,
-              type=click.Choice(["last-one", "crazy-eights", "countdown"]))
+@click.option("--game", default=LO, show_default=True, type=click.Choice(list(GAMES)))
 @click.option("--players", default=4, show_default=True, type=int)
 @click.option("--games", default=1000, show_default=True, type=click.IntRange(1, 10**6))
 @click.option("--seed", default=0, show_default=True, type=int)
@@ -116,8 +117,6 @@ def bench() -> None:
 def bench_engine(game: str, players: int, games: int, seed: int, against: str | None,
                  repeats: int, as_json: bool) -> None:
     """Play K seeded random complete games and print games and moves per second."""
-    from scorekeeper.core.sheets import GAMES
-
     if against:
         _versus(games, repeats, seed, as_json)
         return

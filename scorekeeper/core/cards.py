@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from scorekeeper.core.errors import InputError
+from scorekeeper.core.sheets import LO
 
 __all__ = [
     "JOKER",
@@ -256,7 +257,7 @@ def deck_for(game: str, players: int) -> Deck:
     >>> deck_for("last-one", 4).size, deck_for("crazy-eights", 6).size
     (54, 104)
     """
-    if game == "last-one":
+    if game == LO:
         return Deck(decks=1, jokers=2)
     return Deck(decks=2 if players >= 6 else 1, jokers=0)
 

@@ -17,7 +17,7 @@ from types import MappingProxyType
 
 from scorekeeper.core.cards import Card, DeckError, Rank, check_entries, deck_for
 from scorekeeper.core.errors import InputError
-from scorekeeper.core.sheets import C8, CD, LO, Sheet
+from scorekeeper.core.sheets import C8, CD, LO, Sheet, standard_deal
 
 __all__ = [
     "HandResult",
@@ -189,7 +189,7 @@ def deal_size(sheet: Sheet, players: int) -> int:
     """Cards dealt to each player in a hand (Countdown: see ``Standings.next_deal``)."""
     if sheet.game == LO:
         return sheet["hand_size"]
-    return 7 if players == 2 else 5
+    return standard_deal(players)
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ __all__ = [
     "Sheet",
     "SheetError",
     "game",
+    "standard_deal",
 ]
 
 SHEET_VERSION = 1
@@ -56,6 +57,23 @@ class Game:
     max_players: int
     blurb: str
 
+    def players_problem(self, count: int) -> str | None:
+        """Why ``count`` players cannot sit at this game, or None when they can.
+
+        The one table-size check: the deal helper, the scorer, the engine, the records,
+        the importer and both front doors all ask it, so they all say the same thing.
+
+        >>> GAMES["last-one"].players_problem(1)
+        'Last One needs at least 2 players; 1 is too few.'
+        """
+        if count < self.min_players:
+            return f"{self.name} needs at least {self.min_players} players; {count} is too few."
+        if count > self.max_players:
+            return (f"{self.name} is for {self.min_players} to {self.max_players} players; "
+                    f"{count} is too many. Split into two tables, or pick a game that "
+                    "seats more.")
+        return None
+
 
 GAMES: Mapping[str, Game] = MappingProxyType(
     {
@@ -67,6 +85,16 @@ GAMES: Mapping[str, Game] = MappingProxyType(
                  "sets their hand size and their own wild rank; first to count down to 0 wins."),
     }
 )
+
+
+def standard_deal(players: int) -> int:
+    """Cards each in a Crazy Eights deal: 7 with two players, else 5 (Last One deals
+    its sheet's ``hand_size``, Countdown each player's count).
+
+    >>> standard_deal(2), standard_deal(4)
+    (7, 5)
+    """
+    return 7 if players == 2 else 5
 
 
 def game(key: str) -> Game:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 
-from scorekeeper.core.text import FieldError, clean_colour, clean_name, next_colour
+from scorekeeper.core.errors import ConflictError
+from scorekeeper.core.text import clean_colour, clean_name, next_colour
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import MAX_ID, Group, Match, Player, Seat
 
@@ -59,19 +60,20 @@ def group_player(group: Group, player_id: int) -> Player | None:
 
 def check_unique_name(group: Group, name: str, field: str, player: Player | None = None
                       ) -> None:
-    """Refuse a name already used in the group (ignoring case)."""
+    """Refuse a name already used in the group (ignoring case): :class:`ConflictError`."""
     query = db.select(Player.id).where(Player.group_id == group.id,
                                        func.lower(Player.name) == name.lower())
     if player is not None:
         query = query.where(Player.id != player.id)
     if db.session.scalar(query) is not None:
-        raise FieldError(f"{name!r} is already a player in this group; pick another name.",
-                         field)
+        raise ConflictError(f"{name!r} is already a player in this group; pick another name.",
+                            field)
 
 
 def add_player(group: Group, name_text: str | None, colour: str | None = None,
                field: str = "name") -> Player:
-    """Add (and flush) a player; :class:`FieldError` for a bad or duplicate name.
+    """Add (and flush) a player; :class:`InputError` for a bad name, its subclass
+    :class:`ConflictError` for one already taken.
 
     The database's unique constraint settles a race between two phones adding the
     same name (the session is then rolled back); the caller commits.
@@ -86,7 +88,7 @@ def add_player(group: Group, name_text: str | None, colour: str | None = None,
         db.session.flush()
     except IntegrityError:
         db.session.rollback()
-        raise FieldError(f"{name!r} is already a player in this group.", field) from None
+        raise ConflictError(f"{name!r} is already a player in this group.", field) from None
     return player
 
 

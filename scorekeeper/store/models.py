@@ -1,9 +1,9 @@
 """Database models: groups, players, matches, seats, hands, hand entries, rulings.
 
 Standings are never stored: they are derived from a match's hands by
-:func:`scorekeeper.scoring.standings`. The only derived columns kept on ``Match``
-(``status``, ``winners``, ``hand_count``, ``finished_at``) are an index for the
-history page, rewritten in the same transaction as every change to the hands; the
+:func:`scorekeeper.scoring.standings`. The only derived columns kept (``Match``'s
+``status``, ``hand_count`` and ``finished_at``, and ``Seat.winner``) are an index for
+the history pages, rewritten in the same transaction as every change to the hands; the
 match's ``version`` makes concurrent changes to one match conflict instead of interleave.
 """
 
@@ -23,6 +23,7 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.sql.expression import false
 
 from scorekeeper.store.extensions import db
 
@@ -86,7 +87,6 @@ class Match(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     # Derived from the hands (see the module docstring), kept for listing and filtering.
     status: Mapped[str] = mapped_column(String(10), default="active", index=True)
-    winners: Mapped[str] = mapped_column(String(200), default="")  # seat numbers, "0 2"
     hand_count: Mapped[int] = mapped_column(Integer, default=0)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     # Bumped by every write to the match's hands: two phones changing the same match at
@@ -106,6 +106,11 @@ class Match(db.Model):
         back_populates="match", order_by="Ruling.id", cascade="all, delete-orphan"
     )
 
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winning seats' positions (none while the match is being played)."""
+        return tuple(seat.position for seat in self.seats if seat.winner)
+
 
 class Seat(db.Model):
     """A player's place at a match's table; positions run clockwise from 0."""
@@ -119,6 +124,8 @@ class Seat(db.Model):
     match_id: Mapped[int] = mapped_column(ForeignKey("match.id"))
     position: Mapped[int] = mapped_column(Integer)
     player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
+    # Derived like the match's status: this seat won the (finished) match.
+    winner: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     match: Mapped[Match] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship()

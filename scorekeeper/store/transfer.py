@@ -28,11 +28,12 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
 from scorekeeper.core.cards import CardError, parse_cards
+from scorekeeper.core.errors import InputError
 from scorekeeper.core.scoring import HandResult, ScoringError, Standings, standings
 from scorekeeper.core.sheets import LO, Sheet, SheetError
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Hand, Match, Player, Ruling, Seat, utcnow
-from scorekeeper.store.records import RecordError, build_match, match_standings
+from scorekeeper.store.records import build_match, match_standings
 
 __all__ = [
     "FORMAT",
@@ -228,9 +229,9 @@ def _seats(data: Any, where: str, sheet: Sheet) -> list[str]:
     if not isinstance(data, list):
         raise _Bad(where, "must be a list of player names in clockwise order")
     info = sheet.game_info
-    if not info.min_players <= len(data) <= info.max_players:
-        raise _Bad(where, f"{info.name} needs {info.min_players} to {info.max_players} "
-                   f"players, not {len(data)}")
+    problem = info.players_problem(len(data))
+    if problem:
+        raise _Bad(where, problem)
     names = [_name(n, f"{where}[{i}]") for i, n in enumerate(data)]
     if len({n.lower() for n in names}) != len(names):
         raise _Bad(where, "a player can take only one seat")
@@ -443,7 +444,7 @@ def import_document(group: Group, doc: Any, limits: Limits = Limits()) -> Import
         for plan in plans:
             _build(group, plan, players)
         db.session.commit()
-    except RecordError as exc:  # validated above, so only if records and validate disagree
+    except InputError as exc:  # validated above, so only if records and validate disagree
         db.session.rollback()
         raise TransferError([Problem("", str(exc))]) from None
     except IntegrityError:

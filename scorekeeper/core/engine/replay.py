@@ -171,8 +171,12 @@ def read_game(data: Mapping[str, Any]) -> Game:
             raise InputError(f"unknown field {key!r}", str(key)[:60])
     sheet = read_sheet(data.get("sheet"))
     info = GAMES[sheet.game]
-    players = _int(data.get("players"), "players", info.min_players, info.max_players,
-                   f"the number of {info.name} players")
+    players = data.get("players")
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise InputError(f"players must be a whole number, not {players!r}", "players")
+    problem = info.players_problem(players)
+    if problem:
+        raise InputError(problem, "players")
     dealer = _int(data.get("dealer", 0), "dealer", 0, players - 1, "a seat")
     hands = _hands(data.get("hands"), players)
     upcard = str(_card(data.get("upcard"), "upcard"))

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, url_for
 
 from scorekeeper.core.sheets import GAMES
-from scorekeeper.core.text import FieldError, clean_name
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, new_token
 from scorekeeper.web import access
+from scorekeeper.web.groups.forms import GroupForm
 
 bp = Blueprint("groups", __name__)
 
@@ -16,18 +16,18 @@ bp = Blueprint("groups", __name__)
 @bp.get("/")
 def index():
     """The phone's groups to switch between, and the form to start a new one."""
-    return render_template("groups/index.html", groups=access.member_groups(), errors={})
+    return render_template("groups/index.html", groups=access.member_groups(),
+                           form=GroupForm(formdata=None))
 
 
 @bp.post("/groups")
 def create():
     """Start a group; this phone becomes a member."""
-    try:
-        name = clean_name(request.form.get("name"), limit=80)
-    except FieldError as exc:
-        groups = access.member_groups()
-        return render_template("groups/index.html", groups=groups, errors={exc.field: exc.message},
-                               name=request.form.get("name", "")), 400
+    form = GroupForm()
+    if not form.validate():
+        return render_template("groups/index.html", groups=access.member_groups(),
+                               form=form), 400
+    name = form.name.data
     group = Group(name=name)
     db.session.add(group)
     db.session.commit()
