@@ -1,0 +1,1 @@
+const VERSION = "__VERSION__";
