@@ -135,8 +135,31 @@
       error: null, nextHand: null,
     };
   };
+  const queueFromForm = (number, replacing) => {
+    const entry = entryOf(number, replacing);
+    change((list) => {
+      const at = replacing ? list.findIndex((item) => item.key === replacing.key) : -1;
+      if (at >= 0) list[at] = entry; else list.push(entry);
+    });
+    window.location.assign(entry.scoreboard);
+  };
+  // The service worker kept a form the server never got (see sw.js): queue it.
+  const resend = async (id) => {
+    try {
+      const pending = await caches.open("sk-pending");
+      const kept = await pending.match(`/__pending/${id}`);
+      if (!kept) return;
+      const fields = await kept.json();
+      fill(fields);
+      setNumber(Number(fields.number));
+      await pending.delete(`/__pending/${id}`);
+      queueFromForm(Number(fields.number), null);
+    } catch (_) { /* nothing kept: the form is shown as it is */ }
+  };
   if (handForm) {
     const matchId = handForm.dataset.offlineMatch;
+    const resendId = new URLSearchParams(window.location.search).get("resend");
+    if (resendId && window.caches) resend(resendId);
     const fixing = new URLSearchParams(window.location.search).get("queued");
     const waiting = forMatch(matchId);
     const replacing = fixing ? waiting.find((item) => item.key === fixing) : null;
@@ -156,12 +179,7 @@
         formProblem("Choose who went out, or that nobody could (blocked).");
         return;
       }
-      const entry = entryOf(number, replacing);
-      change((list) => {
-        const at = replacing ? list.findIndex((item) => item.key === replacing.key) : -1;
-        if (at >= 0) list[at] = entry; else list.push(entry);
-      });
-      window.location.assign(entry.scoreboard);
+      queueFromForm(number, replacing);
     });
   }
 

@@ -7,6 +7,7 @@
 const VERSION = "__VERSION__";
 const SHELL = `sk-shell-${VERSION}`; // CSS, scripts, icons, manifest: by their exact URL
 const PAGES = `sk-pages-${VERSION}`; // rules, deal helper, scoreboards, hand forms
+const PENDING = "sk-pending"; // hand forms posted when the server was unreachable
 const START = ["/rules", "/deal"]; // open offline even before the phone visits them
 const MAX_PAGES = 60;
 const ASSET = /(?:href|src)="(\/static\/[^"?#]+(?:\?[^"#]*)?)"/g;
@@ -75,7 +76,8 @@ self.addEventListener("install", (event) => {
 self.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
     const names = await caches.keys();
-    await Promise.all(names.filter((n) => n.startsWith("sk-") && n !== SHELL && n !== PAGES)
+    const current = [SHELL, PAGES, PENDING];
+    await Promise.all(names.filter((n) => n.startsWith("sk-") && !current.includes(n))
       .map((n) => caches.delete(n)));
     await self.clients.claim();
   })());
@@ -141,9 +143,34 @@ async function staticFromCache(request, url) {
   return response;
 }
 
+// A hand form posted while the server cannot be reached (Wi-Fi without internet: the
+// phone believes it is online, so the page did not queue it): keep what was typed and
+// go back to the form, whose script puts the hand in the queue instead of losing it.
+async function postHand(request) {
+  const copy = request.clone();
+  try {
+    return await fetch(request);
+  } catch (error) {
+    const fields = {};
+    (await copy.formData()).forEach((value, name) => { fields[name] = String(value); });
+    const id = String(Date.now());
+    const pending = await caches.open(PENDING);
+    await pending.put(`/__pending/${id}`, new Response(JSON.stringify(fields),
+      { headers: { "Content-Type": "application/json" } }));
+    const back = new URL(request.url);
+    back.search = `?resend=${id}`;
+    return Response.redirect(back.href, 303);
+  }
+}
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
+  if (request.method === "POST" && request.mode === "navigate" && url.pathname.endsWith("/hands/new")
+      && url.origin === self.location.origin) {
+    event.respondWith(postHand(request));
+    return;
+  }
   if (request.method !== "GET" || url.origin !== self.location.origin || isLiveOnly(url)) return;
   if (isStatic(url)) {
     event.respondWith(staticFromCache(request, url));

@@ -185,3 +185,17 @@ def test_rules_and_deal_open_offline(page: Page, context: BrowserContext, app, s
     expect(page.get_by_role("heading", level=1)).to_contain_text("How many cards?")
     page.goto(server.url + "/groups/999/matches/1")  # never opened: a plain explanation
     expect(page.get_by_role("heading", level=1)).to_have_text("You are offline")
+
+
+def test_wifi_without_internet_keeps_the_typed_hand(
+        page: Page, context: BrowserContext, app, server: Server):
+    """The phone thinks it is online, so the form posts; the server is unreachable, and
+    the service worker hands the typed cards back to the page to queue."""
+    _, _, match_id = start_match(page, app, server)
+    server.stop()
+    queue_hand(page, 1, 2, {0: "ah", 1: "10c"})
+    expect(page.locator('[data-queued-hand="1"]')).to_contain_text("Bo 10 card points 10♣")
+    server.start()
+    page.get_by_role("button", name="Sync now").tap()
+    expect(page.locator("[data-offline-queue]")).to_be_hidden(timeout=15000)
+    assert [n for n, _ in stored(app, match_id)] == [1]
