@@ -14,7 +14,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 from werkzeug.serving import make_server
 
 from scorekeeper.store.extensions import db
-from scorekeeper.store.models import Group, Hand
+from scorekeeper.store.models import Group, Hand, Match
 
 from .browser_support import *  # noqa: F403
 
@@ -199,3 +199,27 @@ def test_wifi_without_internet_keeps_the_typed_hand(
     page.get_by_role("button", name="Sync now").tap()
     expect(page.locator("[data-offline-queue]")).to_be_hidden(timeout=15000)
     assert [n for n, _ in stored(app, match_id)] == [1]
+
+
+def test_a_spectator_board_updates_in_place_from_a_304_poll(page: Page, app, server: Server):
+    _, token, match_id = start_match(page, app, server)
+    with app.app_context():
+        view = db.session.get(Match, match_id).view_token
+    polls: list[int] = []
+    page.on("response", lambda r: polls.append(r.status) if r.url.endswith("/live") else None)
+    page.goto(f"{server.url}/view/{view}")
+    expect(page.locator("[data-live-status]")).to_contain_text("live · updated")
+    wake = "document.dispatchEvent(new Event('visibilitychange'))"  # poll now
+    page.evaluate(wake)
+    for _ in range(50):
+        if len(polls) >= 2:
+            break
+        page.wait_for_timeout(100)
+    assert polls[:2] == [200, 304]  # the second poll: nothing changed, no body
+    page.evaluate("document.getElementById('board').dataset.marker = 'same element'")
+    app.test_client().post(f"/api/v1/matches/{match_id}/hands",
+                           headers={"Authorization": f"Bearer {token}"},
+                           json={"number": 1, "out": 0, "held": {"1": "9d", "2": "4c"}})
+    page.evaluate(wake)
+    expect(page.locator(".hands-table tbody tr")).to_have_count(1)
+    assert page.evaluate("document.getElementById('board').dataset.marker") == "same element"
