@@ -185,8 +185,12 @@
 
   // ---- sending the queue, in order, one match's hands after another's ----
   let sending = false;
+  let again = false; // asked to send while sending: go round once more after
   const send = async () => {
-    if (sending) return;
+    if (sending) {
+      again = true;
+      return;
+    }
     sending = true;
     const stuck = new Set(); // matches whose earlier hand is refused or unsent
     try {
@@ -223,6 +227,10 @@
     } finally {
       sending = false;
       window.dispatchEvent(new Event("scorekeeper:sent"));
+      if (again) {
+        again = false;
+        send();
+      }
     }
   };
   const sendNow = () => {

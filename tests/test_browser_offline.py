@@ -155,6 +155,10 @@ def test_a_refused_hand_stays_with_the_servers_message_and_a_lost_answer_is_not_
         "The server said: hand 1 is already recorded; the next hand is 2")
     page.reload()
     expect(refused).to_contain_text("hand 1 is already recorded")  # kept on the phone
+    page.get_by_role("link", name="Fix the cards").tap()  # the form, filled in again
+    expect(page.locator("#seat-1")).to_have_value("8s kh")
+    expect(page.locator('input[name=out][value="0"]')).to_be_checked()
+    page.go_back()
 
     # Resent as hand 2, the answer is lost on the way back: the phone keeps the hand and
     # sends it again with the same key; the server stores it once.
@@ -167,6 +171,11 @@ def test_a_refused_hand_stays_with_the_servers_message_and_a_lost_answer_is_not_
 
     page.route("**/api/v1/matches/*/hands", drop_answer, times=1)
     page.get_by_role("button", name="Send as hand 2").tap()
+    expect(page.locator('[data-queued-hand="2"]')).to_contain_text("waiting to sync")
+    for _ in range(100):  # until the server has stored it and the answer was dropped
+        if lost:
+            break
+        page.wait_for_timeout(100)
     expect(page.locator('[data-queued-hand="2"]')).to_contain_text("waiting to sync")
     page.get_by_role("button", name="Sync now").tap()
     expect(page.locator("[data-offline-queue]")).to_be_hidden(timeout=15000)
