@@ -5,6 +5,9 @@ once and answered the same; a key reused for another hand is refused."""
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 from sqlalchemy import func
 
@@ -12,6 +15,7 @@ from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Hand
 
 from .test_api_matches import api, groups, hand, start  # noqa: F401  (fixtures)
+from .test_concurrency import phones  # noqa: F401  (fixture)
 
 KEY = "3f0c8f0e-6a4e-4f7e-9a1f-0d6c2b9e2a11"
 
@@ -114,3 +118,23 @@ def test_a_deleted_hand_frees_its_key(app, api):
     assert api("DELETE", f"/matches/{match['id']}/hands/1").status_code == 200
     assert post(api, match["id"], body).status_code == 201
     assert rows(app) == 1
+
+
+def test_the_same_keyed_hand_sent_twice_at_once_is_stored_once(app, phones):
+    """A phone resending its queue while the first send is still in flight: both
+    requests carry one key; both get the same 201, and one row is stored."""
+    clients, headers, match_id = phones
+    for number in range(1, 6):
+        start = threading.Barrier(2, timeout=10)
+        body = {"number": number, "out": 0, "held": {"1": "5h 6h", "2": "7c"}}
+
+        def post(phone: int, body=body, start=start, number=number):
+            start.wait()
+            return clients[phone].post(f"/api/v1/matches/{match_id}/hands", json=body,
+                                       headers={**headers, "Idempotency-Key": f"k{number}"})
+
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            answers = [f.result(timeout=30) for f in (pool.submit(post, 0), pool.submit(post, 1))]
+        assert [a.status_code for a in answers] == [201, 201], [a.json for a in answers]
+        assert answers[0].get_data() == answers[1].get_data()
+    assert rows(app) == 5

@@ -112,3 +112,21 @@ def test_the_service_worker_covers_the_whole_app(client):
     assert "no-cache" in response.headers["Cache-Control"]
     assert "__VERSION__" not in response.text
     assert re.search(r'VERSION = "[0-9a-f]{12}"', response.text)
+
+
+def test_the_worker_version_follows_the_static_files(tmp_path):
+    """Any change to a static file makes a new worker script (and so new caches);
+    the README's screenshots do not count."""
+    from scorekeeper.web.offline.views import _version
+
+    def folder(name: str, css: str, shot: bytes) -> str:
+        root = tmp_path / name
+        (root / "screenshots").mkdir(parents=True)
+        (root / "sw.js").write_text('const VERSION = "__VERSION__";')
+        (root / "style.css").write_text(css)
+        (root / "screenshots" / "a.png").write_bytes(shot)
+        return str(root)
+
+    first = _version(folder("a", "body {}", b"1"))
+    assert _version(folder("b", "body {}", b"2")) == first
+    assert _version(folder("c", "body { color: red }", b"1")) != first
