@@ -62,6 +62,12 @@ SCHEMAS = {
 
 _MATCH = id_param("match_id", "The match's id")
 _NUMBER = id_param("number", "The hand's number, from 1")
+_KEY = {"name": "Idempotency-Key", "in": "header", "required": False,
+        "description": "A key the client makes for this hand (a UUID). Sending the same "
+                       "key and body again returns the first answer instead of storing "
+                       "the hand twice; the same key with another body is a 422.",
+        "schema": {"type": "string", "minLength": 1, "maxLength": 80,
+                   "pattern": "^[!-~]+$"}}
 _BAD_HAND = error_response("Bad cards, seats or hand size; error.field names the input "
                            "(held.<seat>, out, blocked, hand_size, agree_nine, number)")
 
@@ -71,14 +77,18 @@ PATHS = {
             "summary": "Record the match's next hand",
             "operationId": "recordHand",
             "security": SECURITY,
-            "parameters": [_MATCH],
+            "parameters": [_MATCH, _KEY],
             "requestBody": json_body("NewHand"),
             "responses": {
-                "201": ok_response("Match", "Recorded; the match with new standings"),
+                "201": ok_response("Match", "Recorded (or recorded before under the same "
+                                   "Idempotency-Key: the first answer again); the match "
+                                   "with new standings"),
                 "400": _BAD_HAND,
                 **AUTH_RESPONSES,
                 "409": ok_response("Conflict", "That number is not the next hand (stale "
                                    "or just recorded from another phone); nothing stored"),
+                "422": error_response("The Idempotency-Key was already used with a "
+                                      "different body; nothing stored"),
             },
         }
     },

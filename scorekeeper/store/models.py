@@ -135,7 +135,10 @@ class Hand(db.Model):
     """One deal of a match. ``number`` is unique per match: two phones recording the
     same hand at once cannot both succeed, whatever the number of server processes."""
 
-    __table_args__ = (UniqueConstraint("match_id", "number"),)
+    __table_args__ = (
+        UniqueConstraint("match_id", "number"),
+        UniqueConstraint("match_id", "idempotency_key"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     match_id: Mapped[int] = mapped_column(ForeignKey("match.id"))
@@ -144,6 +147,11 @@ class Hand(db.Model):
     out_seat: Mapped[int | None] = mapped_column(Integer)  # None: blocked / jammed
     hand_size: Mapped[int | None] = mapped_column(Integer)  # Last One: a per-hand override
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The client's Idempotency-Key (unique per match; NULLs never clash), a digest of the
+    # request it came with, and the API's answer, so a resent hand gets the same reply.
+    idempotency_key: Mapped[str | None] = mapped_column(String(80))
+    request_digest: Mapped[str | None] = mapped_column(String(64))
+    reply_json: Mapped[str | None] = mapped_column(Text)
 
     match: Mapped[Match] = relationship(back_populates="hands")
     entries: Mapped[list[HandEntry]] = relationship(

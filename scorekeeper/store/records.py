@@ -9,7 +9,7 @@ exactly one insert succeeds and the other gets :class:`ConflictError`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from sqlalchemy.exc import IntegrityError
@@ -151,9 +151,16 @@ def _check_hand_size(match: Match, hand_size: int | None) -> None:
 
 
 def record_hand(match: Match, number: int, out: int | None, held: Sequence[Sequence[Card]],
-                hand_size: int | None = None) -> Hand:
+                hand_size: int | None = None, *, key: str | None = None,
+                digest: str | None = None, reply: Callable[[Match], str] | None = None
+                ) -> Hand:
     """Record the next hand. ``number`` is the hand the form was showing: anything but
-    the next number means the form is stale and nothing is stored."""
+    the next number means the form is stale and nothing is stored.
+
+    ``key`` and ``digest`` are the client's idempotency key and its request's fingerprint
+    (see :mod:`.idempotency`); ``reply`` renders the answer to keep with them, inside the
+    same transaction, so a resent request gets exactly the first answer.
+    """
     expected = len(match.hands) + 1
     if number != expected:
         raise ConflictError(f"hand {number} is already recorded; the next hand is {expected}",
@@ -163,11 +170,17 @@ def record_hand(match: Match, number: int, out: int | None, held: Sequence[Seque
     _check_hand_size(match, hand_size)
     result = HandResult.of(out, held, hand_size)
     table = _compute(match, [*hand_results(match), result])
-    hand = Hand(number=number, dealer=table.dealers[-1], out_seat=out, hand_size=hand_size)
+    hand = Hand(number=number, dealer=table.dealers[-1], out_seat=out, hand_size=hand_size,
+                idempotency_key=key, request_digest=digest)
     _fill_entries(hand, result, table.hands[-1].points)
     match.hands.append(hand)
     _refresh(match, table)
-    _commit(match, f"hand {number} was just recorded from another phone")
+
+    def keep_reply() -> None:
+        if reply is not None:
+            hand.reply_json = reply(match)
+
+    _commit(match, f"hand {number} was just recorded from another phone", keep_reply)
     return hand
 
 
@@ -206,15 +219,19 @@ def delete_last_hand(match: Match) -> int:
     return number
 
 
-def _commit(match: Match, conflict: str) -> None:
+def _commit(match: Match, conflict: str, before: Callable[[], None] | None = None) -> None:
     """Commit a change to a match's hands, or roll it all back as a conflict.
 
     The match row is always rewritten so its version moves on: of two phones changing
     the same match at once, the second UPDATE finds a stale version and fails, and a
-    second insert of the same hand number fails the unique constraint.
+    second insert of the same hand number fails the unique constraint. ``before`` runs
+    after the flush (the new version and rows are known) and before the commit.
     """
     flag_modified(match, "hand_count")
     try:
+        if before is not None:
+            db.session.flush()
+            before()
         db.session.commit()
     except (IntegrityError, StaleDataError):
         db.session.rollback()
