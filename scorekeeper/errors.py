@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from flask import Flask, current_app, render_template, request
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException, InternalServerError
+from sqlalchemy.exc import IntegrityError
+from werkzeug.exceptions import Conflict, HTTPException, InternalServerError
 
 from scorekeeper.api.common import api_error
 from scorekeeper.core.errors import InputError
@@ -47,6 +48,16 @@ def _input_error(exc: InputError):
     return _unexpected(exc)
 
 
+def _integrity_error(exc: IntegrityError):
+    """A constraint the database enforced (a unique name, a foreign key) and no view
+    caught: two requests raced. Nothing was saved; a 409 says so, never a 500."""
+    current_app.logger.warning("integrity clash on %s %s: %s", request.method, request.path,
+                               exc.orig)
+    db.session.rollback()
+    return _http_error(Conflict("Someone changed this at the same moment, so nothing was "
+                                "saved. Reload and try again."))
+
+
 def _unexpected(exc: Exception):
     current_app.logger.exception("unhandled error on %s %s", request.method, request.path)
     db.session.rollback()
@@ -57,5 +68,6 @@ def register(app: Flask) -> None:
     """Install the handlers on the app."""
     app.register_error_handler(CSRFError, _csrf_error)
     app.register_error_handler(InputError, _input_error)
+    app.register_error_handler(IntegrityError, _integrity_error)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(Exception, _unexpected)

@@ -17,7 +17,7 @@ from scorekeeper.api.match_data import match_json
 from scorekeeper.api.matches_openapi import PATHS, SCHEMAS
 from scorekeeper.core.deal import DealError, plan_for_sheet
 from scorekeeper.core.sheets import LO, Sheet, read_sheet
-from scorekeeper.core.text import FieldError, clean_name
+from scorekeeper.core.text import FieldError, clean_name, name_key
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, Player
 from scorekeeper.store.records import RecordError, create_match
@@ -42,12 +42,12 @@ def _players(group: Group, data: Any) -> list[Player]:
     if not isinstance(data, list) or not data:
         raise ApiError("players must be a list of player ids or names, clockwise", "players")
     by_id = {p.id: p for p in group.players}
-    by_name = {p.name.lower(): p for p in group.players}
+    by_name = {name_key(p.name): p for p in group.players}
     seats = []
     for item in data:
         if isinstance(item, str):
             try:
-                player = by_name.get(clean_name(item, "players").lower())
+                player = by_name.get(name_key(clean_name(item, "players")))
             except FieldError as exc:
                 raise ApiError(exc.message, exc.field) from None
         else:

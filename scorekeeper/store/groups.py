@@ -7,10 +7,10 @@ caller turns that into its own 404; ids beyond a 32-bit integer never reach a qu
 
 from __future__ import annotations
 
-from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 
-from scorekeeper.core.text import FieldError, clean_colour, clean_name, next_colour
+from scorekeeper.core.errors import ConflictError
+from scorekeeper.core.text import FieldError, clean_colour, clean_name, name_key, next_colour
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import MAX_ID, Group, Match, Player, Seat
 
@@ -59,12 +59,14 @@ def group_player(group: Group, player_id: int) -> Player | None:
 
 def check_unique_name(group: Group, name: str, field: str, player: Player | None = None
                       ) -> None:
-    """Refuse a name already used in the group (ignoring case)."""
-    query = db.select(Player.id).where(Player.group_id == group.id,
-                                       func.lower(Player.name) == name.lower())
+    """Refuse a name already used in the group, compared by :func:`name_key` (case
+    folded, NFC): ``Émile`` and ``ÉMILE`` are one name. A group has few players, so they
+    are compared here rather than by the database's byte-wise ``lower()``."""
+    query = db.select(Player.id, Player.name).where(Player.group_id == group.id)
     if player is not None:
         query = query.where(Player.id != player.id)
-    if db.session.scalar(query) is not None:
+    key = name_key(name)
+    if any(name_key(other) == key for _, other in db.session.execute(query)):
         raise FieldError(f"{name!r} is already a player in this group; pick another name.",
                          field)
 
@@ -94,3 +96,22 @@ def has_history(player: Player) -> bool:
     """Whether the player sat at any match."""
     return db.session.scalar(db.select(Seat.id).where(Seat.player_id == player.id)
                              .limit(1)) is not None
+
+
+def delete_player(player: Player) -> None:
+    """Delete (and commit) a player who never sat at a match.
+
+    A seated player is refused with :class:`ConflictError` (hide them instead). The
+    check and the delete race with a match being started with this player; the
+    database's foreign key settles it, and the loser gets the same 409, never a 500.
+    """
+    if has_history(player):
+        raise ConflictError(f"{player.name} has played matches, so they can only be hidden.",
+                            "player")
+    db.session.delete(player)
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise ConflictError(f"{player.name} was just seated in a match, so they can only be "
+                            "hidden.", "player") from None

@@ -9,6 +9,7 @@ from scorekeeper.core.text import FieldError, clean_name
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, new_token
 from scorekeeper.web import access
+from scorekeeper.web.links import public_url
 
 bp = Blueprint("groups", __name__)
 
@@ -44,7 +45,7 @@ def show(group_id: int):
         db.select(Match).where(Match.group_id == group.id)
         .order_by(Match.created_at.desc(), Match.id.desc()).limit(50)
     ).all()
-    invite = url_for("groups.join", token=group.invite_token, _external=True)
+    invite = public_url("groups.join", token=group.invite_token)
     return render_template("groups/show.html", group=group, matches=matches, invite=invite,
                            games=GAMES)
 
