@@ -7,6 +7,7 @@ the person sees a short apology with a way back.
 from __future__ import annotations
 
 from flask import Flask, current_app, render_template, request
+from flask.globals import request_ctx
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import Conflict, HTTPException, InternalServerError
@@ -29,6 +30,9 @@ def _http_error(exc: HTTPException):
     if wants_json():
         body, status = api_error(status, message)
         return body, status, headers
+    if request_ctx.url_adapter is None:  # an untrusted Host: no links can be built
+        return f"{status} {exc.name}: {message}\n", status, [
+            *headers, ("Content-Type", "text/plain; charset=utf-8")]
     page = render_template("error.html", status=status, title=exc.name, message=message)
     return page, status, headers
 

@@ -31,6 +31,7 @@ def _fuzz_app():
     os.environ["SCOREKEEPER_INSTANCE_PATH"] = str(instance)
     try:
         app = create_app({"TESTING": True, "SECRET_KEY": "fuzz", "WTF_CSRF_ENABLED": False,
+                          "RATE_LIMITS": False,
                           "SQLALCHEMY_DATABASE_URI": f"sqlite:///{instance / 'fuzz.db'}"})
     finally:
         del os.environ["SCOREKEEPER_INSTANCE_PATH"]

@@ -55,9 +55,9 @@ def clean_text(text: str | None, field: str, limit: int, *, empty: bool = False,
 
     >>> clean_text("  E\u0301mile  ", "name", 40)
     'Émile'
-    >>> clean_text("Ann\u202e", "name", 40)
+    >>> clean_text("Ann\u202e", "name", 40)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    scorekeeper.core.text.FieldError: Remove U+202E RIGHT-TO-LEFT OVERRIDE: it is an invisible formatting character.
+    scorekeeper.core.text.FieldError: Remove U+202E RIGHT-TO-LEFT OVERRIDE: it is an ...
     """
     raw = text or ""
     if any("\ud800" <= char <= "\udfff" for char in raw):  # before normalising: it can't

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 
 from scorekeeper.core.sheets import GAMES
 from scorekeeper.core.text import FieldError, clean_name
-from scorekeeper.store.extensions import db
+from scorekeeper.store.extensions import db, limiter, limits_off
 from scorekeeper.store.models import Group, Match, new_token
 from scorekeeper.web import access
 from scorekeeper.web.links import public_url
@@ -20,7 +20,15 @@ def index():
     return render_template("groups/index.html", groups=access.member_groups(), errors={})
 
 
+def _setting(name: str):
+    """A rate limit read from the app's configuration when a request is checked."""
+    return lambda: current_app.config[name]
+
+
+# Per client address; past the limit a 429 with Retry-After (see scorekeeper/security.py).
 @bp.post("/groups")
+@limiter.limit(_setting("RATELIMIT_GROUPS"), exempt_when=limits_off,
+               error_message="Too many new groups from here; try again later.")
 def create():
     """Start a group; this phone becomes a member."""
     try:
@@ -51,6 +59,8 @@ def show(group_id: int):
 
 
 @bp.get("/join/<token>")
+@limiter.limit(_setting("RATELIMIT_JOINS"), exempt_when=limits_off,
+               error_message="Too many invite links opened from here; try again later.")
 def join(token: str):
     """Open an invite link: this phone may now edit the group."""
     group = None
