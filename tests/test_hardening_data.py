@@ -305,3 +305,16 @@ def test_the_migration_gives_existing_matches_stable_ids(fresh_app):  # noqa: F8
         uids = db.session.scalars(text("SELECT uid FROM match ORDER BY id")).all()
         assert len(set(uids)) == 2 and all(len(u) == 32 for u in uids)
         assert db.session.scalar(text("SELECT count(*) FROM seat")) == 2
+
+
+def test_check_names_lists_stored_names_that_break_the_rules(app, runner):
+    with app.app_context():
+        group = Group(name="Home")
+        group.players = [Player(name="Émile"), Player(name="ÉMILE"), Player(name="Bo\u200bb"),
+                         Player(name="Cy")]
+        db.session.add(group)
+        db.session.commit()
+    result = runner.invoke(args=["check-names"])
+    assert result.exit_code == 1
+    assert "the same name as player 1 'Émile'" in result.output
+    assert "U+200B ZERO WIDTH SPACE" in result.output and "'Cy'" not in result.output

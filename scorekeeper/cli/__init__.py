@@ -94,6 +94,20 @@ def serve(host: str, port: int, threads: int) -> None:
                    clear_untrusted_proxy_headers=not app.config.get("PROXIES"))
 
 
+@click.command("check-names")
+@with_appcontext
+def check_names() -> None:
+    """List stored names that today's text rules refuse or that clash (exit 1 if any)."""
+    from scorekeeper.store.groups import name_problems
+
+    problems = name_problems()
+    for problem in problems:
+        click.echo(problem)
+    click.echo(f"{len(problems)} name problem(s).")
+    if problems:
+        sys.exit(1)
+
+
 @click.group("bench")
 def bench() -> None:
     """Benchmarks that print figures (not tests)."""
@@ -127,5 +141,5 @@ def register(app: Flask) -> None:
     from scorekeeper.cli.history import bench_history, export_command, import_command
 
     bench.add_command(bench_history)
-    for command in (serve, bench, export_command, import_command):
+    for command in (serve, bench, export_command, import_command, check_names):
         app.cli.add_command(command)

@@ -115,3 +115,28 @@ def delete_player(player: Player) -> None:
         db.session.rollback()
         raise ConflictError(f"{player.name} was just seated in a match, so they can only be "
                             "hidden.", "player") from None
+
+
+def name_problems() -> list[str]:
+    """Stored names that today's rules refuse: text :func:`clean_name` rejects (a NUL,
+    a zero-width space, a bidi override…) and players of one group whose names are the
+    same by :func:`name_key` (``Émile`` and ``ÉMILE``, stored before the rule). The
+    ``scorekeeper check-names`` command lists them, so they can be renamed by hand."""
+    problems = []
+    for kind, rows, limit in (
+            ("group", db.session.execute(db.select(Group.id, Group.id, Group.name)), 80),
+            ("player", db.session.execute(db.select(Player.group_id, Player.id, Player.name)),
+             40)):
+        for group_id, row_id, name in rows:
+            try:
+                clean_name(name, "name", limit)
+            except FieldError as exc:
+                problems.append(f"group {group_id}, {kind} {row_id} {name!r}: {exc.message}")
+    seen: dict[tuple[int, str], tuple[int, str]] = {}
+    for group_id, player_id, name in db.session.execute(
+            db.select(Player.group_id, Player.id, Player.name).order_by(Player.id)):
+        first = seen.setdefault((group_id, name_key(name)), (player_id, name))
+        if first[0] != player_id:
+            problems.append(f"group {group_id}, player {player_id} {name!r}: the same name "
+                            f"as player {first[0]} {first[1]!r}")
+    return problems
