@@ -21,7 +21,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, request
+from flask import Flask, current_app, request
 from flask.sessions import SecureCookieSessionInterface
 from flask.wrappers import Response
 from werkzeug.exceptions import NotFound, RequestEntityTooLarge
@@ -67,8 +67,6 @@ class SecureWhenHttps(SecureCookieSessionInterface):
 
 def body_limit() -> int:
     """The body size this request may send."""
-    from flask import current_app
-
     if request.endpoint in IMPORT_ENDPOINTS:
         return current_app.config["IMPORT_MAX_BYTES"] + UPLOAD_FORM_BYTES
     return current_app.config["REQUEST_MAX_BYTES"]
