@@ -107,6 +107,8 @@ def test_round_trip_into_another_group(app, source):
 def test_round_trip_into_the_same_group_reuses_players(app, source):
     players = counts()["Player"]
     doc = export_document(source, load_matches(source))
+    for match in doc["matches"]:
+        del match["uid"]  # a file from before exports carried ids: new matches
     import_document(source, doc)
     assert counts()["Player"] == players
     assert len(load_matches(source)) == 2 * len(doc["matches"])

@@ -127,7 +127,7 @@ def test_scoreboard_shows_bars_eliminations_and_hand_table(client, table):
     record(client, gid, mid, 1, 0, "", "8s 8h 2c", "5d 6d")
     board = client.get(f"/groups/{gid}/matches/{mid}").text
     assert "out in hand 1" in board and "39 until out" in board
-    assert 'style="width: 22%' in board  # Cy: 11 of 50
+    assert '<rect width="22"' in board  # Cy: 11 of 50
     assert re.search(r"<td class=\"num[^\"]*\">\s*52", board)  # Bo: 25 + 25 + 2
     assert "Cy deals, Ann plays first" in board  # Bo is out: the deal skips him
 

@@ -14,7 +14,7 @@ from typing import Any
 from flask import Blueprint, Flask, jsonify, request
 
 from scorekeeper.api import auth, deal, group, hands, matches, replay, score, transfer
-from scorekeeper.api.common import ERROR_SCHEMA
+from scorekeeper.api.common import ERROR_SCHEMA, error_response
 from scorekeeper.core.errors import InputError
 from scorekeeper.store.extensions import csrf
 
@@ -69,6 +69,7 @@ def document() -> dict[str, Any]:
     for module in MODULES:
         paths.update(module.PATHS)
         schemas.update(module.SCHEMAS)
+    _hardened(paths)
     return {
         "openapi": "3.1.0",
         "info": {
@@ -80,3 +81,16 @@ def document() -> dict[str, Any]:
         "paths": paths,
         "components": {"schemas": schemas, "securitySchemes": auth.SECURITY_SCHEMES},
     }
+
+
+def _hardened(paths: dict[str, Any]) -> None:
+    """Every operation taking a JSON body may answer 413 (larger than the limit, refused
+    before it is read) and 400 (nested too deeply, or not JSON)."""
+    for item in paths.values():
+        for operation in item.values():
+            if isinstance(operation, dict) and "requestBody" in operation:
+                responses = operation["responses"]
+                responses.setdefault("400", error_response(
+                    "Not a JSON object, nested too deeply, or invalid"))
+                responses.setdefault("413", error_response(
+                    "The body is larger than the limit (refused before it is read)"))

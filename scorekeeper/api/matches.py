@@ -18,7 +18,7 @@ from scorekeeper.api.matches_openapi import PATHS, SCHEMAS
 from scorekeeper.core.deal import DealError, nine_problem, plan_for_sheet
 from scorekeeper.core.errors import InputError, NotFoundError
 from scorekeeper.core.sheets import Sheet, read_sheet
-from scorekeeper.core.text import clean_name
+from scorekeeper.core.text import clean_name, name_key
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, Player
 from scorekeeper.store.records import create_match
@@ -43,11 +43,11 @@ def _players(group: Group, data: Any) -> list[Player]:
     if not isinstance(data, list) or not data:
         raise InputError("players must be a list of player ids or names, clockwise", "players")
     by_id = {p.id: p for p in group.players}
-    by_name = {p.name.lower(): p for p in group.players}
+    by_name = {name_key(p.name): p for p in group.players}
     seats = []
     for item in data:
         if isinstance(item, str):
-            player = by_name.get(clean_name(item, "players").lower())
+            player = by_name.get(name_key(clean_name(item, "players")))
         else:
             player = by_id.get(id_in_range(item, "players"))
         if player is None:

@@ -77,7 +77,8 @@ def import_matches():
                          problems=[{"where": p.where, "message": p.message}
                                    for p in exc.problems])
     return jsonify(matches=report.matches, hands=report.hands,
-                   players_created=list(report.players_created)), 201
+                   players_created=list(report.players_created),
+                   already_imported=report.already_imported), 201
 
 
 FORMAT_PARAM = {"name": "format", "in": "query", "required": False,
@@ -115,6 +116,8 @@ SCHEMAS: dict[str, Any] = {
                         "items": {
                 "type": "object", "required": ["sheet", "seats", "hands"],
                 "properties": {
+                    "uid": {"type": "string", "description": "The match's stable id: "
+                            "a match the group already holds is not imported again"},
                     "sheet": {"$ref": "#/components/schemas/Sheet"},
                     "seats": {"type": "array", "items": {"type": "string"}},
                     "first_dealer": {"type": "integer"},
@@ -131,7 +134,10 @@ SCHEMAS: dict[str, Any] = {
     "ImportReport": {
         "type": "object", "required": ["matches", "hands", "players_created"],
         "properties": {"matches": {"type": "integer"}, "hands": {"type": "integer"},
-                       "players_created": {"type": "array", "items": {"type": "string"}}},
+                       "players_created": {"type": "array", "items": {"type": "string"}},
+                       "already_imported": {"type": "integer", "description":
+                                            "Matches of the file the group already held "
+                                            "(the same uid): left alone, not duplicated"}},
     },
 }
 PATHS: dict[str, Any] = {

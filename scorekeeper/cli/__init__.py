@@ -66,18 +66,49 @@ def print_qr(url: str) -> None:
 @click.option("--threads", default=8, show_default=True, type=int, help="Worker threads.")
 @with_appcontext
 def serve(host: str, port: int, threads: int) -> None:
-    """Upgrade the database and serve the app with a production WSGI server."""
+    """Upgrade the database and serve the app with a production WSGI server.
+
+    With ``SCOREKEEPER_PUBLIC_URL`` set the address shown (and its QR code) is that URL;
+    ``SCOREKEEPER_PROXIES`` = N makes the app trust N proxies' forwarded headers (see
+    ``scorekeeper/security.py``); without it waitress drops them. Waitress buffers a
+    body before the app sees it, so it is told the largest body the app accepts and
+    refuses bigger ones itself.
+    """
     from waitress import serve as waitress_serve
 
     upgrade_database()
     app = current_app._get_current_object()  # type: ignore[attr-defined]
-    shown = lan_address() if host in ("0.0.0.0", "::") else host
-    url = f"http://{shown}:{port}/"
-    click.echo(f"Scorekeeper is running. Open {url} on a phone on the same network.")
-    print_qr(url)
+    url = app.config.get("PUBLIC_URL") or ""
+    if url:
+        click.echo(f"Scorekeeper is running at {url}/ (port {port} here).")
+    else:
+        shown = lan_address() if host in ("0.0.0.0", "::") else host
+        url = f"http://{shown}:{port}"
+        click.echo(f"Scorekeeper is running. Open {url}/ on a phone on the same network.")
+    print_qr(url + "/")
     click.echo(f"Database: {app.config['SQLALCHEMY_DATABASE_URI']}")
+    if app.config.get("PROXIES"):
+        click.echo(f"Trusting the forwarded headers of {app.config['PROXIES']} proxy(ies).")
     sys.stdout.flush()
-    waitress_serve(app, host=host, port=port, threads=threads, ident="scorekeeper")
+    # Waitress drops X-Forwarded-* headers unless told otherwise; with trusted proxies
+    # they reach ProxyFix, the one place that reads them (under gunicorn too).
+    waitress_serve(app, host=host, port=port, threads=threads, ident="scorekeeper",
+                   max_request_body_size=app.config["MAX_CONTENT_LENGTH"],
+                   clear_untrusted_proxy_headers=not app.config.get("PROXIES"))
+
+
+@click.command("check-names")
+@with_appcontext
+def check_names() -> None:
+    """List stored names that today's text rules refuse or that clash (exit 1 if any)."""
+    from scorekeeper.store.groups import name_problems
+
+    problems = name_problems()
+    for problem in problems:
+        click.echo(problem)
+    click.echo(f"{len(problems)} name problem(s).")
+    if problems:
+        sys.exit(1)
 
 
 class OneLineErrors(click.Command):
@@ -158,5 +189,5 @@ def register(app: Flask) -> None:
     from scorekeeper.cli.history import bench_history, export_command, import_command
 
     bench.add_command(bench_history)
-    for command in (serve, bench, export_command, import_command):
+    for command in (serve, bench, export_command, import_command, check_names):
         app.cli.add_command(command)

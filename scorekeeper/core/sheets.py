@@ -225,6 +225,11 @@ def _all(lo: Any = None, c8: Any = None, *, cd: bool = True) -> dict[str, Any]:
             out[CD] = c8
     return out
 
+# Bounds for the open-ended numbers: far beyond any table's game, small enough that
+# every total, chart and comparison stays an ordinary number (10³⁰⁹ once broke charts).
+MAX_POINTS = 1_000_000
+MAX_DRAWS = 200
+
 
 def _sec(lo: str | None = None, c8: str | None = None, cd: str | None = None) -> dict[str, str]:
     return {k: v for k, v in ((LO, lo), (C8, c8), (CD, cd)) if v}
@@ -234,10 +239,11 @@ _OPTION_LIST = [
     Option("hand_size", "Cards dealt", "How many cards each player is dealt (4 to 9; 9 only "
            "when everybody agrees).", "int", _all(7), _sec("lo-deal"), minimum=4, maximum=9),
     Option("threshold", "Elimination threshold", "A player whose total reaches this is out "
-           "of the match.", "int", _all(250), _sec("lo-elimination"), minimum=1),
+           "of the match.", "int", _all(250), _sec("lo-elimination"), minimum=1,
+           maximum=MAX_POINTS),
     Option("draw_limit", "Draw limit", "How many cards a player may draw on a turn before "
            "passing; empty means draw until a card can be played.", "int_or_none",
-           _all(1, 1), _sec("lo-drawing", "c8-drawing", "cd-turn"), minimum=1),
+           _all(1, 1), _sec("lo-drawing", "c8-drawing", "cd-turn"), minimum=1, maximum=MAX_DRAWS),
     Option("play_after_draw", "Play after drawing", "A card that can be played may be "
            "played in the same turn it was drawn.", "bool", _all(False, True),
            _sec("lo-drawing", "c8-drawing", "cd-turn")),
@@ -286,7 +292,8 @@ _OPTION_LIST = [
             "first-to-50-per-player": "first to 50 points per player",
             "first-to-target": "first to a target you choose"}),
     Option("target", "Target", "The points that win, when the match is first to a target.",
-           "int", _all(None, 100, cd=False), _sec(c8="c8-match-end"), minimum=1),
+           "int", _all(None, 100, cd=False), _sec(c8="c8-match-end"), minimum=1,
+           maximum=MAX_POINTS),
     Option("jam_scoring", "Jammed hands", "How a hand that nobody can finish is scored.",
            "choice", _all(None, "difference", cd=False), _sec(c8="c8-jammed"),
            {"difference": "lowest holder scores the differences",

@@ -10,6 +10,7 @@ match's ``version`` makes concurrent changes to one match conflict instead of in
 from __future__ import annotations
 
 import secrets
+import uuid
 from datetime import UTC, datetime
 
 from sqlalchemy import (
@@ -34,6 +35,11 @@ TOKEN_BYTES = 24  # 32 url-safe characters: long enough that guessing is hopeles
 def new_token() -> str:
     """A fresh capability token for invite and view links."""
     return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def new_uid() -> str:
+    """A match's stable id: it travels in exports, so a re-import is recognised."""
+    return uuid.uuid4().hex
 
 
 def utcnow() -> datetime:
@@ -76,6 +82,7 @@ class Match(db.Model):
         Index("ix_match_group_created", "group_id", "created_at"),
         Index("ix_match_group_game_created", "group_id", "game", "created_at"),
         Index("ix_match_group_status_created", "group_id", "status", "created_at"),
+        UniqueConstraint("group_id", "uid"),  # one copy of an exported match per group
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -84,6 +91,7 @@ class Match(db.Model):
     sheet_json: Mapped[str] = mapped_column(Text)
     first_dealer: Mapped[int] = mapped_column(Integer, default=0)
     view_token: Mapped[str] = mapped_column(String(64), unique=True, default=new_token)
+    uid: Mapped[str] = mapped_column(String(32), default=new_uid)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     # Derived from the hands (see the module docstring), kept for listing and filtering.
     status: Mapped[str] = mapped_column(String(10), default="active", index=True)

@@ -138,7 +138,12 @@ def create_match(group: Group, sheet: Sheet, players: Sequence[Player], first_de
                  ) -> Match:
     """Start a match with players seated clockwise in the given order."""
     match = build_match(group, sheet, players, first_dealer)
-    db.session.commit()
+    try:
+        db.session.commit()
+    except IntegrityError:  # a player deleted at the same moment (the foreign key says so)
+        db.session.rollback()
+        raise ConflictError("one of these players was just deleted from the group; "
+                            "nothing was started", "players") from None
     return match
 
 

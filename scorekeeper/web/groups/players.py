@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from sqlalchemy.exc import IntegrityError
 
-from scorekeeper.core.errors import InputError
+from scorekeeper.core.errors import ConflictError, InputError
 from scorekeeper.core.text import next_colour
 from scorekeeper.store import groups
 from scorekeeper.store.extensions import db
@@ -85,10 +85,11 @@ def delete(group_id: int, player_id: int):
     """Delete a player who never played; one with history can only be hidden."""
     group = access.current_group(group_id)
     player = _player(group, player_id)
-    if groups.has_history(player):
-        flash(f"{player.name} has played matches, so they can only be hidden.", "error")
-        return redirect(url_for("players.edit", group_id=group.id, player_id=player.id))
-    db.session.delete(player)
-    db.session.commit()
-    flash(f"Deleted {player.name}.")
+    name = player.name
+    try:
+        groups.delete_player(player)
+    except ConflictError as exc:
+        flash(exc.message, "error")
+        return redirect(url_for("players.edit", group_id=group.id, player_id=player_id))
+    flash(f"Deleted {name}.")
     return redirect(url_for("players.index", group_id=group.id))

@@ -131,6 +131,8 @@ def upload(group_id: int):
     except TransferError as exc:
         return render_template("history/import.html", group=group, problems=exc.problems), 400
     flash(f"Imported {report.matches} match(es) with {report.hands} hand(s)"
-          + (f"; new players: {', '.join(report.players_created)}."
-             if report.players_created else "."))
+          + (f"; new players: {', '.join(report.players_created)}"
+             if report.players_created else "")
+          + (f"; {report.already_imported} match(es) were already here and were skipped."
+             if report.already_imported else "."))
     return redirect(url_for("history.index", group_id=group.id))
