@@ -34,6 +34,8 @@ _VERBS = {"play": "play", "plays": "play", "draw": "draw", "draws": "draw", "pas
 class CheckError(InputError):
     """Bad form input; ``field`` is the form field to show the message on."""
 
+    field: str  # always given, unlike the base class's
+
     def __init__(self, message: str, field: str) -> None:
         super().__init__(message, field)
 
