@@ -77,7 +77,7 @@ def _hand_size(data: dict[str, Any], match: Match, players: int) -> int | None:
         raise InputError("hand_size must be a whole number of cards", "hand_size")
     if not isinstance(agreed, bool):
         raise InputError("agree_nine must be true or false", "agree_nine")
-    if size is not None and match.game == LO and HAND_SIZE.minimum <= size <= HAND_SIZE.maximum:
+    if size is not None and match.game == LO and HAND_SIZE.allows(size):
         problem = deal_problem(match_sheet(match), players, size, agreed,
                                "send agree_nine: true")
         if problem:

@@ -32,6 +32,8 @@ class DealError(InputError):
     ``field`` is one of ``game``, ``players``, ``hand_size``, ``counts``, ``dealer``.
     """
 
+    field: str  # always given, unlike the base class's
+
     def __init__(self, message: str, field: str) -> None:
         super().__init__(message, field)
 

@@ -36,6 +36,8 @@ class ScoringError(InputError):
     """A hand that cannot be scored as entered; ``field`` names the seat or input at fault
     (``"seat:<n>"``, ``"out"``, ``"hands"``)."""
 
+    field: str  # always given, unlike the base class's
+
     def __init__(self, message: str, field: str = "hands") -> None:
         super().__init__(message, field)
 
@@ -108,7 +110,8 @@ def score_hand(sheet: Sheet, held: Sequence[Sequence[Card]], out: int | None,
     return HandScore(tuple(points), breakdown, tuple(notes))
 
 
-def _score_last_one(held, out, in_play, values, notes) -> list[int]:
+def _score_last_one(held: Sequence[Sequence[Card]], out: int | None, in_play: Sequence[bool],
+                    values: list[int], notes: list[str]) -> list[int]:
     points = []
     for seat, cards in enumerate(held):
         if not in_play[seat]:
@@ -124,7 +127,8 @@ def _score_last_one(held, out, in_play, values, notes) -> list[int]:
     return points
 
 
-def _score_crazy_eights(sheet, out, in_play, values, notes) -> list[int]:
+def _score_crazy_eights(sheet: Sheet, out: int | None, in_play: Sequence[bool],
+                        values: list[int], notes: list[str]) -> list[int]:
     points = [0] * len(values)
     if out is not None:
         points[out] = sum(v for seat, v in enumerate(values) if seat != out and in_play[seat])
@@ -188,7 +192,8 @@ def check_hand(sheet: Sheet, names: Sequence[str], result: HandResult,
 def deal_size(sheet: Sheet, players: int) -> int:
     """Cards dealt to each player in a hand (Countdown: see ``Standings.next_deal``)."""
     if sheet.game == LO:
-        return sheet["hand_size"]
+        size: int = sheet["hand_size"]
+        return size
     return standard_deal(players)
 
 

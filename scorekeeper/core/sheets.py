@@ -43,6 +43,8 @@ class SheetError(InputError):
     ``field`` names what is at fault (``game`` or ``options.<key>``).
     """
 
+    field: str  # always given, unlike the base class's
+
     def __init__(self, message: str, field: str = "options") -> None:
         super().__init__(message, field)
 
@@ -176,6 +178,11 @@ class Option:
     choices: Mapping[Any, str] = field(default_factory=dict)
     minimum: int | None = None
     maximum: int | None = None
+
+    def allows(self, value: int) -> bool:
+        """Whether a number lies within this option's bounds (either may be open)."""
+        return ((self.minimum is None or value >= self.minimum)
+                and (self.maximum is None or value <= self.maximum))
 
     def applies_to(self, game_key: str) -> bool:
         """Whether this option exists for that game."""
@@ -374,7 +381,8 @@ class Sheet:
         if end == "first-to-50-per-player":
             return 50 * players
         if end == "first-to-target":
-            return self["target"]
+            target: int = self["target"]
+            return target
         return None
 
     def to_dict(self) -> dict[str, Any]:

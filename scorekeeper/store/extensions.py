@@ -1,7 +1,7 @@
 """Flask extensions, created unbound and initialised by :func:`scorekeeper.create_app`."""
 
 import sqlite3
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import current_app, request
 from flask_limiter import Limiter
@@ -30,6 +30,14 @@ class Base(DeclarativeBase):
 
 
 db = SQLAlchemy(model_class=Base)
+
+# The class models derive from. At run time it is db.Model (Base plus Flask-SQLAlchemy's
+# table naming and session binding); a type checker cannot see through that attribute,
+# so it is told the truth it needs: a model is a Base.
+if TYPE_CHECKING:
+    Model = Base
+else:
+    Model = db.Model
 migrate = Migrate(render_as_batch=True)
 csrf = CSRFProtect()
 

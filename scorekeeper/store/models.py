@@ -26,7 +26,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from sqlalchemy.sql.expression import false
 
-from scorekeeper.store.extensions import db
+from scorekeeper.store.extensions import Model
 
 MAX_ID = 2**31 - 1  # PostgreSQL integer: larger ids from a client never reach a query
 TOKEN_BYTES = 24  # 32 url-safe characters: long enough that guessing is hopeless
@@ -47,7 +47,7 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-class Group(db.Model):
+class Group(Model):
     """The people who play together: the unit of privacy."""
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -59,7 +59,7 @@ class Group(db.Model):
     matches: Mapped[list[Match]] = relationship(back_populates="group")
 
 
-class Player(db.Model):
+class Player(Model):
     """A person in a group: a name unique in the group and a colour."""
 
     __table_args__ = (UniqueConstraint("group_id", "name"),)
@@ -74,7 +74,7 @@ class Player(db.Model):
     group: Mapped[Group] = relationship(back_populates="players")
 
 
-class Match(db.Model):
+class Match(Model):
     """A match: a frozen rule sheet, seats in clockwise order, and its hands."""
 
     # The history list, newest first: all of a group's matches, or filtered by game or status.
@@ -120,7 +120,7 @@ class Match(db.Model):
         return tuple(seat.position for seat in self.seats if seat.winner)
 
 
-class Seat(db.Model):
+class Seat(Model):
     """A player's place at a match's table; positions run clockwise from 0."""
 
     __table_args__ = (
@@ -139,7 +139,7 @@ class Seat(db.Model):
     player: Mapped[Player] = relationship()
 
 
-class Hand(db.Model):
+class Hand(Model):
     """One deal of a match. ``number`` is unique per match: two phones recording the
     same hand at once cannot both succeed, whatever the number of server processes."""
 
@@ -167,7 +167,7 @@ class Hand(db.Model):
     )
 
 
-class HandEntry(db.Model):
+class HandEntry(Model):
     """What one seat held at the end of a hand (canonical card text) and scored."""
 
     __table_args__ = (UniqueConstraint("hand_id", "seat"),)
@@ -181,7 +181,7 @@ class HandEntry(db.Model):
     hand: Mapped[Hand] = relationship(back_populates="entries")
 
 
-class Ruling(db.Model):
+class Ruling(Model):
     """A play-checker verdict saved to a match's record."""
 
     id: Mapped[int] = mapped_column(primary_key=True)

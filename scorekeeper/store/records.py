@@ -149,8 +149,7 @@ def create_match(group: Group, sheet: Sheet, players: Sequence[Player], first_de
 
 def _check_hand_size(match: Match, hand_size: int | None) -> None:
     size = OPTIONS["hand_size"]
-    if hand_size is not None and (match.game != LO
-                                  or not size.minimum <= hand_size <= size.maximum):
+    if hand_size is not None and (match.game != LO or not size.allows(hand_size)):
         raise InputError(f"a hand's own deal size is for Last One, {size.minimum} to "
                           f"{size.maximum} cards", "hand_size")
 

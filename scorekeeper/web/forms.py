@@ -79,7 +79,7 @@ class WholeListField(Field):
     """Every value sent under one name (``count=8&count=7``) as text, blanks dropped;
     the form's own validation turns them into numbers with the core's words."""
 
-    data: list[str]
+    data: list[Any]  # the texts sent; numbers once the form's validator has read them
 
     def process_formdata(self, valuelist: Sequence[str]) -> None:
         self.data = [v for v in valuelist if v.strip()]

@@ -45,7 +45,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from scorekeeper.core.cards import CardError, DeckError, Suit, deck_for, parse_card
+from scorekeeper.core.cards import Card, CardError, DeckError, Suit, deck_for, parse_card
 from scorekeeper.core.engine import setup as engine_setup
 from scorekeeper.core.engine.moves import IllegalMoveError, Move, SetupError
 from scorekeeper.core.engine.state import Game
@@ -76,7 +76,7 @@ def _text(value: Any, field: str, limit: int = MAX_TEXT) -> str:
     return value
 
 
-def _card(value: Any, field: str):
+def _card(value: Any, field: str) -> Card:
     try:
         return parse_card(_text(value, field))
     except CardError as exc:
@@ -278,8 +278,9 @@ def replay(game: Game, moves: list[Move], want_moves: bool = False) -> dict[str,
             verdict = game.apply(move)
         except IllegalMoveError as err:
             verdict, first_illegal = err.verdict, i
-        step = {"legal": verdict.legal, "reason": verdict.reason, "rule": verdict.rule,
-                "rule_url": rule_url(game.variant.game, verdict.rule), "cause": verdict.cause}
+        step: dict[str, Any] = {
+            "legal": verdict.legal, "reason": verdict.reason, "rule": verdict.rule,
+            "rule_url": rule_url(game.variant.game, verdict.rule), "cause": verdict.cause}
         if before is not None:
             step["legal_moves"] = before
         steps.append(step)

@@ -82,8 +82,8 @@ def read_stock(stock: Any, room: int) -> tuple[list[Card | None], bool]:
             raise SetupError(f"stock: {stock} cards, but only {room} are left after the deal",
                              "stock")
         return [None] * stock, False
-    cards = parse_cards(stock) if isinstance(stock, str) else [read_card(c, "stock")
-                                                                for c in stock]
+    cards: list[Card | None] = [*parse_cards(stock)] if isinstance(stock, str) else [
+        read_card(c, "stock") for c in stock]
     if len(cards) > room:
         raise SetupError(f"stock: {len(cards)} cards, but only {room} are left after the deal",
                          "stock")

@@ -57,7 +57,7 @@ def _sheet(game: str, form: Mapping[str, str], errors: dict[str, str]) -> Sheet 
         try:
             values[opt.key] = option_value(opt, raw)
         except FieldError as exc:
-            errors[exc.field] = exc.message
+            errors[exc.field or f"opt-{opt.key}"] = exc.message
     try:
         sheet = Sheet.make(game, values)
     except SheetError as exc:
@@ -86,7 +86,7 @@ def _seats(group: Group, form: Mapping[str, str], errors: dict[str, str]) -> lis
             try:
                 name = clean_name(text, f"new-{i}")
             except FieldError as exc:
-                errors[exc.field] = exc.message
+                errors[exc.field or f"new-{i}"] = exc.message
                 continue
             order = form.get(f"order-n{i}", "")
             number = _seat_number(order, errors) if order else 99
@@ -122,11 +122,11 @@ def parse_setup(group: Group, form: Mapping[str, str]) -> Setup:
         setup.first_dealer = clean_int(form.get("first_dealer"), "first_dealer", 1,
                                        max(count, 1)) - 1
     except FieldError as exc:
-        setup.errors[exc.field] = "Pick the seat of the first dealer. " + exc.message
+        setup.errors["first_dealer"] = "Pick the seat of the first dealer. " + exc.message
     sheet = setup.sheet
-    problem = sheet and nine_problem(sheet, bool(form.get("agree_nine")), "tick the box")
-    if isinstance(problem, str):
-        setup.errors["agree_nine"] = problem
+    nine = sheet and nine_problem(sheet, bool(form.get("agree_nine")), "tick the box")
+    if nine:
+        setup.errors["agree_nine"] = nine
     if sheet and not setup.errors:
         try:
             plan_for_sheet(sheet, count)
