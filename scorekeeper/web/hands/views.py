@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
+from scorekeeper.core.cards import deck_for
 from scorekeeper.core.text import sentence
 from scorekeeper.store.models import Group, Match
 from scorekeeper.store.records import (
@@ -45,9 +46,11 @@ def _render(group: Group, match: Match, number: int, form, errors: dict[str, str
             editing: bool, status: int = 200):
     context = board(match)
     in_play = _in_play_at(match, number) if editing else context["standings"].in_play
+    sheet = context["sheet"]
     return render_template("hands/form.html", group=group, number=number, form=form,
                            errors=errors, editing=editing, in_play=in_play,
-                           points_json=picker_data(context["sheet"]), **context), status
+                           deck=deck_for(sheet.game, sum(in_play)),
+                           points_json=picker_data(sheet), **context), status
 
 
 @bp.route("/new", methods=["GET", "POST"])
