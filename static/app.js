@@ -412,3 +412,67 @@ document.querySelectorAll("[data-wake-lock]").forEach((toggle) => {
   document.addEventListener("visibilitychange", hold);
   hold();
 });
+
+// ---- new match: seating by tapping (issue #10) ----
+// The form's seat selects still carry the seating (and are the page without script);
+// here each tap on a player gives them the next seat number, a second tap unseats them
+// and closes the gap. Typing a new player's name seats them next too. Seats stop at
+// the game's maximum. The first-dealer choice names who sits in each seat.
+document.querySelectorAll("form[data-seating]").forEach((form) => {
+  const taps = form.querySelector("[data-seat-taps]");
+  if (!taps) return;
+  const max = Number(taps.dataset.max) || 99;
+  const buttons = Array.from(taps.querySelectorAll("[data-seat-for]"));
+  const selectOf = (button) => document.getElementById(button.dataset.seatFor);
+  const newRows = Array.from(form.querySelectorAll(".new-player"));
+  const seats = () => [
+    ...buttons.map((b) => ({ select: selectOf(b), name: b.querySelector(".who").textContent.trim(), button: b })),
+    ...newRows.map((row) => ({ select: row.querySelector("select"), name: row.querySelector("input").value.trim(), row })),
+  ].filter((s) => s.select);
+  const seated = () => seats().filter((s) => s.select.value).sort((a, b) => a.select.value - b.select.value);
+  const dealer = form.querySelector("select[name=first_dealer]");
+
+  const show = () => {
+    const order = seated();
+    buttons.forEach((b) => {
+      const n = selectOf(b).value;
+      b.setAttribute("aria-pressed", String(Boolean(n)));
+      b.querySelector("[data-seat-no]").textContent = n;
+      b.disabled = !n && order.length >= max;
+    });
+    if (dealer) {
+      Array.from(dealer.options).forEach((option) => {
+        const who = order[Number(option.value) - 1];
+        option.textContent = who ? `Seat ${option.value}: ${who.name}` : `The player in seat ${option.value}`;
+      });
+    }
+  };
+  const seat = (select) => { select.value = String(seated().length + 1); };
+  const unseat = (select) => {
+    const gone = Number(select.value);
+    select.value = "";
+    seated().forEach((s) => { if (Number(s.select.value) > gone) s.select.value = String(Number(s.select.value) - 1); });
+  };
+
+  buttons.forEach((b) => b.addEventListener("click", () => {
+    const select = selectOf(b);
+    if (select.value) unseat(select);
+    else if (seated().length < max) seat(select);
+    show();
+  }));
+  newRows.forEach((row) => {
+    const input = row.querySelector("input");
+    const select = row.querySelector("select");
+    select.hidden = true;
+    input.addEventListener("input", () => {
+      if (input.value.trim() && !select.value && seated().length < max) seat(select);
+      else if (!input.value.trim() && select.value) unseat(select);
+      show();
+    });
+  });
+  form.classList.add("js-seating");
+  taps.hidden = false;
+  form.querySelectorAll("[data-seat-help]").forEach((p) => { p.hidden = true; });
+  form.querySelectorAll("[data-seat-help-js]").forEach((p) => { p.hidden = false; });
+  show();
+});

@@ -20,7 +20,8 @@ PREFIX = "/groups/<int:group_id>/matches"
 
 def _render_new(group: Group, game: str, form, errors: dict[str, str], status: int = 200):
     candidates = [p for p in group.players if not p.hidden]
-    slots = max(len(candidates) + NEW_SLOTS, 2)
+    info = GAMES[game]
+    slots = min(max(len(candidates) + NEW_SLOTS, info.min_players), info.max_players)
     return render_template("matches/new.html", group=group, game=GAMES[game], games=GAMES,
                            options=options_for(game), form=form, errors=errors,
                            candidates=candidates, slots=slots, new_slots=NEW_SLOTS), status
