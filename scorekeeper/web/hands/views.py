@@ -12,6 +12,7 @@ from scorekeeper.store.records import (
     RecordError,
     delete_last_hand,
     edit_hand,
+    match_names,
     match_sheet,
     match_standings,
     record_hand,
@@ -26,9 +27,9 @@ from scorekeeper.web.hands.clash import (
     recorded_clash,
 )
 from scorekeeper.web.hands.form import (
-    HandInput,
+    HandForm,
     form_values,
-    parse_hand,
+    hand_form,
     picker_data,
     same_as_stored,
 )
@@ -42,14 +43,17 @@ def _load(group_id: int, match_id: int) -> tuple[Group, Match]:
     return group, access.group_match(group, match_id)
 
 
-def _render(group: Group, match: Match, number: int, form, errors: dict[str, str],
-            editing: bool, status: int = 200):
+def _form(match: Match, in_play: tuple[bool, ...], formdata=None, data=None) -> HandForm:
+    return hand_form(match_sheet(match), match_names(match), in_play, formdata, data)
+
+
+def _render(group: Group, match: Match, number: int, form: HandForm, editing: bool,
+            status: int = 200):
     context = board(match)
-    in_play = _in_play_at(match, number) if editing else context["standings"].in_play
     sheet = context["sheet"]
     return render_template("hands/form.html", group=group, number=number, form=form,
-                           errors=errors, editing=editing, in_play=in_play,
-                           deck=deck_for(sheet.game, sum(in_play)),
+                           editing=editing, in_play=form.in_play,
+                           deck=deck_for(sheet.game, sum(form.in_play)),
                            points_json=picker_data(sheet), **context), status
 
 
@@ -61,29 +65,33 @@ def new(group_id: int, match_id: int):
     if match.status == "finished":
         flash("The match is over: start a rematch to play on.", "error")
         return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
+    in_play = match_standings(match).in_play
     if request.method == "GET":
-        return _render(group, match, number, {"number": str(number)}, {}, False)
-    entry = parse_hand(request.form, match_sheet(match), match_standings(match).in_play)
-    if not entry.errors:
+        return _render(group, match, number, _form(match, in_play, data={"number": number}),
+                       False)
+    form = _form(match, in_play, request.form)
+    if form.validate():
         try:
-            record_hand(match, entry.number, entry.out, entry.held, entry.hand_size)
+            record_hand(match, form.number.data, form.out_seat, form.held(),
+                        form.hand_size.size)
         except ConflictError:
-            return _conflict(group, match, entry)
+            return _conflict(group, match, form)
         except RecordError as exc:
-            entry.errors[exc.field or "cards"] = sentence(exc)
+            form.refuse(exc.field or "cards", sentence(exc))
         else:
-            flash(hand_news(match, entry.number))
+            flash(hand_news(match, form.number.data))
             return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
-    return _render(group, match, number, request.form, entry.errors, False, 400)
+    return _render(group, match, number, form, False, 400)
 
 
-def _conflict(group: Group, match: Match, entry: HandInput):
+def _conflict(group: Group, match: Match, form: HandForm):
     """Another phone (or a double tap) recorded this hand first: show the current state."""
-    stored = match.hands[entry.number - 1] if 0 < entry.number <= len(match.hands) else None
-    if stored is not None and same_as_stored(stored, entry):
-        flash(hand_news(match, entry.number))
+    number = form.number.data
+    stored = match.hands[number - 1] if 0 < number <= len(match.hands) else None
+    if stored is not None and same_as_stored(stored, form):
+        flash(hand_news(match, number))
         return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
-    return _clash(group, match, recorded_clash(match, entry.number, request.form))
+    return _clash(group, match, recorded_clash(match, number, request.form))
 
 
 def _clash(group: Group, match: Match, message: str):
@@ -103,26 +111,29 @@ def edit(group_id: int, match_id: int, number: int):
     if not exists and (request.method == "GET" or "version" not in request.form):
         abort(404, f"There is no hand {number} in this match.")
     if request.method == "GET":
-        return _render(group, match, number, form_values(match.hands[number - 1]), {}, True)
+        data = form_values(match.hands[number - 1])
+        return _render(group, match, number, _form(match, _in_play_at(match, number),
+                                                   data=data), True)
     if not exists or changed_since(match, request.form):
         return _clash(group, match, edit_clash(match, number, request.form))
     was_over = match.status == "finished"
-    entry = parse_hand(request.form, match_sheet(match), _in_play_at(match, number))
-    entry.number = number
-    if not entry.errors:
+    form = _form(match, _in_play_at(match, number), request.form)
+    form.number.data = number
+    form.number.raw_data = [str(number)]
+    if form.validate():
         try:
-            edit_hand(match, number, entry.out, entry.held, entry.hand_size)
+            edit_hand(match, number, form.out_seat, form.held(), form.hand_size.size)
         except ConflictError:
             return _clash(group, match, edit_clash(match, number, request.form))
         except RecordError as exc:
-            entry.errors[exc.field or "cards"] = sentence(exc)
+            form.refuse(exc.field or "cards", sentence(exc))
         else:
             message = f"Hand {number} updated; totals recomputed."
             if was_over and match.status != "finished":
                 message += " The match is open again."
             flash(message)
             return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
-    return _render(group, match, number, request.form, entry.errors, True, 400)
+    return _render(group, match, number, form, True, 400)
 
 
 def _in_play_at(match: Match, number: int) -> tuple[bool, ...]:
