@@ -11,7 +11,7 @@ from scorekeeper.store.groups import add_player
 from scorekeeper.store.models import Group, new_token
 from scorekeeper.store.records import RecordError, create_match, match_sheet
 from scorekeeper.web import access
-from scorekeeper.web.matches.form import NEW_SLOTS, parse_setup
+from scorekeeper.web.matches.form import NEW_SLOTS, setup_form
 from scorekeeper.web.matches.scoreboard import board
 
 bp = Blueprint("matches", __name__)
@@ -39,23 +39,24 @@ def new(group_id: int):
 def create(group_id: int):
     """Start the match described by the form, adding any new players; else show errors."""
     group = access.current_group(group_id)
-    setup = parse_setup(group, request.form)
-    if not setup.errors and setup.sheet is not None:
+    game = request.form.get("game", "")
+    form = setup_form(game, list(group.players), request.form)  # hidden ones may be sent
+    if form.validate() and form.sheet is not None:
         try:
             players = [
                 who if not isinstance(who, str) else
                 add_player(group, who, field=_new_field(request.form, who))
-                for who in setup.seats
+                for who in form.seats
             ]
-            match = create_match(group, setup.sheet, players, setup.first_dealer)
+            match = create_match(group, form.sheet, players, form.dealer)
         except (FieldError, RecordError) as exc:
             db.session.rollback()
-            field = getattr(exc, "field", "") or "players"
-            setup.errors[field] = sentence(exc)
+            form.refuse(getattr(exc, "field", "") or "players", sentence(exc))
         else:
             flash(f"{match_sheet(match).game_info.name} started. Good luck!")
             return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
-    return _render_new(group, setup.game, request.form, setup.errors, 400)
+    return _render_new(group, game if game in GAMES else LO, request.form,
+                       form.errors_by_name(), 400)
 
 
 def _new_field(form, name: str) -> str:
