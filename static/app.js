@@ -106,19 +106,72 @@ const CardText = (() => {
 
 // ---- card picker: a tap keyboard for any input[data-cards] (hand entry, play checker) ----
 // One [data-picker] block (rank keys, suit keys, a joker key where the game has
-// jokers, a back key) serves every input[data-cards] in its form and sits under the
-// field it fills. Tapping a field's label moves it there without opening the phone's
-// keyboard; focusing the field (to type) moves it too. Tap a rank, then a suit.
-// data-cards="one" holds a single card: a tap replaces it, then the picker moves on
-// to the empty field named by data-next (data-next-joker after a joker). Otherwise
-// taps append. The picker only writes the same text a person would type and fires
-// "input", so the server sees the same thing either way and stays the judge.
-// Fields marked data-picker-skip get the picker only when asked; when every field
-// is filled, it starts at the picker's data-again field (or the first).
+// jokers, a back key) serves every input[data-cards] in its form. It sits under the
+// field it fills, or, marked data-dock, stays docked at the bottom of the screen like
+// a phone keyboard (the page keeps room for it, so it never covers the save button).
+// Tapping a field or its label makes it the picker's target without opening the
+// phone's keyboard where the picker offers "Type instead" (data-type-key); focusing
+// the field moves the picker too. Tap a rank, then a suit; "Next player" (data-next-seat)
+// moves on to the next field still empty. data-cards="one" holds a single card: a tap
+// replaces it, then the picker moves on to the empty field named by data-next
+// (data-next-joker after a joker). Otherwise taps append. The picker only writes the
+// same text a person would type and fires "input", so the server stays the judge.
+// Fields marked data-picker-skip get the picker only when asked; when every field is
+// filled, it starts at the picker's data-again field (or the first). The keys are one
+// tab stop (roving tabindex): arrow keys, Home and End move between them.
 const CardPicker = (() => {
   const controllers = new Map();
   const holder = (input) => input.closest("[data-card-field]") || input.parentElement;
   const shown = (input) => input.getClientRects().length > 0 && !holder(input).classList.contains("is-out");
+
+  // Arrow keys inside the keys grid; the key that last had focus is the one tab stop.
+  const rove = (grid) => {
+    const keys = () => Array.from(grid.querySelectorAll(".cp-key")).filter((k) => !k.hidden);
+    const mark = (key) => keys().forEach((k) => { k.tabIndex = k === key ? 0 : -1; });
+    const below = (from, down) => {
+      const a = from.getBoundingClientRect();
+      const x = a.left + a.width / 2;
+      const rows = keys().filter((k) => {
+        const b = k.getBoundingClientRect();
+        return down ? b.top >= a.bottom - 1 : b.bottom <= a.top + 1;
+      });
+      if (!rows.length) return null;
+      const edge = (k) => k.getBoundingClientRect().top;
+      const row = down ? Math.min(...rows.map(edge)) : Math.max(...rows.map(edge));
+      const near = rows.filter((k) => edge(k) === row);
+      const dx = (k) => { const b = k.getBoundingClientRect(); return Math.abs(b.left + b.width / 2 - x); };
+      return near.reduce((best, k) => (dx(k) < dx(best) ? k : best));
+    };
+    grid.addEventListener("keydown", (event) => {
+      const all = keys();
+      const at = all.indexOf(document.activeElement);
+      if (at < 0) return;
+      const to = {
+        ArrowRight: () => all[Math.min(at + 1, all.length - 1)],
+        ArrowLeft: () => all[Math.max(at - 1, 0)],
+        ArrowDown: () => below(all[at], true),
+        ArrowUp: () => below(all[at], false),
+        Home: () => all[0],
+        End: () => all[all.length - 1],
+      }[event.key];
+      const key = to && to();
+      if (!to) return;
+      event.preventDefault();
+      if (key) { mark(key); key.focus(); }
+    });
+    grid.addEventListener("focusin", (event) => { if (event.target.classList.contains("cp-key")) mark(event.target); });
+    mark(keys()[0]);
+    return () => { if (!keys().some((k) => k.tabIndex === 0)) mark(keys()[0]); };
+  };
+
+  // A docked picker: fixed to the bottom, with its height kept free under the page.
+  const dock = (picker) => {
+    picker.classList.add("is-docked");
+    document.body.classList.add("has-dock");
+    const room = () => document.documentElement.style.setProperty("--dock", `${picker.offsetHeight}px`);
+    room();
+    if (window.ResizeObserver) new ResizeObserver(room).observe(picker);
+  };
 
   const attach = (picker) => {
     const form = picker.closest("form");
@@ -126,26 +179,52 @@ const CardPicker = (() => {
     if (!targets.length) return;
     const name = picker.querySelector("[data-picker-name]");
     const joker = picker.querySelector("[data-joker]");
+    const typeKey = picker.querySelector("[data-type-key]");
+    const docked = picker.dataset.dock !== undefined;
     let active = null;
     let pendingRank = null;
+    let typing = false;
 
     const setPending = (rank) => {
       pendingRank = rank;
       picker.querySelectorAll("[data-rank]").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.rank === rank)));
     };
+    // Where the picker offers typing, the fields do not raise the phone keyboard
+    // until "Type instead" is pressed.
+    const setTyping = (on) => {
+      typing = on;
+      targets.forEach((t) => { if (on) t.removeAttribute("inputmode"); else t.setAttribute("inputmode", "none"); });
+      if (typeKey) typeKey.setAttribute("aria-pressed", String(on));
+    };
+    const reveal = (input) => {
+      const box = holder(input).getBoundingClientRect();
+      const bottom = window.innerHeight - (docked ? picker.offsetHeight : 0);
+      if (box.top < 0 || box.bottom > bottom) holder(input).scrollIntoView({ block: "nearest" });
+    };
     const activate = (input) => {
       if (!input) return;
       targets.forEach((t) => holder(t).classList.toggle("active", t === input));
       active = input;
-      holder(input).after(picker);
+      if (!docked) holder(input).after(picker);
       const label = form.querySelector(`label[for="${input.id}"]`);
       if (name) name.textContent = label ? label.textContent.trim() : "";
       if (joker) joker.hidden = picker.dataset.jokers === "0" || input.dataset.noJoker !== undefined;
+      if (fixTabStop) fixTabStop();
       setPending(null);
+      if (docked) reveal(input);
     };
     const write = (value) => {
       active.value = value;
       active.dispatchEvent(new Event("input", { bubbles: true }));
+    };
+    // The next field that still needs cards after the active one (round the table),
+    // else simply the next one.
+    const nextSeat = () => {
+      const open = targets.filter(shown);
+      if (!open.length) return;
+      const at = open.indexOf(active);
+      const order = [...open.slice(at + 1), ...open.slice(0, at + 1)];
+      activate(order.find((t) => t !== active && !t.value.trim()) || order[0]);
     };
     const put = (text) => {
       if (!active) return;
@@ -164,10 +243,10 @@ const CardPicker = (() => {
     };
 
     targets.forEach((input) => {
-      input.addEventListener("focus", () => activate(input));
+      input.addEventListener("focus", () => { if (active !== input) activate(input); });
       holder(input).addEventListener("click", (event) => {
-        if (event.target.tagName === "LABEL") event.preventDefault(); // no keyboard
-        if (event.target === holder(input) || event.target.tagName === "LABEL") activate(input);
+        if (event.target.closest("label")) event.preventDefault(); // no keyboard
+        if (!event.target.closest(".preview")) activate(input);
       });
     });
     picker.addEventListener("click", (event) => {
@@ -177,8 +256,17 @@ const CardPicker = (() => {
       else if (key.dataset.suit && pendingRank) { put(pendingRank + key.dataset.suit); setPending(null); }
       else if (key.dataset.joker !== undefined) { put("JK"); setPending(null); }
       else if (key.dataset.undo !== undefined) back();
+      else if (key.dataset.nextSeat !== undefined) nextSeat();
+      else if (key.dataset.typeKey !== undefined) {
+        setTyping(!typing);
+        if (typing && active) active.focus();
+      }
     });
+    const grid = picker.querySelector("[data-picker-keys]");
+    const fixTabStop = grid ? rove(grid) : null;
+    if (typeKey) setTyping(false);
     picker.hidden = false;
+    if (docked) dock(picker);
     const empty = targets.find((t) => !t.value.trim() && t.dataset.pickerSkip === undefined && shown(t));
     activate(empty || document.getElementById(picker.dataset.again || "") || targets.find(shown) || targets[0]);
     controllers.set(form, {
@@ -245,7 +333,8 @@ document.querySelectorAll("form[data-hand-form]").forEach((form) => {
     const out = form.querySelector("input[name=out]:checked");
     rows.forEach((row) => row.classList.toggle("is-out", !!out && row.dataset.seat === out.value));
     if (picker && picker.active && picker.active.closest(".held").classList.contains("is-out")) {
-      const next = rows.find((r) => !r.classList.contains("is-out"));
+      const open = rows.filter((r) => !r.classList.contains("is-out"));
+      const next = open.find((r) => !inputOf(r).value.trim()) || open[0];
       if (next) picker.activate(inputOf(next));
     }
   };
@@ -277,4 +366,97 @@ document.querySelectorAll("form[data-check-form]").forEach((form) => {
   form.querySelectorAll("input[name=game]").forEach((radio) => radio.addEventListener("change", () => {
     if (picker) picker.setJokers(radio.value === "last-one");
   }));
+});
+
+// ---- at the table: keep the screen on (issue #10) ----
+// A [data-wake-lock] toggle (scoreboard, hand entry) holds a screen wake lock while the
+// page is visible, so the phone does not sleep mid-match. The choice is remembered on
+// this phone; where the browser has no wake lock the toggle stays hidden.
+document.querySelectorAll("[data-wake-lock]").forEach((toggle) => {
+  if (!("wakeLock" in navigator)) return;
+  const KEY = "scorekeeper.wake-lock";
+  let lock = null;
+  const wanted = () => window.localStorage.getItem(KEY) === "on";
+  const hold = async () => {
+    if (!wanted() || document.visibilityState !== "visible" || lock) return;
+    try {
+      lock = await navigator.wakeLock.request("screen");
+      lock.addEventListener("release", () => { lock = null; });
+    } catch (_) { lock = null; /* refused (battery saver): the toggle still shows the wish */ }
+  };
+  const show = () => toggle.setAttribute("aria-pressed", String(wanted()));
+  toggle.hidden = false;
+  show();
+  toggle.addEventListener("click", () => {
+    window.localStorage.setItem(KEY, wanted() ? "off" : "on");
+    show();
+    if (wanted()) hold();
+    else if (lock) lock.release();
+  });
+  document.addEventListener("visibilitychange", hold);
+  hold();
+});
+
+// ---- new match: seating by tapping (issue #10) ----
+// The form's seat selects still carry the seating (and are the page without script);
+// here each tap on a player gives them the next seat number, a second tap unseats them
+// and closes the gap. Typing a new player's name seats them next too. Seats stop at
+// the game's maximum. The first-dealer choice names who sits in each seat.
+document.querySelectorAll("form[data-seating]").forEach((form) => {
+  const taps = form.querySelector("[data-seat-taps]");
+  if (!taps) return;
+  const max = Number(taps.dataset.max) || 99;
+  const buttons = Array.from(taps.querySelectorAll("[data-seat-for]"));
+  const selectOf = (button) => document.getElementById(button.dataset.seatFor);
+  const newRows = Array.from(form.querySelectorAll(".new-player"));
+  const seats = () => [
+    ...buttons.map((b) => ({ select: selectOf(b), name: b.querySelector(".who").textContent.trim(), button: b })),
+    ...newRows.map((row) => ({ select: row.querySelector("select"), name: row.querySelector("input").value.trim(), row })),
+  ].filter((s) => s.select);
+  const seated = () => seats().filter((s) => s.select.value).sort((a, b) => a.select.value - b.select.value);
+  const dealer = form.querySelector("select[name=first_dealer]");
+
+  const show = () => {
+    const order = seated();
+    buttons.forEach((b) => {
+      const n = selectOf(b).value;
+      b.setAttribute("aria-pressed", String(Boolean(n)));
+      b.querySelector("[data-seat-no]").textContent = n;
+      b.disabled = !n && order.length >= max;
+    });
+    if (dealer) {
+      Array.from(dealer.options).forEach((option) => {
+        const who = order[Number(option.value) - 1];
+        option.textContent = who ? `Seat ${option.value}: ${who.name}` : `The player in seat ${option.value}`;
+      });
+    }
+  };
+  const seat = (select) => { select.value = String(seated().length + 1); };
+  const unseat = (select) => {
+    const gone = Number(select.value);
+    select.value = "";
+    seated().forEach((s) => { if (Number(s.select.value) > gone) s.select.value = String(Number(s.select.value) - 1); });
+  };
+
+  buttons.forEach((b) => b.addEventListener("click", () => {
+    const select = selectOf(b);
+    if (select.value) unseat(select);
+    else if (seated().length < max) seat(select);
+    show();
+  }));
+  newRows.forEach((row) => {
+    const input = row.querySelector("input");
+    const select = row.querySelector("select");
+    select.hidden = true;
+    input.addEventListener("input", () => {
+      if (input.value.trim() && !select.value && seated().length < max) seat(select);
+      else if (!input.value.trim() && select.value) unseat(select);
+      show();
+    });
+  });
+  form.classList.add("js-seating");
+  taps.hidden = false;
+  form.querySelectorAll("[data-seat-help]").forEach((p) => { p.hidden = true; });
+  form.querySelectorAll("[data-seat-help-js]").forEach((p) => { p.hidden = false; });
+  show();
 });

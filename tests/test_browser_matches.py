@@ -28,7 +28,7 @@ def tap_cards(page: Page, player: str, *cards: str) -> None:
 
 
 def snap(page: Page, name: str) -> None:
-    """A full-page phone screenshot, taken from the top so the sticky bar sits there."""
+    """A full-page phone screenshot, taken from the top."""
     page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(SCREENSHOTS / name), full_page=True)
 
@@ -59,8 +59,8 @@ def test_a_last_one_match_on_a_phone(page: Page, live_server: str, backend: str)
         expect(page.locator(".flash")).to_contain_text(f"Added {name}")
 
     page.get_by_role("link", name="Start a match").tap()
-    for seat, name in enumerate(("Ann", "Bo", "Cy"), start=1):
-        page.get_by_label(name, exact=True).select_option(str(seat))
+    for name in ("Ann", "Bo", "Cy"):  # seated by tapping, clockwise
+        page.locator(".seat-tap", has_text=name).tap()
     page.get_by_label("Elimination threshold").fill("60")
     page.get_by_role("button", name="Start the match").tap()
     expect(page.locator(".next-line")).to_contain_text("Ann deals, Bo plays first")
@@ -75,8 +75,7 @@ def test_a_last_one_match_on_a_phone(page: Page, live_server: str, backend: str)
     tap_cards(page, "Cy", "5c", "6c")
     key = page.locator('.picker [data-rank="7"]').bounding_box()
     assert key and key["width"] >= 44 and key["height"] >= 44
-    if shots:  # what the phone shows while tapping: the cards so far and the picker
-        page.locator("[data-picker]").evaluate("el => el.scrollIntoView({block: 'center'})")
+    if shots:  # what the phone shows while tapping: the cards so far and the docked picker
         page.screenshot(path=str(SCREENSHOTS / "hand-entry.png"))
     page.get_by_role("button", name="Record hand 1").tap()
     expect(page.locator(".flash")).to_contain_text("Hand 1 saved. Bo deals hand 2.")
@@ -117,8 +116,8 @@ def test_typing_works_and_errors_land_on_the_field(page: Page, live_server: str)
         page.get_by_role("button", name="Add player").tap()
     page.get_by_role("link", name="Start a match").tap()
     page.get_by_role("link", name="Crazy Eights", exact=True).tap()
-    page.get_by_label("Ann", exact=True).select_option("1")
-    page.get_by_label("Bo", exact=True).select_option("2")
+    page.locator(".seat-tap", has_text="Ann").tap()
+    page.locator(".seat-tap", has_text="Bo").tap()
     page.get_by_role("button", name="Start the match").tap()
     page.get_by_role("link", name="Record hand 1").tap()
     went_out(page, "Ann")

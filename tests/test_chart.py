@@ -61,3 +61,32 @@ def test_no_hands_yet_is_drawable():
                         goal=250)
     assert all(line.points for line in chart.lines)
     assert score_chart([]).lines == ()
+
+
+def _label_box(goal):
+    """The goal label's box, as the chart estimates it (10 px text)."""
+    from scorekeeper.core.chart import CHAR_W, TEXT_DOWN, TEXT_UP
+    width = CHAR_W * len(goal.text)
+    x0 = goal.label_x - width if goal.anchor == "end" else goal.label_x
+    return x0, goal.label_y - TEXT_UP, x0 + width, goal.label_y + TEXT_DOWN
+
+
+@pytest.mark.parametrize("values", [
+    [(0, 40, 96), (0, 10, 20)],  # a line ends just under the threshold, at the right
+    [(0, 98, 99), (0, 97, 101)],  # lines run along the goal at the right end
+    [(0, 104, 103, 102, 101), (0, 96, 97, 98, 99)],  # hugging it on both sides
+    [(100, 98, 96), (100, 95, 90)],  # Countdown-like: starting on the goal
+])
+def test_goal_label_never_lies_on_a_line(values):
+    from scorekeeper.core.chart import _hits
+    series = [Series(f"P{i}", "#000000", v) for i, v in enumerate(values)]
+    chart = score_chart(series, goal=100, goal_word="out at")
+    box = _label_box(chart.goal)
+    lines = [[tuple(map(float, p.split(","))) for p in line.points.split()]
+             for line in chart.lines]
+    assert chart.goal.text == "out at 100"
+    if not chart.goal.anchor:  # nowhere clear on the plot: the legend names the goal
+        return
+    assert not any(_hits(box, points) for points in lines), (chart.goal, box)
+    assert box[1] >= 0 and box[0] >= 0
+    assert box[3] <= chart.height and box[2] <= chart.width

@@ -93,8 +93,8 @@ def _hold_both_after_checking(monkeypatch):
     compute = records._compute
     gate = threading.Barrier(2, timeout=10)
 
-    def both_checked(match, results):
-        table = compute(match, results)
+    def both_checked(match, results, written=0):
+        table = compute(match, results, written)
         gate.wait()
         return table
 

@@ -127,9 +127,26 @@ def test_scoreboard_shows_bars_eliminations_and_hand_table(client, table):
     record(client, gid, mid, 1, 0, "", "8s 8h 2c", "5d 6d")
     board = client.get(f"/groups/{gid}/matches/{mid}").text
     assert "out in hand 1" in board and "39 until out" in board
-    assert '<rect width="22"' in board  # Cy: 11 of 50
+    assert '<rect width="22" height="1"' in board  # Cy: 11 of 50
     assert re.search(r"<td class=\"num[^\"]*\">\s*52", board)  # Bo: 25 + 25 + 2
     assert "Cy deals, Ann plays first" in board  # Bo is out: the deal skips him
+    assert "style=" not in board  # nothing inline: the pages run under a strict CSP
+
+
+def test_eliminated_players_show_a_dash_in_later_hands(client, table):
+    gid, (ann, bo, cy, _) = table
+    mid = start_match(client, gid, [ann, bo, cy], threshold="50")
+    record(client, gid, mid, 1, 0, "", "8s 8h 2c", "5d 6d")
+    record(client, gid, mid, 2, 2, "4c 5c", "", "")
+    rows = re.findall(r"<tr>\s*<th scope=\"row\">.*?</tr>", board_of(client, gid, mid), re.S)
+    cells = [re.findall(r"<td class=\"num([^\"]*)\">(.*?)</td>", row, re.S) for row in rows]
+    assert [c.strip() for c, _ in cells[1]][1] == "gone"  # Bo fell in hand 1
+    assert cells[1][1][1].startswith("–") and "0" not in cells[1][1][1]
+    assert "gone" not in "".join(c for c, _ in cells[0])
+
+
+def board_of(client, gid: int, mid: int) -> str:
+    return client.get(f"/groups/{gid}/matches/{mid}").text
 
 
 def test_view_link_is_read_only_and_live(app, client, table):

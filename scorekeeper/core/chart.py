@@ -11,11 +11,12 @@ or the starting count in Countdown), so every line begins at the left edge.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["Chart", "Goal", "Line", "Series", "Tick", "nice_step", "score_chart"]
+__all__ = ["Chart", "Goal", "Line", "Series", "Tick", "nice_step", "place_goal", "score_chart"]
 
 WIDTH, HEIGHT = 360, 220
 # Plot area inside the view box: room on the left for value labels, below for hands.
@@ -52,10 +53,15 @@ class Line:
 
 @dataclass(frozen=True)
 class Goal:
-    """The threshold or target, drawn across the plot."""
+    """The threshold or target, drawn across the plot, with its label placed where no
+    line runs: ``text`` at (``label_x``, ``label_y``), anchored ``anchor``."""
 
     y: float
     label: str
+    text: str = ""  # empty anchor: no clear spot on the plot, shown in the legend
+    label_x: float = 0.0
+    label_y: float = 0.0
+    anchor: str = "end"
 
 
 @dataclass(frozen=True)
@@ -94,12 +100,57 @@ def _fmt(value: float) -> str:
     return f"{value:.1f}"
 
 
+# The goal label's font is 10 px: about 6 px a character, 9 px above the baseline.
+CHAR_W, TEXT_UP, TEXT_DOWN, CLEAR = 6.0, 9.0, 2.0, 4.0
+
+
+def _hits(box: tuple[float, float, float, float], points: Sequence[tuple[float, float]]
+          ) -> bool:
+    """Whether a polyline (or its end dot) passes through ``box`` (x0, y0, x1, y1),
+    widened by the line's half-width and the dot."""
+    x0, y0, x1, y1 = box[0] - CLEAR, box[1] - CLEAR, box[2] + CLEAR, box[3] + CLEAR
+    inside = [x0 <= x <= x1 and y0 <= y <= y1 for x, y in points]
+    if any(inside):
+        return True
+    for (ax, ay), (bx, by) in itertools.pairwise(points):
+        for k in range(1, 24):
+            t = k / 24
+            x, y = ax + (bx - ax) * t, ay + (by - ay) * t
+            if x0 <= x <= x1 and y0 <= y <= y1:
+                return True
+    return False
+
+
+def place_goal(y: float, label: str, text: str, lines: Sequence[Sequence[tuple[float, float]]],
+               left: float, right: float, top: float) -> Goal:
+    """The goal line with its label where it crosses no player's line: above it at the
+    right end, else above at the left, else below at the right or the left; where no
+    spot is clear, ``anchor`` is empty and the label goes in the legend instead.
+
+    >>> place_goal(50, "100", "out at 100", [[(40, 184), (340, 50)]], 40, 340, 13).anchor
+    'start'
+    """
+    width = CHAR_W * len(text)
+    above, below = y - 3, y + 3 + TEXT_UP
+    if above - TEXT_UP < 0:  # no room above the top of the plot
+        above = below
+    spots = [(right, above, "end"), (left + 4, above, "start"),
+             (right, below, "end"), (left + 4, below, "start")]
+    for x, base, anchor in spots:
+        x0 = x - width if anchor == "end" else x
+        box = (x0, base - TEXT_UP, x0 + width, base + TEXT_DOWN)
+        if not any(_hits(box, points) for points in lines):
+            return Goal(y, label, text, x, base, anchor)
+    return Goal(y, label, text, right, above, "")
+
+
 def score_chart(series: Sequence[Series], goal: int | None = None,
-                width: int = WIDTH, height: int = HEIGHT) -> Chart:
+                width: int = WIDTH, height: int = HEIGHT, goal_word: str = "") -> Chart:
     """Lay out the lines, axes and goal line for the given series.
 
     The value axis starts at 0 (or lower, if a value is negative) and always takes in
-    the goal, so the distance to the threshold or target is visible.
+    the goal, so the distance to the threshold or target is visible. The goal's label
+    (``goal_word`` and the goal) is placed clear of every line and line end.
     """
     hands = max((len(s.values) for s in series), default=1) - 1
     values = [v for s in series for v in s.values]
@@ -127,5 +178,9 @@ def score_chart(series: Sequence[Series], goal: int | None = None,
     x_step = nice_step(hands, 8)
     x_ticks = tuple(Tick(round(x(h), 1), str(h)) for h in range(0, hands + 1, x_step))
     y_ticks = tuple(Tick(round(y(v), 1), str(v)) for v in range(low, high + 1, step))
-    mark = Goal(round(y(goal), 1), str(goal)) if goal is not None else None
+    mark = None
+    if goal is not None:
+        paths = [[(x(h), y(v)) for h, v in enumerate(s.values)] for s in series]
+        mark = place_goal(round(y(goal), 1), str(goal), f"{goal_word} {goal}".strip(), paths,
+                          LEFT, right, TOP)
     return Chart(width, height, LEFT, right, TOP, bottom, lines, x_ticks, y_ticks, mark)

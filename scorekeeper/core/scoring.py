@@ -25,6 +25,7 @@ __all__ = [
     "ScoringError",
     "Standings",
     "card_points",
+    "check_complete",
     "check_hand",
     "deal_size",
     "score_hand",
@@ -187,6 +188,32 @@ def check_hand(sheet: Sheet, names: Sequence[str], result: HandResult,
     except DeckError as exc:
         field = "hands" if exc.key is None else f"seat:{seat_of[exc.key]}"
         raise ScoringError(str(exc), field) from None
+
+
+def check_complete(sheet: Sheet, names: Sequence[str], result: HandResult,
+                   in_play: Sequence[bool] | None = None) -> None:
+    """Refuse a hand entered only in part: raise :class:`ScoringError` on the first seat
+    still in the hand that holds nothing although it did not go out.
+
+    Only the player who went out can end a hand with no cards; in a blocked or jammed
+    hand nobody can. Countdown scores who went out alone, so its hands carry no cards.
+    Checked when a hand is written, not when stored hands are replayed, so hands kept
+    before this rule still score.
+
+    >>> from scorekeeper.core.cards import parse_cards
+    >>> held = [parse_cards("8s kh"), [], []]
+    >>> try:
+    ...     check_complete(Sheet.make("last-one"), ["Ann", "Ben", "Cy"], HandResult.of(2, held))
+    ... except ScoringError as exc:
+    ...     print(exc.field, exc)
+    seat:1 Ben's cards are missing
+    """
+    if sheet.game == CD:
+        return
+    in_play = tuple(in_play) if in_play is not None else (True,) * len(names)
+    for seat, cards in enumerate(result.held):
+        if in_play[seat] and seat != result.out and not cards:
+            raise ScoringError(f"{names[seat]}'s cards are missing", f"seat:{seat}")
 
 
 def deal_size(sheet: Sheet, players: int) -> int:

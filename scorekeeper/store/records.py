@@ -18,7 +18,13 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from scorekeeper.core.cards import Card, format_cards, parse_cards
 from scorekeeper.core.errors import ConflictError, InputError
-from scorekeeper.core.scoring import HandResult, ScoringError, Standings, standings
+from scorekeeper.core.scoring import (
+    HandResult,
+    ScoringError,
+    Standings,
+    check_complete,
+    standings,
+)
 from scorekeeper.core.sheets import LO, OPTIONS, Sheet
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Hand, HandEntry, Match, Player, Seat, utcnow
@@ -82,11 +88,18 @@ def _field(exc: ScoringError) -> str:
     return "cards" if exc.field == "hands" else exc.field
 
 
-def _compute(match: Match, results: Sequence[HandResult]) -> Standings:
+def _compute(match: Match, results: Sequence[HandResult], written: int = 0) -> Standings:
+    """Replay ``results``; hand ``written`` (when not 0) is the one being saved and must
+    also be complete: every seat still in it holds cards but the one who went out."""
+    sheet, names = match_sheet(match), match_names(match)
     try:
-        return standings(match_sheet(match), match_names(match), match.first_dealer, results)
+        table = standings(sheet, names, match.first_dealer, results)
+        playing = [table.eliminated.get(s, written) >= written for s in range(len(names))]
+        if written:
+            check_complete(sheet, names, results[written - 1], playing)
     except ScoringError as exc:
         raise InputError(str(exc), _field(exc)) from None
+    return table
 
 
 def build_match(group: Group, sheet: Sheet, players: Sequence[Player], first_dealer: int,
@@ -173,7 +186,7 @@ def record_hand(match: Match, number: int, out: int | None, held: Sequence[Seque
         raise InputError("the match is over: no more hands can be recorded", "number")
     _check_hand_size(match, hand_size)
     result = HandResult.of(out, held, hand_size)
-    table = _compute(match, [*hand_results(match), result])
+    table = _compute(match, [*hand_results(match), result], number)
     hand = Hand(number=number, dealer=table.dealers[-1], out_seat=out, hand_size=hand_size,
                 idempotency_key=key, request_digest=digest)
     _fill_entries(hand, result, table.hands[-1].points)
@@ -198,7 +211,7 @@ def edit_hand(match: Match, number: int, out: int | None, held: Sequence[Sequenc
     result = HandResult.of(out, held, hand_size)
     results = hand_results(match)
     results[number - 1] = result
-    table = _compute(match, results)
+    table = _compute(match, results, number)
     hand = hands[number - 1]
     hand.out_seat, hand.hand_size = out, hand_size
     _fill_entries(hand, result, table.hands[number - 1].points)

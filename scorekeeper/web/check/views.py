@@ -99,10 +99,19 @@ def _render(args: MultiDict[str, str], sheet: Sheet | None, match: Match | None)
         rule_titles=dict(SECTIONS[sheet.game]), question=question, result=result, errors=errors,
         verdict=verdict_of(result) if result and result["steps"] else None,
         query=urlencode(list(args.items(multi=True))),
+        saved=match is not None and question is not None and _saved(match, question),
         advanced_open=bool(args.get("events") or args.get("dealer")) or any(
             (v or "").strip() for k, v in args.items() if k.startswith("hold-")) or any(
             f in ADVANCED or f.startswith(("opt-", "hold-")) for f in errors),
     ), (400 if errors else 200)
+
+
+def _saved(match: Match, question: Question) -> bool:
+    """Whether this very ruling is already in the match record for the coming hand, so
+    the page says so instead of offering to save it again."""
+    wanted = json.dumps(question.request)
+    return any(r.request_json == wanted and r.hand_number == len(match.hands) + 1
+               for r in match.rulings)
 
 
 def _players(args: MultiDict[str, str], sheet: Sheet) -> int:

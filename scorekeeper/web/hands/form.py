@@ -1,15 +1,23 @@
-"""The hand form: who went out (or blocked), each player's cards, and what it shows.
+"""The hand form (WTForms): who went out (or blocked), each player's cards, the deal size.
 
-Card text is parsed here, at the boundary; a bad token is reported on that player's
-field. Deck and sheet checks (a card twice, jokers, the player who went out holding
-cards) are left to :mod:`records`, which reports the field at fault.
+Built per table by :func:`hand_form`: one :class:`CardsField` per seat still playing
+(named ``seat-<n>``; none in Countdown, which scores only who went out). Each field's
+validator is the core: card text is parsed by :func:`~scorekeeper.core.cards.parse_cards`
+and a changed deal size is judged by :func:`~scorekeeper.core.deal.deal_problem`. Deck
+and sheet checks (a card twice, jokers, the player who went out holding cards, a seat
+left empty) are the one writer's (:mod:`scorekeeper.store.records`); its error is put
+back on the field it names with :meth:`HandForm.refuse`.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, Field, IntegerField, RadioField, StringField
+from wtforms.validators import InputRequired, NumberRange, StopValidation
 
 from scorekeeper.core.cards import (
     JOKER,
@@ -23,86 +31,153 @@ from scorekeeper.core.cards import (
 )
 from scorekeeper.core.deal import NINE, deal_problem
 from scorekeeper.core.scoring import card_points
-from scorekeeper.core.sheets import LO, Sheet
-from scorekeeper.core.text import FieldError, clean_int
+from scorekeeper.core.sheets import CD, LO, Sheet
 from scorekeeper.store.models import Hand
 
 BLOCKED = "none"
+LOST_NUMBER = "This form lost its hand number; reload the page."
 
 
-@dataclass
-class HandInput:
-    """A parsed hand form; ``errors`` maps field names to messages."""
+class CardsField(StringField):
+    """One seat's cards as typed or tapped; the core's parser is its validator and the
+    parsed cards are kept in ``cards``."""
 
-    number: int = 0
-    out: int | None = None
-    held: list[list[Card]] = field(default_factory=list)
-    hand_size: int | None = None
-    errors: dict[str, str] = field(default_factory=dict)
+    cards: list[Card]
 
-
-def parse_hand(form: Mapping[str, str], sheet: Sheet, in_play: tuple[bool, ...]) -> HandInput:
-    """Read the form for a table whose seats still playing are ``in_play``."""
-    result = HandInput(held=[[] for _ in in_play])
-    try:
-        result.number = clean_int(form.get("number"), "number", 1, 10_000)
-    except FieldError:
-        result.errors["number"] = "This form lost its hand number; reload the page."
-    out = form.get("out", "")
-    if out == BLOCKED:
-        result.out = None
-    elif out.isdigit() and int(out) < len(in_play) and in_play[int(out)]:
-        result.out = int(out)
-    else:
-        result.errors["out"] = "Choose who went out, or that nobody could (blocked)."
-    for seat, playing in enumerate(in_play):
-        text = form.get(f"seat-{seat}", "")
-        if not text.strip():
-            continue
-        if not playing:
-            result.errors["cards"] = f"Seat {seat + 1} is out of the match and holds no cards."
-            continue
+    def pre_validate(self, form: Any) -> None:
+        self.cards = []
+        text = self.data or ""
         if len(text) > 500:
-            result.errors[f"seat-{seat}"] = "That is far more cards than a hand can hold."
-            continue
+            raise StopValidation("That is far more cards than a hand can hold.")
         try:
-            result.held[seat] = parse_cards(text)
+            self.cards = parse_cards(text)
         except CardError as exc:
-            result.errors[f"seat-{seat}"] = str(exc)
-    for key in form:
-        if key.startswith("seat-") and key not in {f"seat-{s}" for s in range(len(in_play))}:
-            result.errors["cards"] = f"There is no player {key!r} at this table."
-    size = form.get("hand_size", "").strip()
-    if sheet.game == LO and size and size != str(sheet["hand_size"]):
-        try:
-            result.hand_size = clean_int(size, "hand_size", 4, 9)
-        except FieldError as exc:
-            result.errors["hand_size"] = "Cards dealt this hand: 4 to 9. " + exc.message
+            raise StopValidation(str(exc)) from None
+
+
+class OutField(RadioField):
+    """Who went out: a seat still playing, or ``none`` (blocked / jammed)."""
+
+    def pre_validate(self, form: Any) -> None:
+        if self.data not in {value for value, _ in self.choices}:
+            raise StopValidation("Choose who went out, or that nobody could (blocked).")
+
+
+class DealSizeField(StringField):
+    """Last One's deal size for this hand, when the table changed it (4 to 9 cards);
+    empty or the sheet's own size means unchanged. ``size`` is the number or None."""
+
+    size: int | None = None
+
+    def pre_validate(self, form: Any) -> None:
+        self.size = None
+        text = (self.data or "").strip()
+        if form.sheet.game != LO or not text or text == str(form.sheet["hand_size"]):
+            return
+        if not (text.isascii() and text.isdigit() and 4 <= int(text) <= 9):
+            raise StopValidation(f"Cards dealt this hand: 4 to 9. {text[:20]!r} is not a "
+                                 "whole number from 4 to 9.")
+        self.size = int(text)
+        problem = deal_problem(form.sheet, sum(form.in_play), self.size,
+                               bool(form.agree_nine.data), "tick the box")
+        if problem:
+            raise StopValidation(problem)
+
+
+class HandForm(FlaskForm):
+    """The fields every table has; :func:`hand_form` adds a cards field per seat."""
+
+    class Meta:
+        csrf = False  # CSRFProtect checks every POST of the app already
+
+    number = IntegerField(validators=[InputRequired(LOST_NUMBER),
+                                      NumberRange(1, 10_000, LOST_NUMBER)])
+    out = OutField(choices=[], validate_choice=False)
+    hand_size = DealSizeField()
+    agree_nine = BooleanField(false_values=("", "false", "no", "0"))
+
+    sheet: Sheet
+    in_play: tuple[bool, ...]
+    _sent: Any = None  # the raw form data, to spot seats that are not on the form
+
+    def seat_field(self, seat: int) -> CardsField | None:
+        """The cards field of a seat (None for a seat out of the match, or Countdown)."""
+        return self._fields.get(f"seat_{seat}")
+
+    @property
+    def out_seat(self) -> int | None:
+        """The seat that went out, or None when blocked/jammed."""
+        return None if self.out.data == BLOCKED else int(self.out.data)
+
+    def held(self) -> list[list[Card]]:
+        """Each seat's parsed cards, empty for seats without a field."""
+        return [list(f.cards) if (f := self.seat_field(s)) is not None else []
+                for s in range(len(self.in_play))]
+
+    def validate(self, extra_validators: Mapping[str, Any] | None = None) -> bool:
+        """The fields, then cards sent for seats that are not at the table (or out)."""
+        valid = super().validate(extra_validators)
+        seats = {f"seat-{s}" for s in range(len(self.in_play))}
+        for key, text in (self._sent or {}).items():
+            if not key.startswith("seat-") or not str(text).strip():
+                continue
+            if key not in seats:
+                self.form_errors.append(f"There is no player {key!r} at this table.")
+            elif self.seat_field(int(key[5:])) is None and self.sheet.game != CD:
+                self.form_errors.append(f"Seat {int(key[5:]) + 1} is out of the match and "
+                                        "holds no cards.")
+        return valid and not self.form_errors
+
+    def refuse(self, field: str, message: str) -> None:
+        """Put an error from the store on the field it names (``seat-1``, ``out``...)."""
+        target = next((f for f in self if f.name == field), None)
+        if target is None:
+            self.form_errors.append(message)
         else:
-            problem = deal_problem(sheet, sum(in_play), result.hand_size,
-                                   bool(form.get("agree_nine")), "tick the box")
-            if problem:
-                result.errors["hand_size"] = problem
-    return result
+            target.errors = [*target.errors, message]
+
+    @property
+    def has_errors(self) -> bool:
+        """Whether anything is to be fixed (field or form errors)."""
+        return bool(self.form_errors) or any(f.errors for f in self)
 
 
-def form_values(hand: Hand) -> dict[str, str]:
+def hand_form(sheet: Sheet, names: Sequence[str], in_play: Sequence[bool],
+              formdata: Any = None, data: Mapping[str, Any] | None = None) -> HandForm:
+    """The form for a table: a cards field for each seat still playing, named
+    ``seat-<n>`` (no card fields in Countdown); ``out`` offers those seats and blocked."""
+    fields: dict[str, Field] = {}
+    if sheet.game != CD:
+        fields = {f"seat_{s}": CardsField(names[s], name=f"seat-{s}")
+                  for s, playing in enumerate(in_play) if playing}
+    form_class = type("TableHandForm", (HandForm,), fields)
+    form = form_class(formdata=formdata, data=data)
+    form.sheet, form.in_play = sheet, tuple(in_play)
+    form._sent = formdata
+    form.out.choices = [(str(s), names[s]) for s, p in enumerate(in_play) if p] + [
+        (BLOCKED, "blocked")]
+    return form
+
+
+def form_values(hand: Hand) -> dict[str, Any]:
     """A stored hand as form data, to edit it."""
-    values = {"number": str(hand.number),
-              "out": BLOCKED if hand.out_seat is None else str(hand.out_seat),
-              "hand_size": "" if hand.hand_size is None else str(hand.hand_size)}
-    if hand.hand_size == NINE:
-        values["agree_nine"] = "yes"  # it was agreed when the hand was recorded
+    values: dict[str, Any] = {
+        "number": hand.number,
+        "out": BLOCKED if hand.out_seat is None else str(hand.out_seat),
+        "hand_size": "" if hand.hand_size is None else str(hand.hand_size),
+        "agree_nine": hand.hand_size == NINE,  # it was agreed when the hand was recorded
+    }
     for entry in hand.entries:
-        values[f"seat-{entry.seat}"] = format_cards(parse_cards(entry.cards))
+        values[f"seat_{entry.seat}"] = format_cards(parse_cards(entry.cards))
     return values
 
 
-def same_as_stored(hand: Hand, entry: HandInput) -> bool:
+def same_as_stored(hand: Hand, form: HandForm) -> bool:
     """Whether a submitted hand is exactly the stored one (a double tap, not a clash)."""
     stored = {e.seat: e.cards for e in hand.entries}
-    return hand.out_seat == entry.out and hand.hand_size == entry.hand_size and all(
-        stored.get(seat, "") == format_cards(cards) for seat, cards in enumerate(entry.held))
+    return (hand.out_seat == form.out_seat and hand.hand_size == form.hand_size.size
+            and all(stored.get(seat, "") == format_cards(cards)
+                    for seat, cards in enumerate(form.held())))
 
 
 def picker_data(sheet: Sheet) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
+from scorekeeper.core.cards import deck_for
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.text import sentence
 from scorekeeper.store.idempotency import KeyReuseError
@@ -13,6 +14,7 @@ from scorekeeper.store.records import (
     RecordError,
     delete_last_hand,
     edit_hand,
+    match_names,
     match_sheet,
     match_standings,
     record_hand,
@@ -28,9 +30,9 @@ from scorekeeper.web.hands.clash import (
     recorded_clash,
 )
 from scorekeeper.web.hands.form import (
-    HandInput,
+    HandForm,
     form_values,
-    parse_hand,
+    hand_form,
     picker_data,
     same_as_stored,
 )
@@ -45,14 +47,22 @@ def _load(group_id: int, match_id: int) -> tuple[Group, Match]:
     return group, access.group_match(group, match_id)
 
 
-def _render(group: Group, match: Match, number: int, form, errors: dict[str, str],
-            editing: bool, status: int = 200):
+def _form(match: Match, in_play: tuple[bool, ...], formdata=None, data=None) -> HandForm:
+    return hand_form(match_sheet(match), match_names(match), in_play, formdata, data)
+
+
+def _render(group: Group, match: Match, number: int, form: HandForm, editing: bool,
+            status: int = 200, key: str | None = None):
+    """The hand form; a new hand's form keeps the idempotency key it was sent with (a
+    re-shown form is the same hand), or gets a fresh one."""
     context = board(match)
-    in_play = _in_play_at(match, number) if editing else context["standings"].in_play
+    sheet = context["sheet"]
     return render_template("hands/form.html", group=group, number=number, form=form,
-                           errors=errors, editing=editing, in_play=in_play,
-                           points_json=picker_data(context["sheet"]),
-                           idempotency_key=form.get(KEY_FIELD) or new_key(), **context), status
+                           editing=editing, in_play=form.in_play,
+                           deck=deck_for(sheet.game, sum(form.in_play)),
+                           points_json=picker_data(sheet),
+                           idempotency_key=key or request.form.get(KEY_FIELD) or new_key(),
+                           **context), status
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -67,22 +77,24 @@ def new(group_id: int, match_id: int):
     if match.status == "finished":
         flash("The match is over: start a rematch to play on.", "error")
         return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
+    in_play = match_standings(match).in_play
     if request.method == "GET":
-        return _render(group, match, number, {"number": str(number)}, {}, False)
-    entry = parse_hand(request.form, match_sheet(match), match_standings(match).in_play)
-    if not entry.errors:
+        return _render(group, match, number, _form(match, in_play, data={"number": number}),
+                       False)
+    form = _form(match, in_play, request.form)
+    if form.validate():
         key, digest = form_key(request.form)
         try:
-            record_hand(match, entry.number, entry.out, entry.held, entry.hand_size,
-                        key=key, digest=digest)
+            record_hand(match, form.number.data, form.out_seat, form.held(),
+                        form.hand_size.size, key=key, digest=digest)
         except ConflictError:
-            return _conflict(group, match, entry)
+            return _conflict(group, match, form)
         except RecordError as exc:
-            entry.errors[exc.field or "cards"] = sentence(exc)
+            form.refuse(exc.field or "cards", sentence(exc))
         else:
-            flash(hand_news(match, entry.number))
+            flash(hand_news(match, form.number.data))
             return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
-    return _render(group, match, number, request.form, entry.errors, False, 400)
+    return _render(group, match, number, form, False, 400)
 
 
 BAD_KEY = ("This form's hidden idempotency_key is damaged (at most 80 characters, no "
@@ -99,22 +111,24 @@ def _sent_before(group: Group, match: Match):
                       "hand, so it is out of date. Here is the current score. What you "
                       f"entered: {entered(match, request.form)}.")
     except InputError:
-        fresh = {k: v for k, v in request.form.items() if k != KEY_FIELD}
-        return _render(group, match, len(match.hands) + 1, fresh, {"number": BAD_KEY},
-                       False, 400)
+        form = _form(match, match_standings(match).in_play, request.form)
+        form.validate()
+        form.refuse("number", BAD_KEY)
+        return _render(group, match, len(match.hands) + 1, form, False, 400, key=new_key())
     if done is None:
         return None
     flash(hand_news(match, done.number))
     return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
 
 
-def _conflict(group: Group, match: Match, entry: HandInput):
+def _conflict(group: Group, match: Match, form: HandForm):
     """Another phone (or a double tap) recorded this hand first: show the current state."""
-    stored = match.hands[entry.number - 1] if 0 < entry.number <= len(match.hands) else None
-    if stored is not None and same_as_stored(stored, entry):
-        flash(hand_news(match, entry.number))
+    number = form.number.data
+    stored = match.hands[number - 1] if 0 < number <= len(match.hands) else None
+    if stored is not None and same_as_stored(stored, form):
+        flash(hand_news(match, number))
         return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
-    return _clash(group, match, recorded_clash(match, entry.number, request.form))
+    return _clash(group, match, recorded_clash(match, number, request.form))
 
 
 def _clash(group: Group, match: Match, message: str):
@@ -134,26 +148,29 @@ def edit(group_id: int, match_id: int, number: int):
     if not exists and (request.method == "GET" or "version" not in request.form):
         abort(404, f"There is no hand {number} in this match.")
     if request.method == "GET":
-        return _render(group, match, number, form_values(match.hands[number - 1]), {}, True)
+        data = form_values(match.hands[number - 1])
+        return _render(group, match, number, _form(match, _in_play_at(match, number),
+                                                   data=data), True)
     if not exists or changed_since(match, request.form):
         return _clash(group, match, edit_clash(match, number, request.form))
     was_over = match.status == "finished"
-    entry = parse_hand(request.form, match_sheet(match), _in_play_at(match, number))
-    entry.number = number
-    if not entry.errors:
+    form = _form(match, _in_play_at(match, number), request.form)
+    form.number.data = number
+    form.number.raw_data = [str(number)]
+    if form.validate():
         try:
-            edit_hand(match, number, entry.out, entry.held, entry.hand_size)
+            edit_hand(match, number, form.out_seat, form.held(), form.hand_size.size)
         except ConflictError:
             return _clash(group, match, edit_clash(match, number, request.form))
         except RecordError as exc:
-            entry.errors[exc.field or "cards"] = sentence(exc)
+            form.refuse(exc.field or "cards", sentence(exc))
         else:
             message = f"Hand {number} updated; totals recomputed."
             if was_over and match.status != "finished":
                 message += " The match is open again."
             flash(message)
             return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
-    return _render(group, match, number, request.form, entry.errors, True, 400)
+    return _render(group, match, number, form, True, 400)
 
 
 def _in_play_at(match: Match, number: int) -> tuple[bool, ...]:

@@ -64,7 +64,8 @@ def record(group_id: int, match_id: int):
              if match.game == CD else (0,) * len(match.seats))
     chart = score_chart([Series(seat.player.name, seat.player.colour,
                                 (start[i], *(row[i] for row in table.progress)))
-                         for i, seat in enumerate(match.seats)], table.goal)
+                         for i, seat in enumerate(match.seats)], table.goal,
+                        goal_word="target" if table.goal_kind == "target" else "out at")
     return render_template("history/record.html", group=group, match=match, table=table,
                            chart=chart, games=GAMES)
 

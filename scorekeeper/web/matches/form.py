@@ -1,36 +1,30 @@
-"""The new-match form: read the game, seats, first dealer and house rules from form data.
+"""The new-match form (WTForms): the game, who sits where, the first dealer, house rules.
 
-Works without JavaScript: every chosen player gets a numbered seat select (clockwise),
-new players can be typed in, and every option of the rule sheet is a plain input named
-``opt-<key>``. Errors are collected per field so the form can show them all at once.
+Built per group and game by :func:`setup_form`. Works without JavaScript: every player
+has a numbered seat select (``order-p<id>``, clockwise; the page script fills them by
+tapping), new players can be typed in (``new-<i>``), and every option of the rule sheet
+is a :class:`SheetOptionField` (``opt-<key>``). The validators are the core's: names by
+:func:`~scorekeeper.core.text.clean_name`, options by the sheet's
+:class:`~scorekeeper.core.sheets.Option`, the table by the game's player range and the
+deal plan. Seating problems gather on the ``players`` note so they show above the seats.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any
+
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, Field, HiddenField, StringField
+from wtforms.validators import StopValidation
 
 from scorekeeper.core.deal import DealError, nine_problem, plan_for_sheet
 from scorekeeper.core.sheets import GAMES, LO, Option, Sheet, SheetError, options_for
 from scorekeeper.core.text import FieldError, clean_int, clean_name, sentence
-from scorekeeper.store.models import Group, Player
+from scorekeeper.store.models import Player
 
 NEW_SLOTS = 3  # blank "new player" rows on the form
-
-
-@dataclass
-class Setup:
-    """What the form asked for: the sheet, who sits where, the first dealer, the errors.
-
-    ``seats`` holds players in clockwise order; a ``str`` is a new player to add.
-    """
-
-    game: str
-    sheet: Sheet | None = None
-    seats: list[Player | str] = field(default_factory=list)
-    first_dealer: int = 0
-    errors: dict[str, str] = field(default_factory=dict)
+LAST = 99  # a new player with no seat number sits after everyone numbered
 
 
 def option_value(opt: Option, raw: str | None) -> Any:
@@ -48,89 +42,175 @@ def option_value(opt: Option, raw: str | None) -> Any:
     return clean_int(raw, name)
 
 
-def _sheet(game: str, form: Mapping[str, str], errors: dict[str, str]) -> Sheet | None:
-    values: dict[str, Any] = {}
-    for opt in options_for(game):
-        raw = form.get(f"opt-{opt.key}")
-        if raw is None:
-            continue  # not on the form: the game's default
+class NoteField(Field):
+    """Renders nothing; carries errors about several inputs at once (the seating)."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        self.data = None
+
+
+class SeatField(StringField):
+    """A seat number from 1, or empty (sitting out; a new player: last)."""
+
+    number: int | None = None
+
+    def pre_validate(self, form: Any) -> None:
+        self.number = None
+        text = (self.data or "").strip()
+        if not text:
+            return
         try:
-            values[opt.key] = option_value(opt, raw)
+            self.number = clean_int(text, "players", 1, LAST)
         except FieldError as exc:
-            errors[exc.field or f"opt-{opt.key}"] = exc.message
-    try:
-        sheet = Sheet.make(game, values)
-    except SheetError as exc:
-        key = exc.field.removeprefix("options.")
-        errors[f"opt-{key}"] = sentence(exc)
-        return None
-    return None if errors else sheet
+            form.players.errors.append("Seat numbers are whole numbers from 1. " + exc.message)
+            raise StopValidation() from None
 
 
-def _seats(group: Group, form: Mapping[str, str], errors: dict[str, str]) -> list[Player | str]:
-    """Chosen players sorted by their seat number; new names without a number go last."""
-    by_id = {p.id: p for p in group.players}
-    chosen: list[tuple[int, int, Player | str]] = []
-    for key, raw in form.items():
-        if not key.startswith("order-p") or not raw:
-            continue
-        pid = key.removeprefix("order-p")
-        player = by_id.get(int(pid)) if pid.isdigit() else None
-        if player is None:
-            errors["players"] = "One of the chosen players is not in this group."
-            continue
-        chosen.append((_seat_number(raw, errors), len(chosen), player))
-    for i in range(NEW_SLOTS):
-        text = form.get(f"new-{i}", "").strip()
-        if text:
+class NewPlayerField(StringField):
+    """A new player's name, cleaned by the core; empty when the row is not used."""
+
+    clean: str | None = None
+
+    def pre_validate(self, form: Any) -> None:
+        self.clean = None
+        if (self.data or "").strip():
             try:
-                name = clean_name(text, f"new-{i}")
+                self.clean = clean_name(self.data, self.name)
             except FieldError as exc:
-                errors[exc.field or f"new-{i}"] = exc.message
-                continue
-            order = form.get(f"order-n{i}", "")
-            number = _seat_number(order, errors) if order else 99
-            chosen.append((number, len(chosen), name))
-    numbers = [n for n, _, _ in chosen if n != 99]
-    if len(set(numbers)) != len(numbers):
-        errors["players"] = "Two players have the same seat number; give each their own."
-    return [who for _, _, who in sorted(chosen, key=lambda c: (c[0], c[1]))]
+                raise StopValidation(exc.message) from None
 
 
-def _seat_number(raw: str, errors: dict[str, str]) -> int:
-    try:
-        return clean_int(raw, "players", 1, 99)
-    except FieldError as exc:
-        errors["players"] = "Seat numbers are whole numbers from 1. " + exc.message
-        return 99
+class SheetOptionField(StringField):
+    """One rule-sheet option as form text; the option itself (the core) reads it."""
+
+    value: Any = None
+
+    def __init__(self, option: Option, **kwargs: Any) -> None:
+        super().__init__(option.label, **kwargs)
+        self.option = option
+
+    def pre_validate(self, form: Any) -> None:
+        self.value = None
+        if self.raw_data is None or not self.raw_data:
+            return  # not sent: the game's usual rule
+        try:
+            self.value = option_value(self.option, self.data)
+        except FieldError as exc:
+            raise StopValidation(exc.message) from None
 
 
-def parse_setup(group: Group, form: Mapping[str, str]) -> Setup:
-    """Read the whole form; ``errors`` is empty when a match can be started."""
-    game = form.get("game", "")
-    setup = Setup(game if game in GAMES else LO)
-    if game not in GAMES:
-        setup.errors["game"] = "Choose one of the games."
-        return setup
-    setup.sheet = _sheet(game, form, setup.errors)
-    setup.seats = _seats(group, form, setup.errors)
-    info, count = GAMES[game], len(setup.seats)
-    problem = info.players_problem(count)
-    if problem and "players" not in setup.errors:
-        setup.errors["players"] = problem
-    try:
-        setup.first_dealer = clean_int(form.get("first_dealer"), "first_dealer", 1,
-                                       max(count, 1)) - 1
-    except FieldError as exc:
-        setup.errors["first_dealer"] = "Pick the seat of the first dealer. " + exc.message
-    sheet = setup.sheet
-    nine = sheet and nine_problem(sheet, bool(form.get("agree_nine")), "tick the box")
-    if nine:
-        setup.errors["agree_nine"] = nine
-    if sheet and not setup.errors:
+class SetupForm(FlaskForm):
+    """The fields of every new match; :func:`setup_form` adds seats and options."""
+
+    class Meta:
+        csrf = False  # CSRFProtect checks every POST of the app already
+
+    game = HiddenField()
+    first_dealer = StringField("First dealer")
+    agree_nine = BooleanField(false_values=("", "false", "no", "0"))
+    players = NoteField()
+
+    candidates: list[Player]
+    sheet: Sheet | None = None
+    seats: list[Player | str]
+    dealer: int = 0
+    _sent: Any = None  # the raw form data, to spot players not in the group
+
+    def fields_named(self, prefix: str) -> list[Any]:
+        """The dynamic fields whose names start with ``prefix``, in form order."""
+        return [f for f in self if f.name.startswith(prefix)]
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        """Each field, then the table as a whole: the sheet, the seating, the deal."""
+        super().validate(extra_validators)
+        if self.game.data not in GAMES:
+            self.game.errors = ["Choose one of the games."]
+            return False
+        self.sheet = self._sheet()
+        self.seats = self._seats()
+        info, count = GAMES[self.game.data], len(self.seats)
+        problem = info.players_problem(count)
+        if problem and not self.players.errors:
+            self.players.errors.append(problem)
+        try:
+            self.dealer = clean_int(self.first_dealer.data, "first_dealer", 1,
+                                    max(count, 1)) - 1
+        except FieldError as exc:
+            self.first_dealer.errors = ["Pick the seat of the first dealer. " + exc.message]
+        self._check_deal(count)
+        return not self.errors_by_name()
+
+    def _sheet(self) -> Sheet | None:
+        values = {f.option.key: f.value for f in self.fields_named("opt-")
+                  if f.raw_data and not f.errors}
+        if any(f.errors for f in self.fields_named("opt-")):
+            return None
+        try:
+            return Sheet.make(self.game.data, values)
+        except SheetError as exc:
+            self[f"opt_{exc.field.removeprefix('options.')}"].errors = [sentence(exc)]
+            return None
+
+    def _seats(self) -> list[Player | str]:
+        """Chosen players by seat number; new names without a number go last."""
+        chosen: list[tuple[int, int, Player | str]] = []
+        for player in self.candidates:
+            number = self[f"order_p{player.id}"].number
+            if number is not None:
+                chosen.append((number, len(chosen), player))
+        for i in range(NEW_SLOTS):
+            name = self[f"new_{i}"].clean
+            if name:
+                chosen.append((self[f"order_n{i}"].number or LAST, len(chosen), name))
+        known = {f"order-p{p.id}" for p in self.candidates}
+        if any(key.startswith("order-p") and key not in known and value
+               for key, value in (self._sent or {}).items()):
+            self.players.errors.append("One of the chosen players is not in this group.")
+        numbers = [n for n, _, _ in chosen if n != LAST]
+        if len(set(numbers)) != len(numbers):
+            self.players.errors.append(
+                "Two players have the same seat number; give each their own.")
+        return [who for _, _, who in sorted(chosen, key=lambda c: (c[0], c[1]))]
+
+    def _check_deal(self, count: int) -> None:
+        sheet = self.sheet
+        if sheet is None:
+            return
+        nine = nine_problem(sheet, bool(self.agree_nine.data), "tick the box")
+        if nine:
+            self.agree_nine.errors = [nine]
+        if self.errors_by_name():
+            return
         try:
             plan_for_sheet(sheet, count)
         except DealError as exc:
-            where = "opt-hand_size" if exc.field == "hand_size" else "players"
-            setup.errors[where] = exc.message
-    return setup
+            where = self.opt_hand_size if exc.field == "hand_size" else self.players
+            where.errors.append(exc.message)
+
+    def errors_by_name(self) -> dict[str, str]:
+        """The first error of each field, by its input name (``opt-threshold``...)."""
+        return {f.name: f.errors[0] for f in self if f.errors}
+
+    def refuse(self, field: str, message: str) -> None:
+        """An error from the store, on the input it names (else on the seating)."""
+        target = next((f for f in self if f.name == field), self.players)
+        target.errors = [*target.errors, message]
+
+
+def setup_form(game: str, candidates: Sequence[Player], formdata: Any = None) -> SetupForm:
+    """The form for a group and game: a seat select per candidate player, the new-player
+    rows and one field per option of the game's rule sheet."""
+    fields: dict[str, Field] = {}
+    for p in candidates:
+        fields[f"order_p{p.id}"] = SeatField(p.name, name=f"order-p{p.id}")
+    for i in range(NEW_SLOTS):
+        fields[f"new_{i}"] = NewPlayerField(f"New player {i + 1}", name=f"new-{i}")
+        fields[f"order_n{i}"] = SeatField(f"Seat of new player {i + 1}", name=f"order-n{i}")
+    for opt in options_for(game if game in GAMES else LO):
+        fields[f"opt_{opt.key}"] = SheetOptionField(opt, name=f"opt-{opt.key}")
+    form_class = type("GroupSetupForm", (SetupForm,), fields)
+    form = form_class(formdata=formdata, data={"game": game, "first_dealer": "1"})
+    form.candidates = list(candidates)
+    form.seats = []
+    form._sent = formdata
+    return form

@@ -11,19 +11,20 @@ from scorekeeper.store.groups import add_player
 from scorekeeper.store.models import Group, new_token
 from scorekeeper.store.records import RecordError, create_match, match_sheet
 from scorekeeper.web import access
-from scorekeeper.web.matches.form import NEW_SLOTS, parse_setup
+from scorekeeper.web.matches.form import NEW_SLOTS, SetupForm, setup_form
 from scorekeeper.web.matches.scoreboard import board
 
 bp = Blueprint("matches", __name__)
 PREFIX = "/groups/<int:group_id>/matches"
 
 
-def _render_new(group: Group, game: str, form, errors: dict[str, str], status: int = 200):
+def _render_new(group: Group, game: str, form: SetupForm, status: int = 200):
     candidates = [p for p in group.players if not p.hidden]
-    slots = max(len(candidates) + NEW_SLOTS, 2)
-    return render_template("matches/new.html", group=group, game=GAMES[game], games=GAMES,
-                           options=options_for(game), form=form, errors=errors,
-                           candidates=candidates, slots=slots, new_slots=NEW_SLOTS), status
+    info = GAMES[game]
+    slots = min(max(len(candidates) + NEW_SLOTS, info.min_players), info.max_players)
+    return render_template("matches/new.html", group=group, game=info, games=GAMES,
+                           options=options_for(game), form=form, candidates=candidates,
+                           slots=slots, new_slots=NEW_SLOTS), status
 
 
 @bp.get(PREFIX + "/new")
@@ -31,30 +32,31 @@ def new(group_id: int):
     """The new-match form for the game in ``?game=`` (Last One by default)."""
     group = access.current_group(group_id)
     game = request.args.get("game", LO)
-    return _render_new(group, game if game in GAMES else LO, {}, {})
+    game = game if game in GAMES else LO
+    return _render_new(group, game, setup_form(game, list(group.players)))
 
 
 @bp.post(PREFIX + "/new")
 def create(group_id: int):
     """Start the match described by the form, adding any new players; else show errors."""
     group = access.current_group(group_id)
-    setup = parse_setup(group, request.form)
-    if not setup.errors and setup.sheet is not None:
+    game = request.form.get("game", "")
+    form = setup_form(game, list(group.players), request.form)  # hidden ones may be sent
+    if form.validate() and form.sheet is not None:
         try:
             players = [
                 who if not isinstance(who, str) else
                 add_player(group, who, field=_new_field(request.form, who))
-                for who in setup.seats
+                for who in form.seats
             ]
-            match = create_match(group, setup.sheet, players, setup.first_dealer)
+            match = create_match(group, form.sheet, players, form.dealer)
         except (FieldError, RecordError) as exc:
             db.session.rollback()
-            field = getattr(exc, "field", "") or "players"
-            setup.errors[field] = sentence(exc)
+            form.refuse(getattr(exc, "field", "") or "players", sentence(exc))
         else:
             flash(f"{match_sheet(match).game_info.name} started. Good luck!")
             return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
-    return _render_new(group, setup.game, request.form, setup.errors, 400)
+    return _render_new(group, game if game in GAMES else LO, form, 400)
 
 
 def _new_field(form, name: str) -> str:
