@@ -232,3 +232,22 @@ def test_a_spectator_board_updates_in_place_from_a_304_poll(page: Page, app, ser
     page.evaluate(wake)
     expect(page.locator(".hands-table tbody tr")).to_have_count(1)
     assert page.evaluate("document.getElementById('board').dataset.marker") == "same element"
+
+
+def test_a_new_version_reaches_the_phone_on_the_next_visit(
+        page: Page, app, server: Server, monkeypatch):
+    """A change to the static files makes a new worker; the next page load installs it
+    and its activation removes the old version's caches."""
+    from scorekeeper.web.offline import views
+
+    page.goto(server.url + "/rules")
+    kept_for_offline(page, "/rules")
+    old = page.evaluate("caches.keys()")
+    assert any(name.startswith("sk-shell-") for name in old)
+    monkeypatch.setattr(views, "_version", lambda folder: "newversion01")
+    page.reload()  # the next visit
+    page.wait_for_function("""async () => {
+        const names = await caches.keys();
+        return names.includes('sk-pages-newversion01')
+            && !names.some((n) => n.startsWith('sk-') && !n.endsWith('newversion01')
+                                  && n !== 'sk-pending'); }""", timeout=15000)
