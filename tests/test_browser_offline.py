@@ -215,15 +215,21 @@ def test_a_spectator_board_updates_in_place_from_a_304_poll(page: Page, app, ser
     with app.app_context():
         view = db.session.get(Match, match_id).view_token
     polls: list[int] = []
-    page.on("response", lambda r: polls.append(r.status) if r.url.endswith("/live") else None)
+    live = f"/view/{view}/live"
+    page.on("response", lambda r: polls.append(r.status) if r.url.endswith(live) else None)
+
+    def polled(times: int) -> None:
+        for _ in range(100):
+            if len(polls) >= times:
+                return
+            page.wait_for_timeout(100)
+
     page.goto(f"{server.url}/view/{view}")
     expect(page.locator("[data-live-status]")).to_contain_text("live · updated")
+    polled(1)
     wake = "document.dispatchEvent(new Event('visibilitychange'))"  # poll now
     page.evaluate(wake)
-    for _ in range(50):
-        if len(polls) >= 2:
-            break
-        page.wait_for_timeout(100)
+    polled(2)
     assert polls[:2] == [200, 304]  # the second poll: nothing changed, no body
     page.evaluate("document.getElementById('board').dataset.marker = 'same element'")
     app.test_client().post(f"/api/v1/matches/{match_id}/hands",
