@@ -340,9 +340,12 @@
       board.dataset.version = fresh.dataset.version;
       keepForOffline(); // the next hand's form changed too
     };
+    let asking = false; // one poll at a time (a wake-up during a poll waits for it)
     const poll = async () => {
+      if (asking) return;
       window.clearTimeout(timer);
       if (document.hidden) return; // resumes when the page is shown again
+      asking = true;
       try {
         const response = await fetch(board.dataset.liveUrl, { cache: "no-store", headers: etag ? { "If-None-Match": etag } : {} });
         if (response.status === 200) {
@@ -358,6 +361,8 @@
       } catch (_) {
         offline = true;
         wait = Math.min(wait * 2, 120000); // back off while the network is away
+      } finally {
+        asking = false;
       }
       show();
       timer = window.setTimeout(poll, wait);

@@ -215,15 +215,21 @@ def test_a_spectator_board_updates_in_place_from_a_304_poll(page: Page, app, ser
     with app.app_context():
         view = db.session.get(Match, match_id).view_token
     polls: list[int] = []
-    page.on("response", lambda r: polls.append(r.status) if r.url.endswith("/live") else None)
+    live = f"/view/{view}/live"
+    page.on("response", lambda r: polls.append(r.status) if r.url.endswith(live) else None)
+
+    def polled(times: int) -> None:
+        for _ in range(100):
+            if len(polls) >= times:
+                return
+            page.wait_for_timeout(100)
+
     page.goto(f"{server.url}/view/{view}")
     expect(page.locator("[data-live-status]")).to_contain_text("live · updated")
+    polled(1)
     wake = "document.dispatchEvent(new Event('visibilitychange'))"  # poll now
     page.evaluate(wake)
-    for _ in range(50):
-        if len(polls) >= 2:
-            break
-        page.wait_for_timeout(100)
+    polled(2)
     assert polls[:2] == [200, 304]  # the second poll: nothing changed, no body
     page.evaluate("document.getElementById('board').dataset.marker = 'same element'")
     app.test_client().post(f"/api/v1/matches/{match_id}/hands",
@@ -232,3 +238,22 @@ def test_a_spectator_board_updates_in_place_from_a_304_poll(page: Page, app, ser
     page.evaluate(wake)
     expect(page.locator(".hands-table tbody tr")).to_have_count(1)
     assert page.evaluate("document.getElementById('board').dataset.marker") == "same element"
+
+
+def test_a_new_version_reaches_the_phone_on_the_next_visit(
+        page: Page, app, server: Server, monkeypatch):
+    """A change to the static files makes a new worker; the next page load installs it
+    and its activation removes the old version's caches."""
+    from scorekeeper.web.offline import views
+
+    page.goto(server.url + "/rules")
+    kept_for_offline(page, "/rules")
+    old = page.evaluate("caches.keys()")
+    assert any(name.startswith("sk-shell-") for name in old)
+    monkeypatch.setattr(views, "_version", lambda folder: "newversion01")
+    page.reload()  # the next visit
+    page.wait_for_function("""async () => {
+        const names = await caches.keys();
+        return names.includes('sk-pages-newversion01')
+            && !names.some((n) => n.startsWith('sk-') && !n.endsWith('newversion01')
+                                  && n !== 'sk-pending'); }""", timeout=15000)
