@@ -44,7 +44,7 @@ def test_history_record_and_player_on_a_phone(live_server, page, history, backen
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
 
     page.goto(f"{live_server}/groups/{gid}/matches/{mid}/record")
-    chart = page.locator("figure.chart svg")
+    chart = page.locator("figure.chart > svg")
     chart.wait_for()
     box = chart.bounding_box()
     assert box is not None and 300 <= box["width"] <= 390
