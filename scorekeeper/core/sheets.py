@@ -23,8 +23,8 @@ from scorekeeper.core.errors import InputError
 __all__ = [
     "GAMES",
     "OPTIONS",
-    "SECTIONS",
     "READABLE_VERSIONS",
+    "SECTIONS",
     "SHEET_VERSION",
     "Game",
     "Option",
