@@ -248,9 +248,9 @@ def test_situation_errors_name_the_exact_field(client, situation, field):
 def test_reasons_say_seat_numbers_unless_names_are_given(client):
     body = c8([["8S", "KH"], ["9S", "5C"]], "4H", [{"player": 0, "play": "KH"}])
     [step] = post(client, body)["steps"]
-    assert step["reason"] == "it is seat 1's turn, not seat 0's"
+    assert step["reason"] == "it is seat 1's turn, not seat 0's: seat 1 cannot play and must draw"
     [step] = post(client, body | {"names": ["Ann", "Bo"]})["steps"]
-    assert step["reason"] == "it is Bo's turn, not Ann's"
+    assert step["reason"] == "it is Bo's turn, not Ann's: Bo cannot play and must draw"
     for bad in (["Ann"], ["Ann", ""], ["Ann", 3], "Ann Bo", ["Ann", "x" * 61]):
         response = client.post(URL, json=body | {"names": bad})
         assert response.status_code == 400 and response.json["error"]["field"] == "names"
@@ -259,7 +259,7 @@ def test_reasons_say_seat_numbers_unless_names_are_given(client):
 @pytest.mark.parametrize("body", [
     None, [], "replay", 12, {"players": 3},
     {"sheet": {"game": "last-one"}, "players": 2, "hands": [10**6, 10**6], "upcard": "4H"},
-    {**BASE, "events": [{"player": 0, "draw": None}] * 501},
+    {**BASE, "events": [{"player": 0, "draw": None}] * 5001},
     {**BASE, "upcard": "8S" * 5000},
     {**BASE, "hands": ["8s " * 5000, 5, 5]},
 ])

@@ -130,7 +130,7 @@ def test_search_without_results(client):
     assert "0 sections match “backgammon”" in html
     assert "Nothing in the rules mentions that" in html
     html = page(client, "/rules/countdown?q=backgammon")
-    assert "0 of 7 sections match" in html
+    assert "0 of 8 sections match" in html
     assert 'class="card rule-section"' not in html
 
 

@@ -35,8 +35,8 @@ __all__ = [
 
 # Version 2: "Drawing, precisely" (RULES.md) changed what draw_limit, play_after_draw
 # and draw_with_playable allow after a draw, and added ``refill``. A stored version-1
-# sheet still reads (its options are the same keys; refill defaults to "turn"), and
-# keeps saying 1, so history shows which rules text it was recorded under.
+# sheet still reads, as version 2: its keys are the same and refill defaults to "turn",
+# today's order, so nothing scored changes; only the engine's rulings on drawing do.
 SHEET_VERSION = 2
 READABLE_VERSIONS = (1, 2)
 LO, C8, CD = "last-one", "crazy-eights", "countdown"
@@ -375,8 +375,7 @@ class Sheet:
         version = data.get("version", SHEET_VERSION)
         if type(version) is not int or version not in READABLE_VERSIONS:  # not True, not 1.0
             raise SheetError(f"unsupported sheet version {version!r}", "sheet.version")
-        sheet = cls.make(data.get("game"), data.get("options"))
-        return sheet if version == SHEET_VERSION else cls(sheet.game, sheet.options, version)
+        return cls.make(data.get("game"), data.get("options"))
 
     @classmethod
     def from_json(cls, text: str) -> Sheet:
