@@ -189,11 +189,11 @@ def _go_out(game: Game, p: int, eff: Card, joker: bool, in_melee: bool) -> None:
 
 def _draw(game: Game, move: Move) -> None:
     p = move.player
-    if not game.stock:
-        game.stock = rules.refill_order(game)
-        game.pile = [game.pile[-1]]
-        game.refills += 1
+    if not game.stock:  # a position given with an empty stock and a pile to turn over
+        _refill(game)
     top = game.stock.pop()
+    if not game.stock and len(game.pile) > 1:
+        _refill(game)  # the stock ran out: the pile under the upcard becomes the stock
     c = top if top is not None else move.card
     if c is None:
         game.unknown[p] += 1
@@ -209,6 +209,14 @@ def _draw(game: Game, move: Move) -> None:
         _pay(game)
         return
     game.drawn += 1
+
+
+def _refill(game: Game) -> None:
+    """Turn the pile under the upcard into the new stock (RULES.md: when the stock
+    runs out; in order or shuffled per the sheet)."""
+    game.stock = rules.refill_order(game)
+    game.pile = [game.pile[-1]]
+    game.refills += 1
 
 
 def _pay(game: Game) -> None:

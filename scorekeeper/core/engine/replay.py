@@ -62,7 +62,7 @@ from scorekeeper.core.engine.state import Game
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.sheets import GAMES, Sheet, read_sheet
 
-__all__ = ["read_events", "read_game", "replay", "run"]
+__all__ = ["read_event_moves", "read_events", "read_game", "replay", "run"]
 
 MAX_EVENTS = 5000  # a 7-player hand with reshuffles runs past 500
 MAX_TEXT = 200  # characters of one card or hand text
@@ -267,7 +267,13 @@ def _draws(player: int, value: Any, at: str) -> list[Move]:
     return [Move.draw(player, _card(value, at))]
 
 
-def read_events(data: Any, players: int) -> list[list[Move]]:
+def read_events(data: Any, players: int) -> list[Move]:
+    """The request's ``events`` (default none) as moves, in order (a multi-card draw
+    gives one move per card)."""
+    return [m for moves in read_event_moves(data, players) for m in moves]
+
+
+def read_event_moves(data: Any, players: int) -> list[list[Move]]:
     """The request's ``events`` (default none), each as its moves."""
     if data is None:
         return []
@@ -359,7 +365,7 @@ def run(data: Mapping[str, Any]) -> dict[str, Any]:
     True
     """
     game = read_game(data)
-    moves = read_events(data.get("events"), game.players)
+    moves = read_event_moves(data.get("events"), game.players)
     want = data.get("include_legal_moves", False)
     if not isinstance(want, bool):
         raise InputError("include_legal_moves must be true or false", "include_legal_moves")

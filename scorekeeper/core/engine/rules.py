@@ -439,7 +439,8 @@ def _check_draw_card(game: Game, move: Move, ok: Verdict) -> Verdict:
         if top is not None and top != c:
             return Verdict(False, f"the next card of the stock is {top.pretty}, "
                            f"not {c.pretty}", rule["draw"])
-        if top is None and not available(game, c):
+        shuffled_in = not game.stock and c in game.pile[:-1]  # the pile becomes the stock
+        if top is None and not shuffled_in and not available(game, c):
             return Verdict(False, f"no {c.pretty} is left unseen to draw", rule["draw"])
     return ok
 
