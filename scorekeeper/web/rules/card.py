@@ -141,9 +141,7 @@ def _applies(key: str, sheet: Sheet, players: int | None) -> bool:
         return reverses and players in (None, 2)
     if key == "target":
         return sheet["match_end"] == "first-to-target"
-    if key == "going_out_effects" and sheet.game == CD:
-        return False
-    return True
+    return not (key == "going_out_effects" and sheet.game == CD)
 
 
 def _wild_words(sheet: Sheet) -> str | None:
