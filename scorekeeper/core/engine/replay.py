@@ -242,7 +242,7 @@ def read_event(event: Any, i: int, players: int) -> list[Move]:
         raise InputError(f"{kind} must be true", f"{at}.{kind}")
     if kind not in ("play", "name") and ("suit" in event or "as" in event):
         extra = "suit" if "suit" in event else "as"
-        raise InputError(f"a {kind} names no suit or card", f"{at}.{extra}")
+        raise InputError(f"{kind} events name no suit or card", f"{at}.{extra}")
     suit = None if event.get("suit") is None else _suit(event["suit"], f"{at}.suit")
     as_card = None if event.get("as") is None else _card(event["as"], f"{at}.as")
     if kind == "play":

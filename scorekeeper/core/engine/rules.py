@@ -450,13 +450,22 @@ def _not_held(game: Game, p: int, c: Card) -> Verdict:
                    game.variant.rule["turn"])
 
 
+def article(word: str) -> str:
+    """``word`` with "a" or "an" as spoken: an 8, an A, an ace; a 10, a spade.
+
+    >>> article("8"), article("A"), article("10"), article("heart")
+    ('an 8', 'an A', 'a 10', 'a heart')
+    """
+    return f"{'an' if word[:1] in ('8', 'A', 'a', 'e', 'i', 'o', 'u') else 'a'} {word}"
+
+
 def _follow_text(game: Game) -> str:
     s, up = game.active_suit, game.upcard_as
     if s is None:
         return "any card may follow"
     if game.rank_open:
-        return f"play a {s.label[:-1]} or a {up.rank.label}"  # type: ignore[union-attr]
-    return f"play a {s.label[:-1]} (the suit named)"
+        return f"play {article(s.label[:-1])} or {article(up.rank.label)}"  # type: ignore[union-attr]
+    return f"play {article(s.label[:-1])} (the suit named)"
 
 
 def _check_play(game: Game, move: Move, free: bool = False) -> Verdict:
