@@ -358,7 +358,7 @@ def test_owed_cards_in_one_event(client, draw):
             "events": [{"player": 1, "play": "2H"}, {"player": 2, "draw": draw}]}
     result = post(client, body)
     assert result["ok"] and len(result["steps"]) == 2
-    assert "draws 2 cards" in result["steps"][1]["reason"]
+    assert result["steps"][1]["reason"] == "seat 2 owes 2 cards and draws 2"
     assert result["state"]["current_player"] == 0 and result["state"]["hand_sizes"][2] == 7
 
 

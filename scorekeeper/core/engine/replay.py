@@ -318,9 +318,12 @@ def _judge(game: Game, moves: list[Move]) -> tuple[Verdict, list[int], bool]:
         if shown is None or (verdict.legal is None and shown.legal is True):
             shown = verdict
     assert shown is not None
-    if len(moves) > 1 and shown.legal is True:
-        who = game.seat_name(moves[0].player)
-        shown = replace(shown, reason=f"{who} draws {len(moves)} cards: {shown.reason}")
+    n = len(moves)
+    if n > 1 and shown.legal is True:  # one event, several cards: say so once
+        owed = shown.reason.endswith("draws one")
+        reason = (shown.reason.removesuffix("one") + str(n) if owed
+                  else f"{game.seat_name(moves[0].player)} draws {n} cards")
+        shown = replace(shown, reason=reason)
     return shown, implied, True
 
 
