@@ -322,8 +322,9 @@ def test_flow(position: str, moves: list[str], expected: dict[str, Any]) -> None
 def test_crazy_eights_turns_the_pile_over_in_order() -> None:
     g = run("c8 | up 4C | turn 1 | hands 5C,6C,QD,22/7C,9C,KD,22 | stock 3S",
             ["1:7C", "0:5C", "1:9C", "0:6C", "1:draw:3S"])
-    assert g.stock == [] and [str(c) for c in g.pile] == ["4C", "7C", "5C", "9C", "6C"]
-    # turned over without shuffling: the bottom card of the pile is drawn first
+    # the stock ran out with that draw: the pile under the 6♣ is turned over at once,
+    # without shuffling, so the bottom card of the pile is drawn first
+    assert g.pile == [parse_card("6C")] and [str(c) for c in g.stock] == ["9C", "5C", "7C", "4C"]
     assert g.check(Move.parse("0:draw:7C")).legal is False
     g.apply(Move.parse("0:draw:4C"))
     assert g.pile == [parse_card("6C")] and [str(c) for c in g.stock] == ["9C", "5C", "7C"]

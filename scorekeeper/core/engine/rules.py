@@ -574,7 +574,16 @@ def _turn_moves(game: Game) -> list[Move]:
         moves = _play_moves(game, p, list(dict.fromkeys(unseen_cards(game))))
     if game.active_suit is None and not v.is_last_one and not game.drawn:
         return moves + [Move.name(p, s) for s in SUITS]
-    return moves + _filtered(game, [Move.draw(p), Move.pass_(p)])
+    if game.unknown[p]:  # unseen cards: ask the full rules (deductions, cannot tell)
+        return moves + _filtered(game, [Move.draw(p), Move.pass_(p)])
+    # Every card known: the same answers as _check_draw and _check_pass, directly.
+    playable = can_play(game, p)
+    drawable = more_draws(game) if game.drawn else can_draw(game)
+    if drawable and (v.draw_with_playable or not playable):
+        moves.append(Move.draw(p))
+    if (game.drawn and playable) or not (playable or drawable):
+        moves.append(Move.pass_(p))
+    return moves
 
 
 def _play_moves(game: Game, p: int, cards: list[Card], free: bool = False) -> list[Move]:
