@@ -310,3 +310,13 @@ def test_rules_card_shows_only_what_applies(client, query, present, absent):
         assert words in html, words
     for words in absent:
         assert words not in html, words
+
+
+@pytest.mark.parametrize("key", sorted(OPTIONS))
+def test_every_option_help_is_on_its_reference_pages(client, key):
+    """Each option's help renders in the house-rule box of every game it applies to."""
+    opt = OPTIONS[key]
+    for game in opt.defaults:
+        html = page(client, f"/rules/{game}")
+        assert opt.label in html
+        assert opt.help.split(".")[0].replace("'", "&#39;").replace('"', "&#34;") in html
