@@ -32,7 +32,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: configuration, extensions, blueprints."""
     from flask import Flask
 
-    from scorekeeper import api, cli, config, errors, web
+    from scorekeeper import api, cli, config, errors, security, web
     from scorekeeper.store import models  # noqa: F401  (registers the tables)
     from scorekeeper.store.extensions import csrf, db, migrate
 
@@ -45,6 +45,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         static_url_path="/static",  # the folder is "_static" in an installed package
     )
     config.configure(app, test_config)
+    security.register(app)  # before CSRF reads a form: the body limit comes first
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(_PACKAGE / "store" / "migrations"))

@@ -11,6 +11,7 @@ import os
 import secrets
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from flask import Flask
 
@@ -34,11 +35,17 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         MEMBERSHIP_COOKIE="scorekeeper_groups",
         MEMBERSHIP_MAX_AGE=60 * 60 * 24 * 365 * 5,
         JSON_SORT_KEYS=False,
+        **LIMIT_DEFAULTS,
     )
     app.config.from_pyfile("config.py", silent=True)
     env = {
         "DATABASE_URL": "SQLALCHEMY_DATABASE_URI",
         "SECRET_KEY": "SECRET_KEY",
+        "PUBLIC_URL": "PUBLIC_URL",
+        "TRUSTED_HOSTS": "TRUSTED_HOSTS",
+        "PROXIES": "PROXIES",
+        "RATELIMIT_STORAGE": "RATELIMIT_STORAGE_URI",
+        "RATE_LIMITS": "RATE_LIMITS",
     }
     for name, key in env.items():
         value = os.environ.get(ENV_PREFIX + name)
@@ -46,6 +53,7 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
             app.config[key] = value
     if test_config:
         app.config.update(test_config)
+    _settle_open_internet(app.config)
     uri = app.config["SQLALCHEMY_DATABASE_URI"]
     if uri.startswith("postgres://"):  # the old scheme some hosts still hand out
         app.config["SQLALCHEMY_DATABASE_URI"] = "postgresql+psycopg://" + uri[len("postgres://"):]
@@ -53,6 +61,43 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         app.config["SQLALCHEMY_DATABASE_URI"] = "postgresql+psycopg://" + uri[len("postgresql://"):]
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _persisted_secret(Path(app.instance_path) / "secret_key")
+
+
+# Limits for the open internet (see the README's "Security" section). Bodies over the
+# limit are refused with a 413 before they are read; an import may be larger than
+# other requests, but small enough that writing it holds the database briefly.
+LIMIT_DEFAULTS: dict[str, Any] = {
+    "REQUEST_MAX_BYTES": 64 * 1024,  # JSON bodies and page forms
+    "IMPORT_MAX_BYTES": 1024 * 1024,  # an export file (the upload form adds 64 KiB)
+    "JSON_MAX_DEPTH": 32,  # arrays and objects inside each other
+    "PUBLIC_URL": "",  # e.g. https://cards.example.org: links and QR codes use it
+    "TRUSTED_HOSTS": None,  # Host headers accepted; from PUBLIC_URL when that is set
+    "PROXIES": 0,  # how many proxies in front set X-Forwarded-For/-Proto/-Host
+    "RATE_LIMITS": True,  # False (SCOREKEEPER_RATE_LIMITS=off) turns them all off: tests
+    "RATELIMIT_STORAGE_URI": "memory://",  # or redis://host:6379, memcached://…
+    "RATELIMIT_HEADERS_ENABLED": True,  # 429s carry Retry-After
+    "RATELIMIT_GROUPS": "10 per hour",  # new groups per client address
+    "RATELIMIT_JOINS": "30 per minute",  # invite links opened per client address
+    "RATELIMIT_BEARER_FAILURES": "20 per minute",  # wrong API tokens per client address
+}
+
+
+def _settle_open_internet(config: dict[str, Any]) -> None:
+    """Turn the limit settings' environment text into values Flask and its extensions use."""
+    config["PROXIES"] = int(config["PROXIES"] or 0)
+    enabled = config["RATE_LIMITS"]
+    config["RATE_LIMITS"] = (enabled if isinstance(enabled, bool)
+                             else str(enabled).lower() not in ("0", "false", "no", "off"))
+    public = str(config["PUBLIC_URL"] or "").rstrip("/")
+    config["PUBLIC_URL"] = public
+    hosts = config["TRUSTED_HOSTS"]
+    if isinstance(hosts, str):
+        hosts = [h.strip() for h in hosts.split(",") if h.strip()]
+    if not hosts and public:
+        hosts = [urlsplit(public).hostname or ""]
+    config["TRUSTED_HOSTS"] = hosts or None
+    # The largest body any request may send; each request gets its own, smaller limit.
+    config["MAX_CONTENT_LENGTH"] = config["IMPORT_MAX_BYTES"] + 64 * 1024
 
 
 def _persisted_secret(path: Path) -> str:

@@ -75,24 +75,8 @@ document.querySelectorAll("[data-select-on-focus]").forEach((input) => {
   input.addEventListener("focus", () => input.select());
 });
 
-// A scoreboard (#board[data-live]) re-fetches its own page every few seconds and
-// swaps in the new board, so every phone at the table and every spectator sees a hand
-// as soon as one phone records it; without JavaScript it is a normal page.
-document.querySelectorAll("#board[data-live]").forEach((board) => {
-  const every = Number(board.dataset.live) || 10000;
-  const refresh = async () => {
-    if (document.hidden) return;
-    try {
-      const response = await fetch(window.location.href, { cache: "no-store" });
-      if (!response.ok) return;
-      const page = new DOMParser().parseFromString(await response.text(), "text/html");
-      const fresh = page.getElementById("board");
-      if (fresh && fresh.innerHTML !== board.innerHTML) board.innerHTML = fresh.innerHTML;
-    } catch (_) { /* offline for a moment: try again next time */ }
-  };
-  window.setInterval(refresh, every);
-  document.addEventListener("visibilitychange", refresh);
-});
+// The live scoreboard (#board[data-live]) is kept current by static/offline.js: a
+// small poll answered 304 while nothing changed, the board swapped in when it did.
 
 // Card text as the server reads it (a forgiving subset): used by the picker and the
 // hand-entry preview.

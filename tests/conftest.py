@@ -74,7 +74,8 @@ def backend(request: pytest.FixtureRequest) -> str:
 def app(backend: str, tmp_path: Path, request: pytest.FixtureRequest):
     """A fresh app with empty tables on the chosen backend."""
     instance = tmp_path / f"instance-{next(_counter)}"
-    config = {"TESTING": True, "SECRET_KEY": "test-secret-key", "WTF_CSRF_ENABLED": False}
+    config = {"TESTING": True, "SECRET_KEY": "test-secret-key", "WTF_CSRF_ENABLED": False,
+              "RATE_LIMITS": False}  # tests of the limits turn them back on
     if backend == "postgresql":
         config["SQLALCHEMY_DATABASE_URI"] = request.getfixturevalue("_pg_schema")
     else:

@@ -132,7 +132,7 @@ def test_missing_or_huge_match_is_404(api, path):
 # --- matches ------------------------------------------------------------------------
 
 
-def test_create_and_get_match(api):
+def test_create_and_get_match(api, app, client):
     ids = {p["name"]: p["id"] for p in api("GET", "/group").json["players"]}
     response = api("POST", "/matches", {"sheet": {"game": "last-one",
                                                   "options": {"threshold": 200}},
@@ -149,8 +149,12 @@ def test_create_and_get_match(api):
     assert table["next_first"] == 0 and table["next_hand"] == 1
     assert table["next_deal"] == {"0": 7, "1": 7, "2": 7}
     assert table["goal"] == 200 and table["goal_kind"] == "threshold"
-    assert match["view_path"] is None or match["view_path"].startswith("/view/")
     assert api("GET", f"/matches/{match['id']}").json == match
+    # The spectators' page: its path carries the match's view token and opens for anyone.
+    with app.app_context():
+        token = db.session.get(Match, match["id"]).view_token
+    assert match["view_path"] == f"/view/{token}"
+    assert client.get(match["view_path"]).status_code == 200
 
 
 @pytest.mark.parametrize(("body", "field"), [

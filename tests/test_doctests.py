@@ -1,7 +1,8 @@
 """Every ``>>>`` example in the package's docstrings runs and holds.
 
-The engine's own test file runs its modules too; this one covers the whole package,
-so an example anywhere (cards, sheets, scoring, deal, records, stats...) is checked.
+The one place doctests run (pytest's ``--doctest-modules`` is not used): the whole
+package, so an example anywhere (cards, sheets, scoring, deal, engine, records...) is
+checked once; and every module of the pure core must show at least one.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ MODULES = sorted(
     if ".migrations" not in info.name
 )
 PURE_CORE = ("scorekeeper.core.cards", "scorekeeper.core.sheets", "scorekeeper.core.scoring",
-             "scorekeeper.core.deal", "scorekeeper.core.engine")
+             "scorekeeper.core.deal", "scorekeeper.core.engine",
+             *(m for m in MODULES if m.startswith("scorekeeper.core.engine.")))
 
 
 @pytest.mark.parametrize("name", MODULES)

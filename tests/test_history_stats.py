@@ -30,7 +30,7 @@ def reference_rows(group: Group) -> list[MatchRow]:
         options = json.loads(m.sheet_json)["options"]
         rows.append(MatchRow(
             m.id, m.game, tuple(s.player_id for s in m.seats),
-            tuple(int(s) for s in m.winners.split()), m.status == "finished",
+            m.winners, m.status == "finished",
             tuple(HandRow(h.out_seat, tuple(e.cards for e in h.entries),
                           tuple(e.points for e in h.entries)) for h in m.hands),
             start=options.get("start_count", 0), threshold=options.get("threshold")))

@@ -99,7 +99,7 @@ def test_core_imports_no_framework(path):
     ("core/bad.py", "from scorekeeper.store.models import Hand\n",
      "core imports scorekeeper.store.models"),
     ("core/bad.py", "from ..web import access\n", "core imports scorekeeper.web (web)"),
-    ("store/bad.py", "from scorekeeper.api.common import ApiError\n",
+    ("store/bad.py", "from scorekeeper.api.common import api_error\n",
      "store imports scorekeeper.api.common"),
     ("web/bad.py", "from scorekeeper.api import replay\n", "web imports scorekeeper.api (api)"),
     ("api/bad.py", "from ..web.access import join\n", "api imports scorekeeper.web.access"),

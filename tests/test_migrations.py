@@ -99,3 +99,33 @@ def test_downgrade_to_base_and_back(fresh_app):
         assert set(inspect(db.engine).get_table_names()) <= {"alembic_version"}
         flask_migrate.upgrade()
         assert _diffs(db.metadata) == []
+
+
+def test_winners_text_becomes_seat_flags_and_back(fresh_app):
+    """The winners migration converts stored rows: ``"0 2"`` on a match becomes the
+    ``winner`` flag on seats 0 and 2, and the downgrade writes the text back."""
+    rows = [
+        "INSERT INTO \"group\" (id, name, invite_token, created_at) "
+        "VALUES (1, 'G', 't', '2026-01-01')",
+        *(f"INSERT INTO player (id, group_id, name, colour, hidden, created_at) "
+          f"VALUES ({p}, 1, 'P{p}', '#000000', false, '2026-01-01')" for p in (1, 2, 3)),
+        *(f"INSERT INTO match (id, group_id, game, sheet_json, first_dealer, view_token, "
+          f"created_at, status, winners, hand_count, version) VALUES ({m}, 1, 'last-one', "
+          f"'{{}}', 0, 'v{m}', '2026-01-01', '{status}', '{won}', 3, 1)"
+          for m, status, won in ((1, "finished", "0 2"), (2, "active", ""))),
+        *(f"INSERT INTO seat (id, match_id, position, player_id) VALUES ({m * 10 + s}, {m}, "
+          f"{s}, {s + 1})" for m in (1, 2) for s in range(3)),
+    ]
+    flags = "SELECT match_id, position FROM seat WHERE winner ORDER BY match_id, position"
+    with fresh_app.app_context():
+        flask_migrate.upgrade(revision="ceab98e32aa4")
+        with db.engine.begin() as conn:
+            for row in rows:
+                conn.execute(text(row))
+        flask_migrate.upgrade()
+        with db.engine.connect() as conn:
+            assert conn.execute(text(flags)).all() == [(1, 0), (1, 2)]
+        flask_migrate.downgrade(revision="ceab98e32aa4")
+        with db.engine.connect() as conn:
+            assert conn.execute(text("SELECT id, winners FROM match ORDER BY id")).all() == [
+                (1, "0 2"), (2, "")]

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
+from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -31,7 +31,7 @@ card_text = st.one_of(st.text(), st.text(alphabet=CARD_ALPHABET, max_size=30))
 
 
 @given(card_text)
-def test_parse_card_never_crashes(text):
+def test_parse_card_reads_a_card_or_says_which_text(text):
     try:
         result = parse_card(text)
     except CardError as exc:
@@ -41,10 +41,11 @@ def test_parse_card_never_crashes(text):
 
 
 @given(card_text)
-def test_parse_cards_never_crashes(text):
+def test_parse_cards_reads_cards_that_round_trip_or_refuses(text):
     try:
         result = parse_cards(text)
-    except CardError:
+    except CardError as exc:
+        assert (str(exc) and exc.field is None) or isinstance(exc.field, str)
         return
     assert all(isinstance(c, Card) for c in result)
     assert parse_cards(format_cards(result)) == result
@@ -61,9 +62,18 @@ def test_format_then_parse_returns_the_same_cards(hand, pretty):
 
 @given(st.dictionaries(st.text(max_size=5), cards, max_size=4),
        st.sampled_from(list(GAMES)), st.integers(2, 7))
-def test_check_entries_only_refuses_with_deck_error(entries, game, players):
-    with contextlib.suppress(DeckError):
-        check_entries(entries, deck_for(game, players))
+def test_check_entries_refuses_exactly_what_the_deck_cannot_hold(entries, game, players):
+    deck = deck_for(game, players)
+    seen = Counter(c for held in entries.values() for c in held)
+    fits = (all(n <= deck.copies(c) for c, n in seen.items())
+            and sum(seen.values()) <= deck.size - 1)
+    try:
+        check_entries(entries, deck)
+    except DeckError as exc:
+        assert not fits, exc
+        assert exc.key is None or exc.key in entries
+    else:
+        assert fits
 
 
 json_values = st.recursive(
@@ -92,10 +102,16 @@ def test_sheets_refuse_only_with_sheet_error(game, options):
     assert json.loads(sheet.to_json())["game"] == game
 
 
-@given(json_values)
-def test_sheet_from_dict_never_crashes(data):
-    with contextlib.suppress(SheetError):
-        Sheet.from_dict(data)
+@given(json_values | st.fixed_dictionaries({"game": st.sampled_from(list(GAMES))},
+                                           optional={"options": option_values}))
+def test_sheet_from_dict_rebuilds_or_names_the_field(data):
+    try:
+        sheet = Sheet.from_dict(data)
+    except SheetError as exc:
+        assert exc.field and exc.field.startswith(("sheet", "game", "options"))
+        return
+    assert sheet.game == data["game"] and sheet.game in GAMES
+    assert Sheet.from_dict(sheet.to_dict()) == sheet
 
 
 @given(st.sampled_from(list(GAMES)), st.integers(2, 7), st.data())
@@ -108,9 +124,14 @@ def test_standings_refuse_only_with_scoring_error(game, seats, data):
     ), max_size=3))
     names = [f"P{i}" for i in range(seats)]
     try:
-        standings(sheet, names, data.draw(st.integers(-1, seats)), hands)
+        table = standings(sheet, names, data.draw(st.integers(-1, seats)), hands)
     except ScoringError as exc:
         assert exc.field
+        return
+    assert len(table.totals) == seats and len(table.progress) == len(hands)
+    assert all(h.out is None or 0 <= h.out < seats for h in hands)
+    if hands:
+        assert table.progress[-1] == table.totals
 
 
 def _deal_hand(data, game: str, names: list[str], in_play: tuple[bool, ...]) -> HandResult:

@@ -136,7 +136,7 @@ def test_playing_to_the_end_then_no_more_hands(app, client, lo):
     assert "The match is over" in blocked.text
     with app.app_context():
         match = db.session.get(Match, mid)
-        assert match.status == "finished" and match.winners == "2"
+        assert match.status == "finished" and match.winners == (2,)
 
 
 def test_eliminated_players_get_no_field(client, lo):

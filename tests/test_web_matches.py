@@ -100,7 +100,7 @@ def test_same_seat_number_twice_and_too_few_players(client, table):
     twice = post_setup(client, gid, game="last-one", **{f"order-p{ann}": "1", f"order-p{bo}": "1"})
     assert "same seat number" in field_errors(twice.text)["players"]
     alone = post_setup(client, gid, game="last-one", **{f"order-p{ann}": "1"})
-    assert "2 to 6 players; 1 chosen" in field_errors(alone.text)["players"]
+    assert "needs at least 2 players; 1 is too few" in field_errors(alone.text)["players"]
 
 
 def test_six_players_of_nine_cards_leave_no_upcard(client):
@@ -127,7 +127,7 @@ def test_scoreboard_shows_bars_eliminations_and_hand_table(client, table):
     record(client, gid, mid, 1, 0, "", "8s 8h 2c", "5d 6d")
     board = client.get(f"/groups/{gid}/matches/{mid}").text
     assert "out in hand 1" in board and "39 until out" in board
-    assert 'style="width: 22%' in board  # Cy: 11 of 50
+    assert '<rect width="22"' in board  # Cy: 11 of 50
     assert re.search(r"<td class=\"num[^\"]*\">\s*52", board)  # Bo: 25 + 25 + 2
     assert "Cy deals, Ann plays first" in board  # Bo is out: the deal skips him
 

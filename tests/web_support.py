@@ -21,7 +21,7 @@ def add_players(client: FlaskClient, gid: int, *names: str) -> list[int]:
         assert client.post(f"/groups/{gid}/players", data={"name": name}).status_code == 302
     page = client.get(f"/groups/{gid}/players").text
     ids = dict((n, int(i)) for i, n in re.findall(
-        r'/players/(\d+)"><span class="who"><span class="dot"[^>]*></span>([^<]+)<', page))
+        r'/players/(\d+)"><span class="who"><svg class="dot".*?</svg>([^<]+)<', page))
     return [ids[n] for n in names]
 
 

@@ -14,7 +14,8 @@ from typing import Any
 from flask import Blueprint, Flask, jsonify, request
 
 from scorekeeper.api import auth, deal, group, hands, matches, replay, score, transfer
-from scorekeeper.api.common import ERROR_SCHEMA, ApiError
+from scorekeeper.api.common import ERROR_SCHEMA, error_response
+from scorekeeper.core.errors import InputError
 from scorekeeper.store.extensions import csrf
 
 MODULES = (score, group, matches, hands, deal, transfer, replay)
@@ -58,7 +59,7 @@ def _refuse_unknown_query() -> None:
     for name in request.args:
         if name not in known:
             accepted = f": use {', '.join(sorted(known))}" if known else ""
-            raise ApiError(f"unknown parameter {name!r}{accepted}", name)
+            raise InputError(f"unknown parameter {name!r}{accepted}", name)
 
 
 def document() -> dict[str, Any]:
@@ -68,6 +69,7 @@ def document() -> dict[str, Any]:
     for module in MODULES:
         paths.update(module.PATHS)
         schemas.update(module.SCHEMAS)
+    _hardened(paths)
     return {
         "openapi": "3.1.0",
         "info": {
@@ -79,3 +81,16 @@ def document() -> dict[str, Any]:
         "paths": paths,
         "components": {"schemas": schemas, "securitySchemes": auth.SECURITY_SCHEMES},
     }
+
+
+def _hardened(paths: dict[str, Any]) -> None:
+    """Every operation taking a JSON body may answer 413 (larger than the limit, refused
+    before it is read) and 400 (nested too deeply, or not JSON)."""
+    for item in paths.values():
+        for operation in item.values():
+            if isinstance(operation, dict) and "requestBody" in operation:
+                responses = operation["responses"]
+                responses.setdefault("400", error_response(
+                    "Not a JSON object, nested too deeply, or invalid"))
+                responses.setdefault("413", error_response(
+                    "The body is larger than the limit (refused before it is read)"))

@@ -7,11 +7,17 @@ client are range-checked here before any query: PostgreSQL's ``integer`` is 32-b
 
 from __future__ import annotations
 
+import math
+import time
 from typing import Any
 
-from flask import request
+from flask import current_app, request
+from limits import RateLimitItem, parse
+from werkzeug.exceptions import TooManyRequests
 
-from scorekeeper.api.common import ApiError, error_response
+from scorekeeper.api.common import error_response
+from scorekeeper.core.errors import InputError, NotFoundError
+from scorekeeper.store.extensions import client_address, limiter, limits_off
 from scorekeeper.store.groups import group_by_invite
 from scorekeeper.store.models import MAX_ID, Group
 
@@ -25,23 +31,61 @@ SECURITY_SCHEMES: dict[str, Any] = {
 SECURITY: list[dict[str, list[str]]] = [{"groupToken": []}]
 
 
+class MissingTokenError(InputError):
+    """No bearer token at all: 401, so a client knows to send one (a wrong one is a 404)."""
+
+    status = 401
+
+
 def bearer_group() -> Group:
-    """The group the request's bearer token opens: 401 without a token, 404 if wrong."""
+    """The group the request's bearer token opens: 401 without a token, 404 if wrong.
+
+    Wrong tokens are counted per client address (``RATELIMIT_BEARER_FAILURES``); past
+    the limit every bearer request from that address is a 429 with ``Retry-After``
+    until the window moves on, so guessing tokens is slow as well as hopeless.
+    """
+    _refuse_when_guessing()
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise ApiError("send the group's invite token as 'Authorization: Bearer <token>'",
-                       "authorization", 401)
+        _count_failure()
+        raise MissingTokenError("send the group's invite token as "
+                                "'Authorization: Bearer <token>'", "authorization")
     group = group_by_invite(token.strip())
     if group is None:
-        raise ApiError("no group here opens with that token", "authorization", 404)
+        _count_failure()
+        raise NotFoundError("no group here opens with that token", "authorization")
     return group
 
 
+_FAILURES = "bearer-failures"
+
+
+def _failure_limit() -> RateLimitItem:
+    return parse(current_app.config["RATELIMIT_BEARER_FAILURES"])
+
+
+def _refuse_when_guessing() -> None:
+    if limits_off():
+        return
+    item, who = _failure_limit(), client_address()
+    if not limiter.limiter.test(item, _FAILURES, who):
+        reset = limiter.limiter.get_window_stats(item, _FAILURES, who).reset_time
+        raise TooManyRequests("too many wrong tokens from this address; try again later",
+                              retry_after=max(1, math.ceil(reset - time.time())))
+
+
+def _count_failure() -> None:
+    if not limits_off():
+        limiter.limiter.hit(_failure_limit(), _FAILURES, client_address())
+
+
 def id_in_range(value: Any, field: str, status: int = 400) -> int:
-    """A client's id or number as a positive 32-bit integer, else :class:`ApiError`."""
+    """A client's id or number as a positive 32-bit integer, else :class:`InputError`."""
     if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_ID:
         message = f"{field} must be a whole number from 1 to {MAX_ID}, not {value!r}"
-        raise ApiError(message if status == 400 else f"no such {field} here", field, status)
+        if status == NotFoundError.status:
+            raise NotFoundError(f"no such {field} here", field)
+        raise InputError(message, field)
     return value
 
 
@@ -54,4 +98,6 @@ def id_param(name: str, description: str) -> dict[str, Any]:
 AUTH_RESPONSES: dict[str, Any] = {
     "401": error_response("No 'Authorization: Bearer <invite token>' header"),
     "404": error_response("The token opens no group, or the resource is not in the group"),
+    "429": error_response("Too many wrong tokens from this address: wait Retry-After "
+                          "seconds"),
 }

@@ -1,24 +1,16 @@
-"""What every JSON endpoint shares: errors, body parsing, OpenAPI fragments."""
+"""What every JSON endpoint shares: errors, body parsing, OpenAPI fragments.
+
+Endpoints raise the core's :class:`~scorekeeper.core.errors.InputError` family; the
+app's error handler answers each with its status, message and field.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import jsonify, request
+from flask import current_app, jsonify, request
 
 from scorekeeper.core.errors import InputError
-
-
-class ApiError(InputError):
-    """Raised by an endpoint to answer with a JSON error naming the field at fault.
-
-    Any :class:`~scorekeeper.core.errors.InputError` an endpoint lets through answers
-    the same way (400, or its own status); this one also carries a chosen status.
-    """
-
-    def __init__(self, message: str, field: str | None = None, status: int = 400) -> None:
-        super().__init__(message, field)
-        self.status = status
 
 
 def api_error(status: int, message: str, field: str | None = None, **extra: object):
@@ -30,11 +22,50 @@ def api_error(status: int, message: str, field: str | None = None, **extra: obje
     return jsonify(error=body), status
 
 
+def json_depth(raw: bytes) -> int:
+    """How deeply arrays and objects nest in a JSON text (brackets inside strings are
+    not counted); read before parsing, so a hostile body never reaches the recursive
+    parser.
+
+    >>> json_depth(b'{"a": [1, {"b": "[[["}]}')
+    3
+    """
+    depth = deepest = 0
+    in_string = escaped = False
+    for byte in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # closing quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):  # [ {
+            depth += 1
+            deepest = max(deepest, depth)
+        elif byte in (0x5D, 0x7D):  # ] }
+            depth -= 1
+    return deepest
+
+
 def json_object() -> dict[str, Any]:
-    """The request body as a JSON object, or :class:`ApiError` 400."""
-    data = request.get_json(silent=True)
+    """The request body as a JSON object, or :class:`InputError` 400.
+
+    The body's size was checked before it was read (see ``scorekeeper/security.py``);
+    its nesting is checked here before it is parsed (``JSON_MAX_DEPTH``).
+    """
+    limit = current_app.config.get("JSON_MAX_DEPTH", 32)
+    if json_depth(request.get_data(cache=True)) > limit:
+        raise InputError(f"the request body nests arrays and objects more than {limit} deep",
+                         "body")
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:  # not reached with a sane limit; never a 500 all the same
+        data = None
     if not isinstance(data, dict):
-        raise ApiError("the request body must be a JSON object", "body")
+        raise InputError("the request body must be a JSON object", "body")
     return data
 
 
@@ -46,11 +77,11 @@ def out_or_blocked(data: dict[str, Any]) -> Any:
     """
     out, blocked = data.get("out"), data.get("blocked", False)
     if not isinstance(blocked, bool):
-        raise ApiError("blocked must be true or false", "blocked")
+        raise InputError("blocked must be true or false", "blocked")
     if out is None and not blocked:
-        raise ApiError("say who went out, or set blocked to true", "out")
+        raise InputError("say who went out, or set blocked to true", "out")
     if out is not None and blocked:
-        raise ApiError("a blocked hand has nobody who went out", "blocked")
+        raise InputError("a blocked hand has nobody who went out", "blocked")
     return out
 
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
 
-from scorekeeper.api.common import ApiError, error_response, ok_response
-from scorekeeper.core.deal import DealError, plan_deal
-from scorekeeper.core.sheets import GAMES
+from scorekeeper.api.common import error_response, ok_response
+from scorekeeper.core.deal import plan_deal
+from scorekeeper.core.errors import InputError
+from scorekeeper.core.sheets import GAMES, OPTIONS
 
 bp = Blueprint("api_deal", __name__)
 
@@ -19,11 +20,11 @@ def _whole(field: str, required: bool = False) -> int | None:
     raw = request.args.get(field)
     if raw is None:
         if required:
-            raise ApiError(f"{field} is required", field)
+            raise InputError(f"{field} is required", field)
         return None
     text = raw.strip()
     if not text.isascii() or not text.isdigit() or len(text) > MAX_DIGITS:
-        raise ApiError(f"{field} must be a whole number from 0 to 999, not {raw!r}", field)
+        raise InputError(f"{field} must be a whole number from 0 to 999, not {raw!r}", field)
     return int(text)
 
 
@@ -33,7 +34,7 @@ def _counts() -> list[int] | None:
         return None
     parts = [p.strip() for p in raw.split(",")]
     if not all(p.isascii() and p.isdigit() and len(p) <= MAX_DIGITS for p in parts):
-        raise ApiError(f"counts must be whole numbers separated by commas, e.g. 8,7,5, "
+        raise InputError(f"counts must be whole numbers separated by commas, e.g. 8,7,5, "
                        f"not {raw!r}", "counts")
     return [int(p) for p in parts]
 
@@ -43,13 +44,10 @@ def deal():
     """Plan a deal; 400 names the query parameter at fault."""
     game = request.args.get("game")
     if not game:
-        raise ApiError("game is required: " + ", ".join(GAMES), "game")
+        raise InputError("game is required: " + ", ".join(GAMES), "game")
     players = _whole("players", required=True)
-    try:
-        plan = plan_deal(game, players, hand_size=_whole("hand_size"), counts=_counts(),
-                         dealer=_whole("dealer"))
-    except DealError as exc:
-        raise ApiError(exc.message, exc.field) from None
+    plan = plan_deal(game, players, hand_size=_whole("hand_size"), counts=_counts(),
+                     dealer=_whole("dealer"))
     return jsonify(plan.to_dict())
 
 
@@ -93,9 +91,12 @@ PATHS = {
             "operationId": "planDeal",
             "parameters": [
                 _param("game", {"type": "string", "enum": list(GAMES)}, "The game.", True),
-                _param("players", {"type": "integer", "minimum": 2, "maximum": 7},
+                _param("players", {"type": "integer",
+                                   "minimum": min(g.min_players for g in GAMES.values()),
+                                   "maximum": max(g.max_players for g in GAMES.values())},
                        "Players in the hand (Last One seats 2–6, the others 2–7).", True),
-                _param("hand_size", {"type": "integer", "minimum": 4, "maximum": 9},
+                _param("hand_size", {"type": "integer", "minimum": OPTIONS["hand_size"].minimum,
+                                     "maximum": OPTIONS["hand_size"].maximum},
                        "Last One only: cards each (default 7)."),
                 {**_param("counts", {"type": "array", "items": {"type": "integer",
                                                                 "minimum": 1, "maximum": 8}},

@@ -7,8 +7,9 @@ from typing import Any
 from flask import Blueprint, jsonify
 
 from scorekeeper.api.auth import AUTH_RESPONSES, SECURITY, bearer_group
-from scorekeeper.api.common import ApiError, error_response, json_body, json_object, ok_response
-from scorekeeper.core.text import FieldError, clean_colour, clean_name
+from scorekeeper.api.common import error_response, json_body, json_object, ok_response
+from scorekeeper.core.errors import InputError
+from scorekeeper.core.text import clean_colour
 from scorekeeper.store.extensions import db
 from scorekeeper.store.groups import add_player
 from scorekeeper.store.models import Group, Player
@@ -37,19 +38,13 @@ def create_player():
     data = json_object()
     name, colour = data.get("name"), data.get("colour")
     if not isinstance(name, str):
-        raise ApiError("name must be text", "name")
+        raise InputError("name must be text", "name")
     if colour is not None and not isinstance(colour, str):
-        raise ApiError("colour must be text like '#1f77b4'", "colour")
-    try:  # bad text is a 400; what add_player refuses after that is a taken name
-        clean_name(name)
-        if colour is not None:
-            clean_colour(colour)
-    except FieldError as exc:
-        raise ApiError(exc.message, exc.field) from None
-    try:
-        player = add_player(group, name, colour)
-    except FieldError as exc:
-        raise ApiError(exc.message, exc.field, 409) from None
+        raise InputError("colour must be text like '#1f77b4'", "colour")
+    if colour is not None:
+        clean_colour(colour)  # the API refuses an empty colour; a page's empty one means "pick"
+    # Bad text is an InputError (400); a name already taken its ConflictError (409).
+    player = add_player(group, name, colour)
     db.session.commit()
     return jsonify(player_json(player)), 201
 

@@ -3,21 +3,24 @@
 Bodies name seats by index (0 is the first seat, clockwise). ``held`` gives the cards
 each seat still holds, as an object keyed by seat index or a list with one entry per
 seat; the seat that went out and seats already out of the match may be left out.
-Errors are :class:`ApiError` naming the input at fault (``held.<seat>``, ``out``...).
+Errors are :class:`InputError` naming the input at fault (``held.<seat>``, ``out``...).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from scorekeeper.api.common import ApiError, json_object, out_or_blocked
+from scorekeeper.api.common import json_object, out_or_blocked
 from scorekeeper.core.cards import Card, CardError, parse_cards
 from scorekeeper.core.deal import deal_problem
-from scorekeeper.core.sheets import LO
+from scorekeeper.core.errors import InputError
+from scorekeeper.core.sheets import LO, OPTIONS
 from scorekeeper.store.models import Match
 from scorekeeper.store.records import match_names, match_sheet, match_standings
 
 __all__ = ["Held", "hand_body"]
+
+HAND_SIZE = OPTIONS["hand_size"]
 
 Held = list[list[Card]]
 
@@ -27,7 +30,7 @@ def _parse_out(data: dict[str, Any], seats: int) -> int | None:
     if out is None:
         return None
     if not isinstance(out, int) or isinstance(out, bool) or not 0 <= out < seats:
-        raise ApiError(f"out must be a seat index from 0 to {seats - 1}, not {out!r}", "out")
+        raise InputError(f"out must be a seat index from 0 to {seats - 1}, not {out!r}", "out")
     return out
 
 
@@ -35,14 +38,14 @@ def _entries(data: Any, seats: int) -> dict[int, Any]:
     """``held`` as ``{seat index: raw entry}``; unknown seats are refused."""
     if isinstance(data, list):
         if len(data) != seats:
-            raise ApiError(f"held must list the cards of all {seats} seats", "held")
+            raise InputError(f"held must list the cards of all {seats} seats", "held")
         return dict(enumerate(data))
     if not isinstance(data, dict):
-        raise ApiError("held must map each seat index to the cards it holds", "held")
+        raise InputError("held must map each seat index to the cards it holds", "held")
     entries = {}
     for key, value in data.items():
         if not (key.isascii() and key.isdigit() and len(key) <= 2 and int(key) < seats):
-            raise ApiError(f"{key!r} is not a seat index of this match", f"held.{key}")
+            raise InputError(f"{key!r} is not a seat index of this match", f"held.{key}")
         entries[int(key)] = value
     return entries
 
@@ -55,14 +58,14 @@ def _parse_held(data: Any, names: list[str], out: int | None, playing: list[bool
         optional = seat == out or not playing[seat]
         text = entries.get(seat, "" if optional else None)
         if text is None:
-            raise ApiError(f"the cards {name} holds are missing", f"held.{seat}")
+            raise InputError(f"the cards {name} holds are missing", f"held.{seat}")
         if not isinstance(text, str) and not (
                 isinstance(text, list) and all(isinstance(t, str) for t in text)):
-            raise ApiError("cards must be text like '8s kh 7d'", f"held.{seat}")
+            raise InputError("cards must be text like '8s kh 7d'", f"held.{seat}")
         try:
             held.append(parse_cards(text))
         except CardError as exc:
-            raise ApiError(f"{name}: {exc}", f"held.{seat}") from None
+            raise InputError(f"{name}: {exc}", f"held.{seat}") from None
     return held
 
 
@@ -71,14 +74,14 @@ def _hand_size(data: dict[str, Any], match: Match, players: int) -> int | None:
     needs ``agree_nine``. Other games and sizes out of range are left to the records."""
     size, agreed = data.get("hand_size"), data.get("agree_nine", False)
     if size is not None and (not isinstance(size, int) or isinstance(size, bool)):
-        raise ApiError("hand_size must be a whole number of cards", "hand_size")
+        raise InputError("hand_size must be a whole number of cards", "hand_size")
     if not isinstance(agreed, bool):
-        raise ApiError("agree_nine must be true or false", "agree_nine")
-    if size is not None and match.game == LO and 4 <= size <= 9:
+        raise InputError("agree_nine must be true or false", "agree_nine")
+    if size is not None and match.game == LO and HAND_SIZE.allows(size):
         problem = deal_problem(match_sheet(match), players, size, agreed,
                                "send agree_nine: true")
         if problem:
-            raise ApiError(problem, "hand_size")
+            raise InputError(problem, "hand_size")
     return size
 
 

@@ -2,30 +2,28 @@
 
 Request bodies are read by :mod:`.hand_body`; the OpenAPI fragments are in
 :mod:`.hands_openapi`. A hand number that is not the next one (stale, or just recorded
-from another phone) is a 409 whose body carries the number to use.
+from another phone) is a 409 whose body carries the number to use. A new hand sent
+with an ``Idempotency-Key`` header is stored once: the same key and body again get the
+first answer (status and body), the same key with another body a 422.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request
 from sqlalchemy.orm.exc import StaleDataError
 
 from scorekeeper.api.auth import bearer_group, id_in_range
-from scorekeeper.api.common import ApiError, api_error, json_object
+from scorekeeper.api.common import api_error, json_object
 from scorekeeper.api.hand_body import hand_body
 from scorekeeper.api.hands_openapi import PATHS, SCHEMAS
 from scorekeeper.api.matches import group_match, match_json
+from scorekeeper.core.errors import ConflictError, InputError, NotFoundError
 from scorekeeper.store.extensions import db
-from scorekeeper.store.models import Match
-from scorekeeper.store.records import (
-    ConflictError,
-    RecordError,
-    delete_last_hand,
-    edit_hand,
-    record_hand,
-)
+from scorekeeper.store.idempotency import clean_key, replayed, request_digest
+from scorekeeper.store.models import Hand, Match
+from scorekeeper.store.records import delete_last_hand, edit_hand, record_hand
 
 __all__ = ["PATHS", "SCHEMAS", "bp"]
 
@@ -37,37 +35,67 @@ def _conflict(match: Match, message: str):
     return api_error(409, message, "number", next_hand=next_hand)
 
 
-def _write(match: Match, action: Callable[[], object], status: int = 200):
-    """Run a records write; answer with the match, or the error by cause."""
+def _replay(hand: Hand) -> Response:
+    """The answer stored with a hand recorded under an idempotency key."""
+    response = Response(hand.reply_json, 201, mimetype="application/json")
+    response.headers["Location"] = f"/api/v1/matches/{hand.match_id}/hands/{hand.number}"
+    return response
+
+
+def _reply(match: Match) -> str:
+    """The body of a 201 for a new hand, as kept for a resent request."""
+    return current_app.json.dumps(match_json(match)) + "\n"
+
+
+def _write(match: Match, action: Callable[[], object], status: int = 200,
+           key: tuple[str | None, str | None] = (None, None)):
+    """Run a records write; answer with the match, or the error by cause.
+
+    ``key`` is a new hand's idempotency key and request digest: when the write loses
+    a race to the same request sent twice at once, the winner's answer is given."""
     try:
-        action()
+        result = action()
     except ConflictError as exc:
         db.session.rollback()
-        return _conflict(match, str(exc))
+        done = replayed(match, *key)
+        return _replay(done) if done else _conflict(match, str(exc))
     except StaleDataError:  # the hand was changed or deleted from another phone meanwhile
         db.session.rollback()
         return _conflict(match, "the match changed on another phone; reload and try again")
-    except RecordError as exc:
+    except InputError as exc:  # the records name the page's fields; the API's differ
         db.session.rollback()
-        field = {"cards": "held"}.get(exc.field, exc.field.replace("seat-", "held."))
-        raise ApiError(str(exc), field) from None
+        field = exc.field or "held"
+        field = {"cards": "held"}.get(field, field.replace("seat-", "held."))
+        raise InputError(exc.message, field) from None
+    if isinstance(result, Hand) and result.reply_json is not None:
+        return _replay(result)
     return jsonify(match_json(match)), status
 
 
 @bp.post("/matches/<int:match_id>/hands")
 def record(match_id: int):
-    """Record the next hand; 201 with the match, 409 if ``number`` is not the next."""
+    """Record the next hand; 201 with the match, 409 if ``number`` is not the next.
+
+    With an ``Idempotency-Key``, a request already answered gets that answer again."""
     match = group_match(bearer_group(), match_id)
-    number = id_in_range(json_object().get("number"), "number")
+    data = json_object()
+    key = clean_key(request.headers.get("Idempotency-Key"), "Idempotency-Key")
+    digest = request_digest(data) if key else None
+    done = replayed(match, key, digest)
+    if done is not None:
+        return _replay(done)
+    number = id_in_range(data.get("number"), "number")
     out, held, size = hand_body(match, number)
-    return _write(match, lambda: record_hand(match, number, out, held, size), 201)
+    reply = _reply if key else None
+    return _write(match, lambda: record_hand(match, number, out, held, size, key=key,
+                                             digest=digest, reply=reply), 201, (key, digest))
 
 
 def _existing(match_id: int, number: int) -> Match:
     match = group_match(bearer_group(), match_id)
     id_in_range(number, "hand", 404)
     if number > len(match.hands):
-        raise ApiError(f"there is no hand {number} in this match", "number", 404)
+        raise NotFoundError(f"there is no hand {number} in this match", "number")
     return match
 
 

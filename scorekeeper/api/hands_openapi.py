@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from scorekeeper.api.auth import AUTH_RESPONSES, MAX_ID, SECURITY, id_param
 from scorekeeper.api.common import error_response, json_body, ok_response
+from scorekeeper.core.sheets import OPTIONS
 
 _CARDS = {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}],
           "description": "Cards like \"8s kh 7d\", or one card per item."}
@@ -15,7 +16,8 @@ _HAND_FIELDS = {
                        {"type": "array", "items": _CARDS}],
              "description": "Cards each seat holds, by seat index (object keys are the "
                             "index as text) or a list with one entry per seat."},
-    "hand_size": {"type": ["integer", "null"], "minimum": 4, "maximum": 9,
+    "hand_size": {"type": ["integer", "null"], "minimum": OPTIONS["hand_size"].minimum,
+                  "maximum": OPTIONS["hand_size"].maximum,
                   "description": "Last One: this hand's own deal size. It must leave an "
                                  "upcard (not 6 players × 9); 9 needs agree_nine."},
     "agree_nine": {"type": "boolean", "default": False,
@@ -60,6 +62,12 @@ SCHEMAS = {
 
 _MATCH = id_param("match_id", "The match's id")
 _NUMBER = id_param("number", "The hand's number, from 1")
+_KEY = {"name": "Idempotency-Key", "in": "header", "required": False,
+        "description": "A key the client makes for this hand (a UUID). Sending the same "
+                       "key and body again returns the first answer instead of storing "
+                       "the hand twice; the same key with another body is a 422.",
+        "schema": {"type": "string", "minLength": 1, "maxLength": 80,
+                   "pattern": "^[!-~]+$"}}
 _BAD_HAND = error_response("Bad cards, seats or hand size; error.field names the input "
                            "(held.<seat>, out, blocked, hand_size, agree_nine, number)")
 
@@ -69,14 +77,18 @@ PATHS = {
             "summary": "Record the match's next hand",
             "operationId": "recordHand",
             "security": SECURITY,
-            "parameters": [_MATCH],
+            "parameters": [_MATCH, _KEY],
             "requestBody": json_body("NewHand"),
             "responses": {
-                "201": ok_response("Match", "Recorded; the match with new standings"),
+                "201": ok_response("Match", "Recorded (or recorded before under the same "
+                                   "Idempotency-Key: the first answer again); the match "
+                                   "with new standings"),
                 "400": _BAD_HAND,
                 **AUTH_RESPONSES,
                 "409": ok_response("Conflict", "That number is not the next hand (stale "
                                    "or just recorded from another phone); nothing stored"),
+                "422": error_response("The Idempotency-Key was already used with a "
+                                      "different body; nothing stored"),
             },
         }
     },

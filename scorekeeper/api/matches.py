@@ -12,15 +12,16 @@ from typing import Any
 from flask import Blueprint, jsonify
 
 from scorekeeper.api.auth import bearer_group, id_in_range
-from scorekeeper.api.common import ApiError, json_object
+from scorekeeper.api.common import json_object
 from scorekeeper.api.match_data import match_json
 from scorekeeper.api.matches_openapi import PATHS, SCHEMAS
-from scorekeeper.core.deal import DealError, plan_for_sheet
-from scorekeeper.core.sheets import LO, Sheet, read_sheet
-from scorekeeper.core.text import FieldError, clean_name
+from scorekeeper.core.deal import DealError, nine_problem, plan_for_sheet
+from scorekeeper.core.errors import InputError, NotFoundError
+from scorekeeper.core.sheets import Sheet, read_sheet
+from scorekeeper.core.text import clean_name, name_key
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, Player
-from scorekeeper.store.records import RecordError, create_match
+from scorekeeper.store.records import create_match
 
 __all__ = ["PATHS", "SCHEMAS", "bp", "group_match", "match_json"]
 
@@ -33,27 +34,24 @@ def group_match(group: Group, match_id: int) -> Match:
     match = db.session.scalar(db.select(Match).where(Match.id == match_id,
                                                      Match.group_id == group.id))
     if match is None:
-        raise ApiError("no such match in this group", "match", 404)
+        raise NotFoundError("no such match in this group", "match")
     return match
 
 
 def _players(group: Group, data: Any) -> list[Player]:
     """Seats in clockwise order from player ids or names of the group."""
     if not isinstance(data, list) or not data:
-        raise ApiError("players must be a list of player ids or names, clockwise", "players")
+        raise InputError("players must be a list of player ids or names, clockwise", "players")
     by_id = {p.id: p for p in group.players}
-    by_name = {p.name.lower(): p for p in group.players}
+    by_name = {name_key(p.name): p for p in group.players}
     seats = []
     for item in data:
         if isinstance(item, str):
-            try:
-                player = by_name.get(clean_name(item, "players").lower())
-            except FieldError as exc:
-                raise ApiError(exc.message, exc.field) from None
+            player = by_name.get(name_key(clean_name(item, "players")))
         else:
             player = by_id.get(id_in_range(item, "players"))
         if player is None:
-            raise ApiError(f"{item!r} is not a player of this group", "players")
+            raise InputError(f"{item!r} is not a player of this group", "players")
         seats.append(player)
     return seats
 
@@ -62,15 +60,15 @@ def _check_deal(data: dict[str, Any], sheet: Sheet, players: int) -> None:
     """The pages' setup checks: nine cards needs everyone's word; the deal must fit."""
     agreed = data.get("agree_nine", False)
     if not isinstance(agreed, bool):
-        raise ApiError("agree_nine must be true or false", "agree_nine")
-    if sheet.game == LO and sheet["hand_size"] == 9 and not agreed:
-        raise ApiError("nine cards each only when everybody agrees: send agree_nine: true",
-                       "agree_nine")
+        raise InputError("agree_nine must be true or false", "agree_nine")
+    problem = nine_problem(sheet, agreed, "send agree_nine: true")
+    if problem:
+        raise InputError(problem, "agree_nine")
     try:
         plan_for_sheet(sheet, players)
     except DealError as exc:
         field = "sheet.options.hand_size" if exc.field == "hand_size" else "players"
-        raise ApiError(exc.message, field) from None
+        raise InputError(exc.message, field) from None
 
 
 @bp.post("/matches")
@@ -82,13 +80,9 @@ def create():
     players = _players(group, data.get("players"))
     dealer = data.get("first_dealer", 0)
     if not isinstance(dealer, int) or isinstance(dealer, bool):
-        raise ApiError("first_dealer must be a seat index (0 is the first seat)", "first_dealer")
+        raise InputError("first_dealer must be a seat index (0 is the first seat)", "first_dealer")
     _check_deal(data, sheet, len(players))
-    try:
-        match = create_match(group, sheet, players, dealer)
-    except RecordError as exc:
-        db.session.rollback()
-        raise ApiError(str(exc), exc.field) from None
+    match = create_match(group, sheet, players, dealer)  # refusals: 400 naming the field
     response = jsonify(match_json(match))
     response.headers["Location"] = f"/api/v1/matches/{match.id}"
     return response, 201

@@ -7,7 +7,6 @@ from typing import Any
 from flask import Blueprint, jsonify
 
 from scorekeeper.api.common import (
-    ApiError,
     error_response,
     json_body,
     json_object,
@@ -15,8 +14,9 @@ from scorekeeper.api.common import (
     out_or_blocked,
 )
 from scorekeeper.core.cards import CardError, parse_cards
+from scorekeeper.core.errors import InputError
 from scorekeeper.core.scoring import HandResult, ScoringError, check_hand, score_hand
-from scorekeeper.core.sheets import Sheet, read_sheet
+from scorekeeper.core.sheets import GAMES, Sheet, read_sheet
 
 bp = Blueprint("api_score", __name__)
 
@@ -27,15 +27,15 @@ def parse_seats(data: Any, sheet: Sheet) -> list[str]:
     """Distinct, non-empty seat names within the game's table size, or 400."""
     info = sheet.game_info
     if not isinstance(data, list) or not all(isinstance(n, str) for n in data):
-        raise ApiError("seats must be a list of player names", "seats")
+        raise InputError("seats must be a list of player names", "seats")
     names = [n.strip() for n in data]
-    if not info.min_players <= len(names) <= info.max_players:
-        raise ApiError(f"{info.name} is played by {info.min_players} to {info.max_players} "
-                       f"players, not {len(names)}", "seats")
+    problem = info.players_problem(len(names))
+    if problem:
+        raise InputError(problem, "seats")
     if any(not n or len(n) > MAX_NAME for n in names):
-        raise ApiError(f"every seat needs a name of 1 to {MAX_NAME} characters", "seats")
+        raise InputError(f"every seat needs a name of 1 to {MAX_NAME} characters", "seats")
     if len(set(names)) != len(names):
-        raise ApiError("seat names must be different", "seats")
+        raise InputError("seat names must be different", "seats")
     return names
 
 
@@ -44,28 +44,28 @@ def _parse_out(data: dict[str, Any], names: list[str]) -> int | None:
     if out is None:
         return None
     if not isinstance(out, str) or out.strip() not in names:
-        raise ApiError(f"out must be one of the seats, not {out!r}", "out")
+        raise InputError(f"out must be one of the seats, not {out!r}", "out")
     return names.index(out.strip())
 
 
 def _parse_remaining(data: Any, names: list[str], out: int | None) -> list[list]:
     if not isinstance(data, dict):
-        raise ApiError("remaining must map each seat name to the cards they hold", "remaining")
+        raise InputError("remaining must map each seat name to the cards they hold", "remaining")
     for name in data:
         if name.strip() not in names:
-            raise ApiError(f"{name!r} is not one of the seats", f"remaining.{name}")
+            raise InputError(f"{name!r} is not one of the seats", f"remaining.{name}")
     by_name = {name.strip(): text for name, text in data.items()}
     held = []
     for seat, name in enumerate(names):
         text = by_name.get(name, "" if seat == out else None)
         if text is None:
-            raise ApiError(f"the cards {name} holds are missing", f"remaining.{name}")
+            raise InputError(f"the cards {name} holds are missing", f"remaining.{name}")
         if not isinstance(text, str):
-            raise ApiError("cards must be text like '8s kh 7d'", f"remaining.{name}")
+            raise InputError("cards must be text like '8s kh 7d'", f"remaining.{name}")
         try:
             held.append(parse_cards(text))
         except CardError as exc:
-            raise ApiError(f"{name}: {exc}", f"remaining.{name}") from None
+            raise InputError(f"{name}: {exc}", f"remaining.{name}") from None
     return held
 
 
@@ -84,7 +84,7 @@ def score():
         field = exc.field
         if field.startswith("seat:"):
             field = f"remaining.{names[int(field[5:])]}"
-        raise ApiError(str(exc), "remaining" if field == "hands" else field) from None
+        raise InputError(str(exc), "remaining" if field == "hands" else field) from None
     scored = score_hand(sheet, result.held, out)
     return jsonify(
         points={n: scored.points[s] for s, n in enumerate(names)},
@@ -100,7 +100,7 @@ SHEET_SCHEMA = {
     "type": "object",
     "required": ["game"],
     "properties": {
-        "game": {"type": "string", "enum": ["last-one", "crazy-eights", "countdown"]},
+        "game": {"type": "string", "enum": list(GAMES)},
         "options": {
             "type": "object",
             "description": "Option keys of RULES.md; omitted options take the game's default.",

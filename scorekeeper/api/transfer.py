@@ -12,7 +12,8 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from scorekeeper.api.auth import AUTH_RESPONSES, SECURITY, bearer_group, id_in_range, id_param
-from scorekeeper.api.common import ApiError, api_error, error_response, json_body, ok_response
+from scorekeeper.api.common import api_error, error_response, json_body, ok_response
+from scorekeeper.core.errors import InputError, NotFoundError
 from scorekeeper.store.transfer import (
     FORMAT,
     VERSION,
@@ -31,10 +32,10 @@ bp = Blueprint("api_transfer", __name__)
 def _format() -> str:
     unknown = sorted(set(request.args) - {"format"})
     if unknown:
-        raise ApiError(f"unknown query parameter {unknown[0]!r}", unknown[0])
+        raise InputError(f"unknown query parameter {unknown[0]!r}", unknown[0])
     fmt = request.args.get("format", "json")
     if fmt not in ("json", "csv"):
-        raise ApiError("format must be json or csv", "format")
+        raise InputError("format must be json or csv", "format")
     return fmt
 
 
@@ -58,7 +59,7 @@ def export_match(match_id: int):
     id_in_range(match_id, "match", 404)
     matches = load_matches(group, match_id)
     if not matches:
-        raise ApiError("no such match in this group", "match", 404)
+        raise NotFoundError("no such match in this group", "match")
     return _answer(group, matches)
 
 
@@ -76,7 +77,8 @@ def import_matches():
                          problems=[{"where": p.where, "message": p.message}
                                    for p in exc.problems])
     return jsonify(matches=report.matches, hands=report.hands,
-                   players_created=list(report.players_created)), 201
+                   players_created=list(report.players_created),
+                   already_imported=report.already_imported), 201
 
 
 FORMAT_PARAM = {"name": "format", "in": "query", "required": False,
@@ -114,6 +116,8 @@ SCHEMAS: dict[str, Any] = {
                         "items": {
                 "type": "object", "required": ["sheet", "seats", "hands"],
                 "properties": {
+                    "uid": {"type": "string", "description": "The match's stable id: "
+                            "a match the group already holds is not imported again"},
                     "sheet": {"$ref": "#/components/schemas/Sheet"},
                     "seats": {"type": "array", "items": {"type": "string"}},
                     "first_dealer": {"type": "integer"},
@@ -130,7 +134,10 @@ SCHEMAS: dict[str, Any] = {
     "ImportReport": {
         "type": "object", "required": ["matches", "hands", "players_created"],
         "properties": {"matches": {"type": "integer"}, "hands": {"type": "integer"},
-                       "players_created": {"type": "array", "items": {"type": "string"}}},
+                       "players_created": {"type": "array", "items": {"type": "string"}},
+                       "already_imported": {"type": "integer", "description":
+                                            "Matches of the file the group already held "
+                                            "(the same uid): left alone, not duplicated"}},
     },
 }
 PATHS: dict[str, Any] = {

@@ -10,10 +10,13 @@ import contextlib
 import json
 import socket
 import sys
+from typing import Any, NoReturn
 
 import click
 from flask import Flask, current_app
 from flask.cli import FlaskGroup, with_appcontext
+
+from scorekeeper.core.sheets import GAMES, LO
 
 
 def _create_app() -> Flask:
@@ -63,18 +66,67 @@ def print_qr(url: str) -> None:
 @click.option("--threads", default=8, show_default=True, type=int, help="Worker threads.")
 @with_appcontext
 def serve(host: str, port: int, threads: int) -> None:
-    """Upgrade the database and serve the app with a production WSGI server."""
+    """Upgrade the database and serve the app with a production WSGI server.
+
+    With ``SCOREKEEPER_PUBLIC_URL`` set the address shown (and its QR code) is that URL;
+    ``SCOREKEEPER_PROXIES`` = N makes the app trust N proxies' forwarded headers (see
+    ``scorekeeper/security.py``); without it waitress drops them. Waitress buffers a
+    body before the app sees it, so it is told the largest body the app accepts and
+    refuses bigger ones itself.
+    """
     from waitress import serve as waitress_serve
 
     upgrade_database()
     app = current_app._get_current_object()  # type: ignore[attr-defined]
-    shown = lan_address() if host in ("0.0.0.0", "::") else host
-    url = f"http://{shown}:{port}/"
-    click.echo(f"Scorekeeper is running. Open {url} on a phone on the same network.")
-    print_qr(url)
+    url = app.config.get("PUBLIC_URL") or ""
+    if url:
+        click.echo(f"Scorekeeper is running at {url}/ (port {port} here).")
+    else:
+        shown = lan_address() if host in ("0.0.0.0", "::") else host
+        url = f"http://{shown}:{port}"
+        click.echo(f"Scorekeeper is running. Open {url}/ on a phone on the same network.")
+    print_qr(url + "/")
     click.echo(f"Database: {app.config['SQLALCHEMY_DATABASE_URI']}")
+    if app.config.get("PROXIES"):
+        click.echo(f"Trusting the forwarded headers of {app.config['PROXIES']} proxy(ies).")
     sys.stdout.flush()
-    waitress_serve(app, host=host, port=port, threads=threads, ident="scorekeeper")
+    # Waitress drops X-Forwarded-* headers unless told otherwise; with trusted proxies
+    # they reach ProxyFix, the one place that reads them (under gunicorn too).
+    waitress_serve(app, host=host, port=port, threads=threads, ident="scorekeeper",
+                   max_request_body_size=app.config["MAX_CONTENT_LENGTH"],
+                   clear_untrusted_proxy_headers=not app.config.get("PROXIES"))
+
+
+@click.command("check-names")
+@with_appcontext
+def check_names() -> None:
+    """List stored names that today's text rules refuse or that clash (exit 1 if any)."""
+    from scorekeeper.store.groups import name_problems
+
+    problems = name_problems()
+    for problem in problems:
+        click.echo(problem)
+    click.echo(f"{len(problems)} name problem(s).")
+    if problems:
+        sys.exit(1)
+
+
+class OneLineErrors(click.Command):
+    """A command whose bad arguments are one line on stderr and exit code 2 (a script
+    reading its output sees one clear complaint, not a usage page)."""
+
+    def make_context(self, info_name: str | None, args: list[str],
+                     parent: click.Context | None = None, **extra: Any) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.UsageError as exc:
+            fail(exc.format_message())
+
+
+def fail(message: str) -> NoReturn:
+    """Print ``Error: message`` on stderr and exit with code 2 (bad usage)."""
+    click.echo(f"Error: {message}", err=True)
+    raise SystemExit(2)
 
 
 @click.group("bench")
@@ -82,15 +134,27 @@ def bench() -> None:
     """Benchmarks that print figures (not tests)."""
 
 
-@bench.command("engine")
-@click.option("--game", default="last-one", show_default=True,
-              type=click.Choice(["last-one", "crazy-eights", "countdown"]))
+@bench.command("engine", cls=OneLineErrors)
+@click.option("--game", default=LO, show_default=True, type=click.Choice(list(GAMES)))
 @click.option("--players", default=4, show_default=True, type=int)
-@click.option("--games", default=1000, show_default=True, type=int)
+@click.option("--games", default=1000, show_default=True, type=click.IntRange(1, 10**6))
 @click.option("--seed", default=0, show_default=True, type=int)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def bench_engine(game: str, players: int, games: int, seed: int, as_json: bool) -> None:
+@click.option("--against", type=click.Choice(["openspiel"]),
+              help="Also run OpenSpiel's crazy_eights in the same process, alternating, "
+                   "for Crazy Eights at 2, 4, 7 and Last One at 4, 6 players.")
+@click.option("--repeats", default=5, show_default=True, type=click.IntRange(1, 100),
+              help="With --against: batches of --games per engine; medians are printed.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def bench_engine(game: str, players: int, games: int, seed: int, against: str | None,
+                 repeats: int, as_json: bool) -> None:
     """Play K seeded random complete games and print games and moves per second."""
+    if against:
+        _versus(games, repeats, seed, as_json)
+        return
+    info = GAMES[game]
+    if not info.min_players <= players <= info.max_players:
+        fail(f"--players: {info.name} is for {info.min_players} to {info.max_players} "
+             f"players, not {players}")
     from scorekeeper.core.engine.bench import run_bench
 
     result = run_bench(game, players, games, seed)
@@ -104,11 +168,26 @@ def bench_engine(game: str, players: int, games: int, seed: int, as_json: bool) 
     )
 
 
+def _versus(games: int, repeats: int, seed: int, as_json: bool) -> None:
+    """The side-by-side run behind ``bench engine --against openspiel``."""
+    from scorekeeper.cli import versus
+
+    pyspiel = versus.load_pyspiel()
+    if pyspiel is None:
+        fail("--against openspiel needs OpenSpiel: pip install open-spiel")
+    rows = []
+    for game, players in versus.CONFIGS:
+        rows.append(versus.compare(game, players, games, repeats, seed, pyspiel))
+        if not as_json:
+            click.echo(f"{game}, {players} players: done", err=True)
+    click.echo(json.dumps(rows) if as_json else versus.table(rows))
+
+
 def register(app: Flask) -> None:
     """Add the commands to ``app.cli``: ``flask --app scorekeeper serve`` works too, and
     the ``scorekeeper`` group finds them through the app."""
     from scorekeeper.cli.history import bench_history, export_command, import_command
 
     bench.add_command(bench_history)
-    for command in (serve, bench, export_command, import_command):
+    for command in (serve, bench, export_command, import_command, check_names):
         app.cli.add_command(command)

@@ -152,7 +152,7 @@ def _fill(group: Group, rng: random.Random, count: int, batch: int = 500) -> Non
 
 def _report(app: Flask, group_id: int, matches: int, counter: list[int]) -> None:
     with app.app_context():
-        group = db.session.get(Group, group_id)
+        group = db.session.get_one(Group, group_id)
         match = db.session.scalar(db.select(Match).where(Match.group_id == group_id)
                                   .order_by(Match.hand_count.desc()).limit(1))
         player = group.players[0]
@@ -195,7 +195,7 @@ def bench_history(matches: int, database_url: str | None, seed: int) -> None:
         _report(app, group_id, 10, counter)
         start = time.perf_counter()
         with app.app_context():
-            _fill(db.session.get(Group, group_id), rng, matches - 10)
+            _fill(db.session.get_one(Group, group_id), rng, matches - 10)
         click.echo(f"(filled {matches - 10} more matches in {time.perf_counter() - start:.0f} s)")
         _report(app, group_id, matches, counter)
         with app.app_context():

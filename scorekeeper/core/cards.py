@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from scorekeeper.core.errors import InputError
+from scorekeeper.core.sheets import LO
 
 __all__ = [
     "JOKER",
@@ -156,9 +157,9 @@ class Card:
         return parse_card(text)
 
     def __str__(self) -> str:
-        if self.rank is None:
+        if self.rank is None or self.suit is None:
             return "JK"
-        return f"{self.rank.label}{self.suit.value}"  # type: ignore[union-attr]
+        return f"{self.rank.label}{self.suit.value}"
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
@@ -166,16 +167,16 @@ class Card:
     @property
     def pretty(self) -> str:
         """The card with its suit symbol: ``10♥``, ``Q♠``; a joker is ``Joker``."""
-        if self.rank is None:
+        if self.rank is None or self.suit is None:
             return "Joker"
-        return f"{self.rank.label}{self.suit.symbol}"  # type: ignore[union-attr]
+        return f"{self.rank.label}{self.suit.symbol}"
 
     @property
     def sort_key(self) -> tuple[int, int]:
         """Order by suit then rank, jokers last: a tidy way to show a hand."""
-        if self.rank is None:
+        if self.rank is None or self.suit is None:
             return (9, 0)
-        return (list(Suit).index(self.suit), int(self.rank))  # type: ignore[arg-type]
+        return (list(Suit).index(self.suit), int(self.rank))
 
 
 JOKER = Card(None, None)
@@ -256,7 +257,7 @@ def deck_for(game: str, players: int) -> Deck:
     >>> deck_for("last-one", 4).size, deck_for("crazy-eights", 6).size
     (54, 104)
     """
-    if game == "last-one":
+    if game == LO:
         return Deck(decks=1, jokers=2)
     return Deck(decks=2 if players >= 6 else 1, jokers=0)
 

@@ -16,13 +16,14 @@ from dataclasses import dataclass
 
 from scorekeeper.core.cards import Deck, deck_for
 from scorekeeper.core.errors import InputError
-from scorekeeper.core.sheets import CD, LO, OPTIONS, Game, Sheet, SheetError, game
+from scorekeeper.core.sheets import CD, LO, OPTIONS, Game, Sheet, SheetError, game, standard_deal
 
-__all__ = ["DealError", "DealPlan", "plan_deal", "plan_for_sheet"]
+__all__ = ["NINE", "DealError", "DealPlan", "deal_problem", "nine_problem", "plan_deal",
+           "plan_for_sheet"]
 
 HAND_SIZE = OPTIONS["hand_size"]
 START_COUNT = OPTIONS["start_count"]
-NINE = 9  # Last One deals nine each only when every player agrees (see "Deal" in the rules)
+NINE = HAND_SIZE.maximum  # Last One deals nine each only when every player agrees ("Dealing")
 
 
 class DealError(InputError):
@@ -30,6 +31,8 @@ class DealError(InputError):
 
     ``field`` is one of ``game``, ``players``, ``hand_size``, ``counts``, ``dealer``.
     """
+
+    field: str  # always given, unlike the base class's
 
     def __init__(self, message: str, field: str) -> None:
         super().__init__(message, field)
@@ -105,9 +108,9 @@ def plan_deal(
     """
     info = _game(game_key)
     names, count = _seats(players)
-    if not info.min_players <= count <= info.max_players:
-        raise DealError(_range_message(info.name, info.min_players, info.max_players, count),
-                        "players")
+    problem = info.players_problem(count)
+    if problem:
+        raise DealError(problem, "players")
     each = _cards_each(info.key, count, hand_size, counts)
     deck = deck_for(info.key, count)
     dealt = sum(each)
@@ -160,13 +163,6 @@ def _seats(players: object) -> tuple[tuple[str, ...], int]:
     raise DealError(f"players must be a whole number, not {players!r}", "players")
 
 
-def _range_message(name: str, low: int, high: int, count: int) -> str:
-    if count < low:
-        return f"{name} needs at least {low} players; {count} is too few."
-    return (f"{name} is for {low} to {high} players; {count} is too many. "
-            "Split into two tables, or pick a game that seats more.")
-
-
 def _cards_each(key: str, players: int, hand_size: int | None,
                 counts: Sequence[int] | None) -> tuple[int, ...]:
     if key != LO and hand_size is not None:
@@ -190,7 +186,7 @@ def _cards_each(key: str, players: int, hand_size: int | None,
             _check_range(c, 1, START_COUNT.maximum, "counts",
                          "a count (a player at 0 has already won)")
         return counts
-    return (7 if players == 2 else 5,) * players
+    return (standard_deal(players),) * players
 
 
 def _check_range(value: object, low: int | None, high: int | None, field: str,
@@ -225,6 +221,20 @@ def deal_problem(sheet: Sheet, players: int, size: int, agreed: bool, how: str) 
         plan_deal(sheet.game, players, hand_size=size)
     except DealError as exc:
         return exc.message
-    if size == NINE and sheet["hand_size"] != NINE and not agreed:
-        return f"Nine cards each only when everybody agrees: {how}."
-    return None
+    return nine_problem(sheet, agreed, how, size)
+
+
+def nine_problem(sheet: Sheet, agreed: bool, how: str, size: int | None = None) -> str | None:
+    """Why nine cards each still needs everyone's word, or None when it does not.
+
+    Without ``size``: starting a match whose sheet deals nine. With it: one hand dealt
+    ``size`` each in a match whose sheet deals fewer (a sheet of nine was agreed when
+    the match began). ``how`` tells the person how to give that word.
+
+    >>> nine_problem(Sheet.make("last-one", {"hand_size": 9}), False, "tick the box")
+    'Nine cards each only when everybody agrees: tick the box.'
+    """
+    if sheet.game != LO or agreed:
+        return None
+    nine = sheet["hand_size"] == NINE if size is None else size == NINE != sheet["hand_size"]
+    return f"Nine cards each only when everybody agrees: {how}." if nine else None

@@ -17,7 +17,7 @@ from types import MappingProxyType
 
 from scorekeeper.core.cards import Card, DeckError, Rank, check_entries, deck_for
 from scorekeeper.core.errors import InputError
-from scorekeeper.core.sheets import C8, CD, LO, Sheet
+from scorekeeper.core.sheets import C8, CD, LO, Sheet, standard_deal
 
 __all__ = [
     "HandResult",
@@ -35,6 +35,8 @@ __all__ = [
 class ScoringError(InputError):
     """A hand that cannot be scored as entered; ``field`` names the seat or input at fault
     (``"seat:<n>"``, ``"out"``, ``"hands"``)."""
+
+    field: str  # always given, unlike the base class's
 
     def __init__(self, message: str, field: str = "hands") -> None:
         super().__init__(message, field)
@@ -108,7 +110,8 @@ def score_hand(sheet: Sheet, held: Sequence[Sequence[Card]], out: int | None,
     return HandScore(tuple(points), breakdown, tuple(notes))
 
 
-def _score_last_one(held, out, in_play, values, notes) -> list[int]:
+def _score_last_one(held: Sequence[Sequence[Card]], out: int | None, in_play: Sequence[bool],
+                    values: list[int], notes: list[str]) -> list[int]:
     points = []
     for seat, cards in enumerate(held):
         if not in_play[seat]:
@@ -124,7 +127,8 @@ def _score_last_one(held, out, in_play, values, notes) -> list[int]:
     return points
 
 
-def _score_crazy_eights(sheet, out, in_play, values, notes) -> list[int]:
+def _score_crazy_eights(sheet: Sheet, out: int | None, in_play: Sequence[bool],
+                        values: list[int], notes: list[str]) -> list[int]:
     points = [0] * len(values)
     if out is not None:
         points[out] = sum(v for seat, v in enumerate(values) if seat != out and in_play[seat])
@@ -188,8 +192,9 @@ def check_hand(sheet: Sheet, names: Sequence[str], result: HandResult,
 def deal_size(sheet: Sheet, players: int) -> int:
     """Cards dealt to each player in a hand (Countdown: see ``Standings.next_deal``)."""
     if sheet.game == LO:
-        return sheet["hand_size"]
-    return 7 if players == 2 else 5
+        size: int = sheet["hand_size"]
+        return size
+    return standard_deal(players)
 
 
 @dataclass(frozen=True)

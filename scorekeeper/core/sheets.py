@@ -31,6 +31,7 @@ __all__ = [
     "Sheet",
     "SheetError",
     "game",
+    "standard_deal",
 ]
 
 # Version 2: "Drawing, precisely" (RULES.md) changed what draw_limit, play_after_draw
@@ -48,6 +49,8 @@ class SheetError(InputError):
     ``field`` names what is at fault (``game`` or ``options.<key>``).
     """
 
+    field: str  # always given, unlike the base class's
+
     def __init__(self, message: str, field: str = "options") -> None:
         super().__init__(message, field)
 
@@ -62,6 +65,23 @@ class Game:
     max_players: int
     blurb: str
 
+    def players_problem(self, count: int) -> str | None:
+        """Why ``count`` players cannot sit at this game, or None when they can.
+
+        The one table-size check: the deal helper, the scorer, the engine, the records,
+        the importer and both front doors all ask it, so they all say the same thing.
+
+        >>> GAMES["last-one"].players_problem(1)
+        'Last One needs at least 2 players; 1 is too few.'
+        """
+        if count < self.min_players:
+            return f"{self.name} needs at least {self.min_players} players; {count} is too few."
+        if count > self.max_players:
+            return (f"{self.name} is for {self.min_players} to {self.max_players} players; "
+                    f"{count} is too many. Split into two tables, or pick a game that "
+                    "seats more.")
+        return None
+
 
 GAMES: Mapping[str, Game] = MappingProxyType(
     {
@@ -73,6 +93,16 @@ GAMES: Mapping[str, Game] = MappingProxyType(
                  "sets their hand size and their own wild rank; first to count down to 0 wins."),
     }
 )
+
+
+def standard_deal(players: int) -> int:
+    """Cards each in a Crazy Eights deal: 7 with two players, else 5 (Last One deals
+    its sheet's ``hand_size``, Countdown each player's count).
+
+    >>> standard_deal(2), standard_deal(4)
+    (7, 5)
+    """
+    return 7 if players == 2 else 5
 
 
 def game(key: str) -> Game:
@@ -156,6 +186,11 @@ class Option:
     minimum: int | None = None
     maximum: int | None = None
 
+    def allows(self, value: int) -> bool:
+        """Whether a number lies within this option's bounds (either may be open)."""
+        return ((self.minimum is None or value >= self.minimum)
+                and (self.maximum is None or value <= self.maximum))
+
     def applies_to(self, game_key: str) -> bool:
         """Whether this option exists for that game."""
         return game_key in self.defaults
@@ -204,6 +239,11 @@ def _all(lo: Any = None, c8: Any = None, *, cd: bool = True) -> dict[str, Any]:
             out[CD] = c8
     return out
 
+# Bounds for the open-ended numbers: far beyond any table's game, small enough that
+# every total, chart and comparison stays an ordinary number (10³⁰⁹ once broke charts).
+MAX_POINTS = 1_000_000
+MAX_DRAWS = 200
+
 
 def _sec(lo: str | None = None, c8: str | None = None, cd: str | None = None) -> dict[str, str]:
     return {k: v for k, v in ((LO, lo), (C8, c8), (CD, cd)) if v}
@@ -213,12 +253,14 @@ _OPTION_LIST = [
     Option("hand_size", "Cards dealt", "How many cards each player is dealt (4 to 9; 9 only "
            "when everybody agrees).", "int", _all(7), _sec("lo-deal"), minimum=4, maximum=9),
     Option("threshold", "Elimination threshold", "A player whose total reaches this is out "
-           "of the match.", "int", _all(250), _sec("lo-elimination"), minimum=1),
+           "of the match.", "int", _all(250), _sec("lo-elimination"), minimum=1,
+           maximum=MAX_POINTS),
     Option("draw_limit", "Draw limit", "The most cards a player may draw in one turn. "
            "Empty means no limit: keep drawing while the stock lasts. Whether a drawn "
            "card may then be played, or a player holding a playable card may draw at all, "
            "is set by the next two options.", "int_or_none",
-           _all(1, 1), _sec("lo-drawing", "c8-drawing", "cd-drawing"), minimum=1),
+           _all(1, 1), _sec("lo-drawing", "c8-drawing", "cd-drawing"), minimum=1,
+           maximum=MAX_DRAWS),
     Option("play_after_draw", "Play after drawing", "Once a player has drawn, they may still "
            "play this turn: any card in hand that fits, not only the one drawn. They may "
            "also keep it and pass.", "bool", _all(False, True),
@@ -270,7 +312,8 @@ _OPTION_LIST = [
             "first-to-50-per-player": "first to 50 points per player",
             "first-to-target": "first to a target you choose"}),
     Option("target", "Target", "The points that win, when the match is first to a target.",
-           "int", _all(None, 100, cd=False), _sec(c8="c8-match-end"), minimum=1),
+           "int", _all(None, 100, cd=False), _sec(c8="c8-match-end"), minimum=1,
+           maximum=MAX_POINTS),
     Option("jam_scoring", "Jammed hands", "How a hand that nobody can finish is scored.",
            "choice", _all(None, "difference", cd=False), _sec(c8="c8-jammed"),
            {"difference": "lowest holder scores the differences",
@@ -356,7 +399,8 @@ class Sheet:
         if end == "first-to-50-per-player":
             return 50 * players
         if end == "first-to-target":
-            return self["target"]
+            target: int = self["target"]
+            return target
         return None
 
     def to_dict(self) -> dict[str, Any]:

@@ -7,6 +7,7 @@ on the game and the table; these helpers keep the parsing in views short.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from scorekeeper.core.errors import InputError
 
@@ -16,11 +17,9 @@ PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8
            "#e377c2")
 
 
-class FieldError(InputError):
-    """Bad input in one form field; ``field`` is the input's name."""
-
-    def __init__(self, message: str, field: str) -> None:
-        super().__init__(message, field)
+# Bad input in one form field is an InputError whose ``field`` is the input's name;
+# ``FieldError`` is its old name here, kept for callers not yet moved.
+FieldError = InputError
 
 
 def sentence(text: object) -> str:
@@ -30,9 +29,65 @@ def sentence(text: object) -> str:
     return words if words.endswith((".", "!", "?")) else words + "."
 
 
+# Characters no name or note needs and that hide or disguise text: controls (NUL,
+# escape…), format characters (zero-width spaces and joiners, bidi overrides and
+# isolates, the byte-order mark, soft hyphens), surrogates, and unassigned code points.
+_REFUSED = {"Cc": "a control character", "Cf": "an invisible formatting character",
+            "Cs": "a broken character (a lone surrogate)", "Cn": "an unassigned character"}
+
+
+def _code(char: str) -> str:
+    name = unicodedata.name(char, "")
+    return f"U+{ord(char):04X}" + (f" {name}" if name else "")
+
+
+def clean_text(text: str | None, field: str, limit: int, *, empty: bool = False,
+               lines: bool = False) -> str:
+    """Text safe to store and show: NFC-normalised, trimmed, 0/1 to ``limit`` characters.
+
+    Control and format characters, lone surrogates and unassigned code points are
+    refused with a :class:`FieldError` naming the character, so a name cannot hide a
+    NUL (which PostgreSQL refuses), a zero-width space or a right-to-left override.
+    Without ``lines`` every run of white space becomes one space; with it, line breaks
+    and tabs are kept (free text such as a ruling's question).
+
+    >>> clean_text("  E\u0301mile  ", "name", 40)
+    'Émile'
+    >>> clean_text("Ann\u202e", "name", 40)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    scorekeeper.core.text.FieldError: Remove U+202E RIGHT-TO-LEFT OVERRIDE: it is an ...
+    """
+    raw = text or ""
+    if any("\ud800" <= char <= "\udfff" for char in raw):  # before normalising: it can't
+        raise FieldError("Remove the broken character (a lone surrogate).", field)
+    value = unicodedata.normalize("NFC", raw)
+    value = value.strip() if lines else _SPACES.sub(" ", value).strip()
+    for char in value:
+        kind = unicodedata.category(char)
+        if kind in _REFUSED and not (lines and char in "\t\n\r"):
+            raise FieldError(f"Remove {_code(char)}: it is {_REFUSED[kind]}.", field)
+    if not value and not empty:
+        raise FieldError("Enter some text.", field)
+    if len(value) > limit:
+        raise FieldError(f"Keep it to {limit} characters or fewer.", field)
+    return value
+
+
+def name_key(name: str) -> str:
+    """What makes two names the same: case-folded NFC, so Émile, ÉMILE and E+◌́mile clash.
+
+    >>> name_key("ÉMILE") == name_key("e\u0301mile")
+    True
+    """
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
+
+
 def clean_name(text: str | None, field: str = "name", limit: int = 40) -> str:
-    """A trimmed, single-spaced name of 1 to ``limit`` characters, else :class:`FieldError`."""
-    name = _SPACES.sub(" ", text or "").strip()
+    """A trimmed, single-spaced name of 1 to ``limit`` characters, else :class:`FieldError`.
+
+    The text passes :func:`clean_text` (NFC, no control or invisible characters).
+    """
+    name = clean_text(text, field, 10 * limit, empty=True)
     if not name:
         raise FieldError("Enter a name.", field)
     if len(name) > limit:

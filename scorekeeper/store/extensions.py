@@ -1,8 +1,10 @@
 """Flask extensions, created unbound and initialised by :func:`scorekeeper.create_app`."""
 
 import sqlite3
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from flask import current_app, request
+from flask_limiter import Limiter
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
@@ -28,15 +30,44 @@ class Base(DeclarativeBase):
 
 
 db = SQLAlchemy(model_class=Base)
+
+# The class models derive from. At run time it is db.Model (Base plus Flask-SQLAlchemy's
+# table naming and session binding); a type checker cannot see through that attribute,
+# so it is told the truth it needs: a model is a Base.
+if TYPE_CHECKING:
+    Model = Base
+else:
+    Model = db.Model
 migrate = Migrate(render_as_batch=True)
 csrf = CSRFProtect()
+
+
+def client_address() -> str:
+    """Who a rate limit counts: the client's address (the proxy's view of it when
+    ``SCOREKEEPER_PROXIES`` says how many proxies to trust)."""
+    return request.remote_addr or "unknown"
+
+
+def limits_off() -> bool:
+    """Whether this app's rate limits are switched off (``RATE_LIMITS`` false, in tests).
+
+    Read per request from the app's own configuration: the limiter object is shared by
+    every app the process builds, and only its storage is set from the latest one.
+    """
+    return not current_app.config.get("RATE_LIMITS", True)
+
+
+limiter = Limiter(key_func=client_address, default_limits_exempt_when=limits_off)
 
 
 # SQLite, every connection: write-ahead logging with synchronous=NORMAL (a commit is one
 # append to the log, and a committed hand survives an application crash; only a power
 # loss can take back the last commits), and writers wait up to 5 s for the lock instead
-# of failing with "database is locked". PostgreSQL connections are left alone.
-SQLITE_PRAGMAS = ("journal_mode=WAL", "synchronous=NORMAL", "busy_timeout=5000")
+# of failing with "database is locked"; foreign keys are enforced (SQLite leaves them
+# off unless asked), so a seat can never point at a deleted player. PostgreSQL
+# connections are left alone.
+SQLITE_PRAGMAS = ("journal_mode=WAL", "synchronous=NORMAL", "busy_timeout=5000",
+                  "foreign_keys=ON")
 
 
 @event.listens_for(Engine, "connect")

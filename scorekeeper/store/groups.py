@@ -7,10 +7,10 @@ caller turns that into its own 404; ids beyond a 32-bit integer never reach a qu
 
 from __future__ import annotations
 
-from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 
-from scorekeeper.core.text import FieldError, clean_colour, clean_name, next_colour
+from scorekeeper.core.errors import ConflictError, InputError
+from scorekeeper.core.text import clean_colour, clean_name, name_key, next_colour
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import MAX_ID, Group, Match, Player, Seat
 
@@ -59,19 +59,22 @@ def group_player(group: Group, player_id: int) -> Player | None:
 
 def check_unique_name(group: Group, name: str, field: str, player: Player | None = None
                       ) -> None:
-    """Refuse a name already used in the group (ignoring case)."""
-    query = db.select(Player.id).where(Player.group_id == group.id,
-                                       func.lower(Player.name) == name.lower())
+    """Refuse a name already used in the group, compared by :func:`name_key` (case
+    folded, NFC): ``Émile`` and ``ÉMILE`` are one name. A group has few players, so they
+    are compared here rather than by the database's byte-wise ``lower()``."""
+    query = db.select(Player.id, Player.name).where(Player.group_id == group.id)
     if player is not None:
         query = query.where(Player.id != player.id)
-    if db.session.scalar(query) is not None:
-        raise FieldError(f"{name!r} is already a player in this group; pick another name.",
-                         field)
+    key = name_key(name)
+    if any(name_key(other) == key for _, other in db.session.execute(query)):
+        raise ConflictError(f"{name!r} is already a player in this group; pick another name.",
+                            field)
 
 
 def add_player(group: Group, name_text: str | None, colour: str | None = None,
                field: str = "name") -> Player:
-    """Add (and flush) a player; :class:`FieldError` for a bad or duplicate name.
+    """Add (and flush) a player; :class:`InputError` for a bad name, its subclass
+    :class:`ConflictError` for one already taken.
 
     The database's unique constraint settles a race between two phones adding the
     same name (the session is then rolled back); the caller commits.
@@ -86,7 +89,7 @@ def add_player(group: Group, name_text: str | None, colour: str | None = None,
         db.session.flush()
     except IntegrityError:
         db.session.rollback()
-        raise FieldError(f"{name!r} is already a player in this group.", field) from None
+        raise ConflictError(f"{name!r} is already a player in this group.", field) from None
     return player
 
 
@@ -94,3 +97,47 @@ def has_history(player: Player) -> bool:
     """Whether the player sat at any match."""
     return db.session.scalar(db.select(Seat.id).where(Seat.player_id == player.id)
                              .limit(1)) is not None
+
+
+def delete_player(player: Player) -> None:
+    """Delete (and commit) a player who never sat at a match.
+
+    A seated player is refused with :class:`ConflictError` (hide them instead). The
+    check and the delete race with a match being started with this player; the
+    database's foreign key settles it, and the loser gets the same 409, never a 500.
+    """
+    if has_history(player):
+        raise ConflictError(f"{player.name} has played matches, so they can only be hidden.",
+                            "player")
+    db.session.delete(player)
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise ConflictError(f"{player.name} was just seated in a match, so they can only be "
+                            "hidden.", "player") from None
+
+
+def name_problems() -> list[str]:
+    """Stored names that today's rules refuse: text :func:`clean_name` rejects (a NUL,
+    a zero-width space, a bidi override…) and players of one group whose names are the
+    same by :func:`name_key` (``Émile`` and ``ÉMILE``, stored before the rule). The
+    ``scorekeeper check-names`` command lists them, so they can be renamed by hand."""
+    problems = []
+    for kind, rows, limit in (
+            ("group", db.session.execute(db.select(Group.id, Group.id, Group.name)), 80),
+            ("player", db.session.execute(db.select(Player.group_id, Player.id, Player.name)),
+             40)):
+        for group_id, row_id, name in rows:
+            try:
+                clean_name(name, "name", limit)
+            except InputError as exc:
+                problems.append(f"group {group_id}, {kind} {row_id} {name!r}: {exc.message}")
+    seen: dict[tuple[int, str], tuple[int, str]] = {}
+    for group_id, player_id, name in db.session.execute(
+            db.select(Player.group_id, Player.id, Player.name).order_by(Player.id)):
+        first = seen.setdefault((group_id, name_key(name)), (player_id, name))
+        if first[0] != player_id:
+            problems.append(f"group {group_id}, player {player_id} {name!r}: the same name "
+                            f"as player {first[0]} {first[1]!r}")
+    return problems

@@ -1,15 +1,16 @@
 """Database models: groups, players, matches, seats, hands, hand entries, rulings.
 
 Standings are never stored: they are derived from a match's hands by
-:func:`scorekeeper.scoring.standings`. The only derived columns kept on ``Match``
-(``status``, ``winners``, ``hand_count``, ``finished_at``) are an index for the
-history page, rewritten in the same transaction as every change to the hands; the
+:func:`scorekeeper.scoring.standings`. The only derived columns kept (``Match``'s
+``status``, ``hand_count`` and ``finished_at``, and ``Seat.winner``) are an index for
+the history pages, rewritten in the same transaction as every change to the hands; the
 match's ``version`` makes concurrent changes to one match conflict instead of interleave.
 """
 
 from __future__ import annotations
 
 import secrets
+import uuid
 from datetime import UTC, datetime
 
 from sqlalchemy import (
@@ -23,8 +24,9 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.sql.expression import false
 
-from scorekeeper.store.extensions import db
+from scorekeeper.store.extensions import Model
 
 MAX_ID = 2**31 - 1  # PostgreSQL integer: larger ids from a client never reach a query
 TOKEN_BYTES = 24  # 32 url-safe characters: long enough that guessing is hopeless
@@ -35,12 +37,17 @@ def new_token() -> str:
     return secrets.token_urlsafe(TOKEN_BYTES)
 
 
+def new_uid() -> str:
+    """A match's stable id: it travels in exports, so a re-import is recognised."""
+    return uuid.uuid4().hex
+
+
 def utcnow() -> datetime:
     """The current time, timezone-aware UTC."""
     return datetime.now(UTC)
 
 
-class Group(db.Model):
+class Group(Model):
     """The people who play together: the unit of privacy."""
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -52,7 +59,7 @@ class Group(db.Model):
     matches: Mapped[list[Match]] = relationship(back_populates="group")
 
 
-class Player(db.Model):
+class Player(Model):
     """A person in a group: a name unique in the group and a colour."""
 
     __table_args__ = (UniqueConstraint("group_id", "name"),)
@@ -67,7 +74,7 @@ class Player(db.Model):
     group: Mapped[Group] = relationship(back_populates="players")
 
 
-class Match(db.Model):
+class Match(Model):
     """A match: a frozen rule sheet, seats in clockwise order, and its hands."""
 
     # The history list, newest first: all of a group's matches, or filtered by game or status.
@@ -75,6 +82,7 @@ class Match(db.Model):
         Index("ix_match_group_created", "group_id", "created_at"),
         Index("ix_match_group_game_created", "group_id", "game", "created_at"),
         Index("ix_match_group_status_created", "group_id", "status", "created_at"),
+        UniqueConstraint("group_id", "uid"),  # one copy of an exported match per group
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -83,10 +91,10 @@ class Match(db.Model):
     sheet_json: Mapped[str] = mapped_column(Text)
     first_dealer: Mapped[int] = mapped_column(Integer, default=0)
     view_token: Mapped[str] = mapped_column(String(64), unique=True, default=new_token)
+    uid: Mapped[str] = mapped_column(String(32), default=new_uid)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     # Derived from the hands (see the module docstring), kept for listing and filtering.
     status: Mapped[str] = mapped_column(String(10), default="active", index=True)
-    winners: Mapped[str] = mapped_column(String(200), default="")  # seat numbers, "0 2"
     hand_count: Mapped[int] = mapped_column(Integer, default=0)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     # Bumped by every write to the match's hands: two phones changing the same match at
@@ -106,8 +114,13 @@ class Match(db.Model):
         back_populates="match", order_by="Ruling.id", cascade="all, delete-orphan"
     )
 
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winning seats' positions (none while the match is being played)."""
+        return tuple(seat.position for seat in self.seats if seat.winner)
 
-class Seat(db.Model):
+
+class Seat(Model):
     """A player's place at a match's table; positions run clockwise from 0."""
 
     __table_args__ = (
@@ -119,16 +132,21 @@ class Seat(db.Model):
     match_id: Mapped[int] = mapped_column(ForeignKey("match.id"))
     position: Mapped[int] = mapped_column(Integer)
     player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), index=True)
+    # Derived like the match's status: this seat won the (finished) match.
+    winner: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     match: Mapped[Match] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship()
 
 
-class Hand(db.Model):
+class Hand(Model):
     """One deal of a match. ``number`` is unique per match: two phones recording the
     same hand at once cannot both succeed, whatever the number of server processes."""
 
-    __table_args__ = (UniqueConstraint("match_id", "number"),)
+    __table_args__ = (
+        UniqueConstraint("match_id", "number"),
+        UniqueConstraint("match_id", "idempotency_key"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     match_id: Mapped[int] = mapped_column(ForeignKey("match.id"))
@@ -137,6 +155,11 @@ class Hand(db.Model):
     out_seat: Mapped[int | None] = mapped_column(Integer)  # None: blocked / jammed
     hand_size: Mapped[int | None] = mapped_column(Integer)  # Last One: a per-hand override
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The client's Idempotency-Key (unique per match; NULLs never clash), a digest of the
+    # request it came with, and the API's answer, so a resent hand gets the same reply.
+    idempotency_key: Mapped[str | None] = mapped_column(String(80))
+    request_digest: Mapped[str | None] = mapped_column(String(64))
+    reply_json: Mapped[str | None] = mapped_column(Text)
 
     match: Mapped[Match] = relationship(back_populates="hands")
     entries: Mapped[list[HandEntry]] = relationship(
@@ -144,7 +167,7 @@ class Hand(db.Model):
     )
 
 
-class HandEntry(db.Model):
+class HandEntry(Model):
     """What one seat held at the end of a hand (canonical card text) and scored."""
 
     __table_args__ = (UniqueConstraint("hand_id", "seat"),)
@@ -158,7 +181,7 @@ class HandEntry(db.Model):
     hand: Mapped[Hand] = relationship(back_populates="entries")
 
 
-class Ruling(db.Model):
+class Ruling(Model):
     """A play-checker verdict saved to a match's record."""
 
     id: Mapped[int] = mapped_column(primary_key=True)

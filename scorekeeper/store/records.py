@@ -9,7 +9,7 @@ exactly one insert succeeds and the other gets :class:`ConflictError`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from sqlalchemy.exc import IntegrityError
@@ -17,9 +17,9 @@ from sqlalchemy.orm.attributes import flag_modified
 from sqlalchemy.orm.exc import StaleDataError
 
 from scorekeeper.core.cards import Card, format_cards, parse_cards
-from scorekeeper.core.errors import InputError
+from scorekeeper.core.errors import ConflictError, InputError
 from scorekeeper.core.scoring import HandResult, ScoringError, Standings, standings
-from scorekeeper.core.sheets import Sheet
+from scorekeeper.core.sheets import LO, OPTIONS, Sheet
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Hand, HandEntry, Match, Player, Seat, utcnow
 
@@ -38,18 +38,11 @@ __all__ = [
 ]
 
 
-class RecordError(InputError):
-    """A write that was refused; ``field`` names the form field at fault
-    (``out``, ``seat-<n>``, ``hand_size``, ``number``, ``players``, ``first_dealer``)."""
-
-    def __init__(self, message: str, field: str = "") -> None:
-        super().__init__(message, field)
-
-
-class ConflictError(RecordError):
-    """The hand number is already recorded (another phone was quicker) or not next."""
-
-    status = 409
+# A refused write is an InputError whose ``field`` names the form field at fault (``out``,
+# ``seat-<n>``, ``hand_size``, ``number``, ``players``, ``first_dealer``); a hand number
+# already recorded (another phone was quicker) or not next is its ConflictError.
+# ``RecordError`` is the old name of InputError here, kept for callers not yet moved.
+RecordError = InputError
 
 
 def match_sheet(match: Match) -> Sheet:
@@ -93,7 +86,7 @@ def _compute(match: Match, results: Sequence[HandResult]) -> Standings:
     try:
         return standings(match_sheet(match), match_names(match), match.first_dealer, results)
     except ScoringError as exc:
-        raise RecordError(str(exc), _field(exc)) from None
+        raise InputError(str(exc), _field(exc)) from None
 
 
 def build_match(group: Group, sheet: Sheet, players: Sequence[Player], first_dealer: int,
@@ -109,7 +102,7 @@ def build_match(group: Group, sheet: Sheet, players: Sequence[Player], first_dea
     try:
         table = standings(sheet, [p.name for p in players], first_dealer, hands)
     except ScoringError as exc:
-        raise RecordError(str(exc), _field(exc)) from None
+        raise InputError(str(exc), _field(exc)) from None
     match = Match(group=group, game=sheet.game, sheet_json=sheet.to_json(),
                   first_dealer=first_dealer, created_at=created_at or utcnow())
     match.seats = [Seat(position=i, player=p) for i, p in enumerate(players)]
@@ -129,49 +122,69 @@ def build_match(group: Group, sheet: Sheet, players: Sequence[Player], first_dea
 def _check_seats(group: Group, sheet: Sheet, players: Sequence[Player], first_dealer: int
                  ) -> None:
     info = sheet.game_info
-    if not info.min_players <= len(players) <= info.max_players:
-        raise RecordError(f"{info.name} needs {info.min_players} to {info.max_players} "
-                          f"players, not {len(players)}", "players")
+    problem = info.players_problem(len(players))
+    if problem:
+        raise InputError(problem, "players")
     # Objects, not ids: an import seats players it has not flushed yet.
     if len({id(p) for p in players}) != len(players):
-        raise RecordError("a player can take only one seat", "players")
+        raise InputError("a player can take only one seat", "players")
     if any(p.group_id != group.id for p in players):
-        raise RecordError("every player must belong to this group", "players")
+        raise InputError("every player must belong to this group", "players")
     if not 0 <= first_dealer < len(players):
-        raise RecordError("the first dealer must be one of the seats", "first_dealer")
+        raise InputError("the first dealer must be one of the seats", "first_dealer")
 
 
 def create_match(group: Group, sheet: Sheet, players: Sequence[Player], first_dealer: int
                  ) -> Match:
     """Start a match with players seated clockwise in the given order."""
     match = build_match(group, sheet, players, first_dealer)
-    db.session.commit()
+    try:
+        db.session.commit()
+    except IntegrityError:  # a player deleted at the same moment (the foreign key says so)
+        db.session.rollback()
+        raise ConflictError("one of these players was just deleted from the group; "
+                            "nothing was started", "players") from None
     return match
 
 
 def _check_hand_size(match: Match, hand_size: int | None) -> None:
-    if hand_size is not None and (match.game != "last-one" or not 4 <= hand_size <= 9):
-        raise RecordError("a hand's own deal size is for Last One, 4 to 9 cards", "hand_size")
+    size = OPTIONS["hand_size"]
+    if hand_size is not None and (match.game != LO or not size.allows(hand_size)):
+        raise InputError(f"a hand's own deal size is for Last One, {size.minimum} to "
+                          f"{size.maximum} cards", "hand_size")
 
 
 def record_hand(match: Match, number: int, out: int | None, held: Sequence[Sequence[Card]],
-                hand_size: int | None = None) -> Hand:
+                hand_size: int | None = None, *, key: str | None = None,
+                digest: str | None = None, reply: Callable[[Match], str] | None = None
+                ) -> Hand:
     """Record the next hand. ``number`` is the hand the form was showing: anything but
-    the next number means the form is stale and nothing is stored."""
+    the next number means the form is stale and nothing is stored.
+
+    ``key`` and ``digest`` are the client's idempotency key and its request's fingerprint
+    (see :mod:`.idempotency`); ``reply`` renders the answer to keep with them, inside the
+    same transaction, so a resent request gets exactly the first answer.
+    """
     expected = len(match.hands) + 1
     if number != expected:
         raise ConflictError(f"hand {number} is already recorded; the next hand is {expected}",
                             "number")
     if match.status == "finished":
-        raise RecordError("the match is over: no more hands can be recorded", "number")
+        raise InputError("the match is over: no more hands can be recorded", "number")
     _check_hand_size(match, hand_size)
     result = HandResult.of(out, held, hand_size)
     table = _compute(match, [*hand_results(match), result])
-    hand = Hand(number=number, dealer=table.dealers[-1], out_seat=out, hand_size=hand_size)
+    hand = Hand(number=number, dealer=table.dealers[-1], out_seat=out, hand_size=hand_size,
+                idempotency_key=key, request_digest=digest)
     _fill_entries(hand, result, table.hands[-1].points)
     match.hands.append(hand)
     _refresh(match, table)
-    _commit(match, f"hand {number} was just recorded from another phone")
+
+    def keep_reply() -> None:
+        if reply is not None:
+            hand.reply_json = reply(match)
+
+    _commit(match, f"hand {number} was just recorded from another phone", keep_reply)
     return hand
 
 
@@ -180,7 +193,7 @@ def edit_hand(match: Match, number: int, out: int | None, held: Sequence[Sequenc
     """Replace a recorded hand and re-derive every hand's points and dealer."""
     hands = list(match.hands)
     if not 1 <= number <= len(hands):
-        raise RecordError(f"there is no hand {number} to edit", "number")
+        raise InputError(f"there is no hand {number} to edit", "number")
     _check_hand_size(match, hand_size)
     result = HandResult.of(out, held, hand_size)
     results = hand_results(match)
@@ -198,7 +211,7 @@ def edit_hand(match: Match, number: int, out: int | None, held: Sequence[Sequenc
 def delete_last_hand(match: Match) -> int:
     """Delete the newest hand; returns its number."""
     if not match.hands:
-        raise RecordError("there is no hand to delete", "number")
+        raise InputError("there is no hand to delete", "number")
     hand = match.hands[-1]
     number = hand.number
     # Removing it from the collection deletes it (delete-orphan cascade); an extra
@@ -210,15 +223,19 @@ def delete_last_hand(match: Match) -> int:
     return number
 
 
-def _commit(match: Match, conflict: str) -> None:
+def _commit(match: Match, conflict: str, before: Callable[[], None] | None = None) -> None:
     """Commit a change to a match's hands, or roll it all back as a conflict.
 
     The match row is always rewritten so its version moves on: of two phones changing
     the same match at once, the second UPDATE finds a stale version and fails, and a
-    second insert of the same hand number fails the unique constraint.
+    second insert of the same hand number fails the unique constraint. ``before`` runs
+    after the flush (the new version and rows are known) and before the commit.
     """
     flag_modified(match, "hand_count")
     try:
+        if before is not None:
+            db.session.flush()
+            before()
         db.session.commit()
     except (IntegrityError, StaleDataError):
         db.session.rollback()
@@ -248,7 +265,8 @@ def _restamp(hands: Sequence[Hand], table: Standings) -> None:
 def _refresh(match: Match, table: Standings) -> None:
     """Rewrite the match's derived listing columns from standings."""
     match.hand_count = len(table.hands)
-    match.winners = " ".join(str(s) for s in table.winners)
+    for seat in match.seats:
+        seat.winner = seat.position in table.winners
     if table.over:
         if match.status != "finished":
             match.finished_at = utcnow()

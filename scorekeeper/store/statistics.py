@@ -3,7 +3,7 @@ matches the group has played, each reaching the player's rows through ``Seat.pla
 
 1. per game, matches finished, won and still being played;
 2. per game, hands, points, times went out and times caught holding an 8 or a joker
-   (``LIKE`` on the canonical card text, ``"8S KH JK"``);
+   (``LIKE`` on the canonical card text, ``"8S KH JK"``; who won is ``Seat.winner``);
 3. per Last One match, the player's total and the last hand in which they scored:
    points only grow in Last One and a player out of the match scores nothing, so a
    player whose total reached the threshold (and who is not a winner) fell in exactly
@@ -22,7 +22,7 @@ import json
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import String, and_, case, cast, func, literal, or_
+from sqlalchemy import and_, case, func, or_
 from sqlalchemy.orm import aliased
 
 from scorekeeper.core.sheets import LO
@@ -38,8 +38,8 @@ FINISHED = Match.status == "finished"
 
 
 def _in_winners(seat: Any) -> Any:
-    """SQL: the seat's position is one of the match's winners (``"0 2"``)."""
-    return (literal(" ") + Match.winners + " ").like("% " + cast(seat.position, String) + " %")
+    """SQL: the seat won its match (``Seat.winner``)."""
+    return seat.winner.is_(True)
 
 
 def _count(condition: Any) -> Any:
@@ -64,10 +64,6 @@ def _rows(statement: Any) -> Any:
 @lru_cache(maxsize=256)
 def _options(sheet_json: str) -> dict[str, Any]:
     return json.loads(sheet_json).get("options", {})
-
-
-def _winners(text: str) -> tuple[int, ...]:
-    return tuple(int(s) for s in text.split())
 
 
 def _match_counts(group: Group, player: Player, games: dict[str, GameStats]) -> int:
@@ -104,7 +100,7 @@ def _hand_counts(group: Group, player: Player, games: dict[str, GameStats]) -> N
 def _falls(group: Group, player: Player, stats: GameStats) -> None:
     """Statement 3: Last One eliminations; hands after a fall were not played."""
     rows = _rows(_mine(
-        db.select(Match.sheet_json, Match.winners, ME.position, func.count(),
+        db.select(Match.sheet_json, ME.winner, func.count(),
                   func.sum(HandEntry.points),
                   func.max(case((HandEntry.points > 0, Hand.number))))
         .select_from(ME).join(Match, Match.id == ME.match_id)
@@ -112,9 +108,9 @@ def _falls(group: Group, player: Player, stats: GameStats) -> None:
         .join(HandEntry, and_(HandEntry.hand_id == Hand.id, HandEntry.seat == ME.position)),
         group, player).where(Match.game == LO)
         .group_by(Match.id, ME.id).order_by(Match.id))
-    for sheet_json, winners, seat, hands, total, last_scored in rows:
+    for sheet_json, won, hands, total, last_scored in rows:
         threshold = _options(sheet_json).get("threshold")
-        if threshold is None or total < threshold or seat in _winners(winners):
+        if threshold is None or total < threshold or won:
             continue
         stats.falls.append(last_scored)
         stats.hands -= hands - last_scored
@@ -123,25 +119,32 @@ def _falls(group: Group, player: Player, stats: GameStats) -> None:
 def _won_matches(group: Group, player: Player) -> list[tuple[MatchRow, int]]:
     """Statements 4 and 5: the matches the player won (with the player's seat), then
     each seat's points per hand in them, in match, hand and seat order."""
-    won = _mine(db.select(Match.id, Match.game, Match.sheet_json, Match.winners, ME.position)
+    won = _mine(db.select(Match.id, Match.game, Match.sheet_json, ME.position)
                 .select_from(ME).join(Match, Match.id == ME.match_id), group, player
                 ).where(FINISHED, _in_winners(ME))
     heads = {row.id: row for row in _rows(won)}
     hands: dict[int, dict[int, tuple[int | None, list[int]]]] = {m: {} for m in heads}
-    for match_id, number, out, points in _rows(
-            db.select(Hand.match_id, Hand.number, Hand.out_seat, HandEntry.points)
+    winners: dict[int, set[int]] = {m: set() for m in heads}
+    for match_id, number, out, seat, points, winner in _rows(
+            db.select(Hand.match_id, Hand.number, Hand.out_seat, HandEntry.seat,
+                      HandEntry.points, Seat.winner)
             .join(HandEntry, HandEntry.hand_id == Hand.id)
+            .join(Seat, and_(Seat.match_id == Hand.match_id, Seat.position == HandEntry.seat))
             .where(Hand.match_id.in_(won.with_only_columns(Match.id)))
             .order_by(Hand.match_id, Hand.number, HandEntry.seat)):
         hands[match_id].setdefault(number, (out, []))[1].append(points)
-    return [(_won_row(heads[m], hands[m]), heads[m].position) for m in sorted(heads)]
+        if winner:
+            winners[match_id].add(seat)
+    return [(_won_row(heads[m], hands[m], tuple(sorted(winners[m]))), heads[m].position)
+            for m in sorted(heads)]
 
 
-def _won_row(head: Any, hands: dict[int, tuple[int | None, list[int]]]) -> MatchRow:
+def _won_row(head: Any, hands: dict[int, tuple[int | None, list[int]]],
+             winners: tuple[int, ...]) -> MatchRow:
     options = _options(head.sheet_json)
     rows = tuple(HandRow(out, (), tuple(points)) for out, points in hands.values())
     seats = len(rows[0].points) if rows else 0
-    return MatchRow(head.id, head.game, tuple(range(seats)), _winners(head.winners), True,
+    return MatchRow(head.id, head.game, tuple(range(seats)), winners, True,
                     rows, start=options.get("start_count", 0),
                     threshold=options.get("threshold"))
 

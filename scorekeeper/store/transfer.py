@@ -4,11 +4,13 @@ The JSON document (format ``scorekeeper-export``, version 1) holds each match's 
 sheet, seats by player name, first dealer, start and finish times, every hand with the
 cards each seat held, and the saved rulings; points and results are included too, and
 checked on import. ``finished_at`` is optional (older files lack it: an imported
-finished match then finishes at the time of the import). Importing validates
-*everything* first — the sheet, the seats, every hand replayed through
-:func:`scoring.standings` — and then writes all of a file or nothing, in one
-transaction, turning hands into rows with :func:`records.build_match`. Players are
-matched by name (ignoring case) within the target group and created when missing.
+finished match then finishes at the time of the import). Each match carries its stable
+``uid``: importing a file again skips (and reports) the matches already in the group.
+Importing validates *everything* first — the sheet, the seats, every hand replayed
+through :func:`scoring.standings`, all text through :func:`text.clean_text` — and then
+writes all of a file or nothing, in one transaction of bulk inserts (:func:`_write`).
+Players are matched by name (case-folded NFC) within the target group and created
+when missing.
 Problems are reported with where they are (``matches[2].hands[4].held[1]``) and in
 words (match 3, hand 5, Bob).
 """
@@ -27,12 +29,25 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
-from scorekeeper.core.cards import CardError, parse_cards
+from scorekeeper.core.cards import CardError, format_cards, parse_cards
+from scorekeeper.core.errors import InputError
 from scorekeeper.core.scoring import HandResult, ScoringError, Standings, standings
 from scorekeeper.core.sheets import LO, Sheet, SheetError
+from scorekeeper.core.text import clean_text, name_key
 from scorekeeper.store.extensions import db
-from scorekeeper.store.models import Group, Hand, Match, Player, Ruling, Seat, utcnow
-from scorekeeper.store.records import RecordError, build_match, match_standings
+from scorekeeper.store.models import (
+    Group,
+    Hand,
+    HandEntry,
+    Match,
+    Player,
+    Ruling,
+    Seat,
+    new_token,
+    new_uid,
+    utcnow,
+)
+from scorekeeper.store.records import match_standings
 
 __all__ = [
     "FORMAT",
@@ -51,18 +66,24 @@ __all__ = [
 FORMAT, VERSION = "scorekeeper-export", 1
 MAX_NAME, MAX_CARDS_TEXT, MAX_TEXT, MAX_RULE = 40, 400, 4000, 40
 COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+UID = re.compile(r"^[0-9A-Za-z_-]{1,32}$")
 CSV_COLUMNS = ("match", "game", "started", "hand", "dealer", "seat", "player", "went_out",
                "cards", "points", "total")
 
 
 @dataclass(frozen=True)
 class Limits:
-    """What one import may hold, so a hostile file cannot exhaust the server."""
+    """What one import may hold, so a hostile file cannot exhaust the server.
 
-    max_bytes: int = 8 * 1024 * 1024
-    max_matches: int = 5000
+    Sized so that writing the largest import holds the database's write lock for a
+    fraction of a second (see :func:`_write`): other groups' saves wait, never fail.
+    A bigger history is imported in several files.
+    """
+
+    max_bytes: int = 1024 * 1024
+    max_matches: int = 1000
     max_hands: int = 500  # per match
-    max_total_hands: int = 50000
+    max_total_hands: int = 5000  # written in about 0.1-0.3 s on the 2-core test machine
     max_rulings: int = 200  # per match
     max_players: int = 1000
 
@@ -97,15 +118,19 @@ class _Plan:
     created_at: datetime | None
     finished_at: datetime | None
     rulings: list[dict[str, Any]] = field(default_factory=list)
+    table: Standings | None = None  # the replay that validated the hands
+    uid: str | None = None  # the match's stable id, when the file carries one
 
 
 @dataclass(frozen=True)
 class ImportReport:
-    """What an import wrote."""
+    """What an import wrote; ``already_imported`` counts the file's matches that were in
+    the group already (the same stable id) and were left alone."""
 
     matches: int
     hands: int
     players_created: tuple[str, ...]
+    already_imported: int = 0
 
 
 # ---- export ----------------------------------------------------------------------
@@ -138,7 +163,8 @@ def _export_match(match: Match) -> dict[str, Any]:
         "points": list(score.points),
     } for hand, score in zip(match.hands, table.hands, strict=True)]
     return {
-        "id": match.id, "sheet": json.loads(match.sheet_json), "seats": names,
+        "id": match.id, "uid": match.uid, "sheet": json.loads(match.sheet_json),
+        "seats": names,
         "first_dealer": match.first_dealer, "created_at": _iso(match.created_at),
         "finished_at": _iso(match.finished_at), "hands": hands,
         "rulings": [{"hand_number": r.hand_number, "question": r.question, "legal": r.legal,
@@ -214,6 +240,10 @@ def _is_int(value: Any) -> bool:
 def _text(value: Any, where: str, limit: int, *, empty: bool = False) -> str:
     if not isinstance(value, str):
         raise _Bad(where, f"must be text, not {type(value).__name__}")
+    try:  # the same hygiene as the forms and the API: NFC, no control or invisible chars
+        value = clean_text(value[:limit + 1], where, limit + 1, empty=True, lines=True)
+    except InputError as exc:
+        raise _Bad(where, exc.message[:1].lower() + exc.message[1:]) from None
     if len(value) > limit or (not empty and not value.strip()):
         raise _Bad(where, f"must be 1 to {limit} characters" if not empty else
                    f"must be at most {limit} characters")
@@ -228,11 +258,11 @@ def _seats(data: Any, where: str, sheet: Sheet) -> list[str]:
     if not isinstance(data, list):
         raise _Bad(where, "must be a list of player names in clockwise order")
     info = sheet.game_info
-    if not info.min_players <= len(data) <= info.max_players:
-        raise _Bad(where, f"{info.name} needs {info.min_players} to {info.max_players} "
-                   f"players, not {len(data)}")
+    problem = info.players_problem(len(data))
+    if problem:
+        raise _Bad(where, problem)
     names = [_name(n, f"{where}[{i}]") for i, n in enumerate(data)]
-    if len({n.lower() for n in names}) != len(names):
+    if len({name_key(n) for n in names}) != len(names):
         raise _Bad(where, "a player can take only one seat")
     return names
 
@@ -334,12 +364,18 @@ def _match(data: Any, where: str, limits: Limits) -> _Plan:
         raise _Bad(f"{where}.hands", f"must be a list of at most {limits.max_hands} hands")
     if not isinstance(rulings, list) or len(rulings) > limits.max_rulings:
         raise _Bad(f"{where}.rulings", f"must be a list of at most {limits.max_rulings}")
+    uid = data.get("uid")
+    if uid is not None and not (isinstance(uid, str) and UID.match(uid)):
+        raise _Bad(f"{where}.uid", "must be the match's id from its export (up to 32 "
+                   "letters, digits, - or _) or absent")
     results = [_hand(h, f"{where}.hands[{i}]", i + 1, names, sheet) for i, h in enumerate(hands)]
-    _check_claims(data, _replay(sheet, names, dealer, results, where), names, where)
+    table = _replay(sheet, names, dealer, results, where)
+    _check_claims(data, table, names, where)
     return _Plan(sheet, names, dealer, results,
                  _moment(data.get("created_at"), f"{where}.created_at"),
                  _moment(data.get("finished_at"), f"{where}.finished_at"),
-                 [_ruling(r, f"{where}.rulings[{i}]", len(hands)) for i, r in enumerate(rulings)])
+                 [_ruling(r, f"{where}.rulings[{i}]", len(hands)) for i, r in enumerate(rulings)],
+                 table, uid)
 
 
 def _envelope(doc: Any, limits: Limits) -> list[Any]:
@@ -374,7 +410,7 @@ def _colours(doc: dict[str, Any], limits: Limits) -> dict[str, str]:
         if colour is not None and not (isinstance(colour, str) and COLOUR.match(colour)):
             raise _Bad(f"players[{i}].colour", "must be a colour like #1f77b4")
         if colour:
-            colours[name.lower()] = colour.lower()
+            colours[name_key(name)] = colour.lower()
     return colours
 
 
@@ -404,53 +440,146 @@ def validate(doc: Any, limits: Limits = Limits()) -> tuple[list[_Plan], dict[str
         if len(problems) >= 20:
             problems.append(Problem("", "…and possibly more; fix these first"))
             break
+    problems += _twice(plans)
     if problems:
         raise TransferError(problems)
     return plans, colours
 
 
+def _twice(plans: list[_Plan]) -> list[Problem]:
+    """A match may appear only once in a file (by its stable id)."""
+    seen: dict[str, int] = {}
+    problems = []
+    for i, plan in enumerate(plans):
+        if plan.uid is not None and plan.uid in seen:
+            problems.append(Problem(f"matches[{i}].uid", f"match {i + 1}: the same match as "
+                                    f"match {seen[plan.uid] + 1} of this file"))
+        seen.setdefault(plan.uid or "", i)
+    return problems
+
+
 # ---- import: writing ----------------------------------------------------------------
 
+def _already_here(group: Group, plans: list[_Plan]) -> set[str]:
+    """The stable ids of the file's matches that the group holds already."""
+    uids = [plan.uid for plan in plans if plan.uid]
+    if not uids:
+        return set()
+    return set(db.session.scalars(db.select(Match.uid).where(Match.group_id == group.id,
+                                                              Match.uid.in_(uids))))
+
+
 def _players(group: Group, plans: list[_Plan], colours: dict[str, str]
-             ) -> tuple[dict[str, Player], list[str]]:
-    """Existing players by lower-case name, plus the ones to create (flushed)."""
-    found = {p.name.lower(): p for p in db.session.scalars(
+             ) -> tuple[dict[str, Player], list[Player]]:
+    """Existing players by :func:`name_key`, plus the ones to create (not yet added)."""
+    found = {name_key(p.name): p for p in db.session.scalars(
         db.select(Player).where(Player.group_id == group.id))}
     created = []
     for name in (n for plan in plans for n in plan.names):
-        if name.lower() not in found:
+        if name_key(name) not in found:
             player = Player(group_id=group.id, name=name,
-                            colour=colours.get(name.lower(), "#1f77b4"))
-            db.session.add(player)
-            found[name.lower()] = player
-            created.append(name)
+                            colour=colours.get(name_key(name), "#1f77b4"))
+            found[name_key(name)] = player
+            created.append(player)
     return found, created
 
 
-def _build(group: Group, plan: _Plan, players: dict[str, Player]) -> Match:
-    match = build_match(group, plan.sheet, [players[n.lower()] for n in plan.names],
-                        plan.first_dealer, plan.results, created_at=plan.created_at,
-                        finished_at=plan.finished_at)
-    match.rulings = [Ruling(**ruling) for ruling in plan.rulings]
-    return match
+def _match_row(group: Group, plan: _Plan) -> dict[str, Any]:
+    """A match's row: its derived columns from the validating replay, as
+    :func:`records.build_match` would set them (a finished match keeps the file's
+    finish time, or finishes now)."""
+    table = plan.table
+    assert table is not None  # set by validate()
+    finished = (plan.finished_at or utcnow()) if table.over else None
+    return {"group_id": group.id, "game": plan.sheet.game, "sheet_json": plan.sheet.to_json(),
+            "first_dealer": plan.first_dealer, "uid": plan.uid or new_uid(),
+            "view_token": new_token(), "created_at": plan.created_at or utcnow(),
+            "status": "finished" if table.over else "active",
+            "winners": " ".join(str(s) for s in table.winners),
+            "hand_count": len(table.hands), "finished_at": finished, "version": 1}
+
+
+@dataclass
+class _Rows:
+    """Every row of an import, built before the first write. Rows below a match name it
+    by its position in ``matches``; those below a hand by (match position, number)."""
+
+    matches: list[dict[str, Any]] = field(default_factory=list)
+    seats: list[tuple[int, int, str]] = field(default_factory=list)  # match, position, key
+    hands: list[dict[str, Any]] = field(default_factory=list)
+    entries: list[tuple[int, int, int, str, int]] = field(default_factory=list)
+    rulings: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+
+
+def _rows(group: Group, plans: list[_Plan]) -> _Rows:
+    rows, now = _Rows(), utcnow()
+    for m, plan in enumerate(plans):
+        table = plan.table
+        assert table is not None  # set by validate()
+        rows.matches.append(_match_row(group, plan))
+        rows.seats += [(m, i, name_key(n)) for i, n in enumerate(plan.names)]
+        rows.rulings += [(m, ruling) for ruling in plan.rulings]
+        for i, (result, dealer) in enumerate(zip(plan.results, table.dealers, strict=True)):
+            rows.hands.append({"m": m, "number": i + 1, "dealer": dealer, "out_seat": result.out,
+                               "hand_size": result.hand_size, "created_at": now})
+            rows.entries += [(m, i + 1, seat, format_cards(cards), table.hands[i].points[seat])
+                             for seat, cards in enumerate(result.held)]
+    return rows
+
+
+def _insert(model: type, rows: list[dict[str, Any]]) -> None:
+    """Insert many rows in one executemany (no RETURNING: SQLite would send it row by row)."""
+    if rows:
+        db.session.execute(model.__table__.insert(), rows)  # type: ignore[attr-defined]
+
+
+def _write(group: Group, plans: list[_Plan], colours: dict[str, str]) -> list[str]:
+    """Write validated matches with bulk inserts, a few statements per table whatever
+    their number, so the write lock is held briefly; returns the players created.
+
+    Every row is built first; new ids are read back by the match's stable id (unique
+    in the group) and the hand's number (unique in the match), not row by row.
+    """
+    players, created = _players(group, plans, colours)
+    rows = _rows(group, plans)
+    db.session.add_all(created)
+    db.session.flush()  # the first write: from here to the commit the lock is held
+    _insert(Match, rows.matches)
+    uids = [row["uid"] for row in rows.matches]
+    by_uid = dict(db.session.execute(db.select(Match.uid, Match.id).where(
+        Match.group_id == group.id, Match.uid.in_(uids))).all())
+    match_ids = [by_uid[uid] for uid in uids]
+    _insert(Seat, [{"match_id": match_ids[m], "position": position,
+                    "player_id": players[key].id} for m, position, key in rows.seats])
+    _insert(Hand, [{"match_id": match_ids[h.pop("m")], **h} for h in rows.hands])
+    hand_ids = {(match, number): hand_id for hand_id, match, number in db.session.execute(
+        db.select(Hand.id, Hand.match_id, Hand.number).where(Hand.match_id.in_(match_ids)))}
+    _insert(HandEntry, [{"hand_id": hand_ids[match_ids[m], number], "seat": seat,
+                         "cards": cards, "points": points}
+                        for m, number, seat, cards, points in rows.entries])
+    _insert(Ruling, [{"match_id": match_ids[m], **ruling} for m, ruling in rows.rulings])
+    return [player.name for player in created]
 
 
 def import_document(group: Group, doc: Any, limits: Limits = Limits()) -> ImportReport:
-    """Validate and write a whole document in one transaction, or nothing at all."""
+    """Validate and write a whole document in one transaction, or nothing at all.
+
+    Everything is checked before the first write; the matches the group already holds
+    (the same stable id, from an earlier import of this file) are skipped and counted.
+    """
     plans, colours = validate(doc, limits)
     try:
-        players, created = _players(group, plans, colours)
-        for plan in plans:
-            _build(group, plan, players)
+        here = _already_here(group, plans)
+        fresh = [plan for plan in plans if plan.uid not in here]
+        created = _write(group, fresh, colours)
         db.session.commit()
-    except RecordError as exc:  # validated above, so only if records and validate disagree
-        db.session.rollback()
-        raise TransferError([Problem("", str(exc))]) from None
     except IntegrityError:
         db.session.rollback()
-        raise TransferError([Problem("", "a player with one of these names was added at the "
-                                     "same moment; nothing was imported, try again")]) from None
+        raise TransferError([Problem("", "these matches or players were added at the same "
+                                     "moment (the file imported twice at once?); nothing "
+                                     "was imported, try again")]) from None
     except BaseException:
         db.session.rollback()
         raise
-    return ImportReport(len(plans), sum(len(p.results) for p in plans), tuple(created))
+    return ImportReport(len(fresh), sum(len(p.results) for p in fresh), tuple(created),
+                        len(plans) - len(fresh))

@@ -203,7 +203,7 @@ def _draw(game: Game, move: Move) -> None:
     if game.uncalled == p:
         game.uncalled = -1
     if not game.debts and game.melee is not None:
-        value = game.variant.melee_value(game.upcard_as.rank)  # type: ignore[arg-type]
+        value = game.variant.melee_value(rules.melee_rank(game))
         game.debts.append(Debt(p, value, "melee", value))
     if game.debts:
         _pay(game)

@@ -38,11 +38,11 @@ from typing import Any
 from scorekeeper.core.engine.moves import SetupError
 from scorekeeper.core.engine.replay import read_game
 from scorekeeper.core.engine.state import Game
-from scorekeeper.core.sheets import Sheet
+from scorekeeper.core.sheets import C8, CD, LO, Sheet
 
 __all__ = ["GAME_CODES", "parse_position", "position_request"]
 
-GAME_CODES = {"lo": "last-one", "c8": "crazy-eights", "cd": "countdown"}
+GAME_CODES = {"lo": LO, "c8": C8, "cd": CD}
 
 
 def _hand(text: str) -> Any:

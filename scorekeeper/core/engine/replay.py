@@ -55,7 +55,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from scorekeeper.core.cards import CardError, DeckError, Suit, deck_for, parse_card
+from scorekeeper.core.cards import Card, CardError, DeckError, Suit, deck_for, parse_card
 from scorekeeper.core.engine import setup as engine_setup
 from scorekeeper.core.engine.moves import IllegalMoveError, Move, SetupError, Verdict
 from scorekeeper.core.engine.state import Game
@@ -86,7 +86,7 @@ def _text(value: Any, field: str, limit: int = MAX_TEXT) -> str:
     return value
 
 
-def _card(value: Any, field: str):
+def _card(value: Any, field: str) -> Card:
     try:
         return parse_card(_text(value, field))
     except CardError as exc:
@@ -183,8 +183,12 @@ def read_game(data: Mapping[str, Any]) -> Game:
             raise InputError(f"unknown field {key!r}", str(key)[:60])
     sheet = read_sheet(data.get("sheet"))
     info = GAMES[sheet.game]
-    players = _int(data.get("players"), "players", info.min_players, info.max_players,
-                   f"the number of {info.name} players")
+    players = data.get("players")
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise InputError(f"players must be a whole number, not {players!r}", "players")
+    problem = info.players_problem(players)
+    if problem:
+        raise InputError(problem, "players")
     dealer = _int(data.get("dealer", 0), "dealer", 0, players - 1, "a seat")
     hands = _hands(data.get("hands"), players)
     upcard = str(_card(data.get("upcard"), "upcard"))
@@ -342,8 +346,9 @@ def replay(game: Game, events: list[list[Move]], want_moves: bool = False) -> di
         verdict, implied, ok = _judge(game, moves)
         if not ok:
             first_illegal = i
-        step = {"legal": verdict.legal, "reason": verdict.reason, "rule": verdict.rule,
-                "rule_url": rule_url(game.variant.game, verdict.rule), "cause": verdict.cause}
+        step: dict[str, Any] = {
+            "legal": verdict.legal, "reason": verdict.reason, "rule": verdict.rule,
+            "rule_url": rule_url(game.variant.game, verdict.rule), "cause": verdict.cause}
         if implied:
             step["implied"] = [f"pass by {game.seat_name(seat)}" for seat in implied]
         if before is not None:

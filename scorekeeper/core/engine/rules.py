@@ -40,7 +40,8 @@ def fits(game: Game, c: Card, p: int) -> bool:
     if c.rank is game.wild[p]:
         return True
     s = game.active_suit
-    return s is None or c.suit is s or (game.rank_open and c.rank is game.upcard_as.rank)
+    up = game.upcard_as
+    return s is None or c.suit is s or (game.rank_open and up is not None and c.rank is up.rank)
 
 
 def can_play(game: Game, p: int) -> bool | None:
@@ -112,11 +113,21 @@ def owes_pass(game: Game) -> bool | None:
     return None if could_play is False else False
 
 
+def melee_rank(game: Game) -> Rank:
+    """The rank a running melee stands on (a melee only starts on a ranked card)."""
+    up = game.upcard_as
+    if up is None or up.rank is None:
+        raise ValueError("no melee is running on a ranked upcard")
+    return up.rank
+
+
 def melee_next(game: Game) -> Card | None:
     """The card that continues the melee, or None when the run has stopped at K."""
     up = game.upcard_as
-    rank = up.rank.next_up(game.variant.melee_wrap)  # type: ignore[union-attr]
-    return None if rank is None else make_card(rank, up.suit)  # type: ignore[arg-type]
+    if up is None or up.rank is None or up.suit is None:
+        return None  # no melee runs on a joker
+    rank = up.rank.next_up(game.variant.melee_wrap)
+    return None if rank is None else make_card(rank, up.suit)
 
 
 def refill_order(game: Game) -> list[Card | None]:
@@ -305,7 +316,7 @@ def _check_melee(game: Game, move: Move) -> Verdict:
         return Verdict(False, f"in the melee only the defender ({game.seat_name(defender)}) draws; "
                        "others may only continue it", rule, "turn")
     if move.kind == "draw":
-        value = game.variant.melee_value(game.upcard_as.rank)  # type: ignore[arg-type]
+        value = game.variant.melee_value(melee_rank(game))
         ok = Verdict(True, f"{game.seat_name(p)} ends the melee and draws {value}", rule)
         return _check_draw_card(game, move, ok)
     if move.kind == "pass" and not can_draw(game):

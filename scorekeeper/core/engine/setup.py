@@ -16,7 +16,7 @@ from typing import Any
 
 from scorekeeper.core.cards import Card, Deck, DeckError, Rank, Suit, parse_card, parse_cards
 from scorekeeper.core.engine.moves import SetupError
-from scorekeeper.core.sheets import GAMES, Sheet
+from scorekeeper.core.sheets import CD, GAMES, LO, Sheet, standard_deal
 
 __all__ = [
     "SITUATION_KEYS",
@@ -83,8 +83,8 @@ def read_stock(stock: Any, room: int) -> tuple[list[Card | None], bool]:
             raise SetupError(f"stock: {stock} cards, but only {room} are left after the deal",
                              "stock")
         return [None] * stock, False
-    cards = parse_cards(stock) if isinstance(stock, str) else [read_card(c, "stock")
-                                                                for c in stock]
+    cards: list[Card | None] = [*parse_cards(stock)] if isinstance(stock, str) else [
+        read_card(c, "stock") for c in stock]
     if len(cards) > room:
         raise SetupError(f"stock: {len(cards)} cards, but only {room} are left after the deal",
                          "stock")
@@ -120,7 +120,7 @@ def read_pile(pile: Any, room: int) -> list[Card | None] | None:
 
 def read_counts(sheet: Sheet, players: int, counts: Sequence[int] | None) -> list[int] | None:
     """Countdown counts per seat (default: the sheet's start_count); None otherwise."""
-    if sheet.game != "countdown":
+    if sheet.game != CD:
         if counts is not None:
             raise SetupError("counts are only used in Crazy Eights Countdown", "counts")
         return None
@@ -155,20 +155,21 @@ def hand_sizes(sheet: Sheet, players: int, counts: Sequence[int] | None = None) 
     >>> hand_sizes(Sheet.make("crazy-eights"), 3)
     [5, 5, 5]
     """
-    if sheet.game == "last-one":
+    if sheet.game == LO:
         return [sheet["hand_size"]] * players
-    if sheet.game == "countdown":
+    if sheet.game == CD:
         return list(read_counts(sheet, players, counts) or [])
-    return [7 if players == 2 else 5] * players
+    return [standard_deal(players)] * players
 
 
 def check_players(sheet: Sheet, players: Any, dealer: Any) -> None:
     """The table size fits the game and the dealer is one of the seats."""
     info = GAMES[sheet.game]
-    if isinstance(players, bool) or not isinstance(players, int) or not (
-            info.min_players <= players <= info.max_players):
-        raise SetupError(f"{info.name} is for {info.min_players}-{info.max_players} players, "
-                         f"not {players!r}", "players")
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise SetupError(f"players must be a whole number, not {players!r}", "players")
+    problem = info.players_problem(players)
+    if problem:
+        raise SetupError(problem, "players")
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
         raise SetupError(f"dealer must be a seat from 0 to {players - 1}, not {dealer!r}",
                          "dealer")

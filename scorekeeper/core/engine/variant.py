@@ -15,11 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorekeeper.core.cards import Rank
-from scorekeeper.core.sheets import SECTIONS, Sheet
+from scorekeeper.core.sheets import C8, CD, LO, SECTIONS, Sheet
 
 __all__ = ["C8", "CD", "LO", "Variant"]
-
-LO, C8, CD = "last-one", "crazy-eights", "countdown"
 
 # Effect codes: "two" (next player draws two), "three" (free play), "melee" (a 4),
 # "skip", "reverse". Wild cards (8s; a Countdown player's own rank) are handled apart.

@@ -38,9 +38,25 @@ def run_online() -> None:
     options = dict(migrate_ext.configure_args)
     options.setdefault("process_revision_directives", _skip_empty)
     with migrate_ext.db.engine.connect() as connection:
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:  # batch mode copies and drops tables that others point at
+            _foreign_keys(connection, "OFF")
         context.configure(connection=connection, target_metadata=metadata, **options)
         with context.begin_transaction():
             context.run_migrations()
+        if sqlite:
+            _foreign_keys(connection, "ON")
+
+
+def _foreign_keys(connection, state: str) -> None:
+    """Switch SQLite's foreign keys (the app turns them on for every connection).
+
+    A batch ALTER rebuilds a table by copying it and dropping the old one; with foreign
+    keys on, dropping a table that seats and hands point at would fail or cascade. The
+    pragma only works outside a transaction, so it is committed on its own.
+    """
+    connection.exec_driver_sql(f"PRAGMA foreign_keys={state}")
+    connection.commit()
 
 
 if context.is_offline_mode():

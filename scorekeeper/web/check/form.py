@@ -35,6 +35,8 @@ _VERBS = {"play": "play", "plays": "play", "draw": "draw", "draws": "draw", "pas
 class CheckError(InputError):
     """Bad form input; ``field`` is the form field to show the message on."""
 
+    field: str  # always given, unlike the base class's
+
     def __init__(self, message: str, field: str) -> None:
         super().__init__(message, field)
 
@@ -101,8 +103,10 @@ def is_asked(args: Mapping[str, str]) -> bool:
 def read(args: Mapping[str, str], sheet: Sheet, names: list[str] | None = None) -> Question:
     """The replay request the form describes, or :class:`CheckError`."""
     info = sheet.game_info
-    players = len(names) if names else _whole(args, "players", 4, info.min_players,
-                                              info.max_players)
+    players = len(names) if names else _whole(args, "players", 4, 1, 99)
+    problem = info.players_problem(players)
+    if problem:
+        raise CheckError(problem, "players")
     seats = list(names) if names else [f"Seat {n}" for n in range(1, players + 1)]
     up = _card_text(args, "up")
     if up is None:

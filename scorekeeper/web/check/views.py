@@ -118,7 +118,8 @@ def _render(args: MultiDict[str, str], sheet: Sheet | None, match: Match | None)
         game_choices=[(k, g.name) for k, g in GAMES.items()],
         rule_titles=dict(SECTIONS[sheet.game]), question=question, result=result, errors=errors,
         verdict=verdict_of(result) if result and result["steps"] else None,
-        notes=assumptions(result, question.lines) if result and result["steps"] else [],
+        notes=assumptions(result, question.lines) if question and result and result["steps"]
+        else [],
         query=urlencode(list(args.items(multi=True))),
         advanced_open=bool(args.get("events") or args.get("dealer")) or any(
             (v or "").strip() for k, v in args.items() if k.startswith("hold-")) or any(

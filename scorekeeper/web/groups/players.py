@@ -5,11 +5,14 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from sqlalchemy.exc import IntegrityError
 
-from scorekeeper.core.text import FieldError, clean_colour, clean_name, next_colour
+from scorekeeper.core.errors import ConflictError, InputError
+from scorekeeper.core.text import next_colour
 from scorekeeper.store import groups
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Player
 from scorekeeper.web import access
+from scorekeeper.web.forms import attach
+from scorekeeper.web.groups.forms import EditPlayerForm, PlayerForm
 
 bp = Blueprint("players", __name__, url_prefix="/groups/<int:group_id>/players")
 
@@ -25,20 +28,20 @@ def _player(group: Group, player_id: int) -> Player:
 def index(group_id: int):
     """List the group's players; POST adds one."""
     group = access.current_group(group_id)
-    errors: dict[str, str] = {}
-    if request.method == "POST":
+    form = PlayerForm(formdata=None if request.method == "GET" else request.form)
+    if form.is_submitted() and form.validate():
         try:
-            player = groups.add_player(group, request.form.get("name"), request.form.get("colour"))
+            player = groups.add_player(group, form.name.data, form.colour.data)
             db.session.commit()
             flash(f"Added {player.name}.")
             return redirect(url_for("players.index", group_id=group.id))
-        except FieldError as exc:
+        except InputError as exc:  # the name is taken: a ConflictError on "name"
             db.session.rollback()
-            errors[exc.field] = exc.message
-    status = 400 if errors else 200
-    return render_template("players/index.html", group=group, errors=errors,
-                           colour=next_colour([p.colour for p in group.players]),
-                           form=request.form), status
+            attach(form, exc, "name")
+    if not form.colour.data:
+        form.colour.data = next_colour([p.colour for p in group.players])
+    return render_template("players/index.html", group=group, form=form), (
+        400 if form.errors else 200)
 
 
 @bp.route("/<int:player_id>", methods=["GET", "POST"])
@@ -46,24 +49,24 @@ def edit(group_id: int, player_id: int):
     """Rename or recolour a player."""
     group = access.current_group(group_id)
     player = _player(group, player_id)
-    errors: dict[str, str] = {}
-    if request.method == "POST":
+    form = EditPlayerForm(formdata=None if request.method == "GET" else request.form,
+                          obj=player)
+    if form.is_submitted() and form.validate():
         try:
-            name = clean_name(request.form.get("name"))
-            groups.check_unique_name(group, name, "name", player)
-            player.name, player.colour = name, clean_colour(request.form.get("colour"))
+            groups.check_unique_name(group, form.name.data, "name", player)
+            player.name, player.colour = form.name.data, form.colour.data
             db.session.commit()
             flash(f"Saved {player.name}.")
             return redirect(url_for("players.index", group_id=group.id))
-        except FieldError as exc:
+        except InputError as exc:  # the name is taken: a ConflictError on "name"
             db.session.rollback()
-            errors[exc.field] = exc.message
+            attach(form, exc, "name")
         except IntegrityError:
             db.session.rollback()
-            errors["name"] = "That name was just taken by another player; pick another."
-    return render_template("players/edit.html", group=group, player=player, errors=errors,
-                           form=request.form, history=groups.has_history(player)), (
-        400 if errors else 200)
+            attach(form, InputError("That name was just taken by another player; pick "
+                                    "another.", "name"), "name")
+    return render_template("players/edit.html", group=group, player=player, form=form,
+                           history=groups.has_history(player)), (400 if form.errors else 200)
 
 
 @bp.post("/<int:player_id>/hide")
@@ -82,10 +85,11 @@ def delete(group_id: int, player_id: int):
     """Delete a player who never played; one with history can only be hidden."""
     group = access.current_group(group_id)
     player = _player(group, player_id)
-    if groups.has_history(player):
-        flash(f"{player.name} has played matches, so they can only be hidden.", "error")
-        return redirect(url_for("players.edit", group_id=group.id, player_id=player.id))
-    db.session.delete(player)
-    db.session.commit()
-    flash(f"Deleted {player.name}.")
+    name = player.name
+    try:
+        groups.delete_player(player)
+    except ConflictError as exc:
+        flash(exc.message, "error")
+        return redirect(url_for("players.edit", group_id=group.id, player_id=player_id))
+    flash(f"Deleted {name}.")
     return redirect(url_for("players.index", group_id=group.id))

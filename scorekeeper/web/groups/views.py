@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, url_for
 
 from scorekeeper.core.sheets import GAMES
-from scorekeeper.core.text import FieldError, clean_name
-from scorekeeper.store.extensions import db
+from scorekeeper.store.extensions import db, limiter, limits_off
 from scorekeeper.store.models import Group, Match, new_token
 from scorekeeper.web import access
+from scorekeeper.web.groups.forms import GroupForm
+from scorekeeper.web.links import public_url
 
 bp = Blueprint("groups", __name__)
 
@@ -16,18 +17,26 @@ bp = Blueprint("groups", __name__)
 @bp.get("/")
 def index():
     """The phone's groups to switch between, and the form to start a new one."""
-    return render_template("groups/index.html", groups=access.member_groups(), errors={})
+    return render_template("groups/index.html", groups=access.member_groups(),
+                           form=GroupForm(formdata=None))
 
 
+def _setting(name: str):
+    """A rate limit read from the app's configuration when a request is checked."""
+    return lambda: current_app.config[name]
+
+
+# Per client address; past the limit a 429 with Retry-After (see scorekeeper/security.py).
 @bp.post("/groups")
+@limiter.limit(_setting("RATELIMIT_GROUPS"), exempt_when=limits_off,
+               error_message="Too many new groups from here; try again later.")
 def create():
     """Start a group; this phone becomes a member."""
-    try:
-        name = clean_name(request.form.get("name"), limit=80)
-    except FieldError as exc:
-        groups = access.member_groups()
-        return render_template("groups/index.html", groups=groups, errors={exc.field: exc.message},
-                               name=request.form.get("name", "")), 400
+    form = GroupForm()
+    if not form.validate():
+        return render_template("groups/index.html", groups=access.member_groups(),
+                               form=form), 400
+    name = form.name.data
     group = Group(name=name)
     db.session.add(group)
     db.session.commit()
@@ -44,12 +53,14 @@ def show(group_id: int):
         db.select(Match).where(Match.group_id == group.id)
         .order_by(Match.created_at.desc(), Match.id.desc()).limit(50)
     ).all()
-    invite = url_for("groups.join", token=group.invite_token, _external=True)
+    invite = public_url("groups.join", token=group.invite_token)
     return render_template("groups/show.html", group=group, matches=matches, invite=invite,
                            games=GAMES)
 
 
 @bp.get("/join/<token>")
+@limiter.limit(_setting("RATELIMIT_JOINS"), exempt_when=limits_off,
+               error_message="Too many invite links opened from here; try again later.")
 def join(token: str):
     """Open an invite link: this phone may now edit the group."""
     group = None

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
+from scorekeeper.core.errors import InputError
 from scorekeeper.core.text import sentence
+from scorekeeper.store.idempotency import KeyReuseError
 from scorekeeper.store.models import Group, Match
 from scorekeeper.store.records import (
     ConflictError,
@@ -22,6 +24,7 @@ from scorekeeper.web.hands.clash import (
     delete_clash,
     delete_stale,
     edit_clash,
+    entered,
     recorded_clash,
 )
 from scorekeeper.web.hands.form import (
@@ -31,6 +34,7 @@ from scorekeeper.web.hands.form import (
     picker_data,
     same_as_stored,
 )
+from scorekeeper.web.hands.once import KEY_FIELD, already_recorded, form_key, new_key
 from scorekeeper.web.matches.scoreboard import board, hand_news
 
 bp = Blueprint("hands", __name__, url_prefix="/groups/<int:group_id>/matches/<int:match_id>/hands")
@@ -47,7 +51,8 @@ def _render(group: Group, match: Match, number: int, form, errors: dict[str, str
     in_play = _in_play_at(match, number) if editing else context["standings"].in_play
     return render_template("hands/form.html", group=group, number=number, form=form,
                            errors=errors, editing=editing, in_play=in_play,
-                           points_json=picker_data(context["sheet"]), **context), status
+                           points_json=picker_data(context["sheet"]),
+                           idempotency_key=form.get(KEY_FIELD) or new_key(), **context), status
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -55,6 +60,10 @@ def new(group_id: int, match_id: int):
     """Record the next hand; a stale or clashing form is told what happened instead."""
     group, match = _load(group_id, match_id)
     number = len(match.hands) + 1
+    if request.method == "POST":
+        sent_before = _sent_before(group, match)
+        if sent_before is not None:
+            return sent_before
     if match.status == "finished":
         flash("The match is over: start a rematch to play on.", "error")
         return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
@@ -62,8 +71,10 @@ def new(group_id: int, match_id: int):
         return _render(group, match, number, {"number": str(number)}, {}, False)
     entry = parse_hand(request.form, match_sheet(match), match_standings(match).in_play)
     if not entry.errors:
+        key, digest = form_key(request.form)
         try:
-            record_hand(match, entry.number, entry.out, entry.held, entry.hand_size)
+            record_hand(match, entry.number, entry.out, entry.held, entry.hand_size,
+                        key=key, digest=digest)
         except ConflictError:
             return _conflict(group, match, entry)
         except RecordError as exc:
@@ -72,6 +83,29 @@ def new(group_id: int, match_id: int):
             flash(hand_news(match, entry.number))
             return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
     return _render(group, match, number, request.form, entry.errors, False, 400)
+
+
+BAD_KEY = ("This form's hidden idempotency_key is damaged (at most 80 characters, no "
+           "spaces); nothing was saved. Reload the page and enter the hand again.")
+
+
+def _sent_before(group: Group, match: Match):
+    """The answer for a form whose key is spent: the same result as its first send, or
+    (its key used for another hand: an old form reused) the clash, nothing saved."""
+    try:
+        done = already_recorded(match, request.form)
+    except KeyReuseError:
+        return _clash(group, match, "Not saved: this form was already used to record a "
+                      "hand, so it is out of date. Here is the current score. What you "
+                      f"entered: {entered(match, request.form)}.")
+    except InputError:
+        fresh = {k: v for k, v in request.form.items() if k != KEY_FIELD}
+        return _render(group, match, len(match.hands) + 1, fresh, {"number": BAD_KEY},
+                       False, 400)
+    if done is None:
+        return None
+    flash(hand_news(match, done.number))
+    return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
 
 
 def _conflict(group: Group, match: Match, entry: HandInput):

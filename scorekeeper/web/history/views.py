@@ -30,15 +30,14 @@ from scorekeeper.store.records import match_standings
 from scorekeeper.store.statistics import player_figures
 from scorekeeper.store.transfer import (
     Limits,
-    Problem,
     TransferError,
     export_document,
     import_document,
     load_matches,
-    parse_json,
     to_csv,
 )
 from scorekeeper.web import access
+from scorekeeper.web.history.form import ImportForm
 
 bp = Blueprint("history", __name__, url_prefix="/groups/<int:group_id>")
 
@@ -119,18 +118,20 @@ def upload(group_id: int):
     """Upload a JSON export: all of it is imported, or nothing and a list of problems."""
     group = access.current_group(group_id)
     if request.method == "GET":
-        return render_template("history/import.html", group=group, problems=[])
+        return render_template("history/import.html", group=group,
+                               form=ImportForm(limits(), formdata=None))
     request.max_content_length = limits().max_bytes + 64 * 1024  # the form around the file
-    file = request.files.get("file")
-    if file is None or not file.filename:
-        problems = [Problem("file", "Choose an exported .json file to import.")]
-        return render_template("history/import.html", group=group, problems=problems), 400
+    form = ImportForm(limits())
+    if not form.validate():
+        return render_template("history/import.html", group=group, form=form), 400
     try:
-        report = import_document(group, parse_json(file.read(limits().max_bytes + 1),
-                                                   limits()), limits())
+        report = import_document(group, form.document, limits())
     except TransferError as exc:
-        return render_template("history/import.html", group=group, problems=exc.problems), 400
+        form.problems = list(exc.problems)
+        return render_template("history/import.html", group=group, form=form), 400
     flash(f"Imported {report.matches} match(es) with {report.hands} hand(s)"
-          + (f"; new players: {', '.join(report.players_created)}."
-             if report.players_created else "."))
+          + (f"; new players: {', '.join(report.players_created)}"
+             if report.players_created else "")
+          + (f"; {report.already_imported} match(es) were already here and were skipped."
+             if report.already_imported else "."))
     return redirect(url_for("history.index", group_id=group.id))

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from scorekeeper.core.deal import DealError, plan_for_sheet
+from scorekeeper.core.deal import DealError, nine_problem, plan_for_sheet
 from scorekeeper.core.sheets import GAMES, LO, Option, Sheet, SheetError, options_for
 from scorekeeper.core.text import FieldError, clean_int, clean_name, sentence
 from scorekeeper.store.models import Group, Player
@@ -57,7 +57,7 @@ def _sheet(game: str, form: Mapping[str, str], errors: dict[str, str]) -> Sheet 
         try:
             values[opt.key] = option_value(opt, raw)
         except FieldError as exc:
-            errors[exc.field] = exc.message
+            errors[exc.field or f"opt-{opt.key}"] = exc.message
     try:
         sheet = Sheet.make(game, values)
     except SheetError as exc:
@@ -86,7 +86,7 @@ def _seats(group: Group, form: Mapping[str, str], errors: dict[str, str]) -> lis
             try:
                 name = clean_name(text, f"new-{i}")
             except FieldError as exc:
-                errors[exc.field] = exc.message
+                errors[exc.field or f"new-{i}"] = exc.message
                 continue
             order = form.get(f"order-n{i}", "")
             number = _seat_number(order, errors) if order else 99
@@ -115,17 +115,18 @@ def parse_setup(group: Group, form: Mapping[str, str]) -> Setup:
     setup.sheet = _sheet(game, form, setup.errors)
     setup.seats = _seats(group, form, setup.errors)
     info, count = GAMES[game], len(setup.seats)
-    if not info.min_players <= count <= info.max_players and "players" not in setup.errors:
-        setup.errors["players"] = (f"{info.name} is for {info.min_players} to "
-                                   f"{info.max_players} players; {count} chosen.")
+    problem = info.players_problem(count)
+    if problem and "players" not in setup.errors:
+        setup.errors["players"] = problem
     try:
         setup.first_dealer = clean_int(form.get("first_dealer"), "first_dealer", 1,
                                        max(count, 1)) - 1
     except FieldError as exc:
-        setup.errors[exc.field] = "Pick the seat of the first dealer. " + exc.message
+        setup.errors["first_dealer"] = "Pick the seat of the first dealer. " + exc.message
     sheet = setup.sheet
-    if sheet and sheet.game == LO and sheet["hand_size"] == 9 and not form.get("agree_nine"):
-        setup.errors["agree_nine"] = "Nine cards each only when everybody agrees: tick the box."
+    nine = sheet and nine_problem(sheet, bool(form.get("agree_nine")), "tick the box")
+    if nine:
+        setup.errors["agree_nine"] = nine
     if sheet and not setup.errors:
         try:
             plan_for_sheet(sheet, count)

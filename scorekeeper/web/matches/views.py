@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from scorekeeper.core.sheets import GAMES, LO, options_for
-from scorekeeper.core.text import FieldError, sentence
+from scorekeeper.core.text import FieldError, name_key, sentence
 from scorekeeper.store.extensions import db
 from scorekeeper.store.groups import add_player
 from scorekeeper.store.models import Group, new_token
@@ -60,7 +60,7 @@ def create(group_id: int):
 def _new_field(form, name: str) -> str:
     """Which new-player input held ``name``, so an error lands on it."""
     for i in range(NEW_SLOTS):
-        if form.get(f"new-{i}", "").strip().lower() == name.lower():
+        if name_key(" ".join(form.get(f"new-{i}", "").split())) == name_key(name):
             return f"new-{i}"
     return "players"
 

@@ -73,7 +73,8 @@ def sheet_query(sheet: Sheet) -> dict[str, str]:
 
 def rules_card_url(sheet: Sheet, players: int | None = None) -> str:
     """A shareable link to the rules card of ``sheet``."""
-    return url_for("rules.card_page", game=sheet.game, players=players, **sheet_query(sheet))
+    query: dict[str, Any] = {"game": sheet.game, "players": players, **sheet_query(sheet)}
+    return url_for("rules.card_page", **query)
 
 
 def points_rows(game_key: str) -> list[tuple[str, str]]:

@@ -1,0 +1,147 @@
+"""``scorekeeper bench engine --against openspiel``: our engine and OpenSpiel's, side by side.
+
+Both play random complete Crazy Eights hands with the same *play-first* policy (a random
+playable card when there is one, else a random one of what is left: draw or pass),
+under the same rules: OpenSpiel's ``crazy_eights`` with ``max_draw_cards=5``,
+``use_special_cards=False``, ``reshuffle=True`` and a turn cap far beyond any real hand;
+our sheet with the options that match it (:data:`OPENSPIEL_SHEET`). They run in one
+process, alternating batch by batch so both see the same machine load, and the figures
+are medians over the repeats. OpenSpiel (the ``open-spiel`` package, ``pyspiel``) is an
+optional extra; without it the command says so and exits 2.
+
+Moves are counted alike: every decision a player makes (a play, a draw, a pass; an 8's
+suit is part of our play and a separate "nominate" action in OpenSpiel, counted there as
+a move as it is an action the engine applies). OpenSpiel's chance nodes (the cards
+drawn from the stock) are not moves.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Callable
+from functools import partial
+from typing import Any
+
+from scorekeeper.core.engine.moves import Move
+from scorekeeper.core.engine.state import Game
+from scorekeeper.core.sheets import OPTIONS, Sheet
+
+# Our Crazy Eights sheet that plays like OpenSpiel's: draw up to five cards a turn even
+# holding a playable card, then play any playable card or pass; no special cards.
+OPENSPIEL_SHEET = {"draw_limit": 5, "play_after_draw": True, "draw_with_playable": True,
+                   "starter_effects": False, "match_end": "one-hand",
+                   "ace_two_players": "none", "queen_skips": False, "ace_reverses": False,
+                   "two_draws_two": False}
+if "refill" in OPTIONS:  # OpenSpiel reshuffles the pile into an unseen stock
+    OPENSPIEL_SHEET["refill"] = "shuffle"
+
+CONFIGS: tuple[tuple[str, int], ...] = (
+    ("crazy-eights", 2), ("crazy-eights", 4), ("crazy-eights", 7),
+    ("last-one", 4), ("last-one", 6))
+_DRAW, _PASS = 52, 53  # OpenSpiel's action ids: 0–51 play a card, 52 draw, 53 pass
+MOVE_CAP = 100_000
+
+
+def load_pyspiel() -> Any:
+    """The ``pyspiel`` module, or None when OpenSpiel is not installed."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    return pyspiel
+
+
+def play_first(moves: list[Move], rng: random.Random) -> Move:
+    """A random play when any card can be played, else a random other move."""
+    plays = [m for m in moves if m.kind == "play"]
+    return rng.choice(plays or moves)
+
+
+def our_games(players: int, games: int, rng: random.Random, game: str = "crazy-eights"
+              ) -> int:
+    """Play ``games`` random hands with our engine; returns the moves made."""
+    sheet = Sheet.make(game, OPENSPIEL_SHEET if game == "crazy-eights" else None)
+    moves = 0
+    for i in range(games):
+        g = Game.deal(sheet, players, i % players, rng)
+        while not g.is_over:
+            g.apply(play_first(g.legal_moves(), rng))
+            moves += 1
+            if moves > MOVE_CAP * games:
+                raise RuntimeError("a random hand did not end")
+    return moves
+
+
+def openspiel_games(pyspiel: Any, players: int, games: int, rng: random.Random) -> int:
+    """Play ``games`` random hands of OpenSpiel's ``crazy_eights``; returns the moves."""
+    game = pyspiel.load_game(
+        f"crazy_eights(players={players},max_draw_cards=5,use_special_cards=False,"
+        f"reshuffle=True,max_turns={MOVE_CAP})")
+    moves = 0
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                actions = [a for a, _ in outcomes]
+                state.apply_action(rng.choices(actions, [p for _, p in outcomes])[0])
+                continue
+            legal = state.legal_actions()
+            plays = [a for a in legal if a < _DRAW]
+            state.apply_action(rng.choice(plays or legal))
+            moves += 1
+    return moves
+
+
+def _time(run: Callable[[], int]) -> tuple[float, int]:
+    start = time.perf_counter()
+    moves = run()
+    return time.perf_counter() - start, moves
+
+
+def compare(game: str, players: int, games: int, repeats: int, seed: int,
+            pyspiel: Any) -> dict[str, Any]:
+    """Alternate batches of ``games`` hands, ours then OpenSpiel's, ``repeats`` times;
+    the medians of games/s and moves/s, and our ratio to OpenSpiel's."""
+    ours: list[tuple[float, int]] = []
+    theirs: list[tuple[float, int]] = []
+    for r in range(repeats):
+        ours.append(_time(partial(our_games, players, games, random.Random(seed + r), game)))
+        if game == "crazy-eights" and pyspiel is not None:
+            theirs.append(_time(partial(openspiel_games, pyspiel, players, games,
+                                        random.Random(seed + r))))
+    row: dict[str, Any] = {"game": game, "players": players, "games": games,
+                           "repeats": repeats, **_rates("ours", ours, games)}
+    if theirs:
+        row.update(_rates("openspiel", theirs, games))
+        row["games_ratio"] = round(row["ours_games_per_second"]
+                                   / row["openspiel_games_per_second"], 2)
+        row["moves_ratio"] = round(row["ours_moves_per_second"]
+                                   / row["openspiel_moves_per_second"], 2)
+    return row
+
+
+def _rates(who: str, runs: list[tuple[float, int]], games: int) -> dict[str, float]:
+    return {f"{who}_games_per_second": round(statistics.median(games / s for s, _ in runs), 1),
+            f"{who}_moves_per_second": round(statistics.median(m / s for s, m in runs), 1)}
+
+
+def _cell(row: dict[str, Any], key: str, fmt: str = "{:,.0f}") -> str:
+    return fmt.format(row[key]) if key in row else "–"
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    """The rows as a Markdown table (the README's Benchmarks section uses it)."""
+    lines = ["| Game | Players | Ours games/s | OpenSpiel games/s | Ratio | Ours moves/s "
+             "| OpenSpiel moves/s | Ratio |", "| --- | ---: | ---: | ---: | ---: | ---: "
+             "| ---: | ---: |"]
+    for r in rows:
+        cell = partial(_cell, r)
+        lines.append(
+            f"| {r['game']} | {r['players']} | {cell('ours_games_per_second')} "
+            f"| {cell('openspiel_games_per_second')} | {cell('games_ratio', '{:.2f}×')} "
+            f"| {cell('ours_moves_per_second')} | {cell('openspiel_moves_per_second')} "
+            f"| {cell('moves_ratio', '{:.2f}×')} |")
+    return "\n".join(lines)

@@ -1,0 +1,1 @@
+"""Offline support: the service worker, served from the top of the site."""

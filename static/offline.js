@@ -1,0 +1,380 @@
+// Scorekeeper offline (issue 13): registers the service worker, keeps hands recorded
+// without a network in a queue on this phone and sends them, in order, when it is
+// back, and keeps scoreboards live with a cheap poll. Progressive enhancement only:
+// every page works without it, and without it hand forms post as they always did.
+"use strict";
+
+(() => {
+  const QUEUE = "scorekeeper.queue.v1";
+  const RETRY = 20000; // ms between tries to send the queue while something waits
+
+  // ---- the service worker ----
+  const workerTag = document.querySelector("script[data-worker]");
+  const keepForOffline = async () => {
+    if (!("serviceWorker" in navigator) || !workerTag) return;
+    try {
+      await navigator.serviceWorker.register(workerTag.dataset.worker, { scope: "/", updateViaCache: "none" });
+      const ready = await navigator.serviceWorker.ready;
+      const urls = new Set(["/rules", "/deal"]);
+      const fresh = [];
+      const add = (href) => {
+        const url = new URL(href, window.location.href);
+        if (url.origin === window.location.origin) urls.add(url.pathname + url.search);
+      };
+      // A page loaded before the worker took charge: keep it and what it uses.
+      if (!navigator.serviceWorker.controller) {
+        add(window.location.href);
+        document.querySelectorAll("link[href]").forEach((el) => add(el.href));
+        document.querySelectorAll("script[src], img[src]").forEach((el) => add(el.src));
+      }
+      // The next hand's form, fetched again each time so its number is current.
+      document.querySelectorAll("a[href$='/hands/new']").forEach((a) => {
+        add(a.href);
+        fresh.push(new URL(a.href).pathname);
+      });
+      ready.active.postMessage({ type: "keep", urls: Array.from(urls), fresh });
+    } catch (_) { /* no worker (private mode, old browser): the pages still work online */ }
+  };
+
+  // ---- the queue: hands recorded offline, kept in localStorage until stored ----
+  const load = () => {
+    try {
+      const list = JSON.parse(window.localStorage.getItem(QUEUE) || "[]");
+      return Array.isArray(list) ? list : [];
+    } catch (_) {
+      return [];
+    }
+  };
+  const change = (edit) => {
+    const list = load();
+    edit(list);
+    window.localStorage.setItem(QUEUE, JSON.stringify(list));
+    renderQueue();
+  };
+  const newKey = () => (window.crypto && crypto.randomUUID ? crypto.randomUUID()
+    : `${Date.now()}-${Math.random().toString(16).slice(2)}`);
+  const forMatch = (matchId) => load().filter((item) => item.match === matchId);
+
+  // A card's rank for the points shown beside a waiting hand (the server stays the judge).
+  const rankOf = (token) => {
+    const low = token.toLowerCase().replace(/[cdhs♣♦♥♠♧♢♡♤]/gu, "");
+    if (/^(jk|joker|jkr|\*|🃏)$/u.test(token.toLowerCase())) return "JK";
+    return { a: "A", t: "10", j: "J", q: "Q", k: "K" }[low] || low.toUpperCase();
+  };
+  const cardsOf = (text) => text.split(/[\s,;]+/).filter(Boolean);
+  const SUITS = { c: "♣", d: "♦", h: "♥", s: "♠" };
+  const pretty = (token) => {
+    const rank = rankOf(token);
+    if (rank === "JK") return "Joker";
+    const low = token.toLowerCase();
+    const letter = (low.match(/[cdhs]$/) || low.match(/^[cdhs]/) || [""])[0];
+    return rank + ((token.match(/[♣♦♥♠]/u) || [""])[0] || SUITS[letter] || "");
+  };
+
+  // ---- the hand form: offline (or with hands already waiting) it queues the hand ----
+  const handForm = document.querySelector("form[data-offline-match]");
+  const setNumber = (number) => {
+    const input = handForm.querySelector("input[name=number]");
+    if (!input || Number(input.value) === number) return;
+    input.value = String(number);
+    const heading = document.querySelector("h1");
+    const renumber = (node) => {
+      if (node && node.nodeType === Node.TEXT_NODE) node.textContent = node.textContent.replace(/\d+/, String(number));
+    };
+    if (heading) renumber(heading.firstChild);
+    handForm.querySelectorAll("button[type=submit]").forEach((b) => { b.textContent = b.textContent.replace(/\d+/, String(number)); });
+    document.title = document.title.replace(/\d+/, String(number));
+  };
+  const fill = (fields) => {
+    Object.entries(fields).forEach(([name, value]) => {
+      handForm.querySelectorAll(`[name="${CSS.escape(name)}"]`).forEach((el) => {
+        if (el.type === "radio" || el.type === "checkbox") el.checked = el.value === value;
+        else el.value = value;
+        el.dispatchEvent(new Event("input", { bubbles: true }));
+        el.dispatchEvent(new Event("change", { bubbles: true }));
+      });
+    });
+  };
+  const formProblem = (text) => {
+    let box = document.querySelector("[data-offline-problem]");
+    if (!box) {
+      box = document.createElement("p");
+      box.className = "flash flash-error";
+      box.setAttribute("role", "alert");
+      box.dataset.offlineProblem = "";
+      handForm.before(box);
+    }
+    box.textContent = text;
+    box.scrollIntoView({ block: "center" });
+  };
+  // The hand as the match API takes it, and what the scoreboard shows while it waits.
+  const entryOf = (number, replacing) => {
+    const fields = {};
+    new FormData(handForm).forEach((value, name) => {
+      if (name !== "csrf_token" && name !== "idempotency_key") fields[name] = String(value);
+    });
+    const body = { number, out: fields.out === "none" ? null : Number(fields.out), blocked: fields.out === "none", held: {} };
+    const points = JSON.parse(handForm.dataset.points || "{}");
+    const seats = [];
+    handForm.querySelectorAll(".held[data-seat]").forEach((row) => {
+      const seat = row.dataset.seat;
+      const text = fields[`seat-${seat}`] || "";
+      body.held[seat] = text;
+      const label = handForm.querySelector(`label[for="seat-${seat}"]`);
+      const cards = cardsOf(text);
+      seats.push({ name: label ? label.textContent.trim() : `Seat ${Number(seat) + 1}`, cards: cards.map(pretty).join(" "),
+        points: cards.reduce((sum, card) => sum + (points[rankOf(card)] || 0), 0), out: fields.out === seat });
+    });
+    const size = handForm.querySelector("input[name=hand_size]");
+    if (size && size.value.trim() && size.value.trim() !== size.placeholder) body.hand_size = Number(size.value);
+    if (fields.agree_nine) body.agree_nine = true;
+    return {
+      key: newKey(), match: handForm.dataset.offlineMatch, number, body, fields, seats,
+      api: handForm.dataset.api, token: handForm.dataset.token, form: window.location.pathname,
+      scoreboard: handForm.dataset.scoreboard, queuedAt: replacing ? replacing.queuedAt : Date.now(),
+      error: null, nextHand: null,
+    };
+  };
+  const queueFromForm = (number, replacing) => {
+    const entry = entryOf(number, replacing);
+    change((list) => {
+      const at = replacing ? list.findIndex((item) => item.key === replacing.key) : -1;
+      if (at >= 0) list[at] = entry; else list.push(entry);
+    });
+    window.location.assign(entry.scoreboard);
+  };
+  // The service worker kept a form the server never got (see sw.js): queue it.
+  const resend = async (id) => {
+    try {
+      const pending = await caches.open("sk-pending");
+      const kept = await pending.match(`/__pending/${id}`);
+      if (!kept) return;
+      const fields = await kept.json();
+      fill(fields);
+      setNumber(Number(fields.number));
+      await pending.delete(`/__pending/${id}`);
+      queueFromForm(Number(fields.number), null);
+    } catch (_) { /* nothing kept: the form is shown as it is */ }
+  };
+  if (handForm) {
+    const matchId = handForm.dataset.offlineMatch;
+    const resendId = new URLSearchParams(window.location.search).get("resend");
+    if (resendId && window.caches) resend(resendId);
+    const fixing = new URLSearchParams(window.location.search).get("queued");
+    const waiting = forMatch(matchId);
+    const replacing = fixing ? waiting.find((item) => item.key === fixing) : null;
+    let number = Number(handForm.querySelector("input[name=number]").value);
+    if (replacing) {
+      fill(replacing.fields);
+      number = replacing.number;
+    } else if (waiting.length) {
+      number = Math.max(number, ...waiting.map((item) => item.number + 1));
+    }
+    setNumber(number);
+    handForm.addEventListener("submit", (event) => {
+      if (navigator.onLine && !replacing && !forMatch(matchId).length) return; // posts as usual
+      event.preventDefault();
+      event.stopPropagation();
+      if (!handForm.querySelector("input[name=out]:checked")) {
+        formProblem("Choose who went out, or that nobody could (blocked).");
+        return;
+      }
+      queueFromForm(number, replacing);
+    });
+  }
+
+  // ---- sending the queue, in order, one match's hands after another's ----
+  let sending = false;
+  let again = false; // asked to send while sending: go round once more after
+  const send = async () => {
+    if (sending) {
+      again = true;
+      return;
+    }
+    sending = true;
+    const stuck = new Set(); // matches whose earlier hand is refused or unsent
+    try {
+      for (const item of load()) {
+        if (item.error || stuck.has(item.match)) { stuck.add(item.match); continue; }
+        let response;
+        try {
+          response = await fetch(item.api, {
+            method: "POST", cache: "no-store",
+            headers: { "Content-Type": "application/json", Authorization: `Bearer ${item.token}`, "Idempotency-Key": item.key },
+            body: JSON.stringify(item.body),
+          });
+        } catch (_) {
+          return; // still offline: the next try sends it (the key makes a resend safe)
+        }
+        if (response.status === 201) {
+          change((list) => { const at = list.findIndex((x) => x.key === item.key); if (at >= 0) list.splice(at, 1); });
+          continue;
+        }
+        stuck.add(item.match);
+        if (response.status >= 500) continue; // the server's trouble: keep it, try later
+        let message = `The server refused this hand (${response.status}).`;
+        let next = null;
+        try {
+          const answer = await response.json();
+          message = answer.error.message || message;
+          next = answer.error.next_hand || null;
+        } catch (_) { /* not JSON: keep the plain message */ }
+        change((list) => {
+          const found = list.find((x) => x.key === item.key);
+          if (found) { found.error = message; found.nextHand = next; }
+        });
+      }
+    } finally {
+      sending = false;
+      window.dispatchEvent(new Event("scorekeeper:sent"));
+      if (again) {
+        again = false;
+        send();
+      }
+    }
+  };
+  const sendNow = () => {
+    change((list) => list.forEach((item) => { item.error = null; }));
+    send();
+  };
+  // Renumber a refused hand (and the ones queued after it in its match) from ``to``:
+  // each gets a new key, since it is now a different request.
+  const renumber = (key, to) => change((list) => {
+    const first = list.find((x) => x.key === key);
+    if (!first) return;
+    const shift = to - first.number;
+    list.filter((x) => x.match === first.match && x.number >= first.number).forEach((x) => {
+      x.number += shift;
+      x.body.number = x.number;
+      x.key = newKey();
+      x.error = null;
+      x.nextHand = null;
+    });
+  });
+  const discard = (key) => change((list) => {
+    const at = list.findIndex((x) => x.key === key);
+    if (at >= 0) list.splice(at, 1);
+  });
+
+  // ---- the scoreboard's list of waiting hands ----
+  const element = (tag, className, text) => {
+    const el = document.createElement(tag);
+    if (className) el.className = className;
+    if (text !== undefined) el.textContent = text;
+    return el;
+  };
+  const button = (label, className, action) => {
+    const b = element("button", className, label);
+    b.type = "button";
+    b.addEventListener("click", action);
+    return b;
+  };
+  function renderQueue() {
+    const box = document.querySelector("[data-offline-queue]");
+    if (!box) return;
+    const waiting = forMatch(box.dataset.offlineQueue).sort((a, b) => a.number - b.number);
+    box.hidden = !waiting.length;
+    box.replaceChildren();
+    if (!waiting.length) return;
+    box.append(element("h2", "", "Waiting to sync"),
+      element("p", "help", "Recorded on this phone without a network. They are sent in order as soon as the network is back; nothing is dropped."));
+    waiting.forEach((item) => {
+      const card = element("div", `queued-hand${item.error ? " is-refused" : ""}`);
+      card.dataset.queuedHand = String(item.number);
+      const head = element("p", "queued-head");
+      head.append(element("strong", "", `Hand ${item.number}`), " ",
+        element("span", `badge ${item.error ? "refused" : "waiting"}`, item.error ? "not accepted" : "waiting to sync"));
+      const seats = element("ul", "queued-seats");
+      item.seats.forEach((seat) => {
+        const line = element("li");
+        line.append(element("span", "queued-name", seat.name), " ",
+          element("strong", "queued-points", seat.out ? "went out" : `${seat.points} card points`));
+        if (seat.cards) line.append(" ", element("span", "small muted", seat.cards));
+        seats.append(line);
+      });
+      card.append(head, seats);
+      if (item.error) {
+        card.append(element("p", "field-error queued-error", `The server said: ${item.error}`));
+        const actions = element("p", "queued-actions row");
+        if (item.nextHand && item.nextHand !== item.number) {
+          actions.append(button(`Send as hand ${item.nextHand}`, "primary-action", () => { renumber(item.key, item.nextHand); send(); }));
+        }
+        const fix = element("a", "button secondary", "Fix the cards");
+        fix.href = `${item.form}?queued=${encodeURIComponent(item.key)}`;
+        actions.append(fix, button("Discard", "danger", () => {
+          if (window.confirm(`Discard hand ${item.number}? Its cards are only on this phone.`)) discard(item.key);
+        }));
+        card.append(actions);
+      }
+      box.append(card);
+    });
+    box.append(button("Sync now", "secondary sync-now", sendNow));
+  }
+
+  // ---- live scoreboard: a tiny poll (304 while nothing changed), the board swapped in ----
+  const board = document.getElementById("board");
+  const status = document.querySelector("[data-live-status]");
+  const hhmm = (d) => `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
+  if (board && board.dataset.liveUrl) {
+    const every = Number(board.dataset.live) || 10000;
+    let etag = null;
+    let updated = board.dataset.rendered ? new Date(board.dataset.rendered) : new Date();
+    let offline = !navigator.onLine;
+    let wait = every;
+    let timer = null;
+    const show = () => {
+      if (!status) return;
+      status.hidden = false;
+      status.classList.toggle("is-offline", offline);
+      const ago = Math.max(0, Math.round((Date.now() - updated) / 1000));
+      status.textContent = offline ? `offline — last updated ${hhmm(updated)}`
+        : `live · updated ${ago < 60 ? `${ago} s` : `${Math.floor(ago / 60)} min`} ago`;
+    };
+    const swapBoard = async () => {
+      const response = await fetch(window.location.href, { cache: "no-store", headers: { Accept: "text/html" } });
+      if (!response.ok) return;
+      const page = new DOMParser().parseFromString(await response.text(), "text/html");
+      const fresh = page.getElementById("board");
+      if (!fresh) return;
+      board.innerHTML = fresh.innerHTML;
+      board.dataset.version = fresh.dataset.version;
+      keepForOffline(); // the next hand's form changed too
+    };
+    const poll = async () => {
+      window.clearTimeout(timer);
+      if (document.hidden) return; // resumes when the page is shown again
+      try {
+        const response = await fetch(board.dataset.liveUrl, { cache: "no-store", headers: etag ? { "If-None-Match": etag } : {} });
+        if (response.status === 200) {
+          const live = await response.json();
+          if (String(live.version) !== board.dataset.version) await swapBoard();
+          etag = response.headers.get("ETag");
+        } else if (response.status !== 304) {
+          throw new Error(`poll answered ${response.status}`);
+        }
+        offline = false;
+        updated = new Date();
+        wait = every;
+      } catch (_) {
+        offline = true;
+        wait = Math.min(wait * 2, 120000); // back off while the network is away
+      }
+      show();
+      timer = window.setTimeout(poll, wait);
+    };
+    document.addEventListener("visibilitychange", () => { if (!document.hidden) poll(); });
+    window.addEventListener("online", () => { wait = every; poll(); });
+    window.addEventListener("offline", () => { offline = true; show(); });
+    window.addEventListener("scorekeeper:sent", () => poll());
+    window.setInterval(show, 1000);
+    show();
+    poll();
+  }
+
+  renderQueue();
+  window.addEventListener("storage", (event) => { if (event.key === QUEUE) renderQueue(); });
+  window.addEventListener("online", send);
+  window.setInterval(() => { if (navigator.onLine && load().some((x) => !x.error)) send(); }, RETRY);
+  if (navigator.onLine && load().length) send();
+  keepForOffline();
+})();

@@ -1,0 +1,56 @@
+"""The benchmark commands: figures on stdout, bad arguments one line and exit code 2."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from scorekeeper.cli import bench, versus
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["engine", "--players", "9"], "Last One is for 2 to 6 players, not 9"),
+    (["engine", "--game", "crazy-eights", "--players", "1"], "2 to 7 players, not 1"),
+    (["engine", "--players", "x"], "'x' is not a valid integer"),
+    (["engine", "--games", "0"], "--games"),
+    (["engine", "--against", "chess"], "'chess' is not 'openspiel'"),
+])
+def test_a_bad_argument_is_one_line_and_exit_2(args, words):
+    result = CliRunner().invoke(bench, args)
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and words in lines[0], lines
+
+
+def test_engine_bench_prints_json():
+    result = CliRunner().invoke(bench, ["engine", "--game", "countdown", "--players", "3",
+                                       "--games", "3", "--json"])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output)
+    assert figures["games"] == 3 and figures["moves"] > 0
+
+
+def test_play_first_policy_plays_when_it_can():
+    import random
+
+    from scorekeeper.core.engine import parse_position
+
+    g = parse_position("c8 | up 4H | turn 1 | hands 8S,KH/4S,5C,9D")
+    moves = g.legal_moves()
+    assert {versus.play_first(moves, random.Random(i)).kind for i in range(20)} == {"play"}
+
+
+def test_versus_runs_ours_alone_and_tabulates():
+    row = versus.compare("crazy-eights", 3, 2, 1, seed=0, pyspiel=None)
+    assert row["ours_games_per_second"] > 0 and "games_ratio" not in row
+    assert "| crazy-eights | 3 |" in versus.table([row])
+
+
+def test_versus_against_openspiel_when_installed():
+    pyspiel = versus.load_pyspiel()
+    if pyspiel is None:
+        pytest.skip("OpenSpiel (pip install open-spiel) is not installed")
+    row = versus.compare("crazy-eights", 4, 2, 1, seed=0, pyspiel=pyspiel)
+    assert row["openspiel_games_per_second"] > 0 and row["games_ratio"] > 0
