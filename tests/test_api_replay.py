@@ -248,9 +248,9 @@ def test_situation_errors_name_the_exact_field(client, situation, field):
 def test_reasons_say_seat_numbers_unless_names_are_given(client):
     body = c8([["8S", "KH"], ["9S", "5C"]], "4H", [{"player": 0, "play": "KH"}])
     [step] = post(client, body)["steps"]
-    assert step["reason"] == "it is seat 1's turn, not seat 0's"
+    assert step["reason"] == "it is seat 1's turn, not seat 0's: seat 1 cannot play and must draw"
     [step] = post(client, body | {"names": ["Ann", "Bo"]})["steps"]
-    assert step["reason"] == "it is Bo's turn, not Ann's"
+    assert step["reason"] == "it is Bo's turn, not Ann's: Bo cannot play and must draw"
     for bad in (["Ann"], ["Ann", ""], ["Ann", 3], "Ann Bo", ["Ann", "x" * 61]):
         response = client.post(URL, json=body | {"names": bad})
         assert response.status_code == 400 and response.json["error"]["field"] == "names"
@@ -259,7 +259,7 @@ def test_reasons_say_seat_numbers_unless_names_are_given(client):
 @pytest.mark.parametrize("body", [
     None, [], "replay", 12, {"players": 3},
     {"sheet": {"game": "last-one"}, "players": 2, "hands": [10**6, 10**6], "upcard": "4H"},
-    {**BASE, "events": [{"player": 0, "draw": None}] * 501},
+    {**BASE, "events": [{"player": 0, "draw": None}] * 5001},
     {**BASE, "upcard": "8S" * 5000},
     {**BASE, "hands": ["8s " * 5000, 5, 5]},
 ])
@@ -279,3 +279,129 @@ def test_documented_in_openapi(client):
     op = doc["paths"]["/api/v1/replay"]["post"]
     assert set(op["responses"]) == {"200", "400", "413"}  # 413: over the body limit
     assert "null step is replayed as if allowed" in op["description"]
+
+
+# ---------------------------------------------------------------- issue 15
+
+def test_an_unsaid_pass_is_taken_when_the_next_seat_acts(client):
+    said = c8([["8S", "KH"], ["9S", "5C"], 5], "4H",
+              [{"player": 1, "draw": "2C"}, {"player": 1, "pass": True},
+               {"player": 2, "play": "7H"}], stock=["2C"])
+    unsaid = said | {"events": [said["events"][0], said["events"][2]]}
+    steps = post(client, said)["steps"]
+    assert [s["legal"] for s in steps] == [True, True, True] and "implied" not in steps[2]
+    result = post(client, unsaid)
+    assert result["ok"] and result["steps"][1]["implied"] == ["pass by seat 1"]
+    assert result["state"]["current_player"] == post(client, said)["state"]["current_player"]
+
+
+def test_an_unsaid_pass_is_not_taken_while_the_seat_could_still_play(client):
+    body = c8([["8S", "KH"], ["9S", "5C"], 5], "4H",
+              [{"player": 1, "draw": "7H"}, {"player": 2, "play": "7D"}], stock=["7H"])
+    step = post(client, body)["steps"][1]
+    assert step["legal"] is False and step["cause"] == "turn"
+    assert step["rule"] == "c8-drawing" and "may still play or pass" in step["reason"]
+
+
+def test_a_declined_free_play_is_taken_as_said(client):
+    body = {"sheet": {"game": "last-one"}, "players": 3, "dealer": 0,
+            "hands": [5, ["3H", "9C", "KS"], ["7H", "2D"]], "upcard": "4H",
+            "situation": {"turn": 1},
+            "events": [{"player": 1, "play": "3H"}, {"player": 2, "play": "7H"}]}
+    result = post(client, body)
+    assert result["ok"] and result["steps"][1]["implied"] == ["pass by seat 1"]
+
+
+@pytest.mark.parametrize(("pile", "stock", "field"), [
+    (3, None, None), (0, None, None), (["7C", "KD"], None, None), ("7C KD", 45, None),
+    (5, 0, "pile"), (-1, None, "pile"), (99, None, "pile"), (True, None, "pile"),
+    (["ZZ"], None, "pile"), (["4H"], None, "pile"),
+])
+def test_the_pile_says_what_lies_under_the_upcard(client, pile, stock, field):
+    body = c8([["8S", "KH"], ["9S", "5C"]], "4H", pile=pile)
+    if stock is not None:
+        body["stock"] = stock
+    response = client.post(URL, json=body)
+    if field is None:
+        assert response.status_code == 200, response.json
+    else:
+        assert response.status_code == 400 and response.json["error"]["field"] == field
+
+
+def test_with_stock_and_pile_empty_nobody_draws(client):
+    body = c8([49, ["9S", "5C"]], "4H", [{"player": 1, "draw": None}], stock=0, pile=0)
+    step = post(client, body)["steps"][0]
+    assert step["legal"] is False and "nothing is left to draw" in step["reason"]
+    # with cards unaccounted for and no pile given, they lie under the upcard
+    fewer = body | {"hands": [45, ["9S", "5C"]], "pile": None}
+    assert post(client, fewer)["steps"][0]["legal"] is True
+    response = client.post(URL, json=fewer | {"pile": 0})
+    assert response.status_code == 400 and response.json["error"]["field"] == "pile"
+
+
+def test_the_deduction_case_from_issue_15(client):
+    """Two players, stock 0, the pile just the upcard 4♥, seat 0's 49 cards unseen and
+    seat 1 holding K♣ 3♦: seat 1 may pass; seat 0 must hold a heart, 4 or 8."""
+    body = c8([49, ["KC", "3D"]], "4H",
+              [{"player": 1, "pass": True}, {"player": 0, "pass": True}], stock=0, pile=0)
+    result = post(client, body)
+    assert result["steps"][0]["legal"] is True
+    assert result["steps"][1]["legal"] is False and result["first_illegal"] == 1
+    assert result["steps"][1]["rule"] == "c8-drawing"
+
+
+@pytest.mark.parametrize("draw", [["2C", "9D"], 2])
+def test_owed_cards_in_one_event(client, draw):
+    body = {"sheet": {"game": "last-one"}, "players": 3, "dealer": 0,
+            "hands": [5, ["2H", "9C", "KS"], 5], "upcard": "4H", "stock": ["2C", "9D", "5S"],
+            "situation": {"turn": 1},
+            "events": [{"player": 1, "play": "2H"}, {"player": 2, "draw": draw}]}
+    result = post(client, body)
+    assert result["ok"] and len(result["steps"]) == 2
+    assert result["steps"][1]["reason"] == "seat 2 owes 2 cards and draws 2"
+    assert result["state"]["current_player"] == 0 and result["state"]["hand_sizes"][2] == 7
+
+
+@pytest.mark.parametrize(("draw", "field"), [
+    ([], "events[0].draw"), (0, "events[0].draw"), (109, "events[0].draw"),
+    (["7C", "ZZ"], "events[0].draw[1]"), (True, "events[0].draw"),
+])
+def test_bad_multi_card_draws_name_the_field(client, draw, field):
+    body = c8([["8S", "KH"], ["9S", "5C"]], "4H", [{"player": 1, "draw": draw}])
+    response = client.post(URL, json=body)
+    assert response.status_code == 400 and response.json["error"]["field"] == field
+
+
+def test_a_multi_card_draw_stops_at_the_card_that_is_refused(client):
+    body = c8([["8S", "KH"], ["9S", "5C"]], "4H", [{"player": 1, "draw": ["2C", "9D"]}],
+              stock=["2C", "9D"])
+    step = post(client, body)["steps"][0]
+    assert step["legal"] is False and "may draw no more" not in step["reason"]
+
+
+def test_the_outcome_carries_points_when_every_card_is_known(client):
+    body = c8([["8S", "KH", "7D"], ["9H"]], "4H", [{"player": 1, "play": "9H"}])
+    outcome = post(client, body)["state"]["outcome"]
+    assert outcome["result"] == "out" and outcome["winner"] == 1
+    score = client.post("/api/v1/score", json={
+        "sheet": {"game": "crazy-eights"}, "players": ["A", "B"], "out": "B",
+        "hands": {"A": "8S KH 7D"}})
+    assert outcome["points"] == [0, 67]
+    assert score.status_code != 200 or 67 in str(score.json)
+    unseen = c8([3, ["9H"]], "4H", [{"player": 1, "play": "9H"}])
+    assert post(client, unseen)["state"]["outcome"]["points"] is None
+
+
+def test_five_thousand_events_are_accepted(client):
+    events = [{"player": 1, "draw": None}, {"player": 1, "pass": True},
+              {"player": 0, "draw": None}, {"player": 0, "pass": True}] * 1250
+    body = {"sheet": {"game": "last-one", "options": {"draw_with_playable": True}},
+            "players": 2, "dealer": 0, "hands": [5, 5], "upcard": "4H", "events": events}
+    response = client.post(URL, json=body)
+    assert response.status_code == 200 and response.json["steps"]  # judged, not refused
+
+
+def test_a_body_over_the_limit_is_a_413(client):
+    body = c8([["8S", "KH"], ["9S", "5C"]], "4H", names=["x" * 300_000, "y" * 300_000])
+    response = client.post(URL, json=body)
+    assert response.status_code == 413

@@ -285,3 +285,74 @@ def test_form_field_for_a_seat_hand():
     assert form_field("hands[1]", True, set()) == "held"
     assert form_field("hands[1]", False) == "card"
     assert form_field("dealer", False) == "dealer"
+
+
+# ---- issue 15: "drew this turn", the headline on the last line, articles ----
+
+@pytest.mark.parametrize(("params", "verdict", "words"), [
+    # the card drawn, or any other card that fits, may be played (Crazy Eights)
+    ({"game": "crazy-eights", "up": "5h", "drew": "1", "drawn": "7h", "card": "7h"},
+     "✓ Legal", "drew 1 card (7♥) this turn"),
+    ({"game": "crazy-eights", "up": "5h", "drew": "1", "drawn": "kc", "card": "9h",
+      "hold-1": "kc 9h 2d"}, "✓ Legal", "9♥ follows the upcard"),
+    # Last One: a player who drew may not also play
+    ({"game": "last-one", "up": "5h", "drew": "1", "drawn": "7h", "card": "7h"},
+     "✗ Not legal", "may not also play"),
+    ({"game": "last-one", "up": "5h", "drew": "1", "drawn": "7h", "card": "7h",
+      "opt-play_after_draw": "true"}, "✓ Legal", "7♥ follows the upcard"),
+])
+def test_drew_this_turn_in_the_simple_form(client, params, verdict, words):
+    text, _link, _page = answer(client, check(**params))
+    assert text.startswith(verdict), text
+    assert words in text
+
+
+@pytest.mark.parametrize(("params", "field"), [
+    ({"game": "crazy-eights", "up": "5h", "drew": "1", "card": "7h", "who": "2"}, "drew"),
+    ({"game": "crazy-eights", "up": "5h", "drew": "1", "card": "7h", "owed": "2"}, "drew"),
+    ({"game": "crazy-eights", "up": "5h", "drew": "x", "card": "7h"}, "drew"),
+    ({"game": "crazy-eights", "up": "5h", "drawn": "zz", "card": "7h"}, "drawn"),
+    ({"game": "crazy-eights", "up": "5h", "drew": "1", "card": "7h", "dealer": "2"},
+     "dealer"),
+])
+def test_drew_this_turn_errors_go_to_their_field(client, params, field):
+    response = client.get(check(**params))
+    assert response.status_code == 400 and field in field_errors(response.text)
+
+
+def test_the_headline_is_about_the_last_line(client):
+    """The evidence screenshot: line 1 (a draw from an unseen hand) cannot be told; the
+    headline is line 2, the play in dispute, with line 1 as an assumption."""
+    text, link, _page = answer(client, check(game="crazy-eights", up="5h",
+                                             events="1 draws 7H\n1 plays 7H"))
+    assert text.startswith("✓ Legal") and "Line 2: 1 plays 7H" in text
+    assert "Line 1 (1 draws 7H): assuming Seat 1 could not play" in text
+    assert link == "/rules/crazy-eights#c8-turn"
+
+
+def test_an_earlier_illegal_line_is_still_the_answer(client):
+    text, _link, _page = answer(client, check(game="crazy-eights", up="5h",
+                                              events="2 plays 7H\n1 plays 7H"))
+    assert text.startswith("✗ Not legal") and "Line 1" in text
+
+
+def test_an_unsaid_pass_is_noted(client):
+    text, _link, _page = answer(client, check(
+        game="last-one", up="5h", **{"hold-1": "kc 9d"}, **{"hold-2": "7h qs"},
+        events="1 draws 2c\n2 plays 7H"))
+    assert text.startswith("✓ Legal")
+    assert "the pass by Seat 1 was taken as said" in text
+
+
+def test_several_cards_drawn_in_one_line(client):
+    text, _link, _page = answer(client, check(
+        game="last-one", up="5h", turn="1", events="1 plays 2H\n2 draws 2\n3 plays 9H",
+        players="3", **{"hold-1": "2h kc 9c"}))
+    assert "Line 3" in text and text.startswith(("✓ Legal", "? Cannot tell"))
+
+
+@pytest.mark.parametrize(("up", "phrase"), [("8h", "a heart or an 8"),
+                                            ("ah", "a heart or an A")])
+def test_reasons_say_an_8(client, up, phrase):
+    text, _link, _page = answer(client, check(game="last-one", up=up, card="5c"))
+    assert phrase in text and " a 8" not in text and " a A" not in text

@@ -33,7 +33,8 @@ VERDICTS = [
      "1:8C/S", True, "lo-threes"),
     ("lo | up 3H | free | turn 1 | hands KH/3C,5C | opt three_chain=false", "1:3C", True,
      "lo-threes"),
-    ("lo | up 3H | free | turn 1 | hands KH/9C,5C", "0:KH", False, "lo-turn"),
+    # the next seat playing takes seat 1's unsaid decline of the free play as said
+    ("lo | up 3H | free | turn 1 | hands KH/9C,5C", "0:KH", True, "lo-turn"),
     # ---- Last One, the melee: wrap, jokers, the 8's suit, who may act
     ("lo | up KH | hands 8S/5/JK,5C | melee 0>1", "2:JK=AH", False, "lo-melee"),
     ("lo | up KH | hands 8S/5/JK,5C | melee 0>1 | opt melee_wrap=true", "2:JK=AH", True,
@@ -100,8 +101,8 @@ VERDICTS = [
     ("cd | up 4H | counts 8,1 | turn 1 | hands KH/AS,8C", "1:8C/D", False, "cd-turn"),
     ("cd | up 4H | counts 8,1 | turn 1 | hands KH/AS,8C", "1:AS", False, "cd-wild"),
     ("cd | up 8C | counts 8,7 | turn 1 | hands KH/8H,5D", "1:8H", True, "cd-turn"),
-    ("cd | up 4H | counts 8,7 | turn 1 | hands KH/8C,5D", "1:draw", True, "cd-turn"),
-    ("cd | up 4H | counts 8,8 | turn 1 | hands KH/8C,5D", "1:draw", False, "cd-turn"),
+    ("cd | up 4H | counts 8,7 | turn 1 | hands KH/8C,5D", "1:draw", True, "cd-drawing"),
+    ("cd | up 4H | counts 8,8 | turn 1 | hands KH/8C,5D", "1:draw", False, "cd-drawing"),
     ("cd | up 8C | suit S | counts 7,8 | turn 0 | hands 8H,7D,5/5D,4", "0:8H", False,
      "cd-wild"),
     ("cd | up 8C | suit S | counts 7,8 | turn 0 | hands 8H,7D,5/5D,4", "0:7D/H", True,
@@ -269,7 +270,7 @@ FLOWS = [
     ("c8 | up 8H | fresh | hands 7/9C,QC,KC,AC,2S,3S,4S", ["1:name/D"],
      {"current": 1, "suit": "D", "rank_open": False}),
     ("c8 | up 8H | fresh | hands 7/9C,QC,KC,AC,2S,3S,4S | stock 5H,6D",
-     ["1:name/D", "1:draw"], {"current": 0, "suit": "D", "sizes": [7, 8]}),
+     ["1:name/D", "1:draw"], {"current": 1, "suit": "D", "sizes": [7, 8]}),
     ("c8 | up 8H | fresh | hands 7/9C,QC,KC,AC,2S,3S,4S", ["1:9C"],
      {"current": 0, "suit": "C", "rank_open": True}),
     ("c8 | up 4H | turn 0 | hands 2H,3C,5C/2C,5D/2D,5S | opt two_draws_two=true",
@@ -294,22 +295,21 @@ FLOWS = [
     # ---- drawing: limits and play after drawing
     ("lo | up 4H | turn 1 | hands 5/9S,5C | stock 7H,9C | opt play_after_draw=true",
      ["1:draw"], {"current": 1}),
-    ("lo | up 4H | turn 1 | hands 5/9S,5C | stock 7H,9C", ["1:draw"], {"current": 0}),
+    ("lo | up 4H | turn 1 | hands 5/9S,5C | stock 7H,9C", ["1:draw"], {"current": 1}),
+    ("lo | up 4H | turn 1 | hands 5/9S,5C | stock 7H,9C", ["1:draw", "1:pass"],
+     {"current": 0}),
     ("lo | up 4H | turn 1 | hands 5/9S,5C | stock 9C,2D,7H | opt draw_limit=null",
-     ["1:draw", "1:draw", "1:draw"], {"current": 0, "sizes": [5, 5]}),
+     ["1:draw", "1:draw", "1:draw", "1:pass"], {"current": 0, "sizes": [5, 5]}),
     ("c8 | up 4H | turn 1 | hands 5/9S,5C | stock 9C,2D,7H | opt draw_limit=2",
-     ["1:draw", "1:draw"], {"current": 0, "sizes": [5, 4]}),
+     ["1:draw", "1:draw", "1:pass"], {"current": 0, "sizes": [5, 4]}),
     ("c8 | up 4H | turn 1 | hands 5/9S,5C | stock 9C,7H,2D | opt draw_limit=3",
      ["1:draw", "1:draw", "1:7H"], {"current": 0, "sizes": [5, 3], "up": "7H"}),
     # ---- empty stock, jammed and blocked
-    ("c8 | up 4H | turn 1 | hands 48/9S,5C | stock 7H", ["1:draw", "1:pass", "0:pass"],
+    # seat 0's 48 unseen cards are all the deck has left, so some follow the 4♥
+    ("c8 | up 4H | turn 1 | hands 48/9S,5C | stock 7H", ["1:draw", "1:pass", "0:5H"],
      {"result": None, "current": 1}),
-    ("c8 | up 4H | turn 1 | hands 48/9S,5C | stock 2D", ["1:draw", "0:pass"],
+    ("c8 | up 4H | turn 1 | hands 48/9S,5C | stock 2D", ["1:draw", "0:5H"],
      {"result": None, "current": 1}),
-    ("c8 | up 4H | turn 1 | hands 48/9S,5C | stock 2D", ["1:draw", "0:pass", "1:pass"],
-     {"result": "jammed"}),
-    ("lo | up 9H | turn 1 | hands 51/5D,5C | stock 0", ["1:pass", "0:pass"],
-     {"result": "blocked"}),
 ]
 
 
@@ -322,8 +322,9 @@ def test_flow(position: str, moves: list[str], expected: dict[str, Any]) -> None
 def test_crazy_eights_turns_the_pile_over_in_order() -> None:
     g = run("c8 | up 4C | turn 1 | hands 5C,6C,QD,22/7C,9C,KD,22 | stock 3S",
             ["1:7C", "0:5C", "1:9C", "0:6C", "1:draw:3S"])
-    assert g.stock == [] and [str(c) for c in g.pile] == ["4C", "7C", "5C", "9C", "6C"]
-    # turned over without shuffling: the bottom card of the pile is drawn first
+    # the stock ran out with that draw: the pile under the 6♣ is turned over at once,
+    # without shuffling, so the bottom card of the pile is drawn first
+    assert g.pile == [parse_card("6C")] and [str(c) for c in g.stock] == ["9C", "5C", "7C", "4C"]
     assert g.check(Move.parse("0:draw:7C")).legal is False
     g.apply(Move.parse("0:draw:4C"))
     assert g.pile == [parse_card("6C")] and [str(c) for c in g.stock] == ["9C", "5C", "7C"]

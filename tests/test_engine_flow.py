@@ -41,20 +41,22 @@ def test_play_after_draw_only_the_card_drawn() -> None:
     assert g.current_player == 0
 
 
-def test_last_one_turn_passes_after_a_draw() -> None:
-    g = run("lo | up 4H | turn 1 | hands KH/9S,5C | stock 7H", "1:draw")
-    assert g.current_player == 0
+def test_last_one_turn_ends_with_a_pass_after_a_draw() -> None:
+    g = run("lo | up 4H | turn 1 | hands KH,QS/9S,5C | stock 7H", "1:draw")
+    assert g.current_player == 1 and [str(m) for m in g.legal_moves()] == ["1:pass"]
+    verdict = g.apply(Move.parse("0:KH"))  # the pass left unsaid
+    assert verdict.implied == (1,) and g.current_player == 1
 
 
-@pytest.mark.parametrize(("limit", "draws", "turn_after"), [
-    ("null", ["1:draw", "1:draw", "1:draw"], 1),   # until playable: 7H, then play or pass
-    ("2", ["1:draw", "1:draw"], 0),                # up to 2, then the turn passes
-    ("1", ["1:draw"], 0),
+@pytest.mark.parametrize(("limit", "draws", "left"), [
+    ("null", ["1:draw", "1:draw", "1:draw"], ["1:7H", "1:pass"]),  # 7H: play or keep it
+    ("2", ["1:draw", "1:draw"], ["1:pass"]),         # up to 2, then the turn ends
+    ("1", ["1:draw"], ["1:pass"]),
 ])
-def test_draw_limits(limit: str, draws: list[str], turn_after: int) -> None:
+def test_draw_limits(limit: str, draws: list[str], left: list[str]) -> None:
     g = run(f"c8 | up 4H | turn 1 | hands KH/9S,5C | stock 9C,2D,7H | opt draw_limit={limit}",
             *draws)
-    assert g.current_player == turn_after
+    assert g.current_player == 1 and [str(m) for m in g.legal_moves()] == left
 
 
 def test_draw_until_playable_refuses_a_pass_before_a_playable_card() -> None:
@@ -223,18 +225,22 @@ def test_going_out_ends_a_melee_with_draws() -> None:
 def test_jammed_and_blocked_hands() -> None:
     g = run("c8 | up 4H | turn 1 | hands 49/9S,5C | stock 0", "1:pass")
     assert not g.is_over
-    g.apply(Move.pass_(0))
-    assert g.is_over and g.outcome().result == "jammed"
-    g = run("lo | up 9H | turn 1 | hands 51/2C,5C | stock 0", "1:pass", "0:pass")
-    assert g.outcome().result == "blocked"
+    # seat 0's 49 unseen cards are the rest of the deck: some follow the 4♥
+    assert g.check(Move.pass_(0)).legal is False
+    # with every card in a hand and nothing to draw, someone always holds an 8: a
+    # table that says all passed has misread a hand, and the engine says so
+    g = run("lo | up 9H | turn 1 | hands 51/2C,5C | stock 0", "1:pass")
+    assert g.check(Move.pass_(0)).legal is False
+
 
 
 def test_crazy_eights_turns_the_pile_over_without_shuffling() -> None:
     g = run("c8 | up 4C | turn 1 | hands 5C,6C,21/7C,9C,21 | stock KD "
             "| opt draw_with_playable=true",
             "1:7C", "0:5C", "1:9C", "0:draw")
-    assert g.stock == [] and g.current_player == 1
+    assert g.stock == [] and g.current_player == 0 and Move.pass_(0) in g.legal_moves()
     before = list(g.pile)
+    g.apply(Move.pass_(0))  # seat 0 keeps its 6C: a choice, so not taken as said
     g.apply(Move.draw(1))
     assert g.pile == [before[-1]]
     assert g.stock == before[:-1][::-1][:-1]  # turned over: the bottom card came first

@@ -78,6 +78,8 @@ def full_check(g: Game, rng: random.Random) -> None:
             with pytest.raises(IllegalMoveError):
                 g.apply(m)
             assert g.state_key() == key
+        elif verdict.implied:  # another seat acts after the turn seat's unsaid pass
+            assert Move.pass_(verdict.implied[0]) in listed_set, f"{m}: {verdict}"
         else:
             assert m in listed_set, f"{m} accepted ({verdict}) but not listed"
 

@@ -73,10 +73,10 @@ ROWS = [
     ("cd | up 8S | suit D | counts 8,7 | turn 1 | hands KH/8C,3D", "1:3D", True, "cd-turn"),
     ("cd | up 7S | suit D | counts 8,7 | turn 0 | hands 7C,8H/5", "0:7C", False, "cd-wild"),
     ("cd | up 7S | suit D | counts 8,7 | turn 0 | hands 7C,8H/5", "0:8H/S", True, "cd-wild"),
-    ("cd | up 4H | counts 8,7 | turn 1 | hands KH/9S,5C", "1:draw", True, "cd-turn"),
+    ("cd | up 4H | counts 8,7 | turn 1 | hands KH/9S,5C", "1:draw", True, "cd-drawing"),
     ("cd | up 2H | owe 2 | counts 8,2 | turn 1 | hands KH/2C | opt two_draws_two=true",
      "1:2C", True, "cd-addons"),
-    ("cd | up 4H | counts 8,7 | turn 1 | hands KH/9S,5C", "0:KH", False, "cd-turn"),
+    ("cd | up 4H | counts 8,7 | turn 1 | hands KH/9S,5C", "0:KH", False, "cd-drawing"),
     # ---- Last One: a turn, eights, drawing
     ("lo | up 9H | turn 1 | hands 8S/9C,5C", "1:9C", True, "lo-turn"),
     ("lo | up 9H | turn 1 | hands 8S/9C,5C", "1:5C", False, "lo-turn"),

@@ -130,7 +130,7 @@ def test_search_without_results(client):
     assert "0 sections match “backgammon”" in html
     assert "Nothing in the rules mentions that" in html
     html = page(client, "/rules/countdown?q=backgammon")
-    assert "0 of 7 sections match" in html
+    assert "0 of 8 sections match" in html
     assert 'class="card rule-section"' not in html
 
 
@@ -240,3 +240,83 @@ def test_rules_card_partial_renders_from_any_sheet(app):
     assert "Queens skip</a>:\n      <strong>yes</strong>" in html
     assert html.index("Queens skip") < html.index("Draw limit")
     assert 'href="/rules/card?game=crazy-eights&amp;players=3&amp;queen_skips=true"' in html
+
+
+# ---- issue 15: the reference and the card say what the engine does ----
+
+@pytest.mark.parametrize(("game", "words"), [
+    ("last-one", ["not just the one you picked up", "keep it and pass",
+                  "you may not pass while you could still draw", "taken as made",
+                  "only a player with no card that fits", "always shuffled",
+                  "Nobody needs to catch you", "a second 2 means the next player draws four",
+                  "the same suit as the 3, or another 3", "which makes the defender draw 1",
+                  "a joker lets the first player put down any card",
+                  "it only starts one (standing for a 4) when jokers act",
+                  "the dealer when the first upcard is a 3"]),
+    ("crazy-eights", ["not just the one you picked up", "keep it and pass",
+                      "taken as made", "flipped over as it lies", "shuffle it instead",
+                      "a 2 played as the last card still makes the next player draw",
+                      "two 2s: four cards", "nobody has to catch them out",
+                      "if that single hand jams, the lowest card total wins",
+                      "whichever way the table plays starters"]),
+    ("countdown", ["Drawing and the empty stock", "not just the one you picked up",
+                   "flipped over as it lies", "that player names a suit before playing",
+                   "your 2 names a suit and nobody draws",
+                   "Drawing is for a player who cannot play"]),
+])
+def test_the_reference_tells_drawing_precisely(client, game, words):
+    html = page(client, f"/rules/{game}")
+    for phrase in words:
+        assert phrase in html, phrase
+    assert "Drawing ends your turn" not in html  # the old Last One wording
+    assert "then pass.</li>" not in html  # "up to a limit ... then pass" as if no play
+
+
+@pytest.mark.parametrize(("key", "phrases"), [
+    ("draw_limit", ["Empty means no limit", "set by the next two options"]),
+    ("play_after_draw", ["any card in hand that fits, not only the one drawn",
+                         "keep it and pass"]),
+    ("draw_with_playable", ["(and draw again, within the limit)", "stops once they can"]),
+    ("refill", ["turned over as it lies", "shuffled"]),
+])
+def test_option_help_says_what_the_engine_does(client, key, phrases):
+    text = OPTIONS[key].help + " " + " ".join(OPTIONS[key].choices.values())
+    for phrase in phrases:
+        assert phrase in text
+    assert "draw until a card can be played" not in OPTIONS["draw_limit"].help
+    for game in OPTIONS[key].defaults:
+        html = page(client, f"/rules/{game}")
+        assert OPTIONS[key].label in html
+
+
+@pytest.mark.parametrize(("query", "present", "absent"), [
+    ("game=last-one&players=4", [], ["Ace with two players"]),
+    ("game=last-one&players=2", ["Ace with two players"], []),
+    ("game=crazy-eights&players=4&ace_reverses=true", [], ["Ace with two players"]),
+    ("game=crazy-eights&players=2&ace_reverses=true", ["Ace with two players"], []),
+    ("game=crazy-eights&match_end=one-hand", ["after one hand"], ["Target"]),
+    ("game=crazy-eights&match_end=first-to-target&target=150", ["Target", "150"], []),
+    ("game=countdown&players=3", ["Wild", "at 1 your aces", "Refilling the stock"],
+     ["Effects of the last card"]),
+    ("game=countdown&start_count=1&players=3", ["1 card each"], ["1 cards"]),
+    ("game=last-one&hand_size=9&players=4", ["9 cards each (9 only when everyone agrees)"],
+     []),
+    ("game=crazy-eights&refill=shuffle&draw_limit=3&draw_with_playable=true",
+     ["Refilling the stock", "<strong>shuffled</strong>", "<strong>3</strong>"], []),
+])
+def test_rules_card_shows_only_what_applies(client, query, present, absent):
+    html = page(client, f"/rules/card?{query}")
+    for words in present:
+        assert words in html, words
+    for words in absent:
+        assert words not in html, words
+
+
+@pytest.mark.parametrize("key", sorted(OPTIONS))
+def test_every_option_help_is_on_its_reference_pages(client, key):
+    """Each option's help renders in the house-rule box of every game it applies to."""
+    opt = OPTIONS[key]
+    for game in opt.defaults:
+        html = page(client, f"/rules/{game}")
+        assert opt.label in html
+        assert opt.help.split(".")[0].replace("'", "&#39;").replace('"', "&#34;") in html

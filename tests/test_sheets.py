@@ -41,6 +41,7 @@ CRAZY_EIGHTS_SHARED = {  # C8's options that also apply to Countdown
     "queen_skips": False,
     "ace_reverses": False,
     "two_draws_two": False,
+    "refill": "turn",
 }
 CRAZY_EIGHTS = CRAZY_EIGHTS_SHARED | {
     "match_end": "first-to-100",
@@ -56,7 +57,7 @@ def test_defaults_match_the_rules(game):
     sheet = Sheet.make(game)
     assert dict(sheet.options) == DEFAULTS[game]
     assert sheet.game == game
-    assert sheet.version == 1
+    assert sheet.version == 2
     assert sheet.differences() == {}
     assert {o.key for o in options_for(game)} == set(DEFAULTS[game])
 
@@ -189,7 +190,7 @@ def test_json_round_trip(sheet):
     assert Sheet.from_dict(sheet.to_dict()) == sheet
     assert Sheet.from_dict(json.loads(json.dumps(sheet.to_dict()))) == sheet
     data = json.loads(sheet.to_json())
-    assert data == {"game": sheet.game, "options": dict(sheet.options), "version": 1}
+    assert data == {"game": sheet.game, "options": dict(sheet.options), "version": 2}
 
 
 def test_to_dict_is_plain_and_a_copy():
@@ -205,11 +206,17 @@ def test_sheet_is_immutable():
         sheet.options["threshold"] = 1  # type: ignore[index]
 
 
-@pytest.mark.parametrize("version", [0, 2, "1", None, True, 1.5])
+@pytest.mark.parametrize("version", [0, 3, "1", None, True, 1.5])
 def test_version_check(version):
     with pytest.raises(SheetError, match="unsupported sheet version") as info:
         Sheet.from_dict({"game": "last-one", "options": {}, "version": version})
     assert info.value.field == "sheet.version"
+
+
+def test_version_1_sheets_still_read_as_the_current_version():
+    stored = {"game": "crazy-eights", "options": {"draw_limit": 2}, "version": 1}
+    sheet = Sheet.from_dict(stored)
+    assert sheet.version == 2 and sheet["refill"] == "turn" and sheet["draw_limit"] == 2
 
 
 def test_missing_version_means_the_current_one():

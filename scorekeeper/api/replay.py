@@ -7,17 +7,21 @@ of the OpenAPI document.
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify
+from flask import Blueprint, jsonify, request
 
 from scorekeeper.api.common import error_response, json_body, json_object, ok_response
 from scorekeeper.core.engine.replay import MAX_EVENTS, MAX_NAME, MAX_OWED, run
 
 bp = Blueprint("api_replay", __name__)
+# 5,000 events of about 40 bytes each, plus hands and sheet, with room to spare; a
+# bigger body is refused (413) before it is parsed.
+MAX_BODY = 512 * 1024
 
 
 @bp.post("/replay")
 def replay_view():
     """Replay a hand's events and judge each; 400 names the field at fault."""
+    request.max_content_length = MAX_BODY
     return jsonify(run(json_object()))
 
 
@@ -35,14 +39,19 @@ EVENT_SCHEMA = {
     "description": (
         "Exactly one action: {\"player\": 1, \"play\": \"4S\"} (with \"suit\" for an 8 or "
         "wild, \"as\" for a joker's named card); {\"player\": 2, \"draw\": \"6D\"} or "
-        "\"draw\": null when nobody saw the card (one event per card, owed cards too); "
+        "\"draw\": null when nobody saw the card; several cards in one event: "
+        "\"draw\": [\"7C\", \"KD\"] or \"draw\": 3 (three unseen cards), for owed "
+        "cards or a run of draws; "
         "{\"pass\": true}; {\"call\": true} (last one / last card); {\"name\": true, "
         "\"suit\": \"D\"} or {\"name\": true, \"as\": \"5H\"}: the dealer names a starting "
         "8's suit or a starting joker's card (Last One with starter effects)."),
     "properties": {
         "player": _SEAT,
         "play": _CARD,
-        "draw": {"type": ["string", "null"]},
+        "draw": {"oneOf": [
+            {"type": ["string", "null"]},
+            {"type": "array", "minItems": 1, "maxItems": MAX_OWED, "items": {"type": "string"}},
+            {"type": "integer", "minimum": 1, "maximum": MAX_OWED}]},
         "pass": {"const": True},
         "call": {"const": True},
         "name": {"const": True},
@@ -71,6 +80,9 @@ SITUATION_SCHEMA = {
         "free_play": {"type": "boolean", "description": "The seat on turn may add a card to a 3."},
         "uncalled": {"type": ["integer", "null"],
                      "description": "A seat holding one card that has not called yet."},
+        "drawn": {"type": "integer", "minimum": 0, "maximum": MAX_OWED,
+                  "description": "Cards the seat on turn has drawn this turn (already in "
+                  "its hand): it may then play, draw again or pass as the sheet allows."},
     },
 }
 
@@ -106,6 +118,11 @@ SCHEMAS = {
             "upcard": _CARD,
             "stock": {"type": ["integer", "string", "array", "null"],
                       "description": "A count, or the cards top first; default: the rest."},
+            "pile": {"type": ["integer", "string", "array", "null"],
+                     "description": "What lies under the upcard: a count, or the cards "
+                     "nearest the upcard first (0: the pile is just the upcard). Default: "
+                     "every card not in a hand or the stock. Hands, stock, pile and upcard "
+                     "must add up to the deck."},
             "counts": {"type": ["array", "null"], "items": {"type": "integer"},
                        "description": "Countdown only: each seat's count."},
             "names": {"type": ["array", "null"],
@@ -128,6 +145,9 @@ SCHEMAS = {
             "rule": {"type": "string", "description": "Anchor in /rules/<game>."},
             "rule_url": {"type": "string"},
             "cause": {"enum": ["turn", "play", "over"]},
+            "implied": {"type": "array", "items": {"type": "string"},
+                        "description": "Passes the table left unsaid, taken as said "
+                        "before this event: [\"pass by seat 1\"]."},
             "legal_moves": {"$ref": "#/components/schemas/LegalMoves"},
         },
     },
@@ -147,7 +167,11 @@ SCHEMAS = {
             "pending_draw": {"type": "integer"},
             "melee": {"type": ["object", "null"]},
             "over": {"type": "boolean"},
-            "outcome": {"type": ["object", "null"]},
+            "outcome": {"type": ["object", "null"],
+                        "description": "When the hand is over: result (out, blocked, "
+                        "jammed), winner, hands, unknown, counts, and points: what each "
+                        "seat scores (as /api/v1/score would), or null while some held "
+                        "cards are unseen."},
             "legal_moves": {"$ref": "#/components/schemas/LegalMoves"},
         },
     },
@@ -179,12 +203,16 @@ PATHS = {
                 "illegal; the replay stops there and `first_illegal` is its index. "
                 "`steps[i].legal_moves` (with `include_legal_moves`) is what each seat "
                 "could do just before event i; `state.legal_moves` what it can do after "
-                "the replay. A malformed request is a 400 whose `error.field` names the "
-                "field at fault (`events[3].play`, `hands[1]`, `sheet.options.twos_stack`)."),
+                "the replay. A pass the table left unsaid (the seat on turn could do nothing "
+                "else, or declined a 3's free play) is taken as said when the next seat "
+                "acts; that step's `implied` lists it. A malformed request is a 400 whose "
+                "`error.field` names the field at fault (`events[3].play`, `hands[1]`, "
+                "`pile`, `sheet.options.twos_stack`); a body over 512 KiB is a 413."),
             "requestBody": json_body("ReplayRequest"),
             "responses": {
                 "200": ok_response("ReplayResponse", "A verdict per event replayed"),
                 "400": error_response("Malformed request; error.field names what is wrong"),
+                "413": error_response("The request body is too large"),
             },
         }
     }

@@ -7,7 +7,7 @@ scorer and the engine (RULES.md "Option keys").
 
 >>> sheet = Sheet.make("last-one", {"threshold": 200})
 >>> sheet["threshold"], sheet["hand_size"], sheet.version
-(200, 7, 1)
+(200, 7, 2)
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from scorekeeper.core.errors import InputError
 __all__ = [
     "GAMES",
     "OPTIONS",
+    "READABLE_VERSIONS",
     "SECTIONS",
     "SHEET_VERSION",
     "Game",
@@ -33,7 +34,12 @@ __all__ = [
     "standard_deal",
 ]
 
-SHEET_VERSION = 1
+# Version 2: "Drawing, precisely" (RULES.md) changed what draw_limit, play_after_draw
+# and draw_with_playable allow after a draw, and added ``refill``. A stored version-1
+# sheet still reads, as version 2: its keys are the same and refill defaults to "turn",
+# today's order, so nothing scored changes; only the engine's rulings on drawing do.
+SHEET_VERSION = 2
+READABLE_VERSIONS = (1, 2)
 LO, C8, CD = "last-one", "crazy-eights", "countdown"
 
 
@@ -150,7 +156,8 @@ SECTIONS: Mapping[str, tuple[tuple[str, str], ...]] = MappingProxyType(
             ("cd-overview", "Overview"),
             ("cd-count", "Your count"),
             ("cd-wild", "Your wild rank"),
-            ("cd-turn", "A turn and drawing"),
+            ("cd-turn", "A turn"),
+            ("cd-drawing", "Drawing and the empty stock"),
             ("cd-addons", "Add-on cards"),
             ("cd-going-out", "Going out and counting down"),
             ("cd-match-end", "How the match ends"),
@@ -248,15 +255,21 @@ _OPTION_LIST = [
     Option("threshold", "Elimination threshold", "A player whose total reaches this is out "
            "of the match.", "int", _all(250), _sec("lo-elimination"), minimum=1,
            maximum=MAX_POINTS),
-    Option("draw_limit", "Draw limit", "How many cards a player may draw on a turn before "
-           "passing; empty means draw until a card can be played.", "int_or_none",
-           _all(1, 1), _sec("lo-drawing", "c8-drawing", "cd-turn"), minimum=1, maximum=MAX_DRAWS),
-    Option("play_after_draw", "Play after drawing", "A card that can be played may be "
-           "played in the same turn it was drawn.", "bool", _all(False, True),
-           _sec("lo-drawing", "c8-drawing", "cd-turn")),
+    Option("draw_limit", "Draw limit", "The most cards a player may draw in one turn. "
+           "Empty means no limit: keep drawing while the stock lasts. Whether a drawn "
+           "card may then be played, or a player holding a playable card may draw at all, "
+           "is set by the next two options.", "int_or_none",
+           _all(1, 1), _sec("lo-drawing", "c8-drawing", "cd-drawing"), minimum=1,
+           maximum=MAX_DRAWS),
+    Option("play_after_draw", "Play after drawing", "Once a player has drawn, they may still "
+           "play this turn: any card in hand that fits, not only the one drawn. They may "
+           "also keep it and pass.", "bool", _all(False, True),
+           _sec("lo-drawing", "c8-drawing", "cd-drawing")),
     Option("draw_with_playable", "Draw while holding a playable card", "A player may draw "
-           "instead of playing even when they hold a card that could be played.", "bool",
-           _all(True, False), _sec("lo-drawing", "c8-drawing", "cd-turn")),
+           "(and draw again, within the limit) even while holding a card that could be "
+           "played. Off: drawing is only for a player who cannot play, and stops once "
+           "they can.", "bool",
+           _all(True, False), _sec("lo-drawing", "c8-drawing", "cd-drawing")),
     Option("going_out_effects", "Effects of the last card", "Whether the card a player goes "
            "out with still makes others draw before the hand is scored.", "choice",
            _all("none", "none"), _sec("lo-going-out", "c8-going-out", "cd-going-out"),
@@ -312,6 +325,11 @@ _OPTION_LIST = [
     Option("two_draws_two", "Twos draw two", "A 2 makes the next player draw two unless "
            "they answer with a 2.", "bool", _all(None, False),
            _sec(c8="c8-addons", cd="cd-addons")),
+    Option("refill", "Refilling the stock", "What happens to the discard pile when the "
+           "stock runs out: it is turned over as it lies (the next card is the one played "
+           "first), or shuffled (nobody knows what comes next).", "choice",
+           _all(None, "turn"), _sec(c8="c8-empty-stock", cd="cd-drawing"),
+           {"turn": "turned over in order", "shuffle": "shuffled"}),
     Option("start_count", "Starting count", "Every player's count at the start (1 to 8): "
            "both their hand size and their wild rank.", "int", {CD: 8}, _sec(cd="cd-count"),
            minimum=1, maximum=8),
@@ -386,7 +404,7 @@ class Sheet:
         return None
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain data: ``{"game": ..., "options": {...}, "version": 1}``."""
+        """Plain data: ``{"game": ..., "options": {...}, "version": 2}``."""
         return {"game": self.game, "options": dict(self.options), "version": self.version}
 
     def to_json(self) -> str:
@@ -399,7 +417,7 @@ class Sheet:
         if not isinstance(data, Mapping):
             raise SheetError("a sheet must be an object with a game and options", "sheet")
         version = data.get("version", SHEET_VERSION)
-        if type(version) is not int or version != SHEET_VERSION:  # not True, not 1.0
+        if type(version) is not int or version not in READABLE_VERSIONS:  # not True, not 1.0
             raise SheetError(f"unsupported sheet version {version!r}", "sheet.version")
         return cls.make(data.get("game"), data.get("options"))
 

@@ -4,13 +4,15 @@
 "last one"/"last card" call becomes due when another player plays or draws; the
 penalty is then drawn first, before play goes on (or before scoring, if that move
 ended the hand); drawing a penalty is not such an action. Owed cards nobody can draw
-(stock and pile exhausted) are forgiven.
+(stock and pile exhausted) are forgiven. A draw never ends the turn by itself: the
+player then plays, draws again or passes (RULES.md "Drawing, precisely"); a pass left
+unsaid is taken by :func:`.rules.check` when the next seat acts.
 
 >>> from scorekeeper.core.engine import Game, Move, Sheet, parse_card
 >>> g = Game.start(Sheet.make("last-one"), 3, 0, [["8S"], ["2H", "5C"], 5], "4H",
 ...                situation={"turn": 1})
 >>> apply(g, Move.play(1, parse_card("2H"))); g.debts
-[(2, 2, 'two', 2)]
+[Debt(seat=2, left=2, reason='two', total=2)]
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import TYPE_CHECKING
 from scorekeeper.core.cards import Card
 from scorekeeper.core.engine import rules
 from scorekeeper.core.engine.moves import Move
+from scorekeeper.core.engine.pieces import Debt, Melee
 
 if TYPE_CHECKING:
     from scorekeeper.core.engine.state import Game
@@ -58,7 +61,7 @@ def begin(game: Game) -> None:
 def apply(game: Game, move: Move) -> None:
     """Carry out an accepted move, then settle debts and the blocked/jammed check."""
     prev = game.uncalled
-    paying_penalty = bool(game.debts) and game.debts[0][2] == "penalty"
+    paying_penalty = bool(game.debts) and game.debts[0].reason == "penalty"
     due = (prev >= 0 and prev != move.player and move.kind in ("play", "draw")
            and not paying_penalty)
     if due:
@@ -66,7 +69,7 @@ def apply(game: Game, move: Move) -> None:
     _HANDLERS[move.kind](game, move)
     if due:
         n = game.variant.call_penalty
-        game.debts.insert(0, (prev, n, "penalty", n))
+        game.debts.insert(0, Debt(prev, n, "penalty", n))
     _settle(game)
 
 
@@ -75,7 +78,6 @@ def apply(game: Game, move: Move) -> None:
 def _start_turn(game: Game, seat: int) -> None:
     game.turn = seat
     game.drawn = 0
-    game.last_drawn = None
     game.free_play = False
 
 
@@ -84,14 +86,14 @@ def _card_effect(game: Game, p: int, code: str | None) -> None:
     if code == "two":
         nxt = game.next_seat(p)
         _start_turn(game, nxt)
-        game.debts.append((nxt, 2, "two", 2))
+        game.debts.append(Debt(nxt, 2, "two", 2))
     elif code == "three":
         _start_turn(game, p)
         game.free_play = True
     elif code == "melee":
         defender = game.next_seat(p)
         _start_turn(game, defender)
-        game.melee = (p, defender)
+        game.melee = Melee(p, defender)
     elif code == "skip":
         _start_turn(game, game.next_seat(p, 2))
     elif code == "reverse":
@@ -143,9 +145,9 @@ def _play(game: Game, move: Move) -> None:
     elif game.uncalled == p:
         game.uncalled = -1
     if in_melee:
-        game.melee = (p, game.melee[0])  # type: ignore[index]
+        game.melee = Melee(p, game.melee.aggressor)  # type: ignore[union-attr]
         game.melee_suit = move.suit
-        game.turn = game.melee[1]
+        game.turn = game.melee.defender
     elif game.debts:
         _pass_draw_on(game, p)
     else:
@@ -157,17 +159,17 @@ def _play(game: Game, move: Move) -> None:
 
 def _pass_draw_on(game: Game, p: int) -> None:
     """A 2 played by the seat owing a 2's draw passes it on, increased by two."""
-    total = game.debts.pop(0)[3] + 2
+    total = game.debts.pop(0).total + 2
     nxt = game.next_seat(p)
     _start_turn(game, nxt)
-    game.debts.insert(0, (nxt, total, "two", total))
+    game.debts.insert(0, Debt(nxt, total, "two", total))
 
 
 def _go_out(game: Game, p: int, eff: Card, joker: bool, in_melee: bool) -> None:
     """The hand ends; with ``going_out_effects`` = draws, draw effects still resolve:
     a 2 (its draw passed on if it answered one), a 4, or a card continuing a melee
     (the defender draws its value as if nobody continued)."""
-    owed = game.debts[0][3] if game.debts else 0
+    owed = game.debts[0].total if game.debts else 0
     game.winner, game.result = p, "out"
     game.debts, game.free_play, game.naming = [], False, False
     if game.uncalled == p:
@@ -178,20 +180,20 @@ def _go_out(game: Game, p: int, eff: Card, joker: bool, in_melee: bool) -> None:
     code = rules.effect_of(game, eff, p, joker)
     value = game.variant.melee_value(eff.rank)  # type: ignore[arg-type]
     if in_melee:
-        game.debts.append((melee[0], value, "melee", value))  # type: ignore[index]
+        game.debts.append(Debt(melee.aggressor, value, "melee", value))  # type: ignore[union-attr]
     elif code == "two":
-        game.debts.append((game.next_seat(p), owed + 2, "two", owed + 2))
+        game.debts.append(Debt(game.next_seat(p), owed + 2, "two", owed + 2))
     elif code == "melee":
-        game.debts.append((game.next_seat(p), value, "melee", value))
+        game.debts.append(Debt(game.next_seat(p), value, "melee", value))
 
 
 def _draw(game: Game, move: Move) -> None:
     p = move.player
-    if not game.stock:
-        game.stock = rules.refill_order(game)
-        game.pile = [game.pile[-1]]
-        game.refills += 1
+    if not game.stock:  # a position given with an empty stock and a pile to turn over
+        _refill(game)
     top = game.stock.pop()
+    if not game.stock and len(game.pile) > 1:
+        _refill(game)  # the stock ran out: the pile under the upcard becomes the stock
     c = top if top is not None else move.card
     if c is None:
         game.unknown[p] += 1
@@ -202,33 +204,25 @@ def _draw(game: Game, move: Move) -> None:
         game.uncalled = -1
     if not game.debts and game.melee is not None:
         value = game.variant.melee_value(rules.melee_rank(game))
-        game.debts.append((p, value, "melee", value))
+        game.debts.append(Debt(p, value, "melee", value))
     if game.debts:
         _pay(game)
         return
     game.drawn += 1
-    game.last_drawn = c
-    _after_draw(game)
 
 
-def _after_draw(game: Game) -> None:
-    """End the turn after a draw unless the player still has a choice: play the card
-    drawn (play_after_draw), or draw again (it cannot be played, limit not reached)."""
-    fit, more = rules.drawn_fit(game), rules.more_draws(game)
-    if fit is None:
-        stay = game.variant.play_after_draw or more
-    elif fit:
-        stay = game.variant.play_after_draw
-    else:
-        stay = more
-    if not stay:
-        _start_turn(game, game.next_seat(game.turn))
+def _refill(game: Game) -> None:
+    """Turn the pile under the upcard into the new stock (RULES.md: when the stock
+    runs out; in order or shuffled per the sheet)."""
+    game.stock = rules.refill_order(game)
+    game.pile = [game.pile[-1]]
+    game.refills += 1
 
 
 def _pay(game: Game) -> None:
     seat, left, reason, total = game.debts[0]
     if left > 1:
-        game.debts[0] = (seat, left - 1, reason, total)
+        game.debts[0] = Debt(seat, left - 1, reason, total)
         return
     game.debts.pop(0)
     _debt_done(game, seat, reason)
@@ -248,7 +242,7 @@ def _end_melee(game: Game, defender: int) -> None:
     """Play goes on after the defender. With ``melee_effects`` the card that ended the
     melee acts now: an 8 takes its named suit, a J skips, an A reverses, a 2 makes
     the next player draw two (a 3 gives nothing: its player is not on turn)."""
-    aggressor = game.melee[0]  # type: ignore[index]
+    aggressor = game.melee.aggressor  # type: ignore[union-attr]
     game.melee = None
     code = None
     if game.variant.melee_effects:
@@ -261,13 +255,14 @@ def _end_melee(game: Game, defender: int) -> None:
     nxt = game.next_seat(defender, steps)
     _start_turn(game, nxt)
     if code == "two":
-        game.debts.append((nxt, 2, "two", 2))
+        game.debts.append(Debt(nxt, 2, "two", 2))
 
 
 def _pass(game: Game, move: Move) -> None:
-    """End the turn without playing. Only a player who cannot play, with nothing left
-    to draw, counts towards a blocked/jammed hand: one who passes after drawing may
-    keep a playable card, and declining a free play or ending a melee is no such pass."""
+    """End the turn without playing (said, or taken as said when the next seat acted).
+    Only a player who cannot play, with nothing left to draw, counts towards a
+    blocked/jammed hand: one who passes after drawing may keep a playable card, and
+    declining a free play or ending a melee is no such pass."""
     p = move.player
     stuck = (game.melee is None and not game.free_play and not rules.can_draw(game)
              and rules.can_play(game, p) is not True)
@@ -307,8 +302,8 @@ def _name(game: Game, move: Move) -> None:
 def _settle(game: Game) -> None:
     """Forgive owed cards when nothing at all is left to draw."""
     while game.debts and not rules.can_draw(game):
-        seat, _, reason, _ = game.debts.pop(0)
-        _debt_done(game, seat, reason)
+        debt = game.debts.pop(0)
+        _debt_done(game, debt.seat, debt.reason)
 
 
 _HANDLERS = {"play": _play, "draw": _draw, "pass": _pass, "call": _call, "name": _name}

@@ -131,16 +131,18 @@ class Verdict:
     ``legal`` is True, False, or None when the answer depends on cards nobody at the
     table has seen. ``rule`` is a rules-reference anchor from ``sheets.SECTIONS``.
     ``cause`` sorts refusals: ``turn`` (not this player's turn), ``over`` (the hand
-    has ended) or ``play`` (any other broken rule).
+    has ended) or ``play`` (any other broken rule). ``implied`` lists the seats whose
+    unsaid pass the move takes as said (the move is judged after those passes).
 
     >>> Verdict(True, "8♠ follows spades", "c8-turn")
-    Verdict(legal=True, reason='8♠ follows spades', rule='c8-turn', cause='play')
+    Verdict(legal=True, reason='8♠ follows spades', rule='c8-turn', cause='play', implied=())
     """
 
     legal: bool | None
     reason: str
     rule: str
     cause: str = "play"
+    implied: tuple[int, ...] = ()
 
 
 class SetupError(InputError):

@@ -17,6 +17,8 @@ rest are ``key value`` pairs in any order::
 ``owe``    cards the seat on turn owes (``pending_draw``)
 ``melee``  ``aggressor>defender``
 ``free``   the seat on turn has a free play (after a 3)
+``drawn``  cards the seat on turn has drawn this turn (already in its hand)
+``pile``   what lies under the upcard: a count, or cards nearest first
 ``uncalled`` a seat holding one card that has not called
 ``counts`` Countdown counts per seat: ``counts 8,7``
 ``opt``    sheet options: ``opt twos_stack=true,draw_limit=null``
@@ -25,7 +27,7 @@ rest are ``key value`` pairs in any order::
 
 >>> g = parse_position("lo | up 4H | turn 1 | hands 8S,KH/5/4S | melee 0>1")
 >>> g.melee, g.hand_sizes(), g.current_player
-((0, 1), [2, 5, 1], 1)
+(Melee(aggressor=0, defender=1), [2, 5, 1], 1)
 """
 
 from __future__ import annotations
@@ -119,7 +121,7 @@ def _melee(value: str) -> dict[str, int]:
 
 
 _SITUATION = {"turn", "direction", "active_suit", "pending_draw", "melee", "free_play",
-              "uncalled"}
+              "uncalled", "drawn"}
 _READERS: dict[str, tuple[str, Any]] = {
     "up": ("upcard", _up),
     "hands": ("hands", lambda v: [_hand(h) for h in v.split("/")]),
@@ -128,6 +130,8 @@ _READERS: dict[str, tuple[str, Any]] = {
     "dir": ("direction", int),
     "suit": ("active_suit", lambda v: None if v == "*" else v),
     "stock": ("stock", _stock),
+    "pile": ("pile", _stock),
+    "drawn": ("drawn", int),
     "owe": ("pending_draw", int),
     "melee": ("melee", _melee),
     "free": ("free_play", lambda v: True),

@@ -16,19 +16,27 @@ Request::
                                                         # count, or {"cards", "unknown"}
      "upcard": "4H",
      "stock": 30,                                       # optional: count or cards (top first)
+     "pile": 0,                                         # optional: what lies under the
+                                                        # upcard: a count, or the cards
+                                                        # (nearest the upcard first)
      "counts": [8, 7, 8],                               # optional, Countdown only
      "names": ["Ann", "Bo", "Cy"],                      # optional: seat names for reasons
      "situation": {"turn": 2, "direction": -1, "active_suit": "D", "upcard_as": "4H",
                    "pending_draw": 2, "melee": {"aggressor": 0, "defender": 1},
-                   "free_play": false, "uncalled": null},  # optional, every field optional
+                   "free_play": false, "uncalled": null, "drawn": 0},  # optional, every
+                                                                       # field optional
      "events": [{"player": 1, "play": "8S", "suit": "D"}, {"player": 2, "draw": null},
-                {"player": 0, "play": "JK", "as": "5H"}, {"player": 1, "pass": true}],
+                {"player": 0, "play": "JK", "as": "5H"}, {"player": 1, "pass": true},
+                {"player": 2, "draw": ["7C", "KD"]}, {"player": 2, "draw": 3}],
      "include_legal_moves": false}
 
 Events: ``play`` (a card; ``suit`` for an 8 or wild, ``as`` for a joker's card),
-``draw`` (the card, or null when nobody saw it; one event per card), ``pass``,
-``call`` ("last one"/"last card") and ``name`` (a dealer naming a starting 8's suit or a
-starting joker's card), each with the ``player`` (seat number from 0).
+``draw`` (the card, or null when nobody saw it; a list of cards, or a number of unseen
+cards, draws several in one event: owed cards or a run of draws), ``pass``, ``call``
+("last one"/"last card") and ``name`` (a dealer naming a starting 8's suit or a
+starting joker's card), each with the ``player`` (seat number from 0). A pass the table
+left unsaid (the seat on turn could do nothing else, or declined a 3's free play) is
+taken as said when the next seat acts; that step lists it in ``implied``.
 
 ``situation`` fields: ``turn`` (default: left of the dealer), ``direction`` (1
 clockwise, -1), ``upcard_as`` (what a joker upcard stands for), ``active_suit``
@@ -37,28 +45,30 @@ no longer matches; null lets any card follow), ``pending_draw`` (cards owed by t
 seat on turn: from 2s, or by the defender when a melee is given), ``melee``
 (aggressor and defender; the turn goes to the defender), ``free_play`` (the seat on
 turn may put a free card on a 3), ``uncalled`` (a seat holding one card that has not
-called yet).
+called yet), ``drawn`` (cards the seat on turn has drawn this turn, already counted in
+its hand).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from scorekeeper.core.cards import Card, CardError, DeckError, Suit, deck_for, parse_card
 from scorekeeper.core.engine import setup as engine_setup
-from scorekeeper.core.engine.moves import IllegalMoveError, Move, SetupError
+from scorekeeper.core.engine.moves import IllegalMoveError, Move, SetupError, Verdict
 from scorekeeper.core.engine.state import Game
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.sheets import GAMES, Sheet, read_sheet
 
-__all__ = ["read_events", "read_game", "replay", "run"]
+__all__ = ["read_event_moves", "read_events", "read_game", "replay", "run"]
 
-MAX_EVENTS = 500
+MAX_EVENTS = 5000  # a 7-player hand with reshuffles runs past 500
 MAX_TEXT = 200  # characters of one card or hand text
 MAX_OWED = 108  # pending_draw: more cards than two decks hold is nonsense
-REQUEST_KEYS = ("sheet", "players", "dealer", "hands", "upcard", "stock", "situation",
-                "counts", "names", "events", "include_legal_moves")
+REQUEST_KEYS = ("sheet", "players", "dealer", "hands", "upcard", "stock", "pile",
+                "situation", "counts", "names", "events", "include_legal_moves")
 MAX_NAME = 60
 ACTIONS = ("play", "draw", "pass", "call", "name")
 SITUATION_KEYS = engine_setup.SITUATION_KEYS
@@ -150,6 +160,8 @@ def _situation(data: Any) -> dict[str, Any] | None:
         _int(data["pending_draw"], "situation.pending_draw", 0, MAX_OWED, "a number of cards")
     if "free_play" in data and not isinstance(data["free_play"], bool):
         raise InputError("situation.free_play must be true or false", "situation.free_play")
+    if "drawn" in data:
+        _int(data["drawn"], "situation.drawn", 0, MAX_OWED, "a number of cards")
     return data
 
 
@@ -181,12 +193,9 @@ def read_game(data: Mapping[str, Any]) -> Game:
     hands = _hands(data.get("hands"), players)
     upcard = str(_card(data.get("upcard"), "upcard"))
     _check_deck(sheet, players, hands, upcard)
-    stock = data.get("stock")
-    if isinstance(stock, list):
-        for c in stock:
-            _text(c, "stock")
-    elif (stock is not None and not isinstance(stock, (int, str))) or isinstance(stock, bool):
-        raise InputError("stock must be a number of cards or the cards, top first", "stock")
+    stock = _cards_or_count(data.get("stock"), "stock", "the cards, top first")
+    pile = _cards_or_count(data.get("pile"), "pile", "the cards under the upcard, "
+                           "nearest first")
     counts = data.get("counts")
     if counts is not None and not isinstance(counts, list):
         raise InputError("counts must list each seat's count", "counts")
@@ -194,17 +203,33 @@ def read_game(data: Mapping[str, Any]) -> Game:
     names = _names(data.get("names"), players)
     try:
         return Game.start(sheet, players, dealer, hands, upcard, stock, situation, counts,
-                          names=names)
+                          names=names, pile=pile)
     except DeckError as exc:
-        raise InputError(str(exc), "stock") from None
-    except CardError as exc:
-        raise InputError(str(exc), "stock" if stock is not None else "situation") from None
+        raise InputError(str(exc), "pile" if pile is not None else "stock") from None
+    except CardError as exc:  # card text in the stock, the pile or the situation
+        at = "stock" if stock is not None else "pile" if pile is not None else "situation"
+        raise InputError(str(exc), at) from None
+
+
+def _cards_or_count(value: Any, field: str, cards: str) -> Any:
+    """Type checks for ``stock`` and ``pile``: a count, card text or a list of cards."""
+    if isinstance(value, list):
+        if len(value) > 108:
+            raise InputError(f"{field} holds more cards than any deck", field)
+        for c in value:
+            _text(c, field)
+    elif isinstance(value, bool) or (value is not None and not isinstance(value, (int, str))):
+        raise InputError(f"{field} must be a number of cards or {cards}", field)
+    elif isinstance(value, str):
+        _text(value, field, 4 * MAX_TEXT)
+    return value
 
 
 # ----------------------------------------------------------------- events
 
-def read_event(event: Any, i: int, players: int) -> Move:
-    """One JSON event as an engine move (see the OpenAPI description for the format)."""
+def read_event(event: Any, i: int, players: int) -> list[Move]:
+    """One JSON event as engine moves: one, or one per card of a multi-card draw (see
+    the OpenAPI description for the format)."""
     at = f"events[{i}]"
     if not isinstance(event, dict):
         raise InputError("an event must be an object like {\"player\": 1, \"play\": \"4S\"}", at)
@@ -221,20 +246,39 @@ def read_event(event: Any, i: int, players: int) -> Move:
         raise InputError(f"{kind} must be true", f"{at}.{kind}")
     if kind not in ("play", "name") and ("suit" in event or "as" in event):
         extra = "suit" if "suit" in event else "as"
-        raise InputError(f"a {kind} names no suit or card", f"{at}.{extra}")
+        raise InputError(f"{kind} events name no suit or card", f"{at}.{extra}")
     suit = None if event.get("suit") is None else _suit(event["suit"], f"{at}.suit")
     as_card = None if event.get("as") is None else _card(event["as"], f"{at}.as")
     if kind == "play":
-        return Move.play(player, _card(value, f"{at}.play"), suit, as_card)
+        return [Move.play(player, _card(value, f"{at}.play"), suit, as_card)]
     if kind == "draw":
-        return Move.draw(player, None if value is None else _card(value, f"{at}.draw"))
+        return _draws(player, value, f"{at}.draw")
     if kind == "name":
-        return Move.name(player, suit, as_card)
-    return Move.pass_(player) if kind == "pass" else Move.call(player)
+        return [Move.name(player, suit, as_card)]
+    return [Move.pass_(player) if kind == "pass" else Move.call(player)]
+
+
+def _draws(player: int, value: Any, at: str) -> list[Move]:
+    """``draw``: a card, null (unseen), a list of cards, or a number of unseen cards."""
+    if value is None:
+        return [Move.draw(player)]
+    if isinstance(value, list):
+        if not 1 <= len(value) <= MAX_OWED:
+            raise InputError(f"draw lists from 1 to {MAX_OWED} cards", at)
+        return [Move.draw(player, _card(c, f"{at}[{n}]")) for n, c in enumerate(value)]
+    if isinstance(value, int) and not isinstance(value, bool):
+        return [Move.draw(player)] * _int(value, at, 1, MAX_OWED, "a number of cards")
+    return [Move.draw(player, _card(value, at))]
 
 
 def read_events(data: Any, players: int) -> list[Move]:
-    """The request's ``events`` (default none) as moves."""
+    """The request's ``events`` (default none) as moves, in order (a multi-card draw
+    gives one move per card)."""
+    return [m for moves in read_event_moves(data, players) for m in moves]
+
+
+def read_event_moves(data: Any, players: int) -> list[list[Move]]:
+    """The request's ``events`` (default none), each as its moves."""
     if data is None:
         return []
     if not isinstance(data, list):
@@ -264,23 +308,49 @@ def state_json(game: Game) -> dict[str, Any]:
     return {k: s[k] for k in keys}
 
 
-def replay(game: Game, moves: list[Move], want_moves: bool = False) -> dict[str, Any]:
-    """Apply the moves in order, judging each; stop at the first illegal one.
-
-    A move the engine cannot rule on (``legal`` None: it depends on cards nobody saw)
-    is applied as if allowed, since the table saw it happen.
-    """
-    steps: list[dict[str, Any]] = []
-    first_illegal = None
-    for i, move in enumerate(moves):
-        before = legal_moves_json(game) if want_moves else None
+def _judge(game: Game, moves: list[Move]) -> tuple[Verdict, list[int], bool]:
+    """Apply one event's moves: the verdict to show (the refusal, else the least sure,
+    else the last), the seats whose unsaid pass was taken, and whether all went in."""
+    shown: Verdict | None = None
+    implied: list[int] = []
+    for move in moves:
         try:
             verdict = game.apply(move)
         except IllegalMoveError as err:
-            verdict, first_illegal = err.verdict, i
+            return err.verdict, implied + list(err.verdict.implied), False
+        implied += verdict.implied
+        if shown is None or (verdict.legal is None and shown.legal is True):
+            shown = verdict
+    assert shown is not None
+    n = len(moves)
+    if n > 1 and shown.legal is True:  # one event, several cards: say so once
+        owed = shown.reason.endswith("draws one")
+        reason = (shown.reason.removesuffix("one") + str(n) if owed
+                  else f"{game.seat_name(moves[0].player)} draws {n} cards")
+        shown = replace(shown, reason=reason)
+    return shown, implied, True
+
+
+def replay(game: Game, events: list[list[Move]], want_moves: bool = False) -> dict[str, Any]:
+    """Apply each event's moves in order, judging each event; stop at the first
+    illegal one.
+
+    A move the engine cannot rule on (``legal`` None: it depends on cards nobody saw)
+    is applied as if allowed, since the table saw it happen. A step whose event came
+    after a pass the table left unsaid lists it in ``implied`` ("pass by seat 1").
+    """
+    steps: list[dict[str, Any]] = []
+    first_illegal = None
+    for i, moves in enumerate(events):
+        before = legal_moves_json(game) if want_moves else None
+        verdict, implied, ok = _judge(game, moves)
+        if not ok:
+            first_illegal = i
         step: dict[str, Any] = {
             "legal": verdict.legal, "reason": verdict.reason, "rule": verdict.rule,
             "rule_url": rule_url(game.variant.game, verdict.rule), "cause": verdict.cause}
+        if implied:
+            step["implied"] = [f"pass by {game.seat_name(seat)}" for seat in implied]
         if before is not None:
             step["legal_moves"] = before
         steps.append(step)
@@ -303,7 +373,7 @@ def run(data: Mapping[str, Any]) -> dict[str, Any]:
     True
     """
     game = read_game(data)
-    moves = read_events(data.get("events"), game.players)
+    moves = read_event_moves(data.get("events"), game.players)
     want = data.get("include_legal_moves", False)
     if not isinstance(want, bool):
         raise InputError("include_legal_moves must be true or false", "include_legal_moves")

@@ -3,8 +3,9 @@
 :func:`check` answers for any move; :func:`legal_moves` lists the moves allowed now
 (plays only of cards known to be held). Both read the phase of the hand in the same
 order: the hand is over; someone owes cards; the dealer names the starter; a melee
-is on; then the turn player's free play (after a 3), rest of turn after drawing, or
-fresh turn.
+is on; then the turn player's free play (after a 3) or turn (before or after drawing).
+A seat acting while the seat on turn has nothing left but a pass (or may only decline
+a 3's free play) is judged after that pass, which the verdict lists as ``implied``.
 
 >>> from scorekeeper.core.engine import Game, Move, Sheet, parse_card
 >>> g = Game.start(Sheet.make("crazy-eights"), 2, 0, ["8S KH", "4H 5C"], "4S")
@@ -16,6 +17,7 @@ fresh turn.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from scorekeeper.core.cards import ALL_CARDS, JOKER, Card, Rank, Suit
@@ -25,8 +27,8 @@ from scorekeeper.core.engine.moves import Move, Verdict
 if TYPE_CHECKING:
     from scorekeeper.core.engine.state import Game
 
-__all__ = ["by_player", "can_draw", "can_play", "check", "drawn_fit", "fits",
-           "legal_moves", "melee_next", "more_draws", "peek", "refill_order"]
+__all__ = ["by_player", "can_draw", "can_play", "check", "fits", "legal_moves",
+           "melee_next", "more_draws", "owes_pass", "peek", "refill_order", "unseen_cards"]
 
 SUITS = tuple(Suit)
 
@@ -43,12 +45,37 @@ def fits(game: Game, c: Card, p: int) -> bool:
 
 
 def can_play(game: Game, p: int) -> bool | None:
-    """Whether seat ``p`` could play on a fresh turn (None: depends on unseen cards).
-    A joker can always be played: some 8 is always a legal card for it to name."""
+    """Whether seat ``p`` holds a card that could be played now (None: it depends on
+    unseen cards). A joker can always be played: some 8 is always a legal card for it
+    to name. Unseen cards are deduced from the deck: when the unseen cards hold fewer
+    unplayable cards than the seat holds unseen, some of its cards must be playable;
+    when none of them could be played, it cannot play."""
     for c in game.known[p]:
         if c.rank is None or fits(game, c, p):
             return True
-    return None if game.unknown[p] else False
+    held = game.unknown[p]
+    if not held:
+        return False
+    pool = unseen_cards(game)
+    playable = sum(1 for c in pool if c.rank is None or fits(game, c, p))
+    if playable == 0:
+        return False
+    return True if len(pool) - playable < held else None
+
+
+def unseen_cards(game: Game) -> list[Card]:
+    """The deck's cards nobody has seen: not in a known hand, the pile or the stock
+    (one entry per copy; they fill the unseen places in hands, stock and pile)."""
+    seen = Counter(c for k in game.known for c in k)
+    seen.update(c for c in game.pile if c is not None)
+    seen.update(c for c in game.stock if c is not None)
+    out: list[Card] = []
+    for c in game.deck.cards():
+        if seen[c]:
+            seen[c] -= 1
+        else:
+            out.append(c)
+    return out
 
 
 def can_draw(game: Game) -> bool:
@@ -62,12 +89,28 @@ def more_draws(game: Game) -> bool:
     return (limit is None or game.drawn < limit) and can_draw(game)
 
 
-def drawn_fit(game: Game) -> bool | None:
-    """Whether the card just drawn can be played (None: nobody saw it)."""
-    c = game.last_drawn
-    if c is None:
-        return None
-    return c.rank is None or fits(game, c, game.turn)
+def owes_pass(game: Game) -> bool | None:
+    """Whether the seat on turn has nothing left to do but pass (RULES.md "Drawing,
+    precisely"): it may only decline a 3's free play, or can neither play nor draw
+    again. None when that depends on unseen cards. Asked only on a plain turn (no
+    owed cards, no melee, no starter to name)."""
+    if game.free_play:
+        return True
+    v, p = game.variant, game.turn
+    if game.active_suit is None and not v.is_last_one and not game.drawn:
+        return False  # the starter 8's suit is still to be named
+    playable = can_play(game, p)
+    could_play = False if game.drawn and not v.play_after_draw else playable
+    if could_play is True:
+        return False
+    drawable = more_draws(game) if game.drawn else can_draw(game)
+    if not drawable:
+        return True if could_play is False else None
+    if v.draw_with_playable or playable is False:
+        return False
+    if playable is True:
+        return True  # holds a card it may not play after drawing, and may not draw
+    return None if could_play is False else False
 
 
 def melee_rank(game: Game) -> Rank:
@@ -88,11 +131,11 @@ def melee_next(game: Game) -> Card | None:
 
 
 def refill_order(game: Game) -> list[Card | None]:
-    """The new stock (top last) made from the pile under the upcard: shuffled in
-    Last One (unseen unless the stock is tracked card by card), turned over without
-    shuffling in Crazy Eights and Countdown."""
+    """The new stock (top last) made from the pile under the upcard: turned over in
+    order (Crazy Eights and Countdown, ``refill`` "turn"), or shuffled (Last One, and
+    ``refill`` "shuffle"), so unseen unless the stock is tracked card by card."""
     rest = game.pile[:-1]
-    if not game.variant.is_last_one:
+    if not game.variant.refill_shuffles:
         return rest[::-1]
     if not game.known_stock:
         return [None] * len(rest)
@@ -147,13 +190,50 @@ def check(game: Game, move: Move) -> Verdict:
     if game.melee is not None:
         return _check_melee(game, move)
     if p != game.turn:
-        on_turn, who = game.seat_name(game.turn), game.seat_name(p)
-        return Verdict(False, f"it is {on_turn}'s turn, not {who}'s", rule["turn"], "turn")
+        return _check_other_seat(game, move)
     if game.free_play:
         return _check_free_play(game, move)
-    if game.drawn:
-        return _check_after_draw(game, move)
     return _check_turn(game, move)
+
+
+def _check_other_seat(game: Game, move: Move, depth: int = 0) -> Verdict:
+    """A seat acting while another is on turn: fine after the turn seat's unsaid pass
+    when a pass is all that seat had left (or it may only decline a free play)."""
+    owed = owes_pass(game)
+    if owed is False or depth >= game.players:
+        return _wrong_turn(game, move.player)
+    seat = game.turn
+    game.pass_taken(seat)
+    try:
+        after = check(game, move)
+    finally:
+        game.pass_undone()
+    if after.cause == "turn" and not after.implied and after.legal is False:
+        return _wrong_turn(game, move.player)
+    legal, reason = after.legal, after.reason
+    if owed is None and legal is True:
+        legal = None
+        reason = f"{reason} (assuming {game.seat_name(seat)} could not play)"
+    return Verdict(legal, reason, after.rule, after.cause, (seat, *after.implied))
+
+
+def _wrong_turn(game: Game, p: int) -> Verdict:
+    """Not this seat's turn; when the turn seat is in the middle of drawing, say so and
+    cite drawing."""
+    v, turn = game.variant, game.turn
+    on_turn, who = game.seat_name(turn), game.seat_name(p)
+    head = f"it is {on_turn}'s turn, not {who}'s"
+    if game.free_play or game.melee is not None:
+        return Verdict(False, head, v.rule["turn"], "turn")
+    playable = can_play(game, turn)
+    if game.drawn:
+        left = "play or pass" if playable and v.play_after_draw else "draw again"
+        return Verdict(False, f"{head}: {on_turn} has drawn and may still {left}",
+                       v.rule["draw"], "turn")
+    if playable is False and can_draw(game):
+        return Verdict(False, f"{head}: {on_turn} cannot play and must draw",
+                       v.rule["draw"], "turn")
+    return Verdict(False, head, v.rule["turn"], "turn")
 
 
 def _check_call(game: Game, p: int) -> Verdict:
@@ -275,39 +355,15 @@ def _check_free_play(game: Game, move: Move) -> Verdict:
     return Verdict(False, "after a 3, put a free card on it or decline (pass)", rule)
 
 
-def _check_after_draw(game: Game, move: Move) -> Verdict:
-    v, p = game.variant, move.player
-    rule, fit, more = v.rule["draw"], drawn_fit(game), more_draws(game)
-    last = game.last_drawn
-    if move.kind == "play":
-        if not v.play_after_draw:
-            return Verdict(False, "a card drawn cannot be played in the same turn", rule)
-        if last is not None and move.card != last:
-            return Verdict(False, f"after drawing, only the card drawn ({last.pretty}) "
-                           "may be played", rule)
-        return _check_play(game, move)
-    if move.kind == "draw":
-        if fit:
-            return Verdict(False, "the card drawn can be played: play it or pass", rule)
-        if not more:
-            return Verdict(False, f"{game.seat_name(p)} may draw no more cards this turn", rule)
-        ok = Verdict(fit is False or None, f"{game.seat_name(p)} draws again", rule)
-        return _check_draw_card(game, move, ok)
-    if move.kind == "pass":
-        if more and fit is False:
-            return Verdict(False, "keep drawing: the card drawn cannot be played", rule)
-        if more and fit is None:
-            return Verdict(None, "cannot tell from what the table saw whether the card "
-                           "drawn can be played", rule)
-        return Verdict(True, f"{game.seat_name(p)} ends the turn after drawing", rule)
-    return Verdict(False, "play the card drawn, draw or pass", rule)
-
-
 def _check_turn(game: Game, move: Move) -> Verdict:
+    """The turn seat's play, draw or pass, before or after drawing this turn."""
     v, p = game.variant, move.player
     if move.kind == "play":
+        if game.drawn and not v.play_after_draw:
+            return Verdict(False, f"{game.seat_name(p)} has drawn this turn, and under this "
+                           "sheet a player who draws may not also play", v.rule["draw"])
         return _check_play(game, move)
-    open_suit = game.active_suit is None and not v.is_last_one
+    open_suit = game.active_suit is None and not v.is_last_one and not game.drawn
     if move.kind == "name" and open_suit:
         return _check_open_suit(game, move)
     if move.kind not in ("draw", "pass"):
@@ -315,27 +371,62 @@ def _check_turn(game: Game, move: Move) -> Verdict:
     if open_suit:
         return Verdict(False, f"{game.seat_name(p)} first names the suit to follow on the "
                        "starter, then plays or draws", v.rule["eight"])
-    drawable = can_draw(game)
-    if move.kind == "draw" and not drawable:
+    if move.kind == "draw":
+        return _check_draw(game, move)
+    return _check_pass(game, p)
+
+
+def _check_draw(game: Game, move: Move) -> Verdict:
+    """Drawing: cards left, the limit, and (draw_with_playable off) no playable card."""
+    v, p = game.variant, move.player
+    who, again = game.seat_name(p), " again" if game.drawn else ""
+    if not can_draw(game):
         return Verdict(False, "nothing is left to draw: play or pass", v.rule["stock"])
-    if move.kind == "pass" and drawable:
-        return Verdict(False, f"{game.seat_name(p)} must play or draw; pass only when nothing is "
-                       "left to draw", v.rule["draw"])
-    # draw_with_playable lets a player draw instead of playing; passing is only for
-    # a player who cannot play (RULES.md: blocked/jammed when no one can play).
-    playable = False if v.draw_with_playable and move.kind == "draw" else can_play(game, p)
-    what = "draw" if move.kind == "draw" else "pass"
+    if game.drawn and not more_draws(game):
+        n = game.drawn
+        return Verdict(False, f"{who} has drawn {n} card{'s' if n > 1 else ''}, the most "
+                       "this sheet allows in one turn", v.rule["draw"])
+    playable = False if v.draw_with_playable else can_play(game, p)
     if playable:
-        return Verdict(False, f"{game.seat_name(p)} holds a playable card and may not {what} "
-                       "instead", v.rule["draw"])
+        return Verdict(False, f"{who} holds a playable card and may not draw{again}: under "
+                       "this sheet drawing stops once a card can be played", v.rule["draw"])
     if playable is None:
-        ok = Verdict(None, f"cannot tell from what the table saw whether {game.seat_name(p)} "
-                     "could play", v.rule["draw"])
-    elif move.kind == "draw":
-        ok = Verdict(True, f"{game.seat_name(p)} draws", v.rule["draw"])
+        ok = Verdict(None, f"cannot tell from what the table saw whether {who} could play "
+                     f"(only a player who cannot play may draw{again})", v.rule["draw"])
     else:
-        ok = Verdict(True, f"nothing is left to draw: {game.seat_name(p)} passes", v.rule["stock"])
-    return _check_draw_card(game, move, ok) if move.kind == "draw" else ok
+        ok = Verdict(True, f"{who} draws{again}", v.rule["draw"])
+    return _check_draw_card(game, move, ok)
+
+
+def _check_pass(game: Game, p: int) -> Verdict:
+    """Passing: after drawing, to decline a playable card or when nothing is left to
+    do; before drawing, only with nothing to draw and nothing to play."""
+    v, who = game.variant, game.seat_name(p)
+    playable = can_play(game, p)
+    drawable = more_draws(game) if game.drawn else can_draw(game)
+    rule = v.rule["draw"]
+    if game.drawn and playable:
+        return Verdict(True, f"{who} has drawn and may keep the playable card: the turn ends",
+                       rule)
+    if not game.drawn and playable:
+        more = " or draw" if drawable and v.draw_with_playable else ""
+        return Verdict(False, f"{who} holds a playable card: play it{more}; only a player who "
+                       "cannot play passes", rule)
+    if drawable:
+        if playable is None:
+            return Verdict(None, f"cannot tell from what the table saw whether {who} could "
+                           "play; one who cannot must draw while cards and the limit allow",
+                           rule)
+        return Verdict(False, f"{who} cannot play and may still draw, so may not pass yet",
+                       rule)
+    if playable is None and not game.drawn:
+        return Verdict(None, f"cannot tell from what the table saw whether {who} could play; "
+                       "with nothing left to draw only one who cannot play passes", rule)
+    if game.drawn:
+        return Verdict(True, f"{who} may draw no more this turn: the turn ends with a pass",
+                       rule)
+    return Verdict(True, f"nothing is left to draw and {who} cannot play: {who} passes",
+                   v.rule["stock"])
 
 
 def _check_open_suit(game: Game, move: Move) -> Verdict:
@@ -359,7 +450,8 @@ def _check_draw_card(game: Game, move: Move, ok: Verdict) -> Verdict:
         if top is not None and top != c:
             return Verdict(False, f"the next card of the stock is {top.pretty}, "
                            f"not {c.pretty}", rule["draw"])
-        if top is None and not available(game, c):
+        shuffled_in = not game.stock and c in game.pile[:-1]  # the pile becomes the stock
+        if top is None and not shuffled_in and not available(game, c):
             return Verdict(False, f"no {c.pretty} is left unseen to draw", rule["draw"])
     return ok
 
@@ -369,13 +461,22 @@ def _not_held(game: Game, p: int, c: Card) -> Verdict:
                    game.variant.rule["turn"])
 
 
+def article(word: str) -> str:
+    """``word`` with "a" or "an" as spoken: an 8, an A, an ace; a 10, a spade.
+
+    >>> article("8"), article("A"), article("10"), article("heart")
+    ('an 8', 'an A', 'a 10', 'a heart')
+    """
+    return f"{'an' if word[:1] in ('8', 'A', 'a', 'e', 'i', 'o', 'u') else 'a'} {word}"
+
+
 def _follow_text(game: Game) -> str:
     s, up = game.active_suit, game.upcard_as
     if s is None:
         return "any card may follow"
     if game.rank_open:
-        return f"play a {s.label[:-1]} or a {up.rank.label}"  # type: ignore[union-attr]
-    return f"play a {s.label[:-1]} (the suit named)"
+        return f"play {article(s.label[:-1])} or {article(up.rank.label)}"  # type: ignore[union-attr]
+    return f"play {article(s.label[:-1])} (the suit named)"
 
 
 def _check_play(game: Game, move: Move, free: bool = False) -> Verdict:
@@ -434,7 +535,8 @@ def _check_joker(game: Game, move: Move, free: bool) -> Verdict:
 
 def legal_moves(game: Game) -> list[Move]:
     """Every move allowed now (verdict True or None). Plays are listed only for cards
-    known to be held; a draw is listed without its card."""
+    known to be held, except when the deck shows that a seat's unseen cards must hold a
+    playable one (then each unseen card it may be); a draw is listed without its card."""
     if game.is_over:
         return []
     moves: list[Move] = []
@@ -449,22 +551,21 @@ def legal_moves(game: Game) -> list[Move]:
     elif game.free_play:
         moves += _play_moves(game, game.turn, game.known[game.turn], free=True)
         moves.append(Move.pass_(game.turn))
-    elif game.drawn:
-        moves += _filtered(game, _after_draw_candidates(game))
     else:
         moves += _turn_moves(game)
     return moves
 
 
-_PLAYS: dict[tuple[int, int, int, int], Move] = {}
+_PLAYS: dict[tuple[int, Card, Suit | None, Card | None], Move] = {}
 
 
 def _play(p: int, c: Card, suit: Suit | None = None, named: Card | None = None) -> Move:
     """A play move, built once and reused: building frozen dataclasses is the slow
-    part of listing moves. Keyed by identity (cards are interned); checked on use."""
-    key = (p, id(c), id(suit), id(named))
+    part of listing moves. Moves are values, so one per (seat, card, suit, named card)
+    serves every game; the table is bounded by seats × cards × suits."""
+    key = (p, c, suit, named)
     move = _PLAYS.get(key)
-    if move is None or move.card is not c or move.as_card is not named:
+    if move is None:
         move = _PLAYS[key] = Move("play", p, c, suit, named)
     return move
 
@@ -474,14 +575,24 @@ def _filtered(game: Game, candidates: list[Move]) -> list[Move]:
 
 
 def _turn_moves(game: Game) -> list[Move]:
-    p = game.turn
-    moves = _play_moves(game, p, game.known[p])
-    if game.active_suit is None and not game.variant.is_last_one:
+    """Plays, then the draw and the pass when the rules allow them (or cannot rule
+    them out). After drawing, plays only with play_after_draw."""
+    v, p = game.variant, game.turn
+    may_play = not game.drawn or v.play_after_draw
+    moves = _play_moves(game, p, game.known[p]) if may_play else []
+    if may_play and not moves and game.unknown[p] and can_play(game, p):
+        # Deduced from the deck: some unseen card must be playable; list each it may be.
+        moves = _play_moves(game, p, list(dict.fromkeys(unseen_cards(game))))
+    if game.active_suit is None and not v.is_last_one and not game.drawn:
         return moves + [Move.name(p, s) for s in SUITS]
-    drawable = can_draw(game)
-    if drawable and (game.variant.draw_with_playable or not moves):
+    if game.unknown[p]:  # unseen cards: ask the full rules (deductions, cannot tell)
+        return moves + _filtered(game, [Move.draw(p), Move.pass_(p)])
+    # Every card known: the same answers as _check_draw and _check_pass, directly.
+    playable = can_play(game, p)
+    drawable = more_draws(game) if game.drawn else can_draw(game)
+    if drawable and (v.draw_with_playable or not playable):
         moves.append(Move.draw(p))
-    elif not drawable and not moves:
+    if (game.drawn and playable) or not (playable or drawable):
         moves.append(Move.pass_(p))
     return moves
 
@@ -551,14 +662,6 @@ def _melee_moves(game: Game) -> list[Move]:
                                        + [Move.play(p, c, s, None if c is nxt else nxt)
                                           for s in SUITS])
     return moves + _filtered(game, [Move.draw(defender), Move.pass_(defender)])
-
-
-def _after_draw_candidates(game: Game) -> list[Move]:
-    p, last = game.turn, game.last_drawn
-    moves = [Move.draw(p), Move.pass_(p)]
-    if last is not None:
-        moves += _play_moves(game, p, [last])
-    return moves
 
 
 def by_player(game: Game) -> dict[int, dict[str, object]]:

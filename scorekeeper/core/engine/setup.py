@@ -26,13 +26,14 @@ __all__ = [
     "read_counts",
     "read_hand",
     "read_names",
+    "read_pile",
     "read_sheet",
     "read_situation",
     "read_stock",
 ]
 
 SITUATION_KEYS = ("turn", "direction", "active_suit", "upcard_as", "pending_draw", "melee",
-                  "free_play", "uncalled")
+                  "free_play", "uncalled", "drawn")
 
 
 def read_sheet(sheet: Sheet | Mapping[str, Any]) -> Sheet:
@@ -88,6 +89,33 @@ def read_stock(stock: Any, room: int) -> tuple[list[Card | None], bool]:
         raise SetupError(f"stock: {len(cards)} cards, but only {room} are left after the deal",
                          "stock")
     return cards[::-1], True
+
+
+def read_pile(pile: Any, room: int) -> list[Card | None] | None:
+    """The cards under the upcard, bottom first (None = unseen), from a count or a card
+    list given nearest the upcard first; None when the request leaves the pile out.
+
+    >>> read_pile(2, 10), read_pile(["7C", "KD"], 10)
+    ([None, None], [Card.parse('KD'), Card.parse('7C')])
+    """
+    if pile is None:
+        return None
+    if isinstance(pile, int) and not isinstance(pile, bool):
+        if not 0 <= pile <= room:
+            raise SetupError(f"pile: {pile} cards under the upcard, but only {room} are left "
+                             "after the hands and the upcard", "pile")
+        return [None] * pile
+    if isinstance(pile, str):
+        cards = parse_cards(pile)
+    elif isinstance(pile, Sequence):
+        cards = [read_card(c, "pile") for c in pile]
+    else:
+        raise SetupError("pile must be a number of cards or the cards under the upcard",
+                         "pile")
+    if len(cards) > room:
+        raise SetupError(f"pile: {len(cards)} cards, but only {room} are left after the "
+                         "hands and the upcard", "pile")
+    return list(reversed(cards))
 
 
 def read_counts(sheet: Sheet, players: int, counts: Sequence[int] | None) -> list[int] | None:
@@ -173,7 +201,8 @@ def read_situation(data: Mapping[str, Any], players: int, upcard: Card,
 
     ``first`` is the turn when none is given. Returns turn, direction, upcard_as,
     active_suit, rank_open, pending_draw, melee (an (aggressor, defender) pair or
-    None), free_play and uncalled (-1: none).
+    None), free_play, uncalled (-1: none) and drawn (cards the seat on turn has drawn
+    this turn, already in its hand).
     """
     if not isinstance(data, Mapping):
         raise SetupError("situation must be an object", "situation")
@@ -204,6 +233,11 @@ def read_situation(data: Mapping[str, Any], players: int, upcard: Card,
     out["pending_draw"] = owed
     out["melee"] = _read_melee(data.get("melee"), players)
     out["free_play"] = bool(data.get("free_play", False))
+    drawn = data.get("drawn", 0)
+    if isinstance(drawn, bool) or not isinstance(drawn, int) or not 0 <= drawn <= 108:
+        raise SetupError(f"situation.drawn must be the cards drawn this turn, not {drawn!r}",
+                         "situation.drawn")
+    out["drawn"] = drawn
     uncalled = data.get("uncalled")
     out["uncalled"] = -1 if uncalled is None else _seat(uncalled, players, "uncalled")
     return out

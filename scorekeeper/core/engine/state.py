@@ -20,14 +20,12 @@ from typing import Any
 from scorekeeper.core.cards import Card, Deck, Rank, Suit, deck_for
 from scorekeeper.core.engine import effects, rules, setup
 from scorekeeper.core.engine.moves import ERRORS, IllegalMoveError, Move, SetupError, Verdict
+from scorekeeper.core.engine.pieces import Debt, Melee, Snapshot
 from scorekeeper.core.engine.variant import CD, Variant
+from scorekeeper.core.scoring import score_hand
 from scorekeeper.core.sheets import Sheet
 
-__all__ = ["Game", "Outcome"]
-
-# A debt is (seat, cards still owed, reason, cards owed at first); reasons are
-# "two" (a 2), "melee" (a melee's last card) and "penalty" (a missed call).
-Debt = tuple[int, int, str, int]
+__all__ = ["Debt", "Game", "Melee", "Outcome"]
 
 
 @dataclass(frozen=True)
@@ -35,20 +33,24 @@ class Outcome:
     """How a hand ended: ``result`` is ``out`` (``winner`` went out), ``blocked``
     (Last One) or ``jammed`` (Crazy Eights, Countdown); ``hands`` are the cards each
     seat still holds where known, ``unknown`` how many more each holds unseen;
-    ``counts`` are Countdown counts after the hand."""
+    ``counts`` are Countdown counts after the hand. ``points`` are what each seat
+    scores for the hand (the same scoring as the score API), when every card still
+    held is known; None while some are unseen."""
 
     result: str
     winner: int | None
     hands: tuple[tuple[Card, ...], ...]
     unknown: tuple[int, ...]
     counts: tuple[int, ...] | None = None
+    points: tuple[int, ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON data."""
         return {"result": self.result, "winner": self.winner,
                 "hands": [[str(c) for c in h] for h in self.hands],
                 "unknown": list(self.unknown),
-                "counts": None if self.counts is None else list(self.counts)}
+                "counts": None if self.counts is None else list(self.counts),
+                "points": None if self.points is None else list(self.points)}
 
 
 class Game:
@@ -72,7 +74,6 @@ class Game:
         "history",
         "known",
         "known_stock",
-        "last_drawn",
         "melee",
         "melee_suit",
         "names",
@@ -117,18 +118,17 @@ class Game:
         self.turn = (dealer + 1) % players
         self.direction = 1
         self.debts: list[Debt] = []
-        self.melee: tuple[int, int] | None = None
+        self.melee: Melee | None = None
         self.melee_suit: Suit | None = None
         self.free_play = False
         self.drawn = 0
-        self.last_drawn: Card | None = None
         self.naming = False
         self.uncalled = -1
         self.passes = 0
         self.winner: int | None = None
         self.result: str | None = None
         self.refills = 0
-        self.history: list[tuple[Any, ...]] = []
+        self.history: list[Snapshot] = []
 
     # ----------------------------------------------------------------- setup
 
@@ -137,12 +137,14 @@ class Game:
               hands: Sequence[Any], upcard: Card | str, stock: Any = None,
               situation: Mapping[str, Any] | None = None,
               counts: Sequence[int] | None = None, seed: int | None = None,
-              names: Sequence[str] | None = None) -> Game:
+              names: Sequence[str] | None = None, pile: Any = None) -> Game:
         """A hand from what the table saw.
 
         ``hands`` gives each seat a card list (or text), a count of unseen cards, or
         ``{"cards": [...], "unknown": n}``. ``stock`` is a count or a card list (top
-        card first); by default every card not dealt or turned up. Without
+        card first); by default every card not dealt or turned up. ``pile`` says what
+        lies under the upcard: a count, or the cards (the one nearest the upcard
+        first); by default every card not in a hand or the stock. Without
         ``situation`` the hand starts fresh: the seat left of the dealer plays first
         and the upcard acts per ``starter_effects``. With it, play starts mid-hand
         (see :func:`.setup.read_situation`). ``counts`` are Countdown counts.
@@ -169,26 +171,37 @@ class Game:
                 raise SetupError(f"hands[{seat}] is empty: a hand somebody went out of "
                                  "is over", f"hands[{seat}]")
         up = setup.read_card(upcard, "upcard")
-        game._place_cards(up, stock)
+        game._place_cards(up, stock, pile)
         if situation is None:
             effects.begin(game)
         else:
             game._resume(setup.read_situation(situation, players, up, (dealer + 1) % players))
         return game
 
-    def _place_cards(self, up: Card, stock: Any) -> None:
-        """Upcard, stock and the unseen rest of the pile; check against the deck."""
+    def _place_cards(self, up: Card, stock: Any, pile: Any) -> None:
+        """Upcard, stock and the rest of the pile (unseen unless listed); check them
+        against the deck."""
         held = sum(len(k) for k in self.known) + sum(self.unknown)
         room = self.deck.size - held - 1
         if room < 0:
             raise SetupError(f"{held} cards in hands leave no upcard from "
                              f"{self.deck.describe()}", "hands")
+        under = setup.read_pile(pile, room)
+        if stock is None and under is not None:
+            stock = room - len(under)
         self.stock, listed = setup.read_stock(stock, room)
+        if under is None:
+            under = [None] * (room - len(self.stock))
+        elif len(under) + len(self.stock) != room:
+            raise SetupError(f"pile: {len(under)} cards under the upcard and {len(self.stock)} "
+                             f"in the stock, but {room} are left after the hands and the "
+                             f"upcard ({self.deck.describe()})", "pile")
         self.known_stock = listed and self.seed is not None
         seen = [c for k in self.known for c in k] + [up]
         seen += [c for c in self.stock if c is not None]
-        setup.check_deck(self.deck, seen, held + 1 + len(self.stock))
-        self.pile = [None] * (room - len(self.stock)) + [up]
+        seen += [c for c in under if c is not None]
+        setup.check_deck(self.deck, seen, held + 1 + len(self.stock) + len(under))
+        self.pile = [*under, up]
         self.upcard_as = up
         self.active_suit = up.suit
         self.rank_open = not up.is_joker
@@ -199,14 +212,18 @@ class Game:
         self.upcard_as, self.active_suit = s["upcard_as"], s["active_suit"]
         self.rank_open, self.free_play, self.uncalled = (s["rank_open"], s["free_play"],
                                                          s["uncalled"])
-        self.melee = s["melee"]
+        self.melee = None if s["melee"] is None else Melee(*s["melee"])
         if self.melee is not None:
             if not self.variant.is_last_one:
                 raise SetupError("a melee happens only in Last One", "situation.melee")
-            self.turn = self.melee[1]
+            self.turn = self.melee.defender
         if s["pending_draw"]:
             reason = "melee" if self.melee else "two"
-            self.debts.append((self.turn, s["pending_draw"], reason, s["pending_draw"]))
+            self.debts.append(Debt(self.turn, s["pending_draw"], reason, s["pending_draw"]))
+        self.drawn = s["drawn"]
+        if self.drawn and (self.melee is not None or self.debts or self.free_play):
+            raise SetupError("situation.drawn: cards drawn this turn go with a plain turn, "
+                             "not a melee, owed cards or a free play", "situation.drawn")
 
     @classmethod
     def deal(cls, sheet: Sheet | Mapping[str, Any], players: int, dealer: int = 0,
@@ -259,11 +276,11 @@ class Game:
         if self.result is not None and not self.debts:
             return None
         if self.debts:
-            return self.debts[0][0]
+            return self.debts[0].seat
         if self.naming:
             return self.dealer
         if self.melee is not None:
-            return self.melee[1]
+            return self.melee.defender
         return self.turn
 
     def actors(self) -> set[int]:
@@ -311,8 +328,12 @@ class Game:
         counts = None
         if self.variant.game == CD and self.counts is not None:
             counts = tuple(c - (seat == self.winner) for seat, c in enumerate(self.counts))
-        return Outcome(self.result or "", self.winner, tuple(tuple(k) for k in self.known),
-                       tuple(self.unknown), counts)
+        hands = tuple(tuple(k) for k in self.known)
+        points = None
+        if not any(self.unknown):
+            points = score_hand(self.sheet, hands, self.winner).points
+        return Outcome(self.result or "", self.winner, hands, tuple(self.unknown), counts,
+                       points)
 
     # -------------------------------------------------------------- moving
 
@@ -323,6 +344,8 @@ class Game:
         if verdict.legal is False:
             raise ERRORS[verdict.cause](move, verdict)
         self.history.append(self._snapshot())
+        for seat in verdict.implied:
+            effects.apply(self, Move.pass_(seat))
         effects.apply(self, move)
         return verdict
 
@@ -347,19 +370,29 @@ class Game:
             done += 1
         return done, None
 
-    def _snapshot(self) -> tuple[Any, ...]:
-        return ([k[:] for k in self.known], self.unknown[:], self.stock[:], self.pile[:],
-                self.upcard_as, self.active_suit, self.rank_open, self.turn,
-                self.direction, self.debts[:], self.melee, self.melee_suit, self.free_play,
-                self.drawn, self.last_drawn, self.naming, self.uncalled, self.passes,
-                self.winner, self.result, self.refills)
+    def _snapshot(self) -> Snapshot:
+        return Snapshot([k[:] for k in self.known], self.unknown[:], self.stock[:],
+                        self.pile[:], self.upcard_as, self.active_suit, self.rank_open,
+                        self.turn, self.direction, self.debts[:], self.melee, self.melee_suit,
+                        self.free_play, self.drawn, self.naming, self.uncalled, self.passes,
+                        self.winner, self.result, self.refills)
 
-    def _restore(self, s: tuple[Any, ...]) -> None:
+    def _restore(self, s: Snapshot) -> None:
         (self.known, self.unknown, self.stock, self.pile, self.upcard_as,
          self.active_suit, self.rank_open, self.turn, self.direction, self.debts,
-         self.melee, self.melee_suit, self.free_play, self.drawn, self.last_drawn,
+         self.melee, self.melee_suit, self.free_play, self.drawn,
          self.naming, self.uncalled, self.passes, self.winner, self.result,
          self.refills) = s
+
+    def pass_taken(self, seat: int) -> None:
+        """Try the pass the seat on turn owes, to judge what another seat does next;
+        :meth:`pass_undone` takes it back (the rules ask this for unsaid passes)."""
+        self.history.append(self._snapshot())
+        effects.apply(self, Move.pass_(seat))
+
+    def pass_undone(self) -> None:
+        """Take back :meth:`pass_taken`."""
+        self._restore(self.history.pop())
 
     def state_key(self) -> tuple[Any, ...]:
         """Everything that defines the position, for comparing two states."""
@@ -372,7 +405,7 @@ class Game:
         melee = None
         if self.melee is not None:
             nxt = rules.melee_next(self)
-            melee = {"aggressor": self.melee[0], "defender": self.melee[1],
+            melee = {"aggressor": self.melee.aggressor, "defender": self.melee.defender,
                      "next": None if nxt is None else str(nxt)}
         out = self.outcome()
         return {
@@ -382,8 +415,10 @@ class Game:
             "upcard": str(self.upcard), "upcard_as": str(self.upcard_as),
             "active_suit": None if self.active_suit is None else self.active_suit.value,
             "hand_sizes": self.hand_sizes(), "stock": len(self.stock),
-            "pending_draw": self.debts[0][1] if self.debts else 0,
-            "debts": [{"player": d[0], "cards": d[1], "reason": d[2]} for d in self.debts],
+            "pending_draw": self.debts[0].left if self.debts else 0,
+            "debts": [{"player": d.seat, "cards": d.left, "reason": d.reason}
+                      for d in self.debts],
+            "drawn": self.drawn,
             "melee": melee, "free_play": self.free_play, "naming": self.naming,
             "uncalled": None if self.uncalled < 0 else self.uncalled,
             "counts": self.counts, "over": self.is_over,

@@ -34,10 +34,10 @@ _RULE_IDS = {
              melee="c8-turn", eight="c8-eights", skip="c8-addons", reverse="c8-addons",
              joker="c8-turn", call="c8-last-card", starter="c8-starter",
              out="c8-going-out", stock="c8-empty-stock", jam="c8-jammed"),
-    CD: dict(turn="cd-turn", draw="cd-turn", two="cd-addons", three="cd-turn",
+    CD: dict(turn="cd-turn", draw="cd-drawing", two="cd-addons", three="cd-turn",
              melee="cd-turn", eight="cd-wild", skip="cd-addons", reverse="cd-addons",
              joker="cd-turn", call="cd-addons", starter="cd-addons",
-             out="cd-going-out", stock="cd-turn", jam="cd-going-out"),
+             out="cd-going-out", stock="cd-drawing", jam="cd-going-out"),
 }
 
 
@@ -75,6 +75,7 @@ class Variant:
     melee_effects: bool
     joker_must_be_legal: bool
     joker_effects: bool
+    refill_shuffles: bool
 
     @classmethod
     def of(cls, sheet: Sheet) -> Variant:
@@ -98,6 +99,8 @@ class Variant:
             melee_wrap=lo and opt["melee_wrap"], melee_effects=lo and opt["melee_effects"],
             joker_must_be_legal=lo and opt["joker_must_be_legal"],
             joker_effects=lo and opt["joker_effects"],
+            # Last One always shuffles the pile into a new stock (RULES.md).
+            refill_shuffles=lo or opt["refill"] == "shuffle",
         )
 
     @property

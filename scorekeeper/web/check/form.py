@@ -6,6 +6,7 @@ the advanced case is a list of event lines since the last undisputed moment::
 
     2 plays 4S        3 draws         3 draws 6D      1 plays 8C names D
     2 plays JK as 4H  2 passes        1 calls         1 names D   (dealer names the starter)
+    3 draws 7C KD     3 draws 2       (several cards in one line: owed cards, a run)
 
 Hand sizes are one count for everyone (``held``) unless a seat's own field says what it
 holds (``hold-2``: ``8s kh``, ``6``, or ``8s kh +3``). Naming a ``dealer`` starts from
@@ -171,8 +172,11 @@ def _check_fresh(args: Mapping[str, str], seats: list[str], dealer: int) -> None
     """From the deal there is no situation: refuse the fields that would describe one."""
     described = [label for name, label in (("suit", "the suit named"),
                                            ("upas", "what a joker upcard stands for"),
-                                           ("melee", "the melee"))
+                                           ("melee", "the melee"),
+                                           ("drawn", "the card drawn"))
                  if (args.get(name) or "").strip()]
+    if (args.get("drew") or "0").strip() not in ("", "0"):
+        described.append("the cards drawn this turn")
     if (args.get("owed") or "0").strip() not in ("", "0"):
         described.append("the cards to draw")
     if described:
@@ -215,6 +219,7 @@ def _single(args: Mapping[str, str], sheet: Sheet, request: dict[str, Any],
     if as_card:
         event["as"] = as_card
     request["hands"][who] = _with_card(request["hands"][who], card)
+    _drew(args, request, words, seats, who, turn)
     request["events"] = [event]
     play = parse_card(card).pretty + (f" as {parse_card(as_card).pretty}" if as_card else "")
     play += f" naming {Suit(named).label}" if named else ""
@@ -222,6 +227,30 @@ def _single(args: Mapping[str, str], sheet: Sheet, request: dict[str, Any],
     whom = seats[who] + (" (on turn)" if who == turn and not melee
                          else " (out of turn)" if who != turn else "")
     return Question(sheet, request, "; ".join(words) + f". May {whom} play {play}?", False)
+
+
+def _drew(args: Mapping[str, str], request: dict[str, Any], words: list[str],
+          seats: list[str], who: int, turn: int) -> None:
+    """"Drew this turn": how many cards the player on turn has drawn (and the card,
+    when seen), so "may I play after drawing?" is one question, not a sequence."""
+    drew = _whole(args, "drew", 0, 0, 30)
+    drawn = _card_text(args, "drawn")
+    if drawn and not drew:
+        drew = 1
+    if not drew:
+        return
+    situation = request["situation"]
+    if situation is None or "melee" in situation or situation.get("pending_draw"):
+        raise CheckError("Drawing this turn goes with a plain turn: no melee, no cards owed, "
+                         "not from the deal.", "drew")
+    if who != turn:
+        raise CheckError(f"Only the player on turn ({seats[turn]}) can have drawn this turn.",
+                         "drew")
+    situation["drawn"] = drew
+    if drawn:
+        request["hands"][who] = _with_card(request["hands"][who], drawn)
+    seen = f" ({parse_card(drawn).pretty})" if drawn else ""
+    words.append(f"{seats[who]} drew {drew} card{'s' if drew > 1 else ''}{seen} this turn")
 
 
 def _with_card(hand: Any, card: str) -> Any:
@@ -268,6 +297,20 @@ def _line(text: str, n: int, players: int, names: list[str] | None) -> dict[str,
         raise CheckError(f"Line {n} ({text!r}): {exc}", "events") from None
 
 
+def _drawn(words: list[str]) -> Any:
+    """``draws``, ``draws 7C``, ``draws 7C KD`` or ``draws 3`` (three unseen cards)."""
+    if words and words[-1].lower() in ("card", "cards"):
+        words = words[:-1]
+    if not words:
+        return None
+    if len(words) == 1 and words[0].isdigit():
+        if not 1 <= int(words[0]) <= 30:
+            raise ValueError("draw from 1 to 30 cards in one line")
+        return int(words[0])
+    cards = [str(parse_card(w)) for w in words]
+    return cards[0] if len(cards) == 1 else cards
+
+
 def _event(verb: str, seat: int, words: list[str]) -> dict[str, Any]:
     event: dict[str, Any] = {"player": seat}
     if verb in ("pass", "call"):
@@ -275,9 +318,7 @@ def _event(verb: str, seat: int, words: list[str]) -> dict[str, Any]:
             raise ValueError(f"nothing follows '{verb}'")
         return event | {verb: True}
     if verb == "draw":
-        if len(words) > 1:
-            raise ValueError("draw takes at most the card drawn")
-        return event | {"draw": str(parse_card(words[0])) if words else None}
+        return event | {"draw": _drawn(words)}
     if verb == "play":
         event["play"] = str(parse_card(words.pop(0)))
     else:
@@ -302,7 +343,8 @@ def _event(verb: str, seat: int, words: list[str]) -> dict[str, Any]:
 # Which form field shows a replay error, by the request field it names.
 _FIELD_MAP = (("upcard", "up"), ("situation.turn", "turn"), ("situation.active_suit", "suit"),
               ("situation.upcard_as", "upas"), ("situation.melee", "melee"),
-              ("situation.pending_draw", "owed"), ("players", "players"), ("dealer", "dealer"),
+              ("situation.pending_draw", "owed"), ("situation.drawn", "drew"),
+              ("players", "players"), ("dealer", "dealer"),
               ("events", "events"), ("hands", "card"), ("stock", "held"))
 _SEAT_HAND = re.compile(r"hands\[(\d+)\]")
 

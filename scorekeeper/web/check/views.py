@@ -66,15 +66,35 @@ def answer(args: MultiDict[str, str], sheet: Sheet, names: list[str] | None
 
 
 def verdict_of(result: dict[str, Any]) -> dict[str, Any]:
-    """The one step the big answer shows: the first illegal, first unsure, or last."""
+    """The one step the big answer shows: the last line (the play in dispute), unless
+    an earlier line was illegal (the replay stops there)."""
     steps = result["steps"]
-    if result["first_illegal"] is not None:
-        index = result["first_illegal"]
-    elif result["uncertain"]:
-        index = result["uncertain"][0]
-    else:
+    index = result["first_illegal"]
+    if index is None:
         index = len(steps) - 1
     return steps[index] | {"index": index}
+
+
+_COULD_PLAY = re.compile(r"whether (.+?) could play")
+
+
+def assumptions(result: dict[str, Any], lines: list[str]) -> list[str]:
+    """Notes for the lines before the headline that could not be judged ("assuming
+    Seat 1 could not play") and for passes left unsaid, in line order."""
+    notes: list[str] = []
+    last = verdict_of(result)["index"]
+    for i, step in enumerate(result["steps"][:last + 1]):
+        where = f"Line {i + 1} ({lines[i]})" if i < len(lines) else f"Line {i + 1}"
+        for passed in step.get("implied", ()):
+            notes.append(f"{where}: the {passed} was taken as said")
+        if i == last or step["legal"] is not None:
+            continue
+        found = _COULD_PLAY.search(step["reason"])
+        if found:
+            notes.append(f"{where}: assuming {found.group(1)} could not play")
+        else:
+            notes.append(f"{where}: assuming it was allowed ({step['reason']})")
+    return notes
 
 
 def _render(args: MultiDict[str, str], sheet: Sheet | None, match: Match | None):
@@ -98,6 +118,8 @@ def _render(args: MultiDict[str, str], sheet: Sheet | None, match: Match | None)
         game_choices=[(k, g.name) for k, g in GAMES.items()],
         rule_titles=dict(SECTIONS[sheet.game]), question=question, result=result, errors=errors,
         verdict=verdict_of(result) if result and result["steps"] else None,
+        notes=assumptions(result, question.lines) if question and result and result["steps"]
+        else [],
         query=urlencode(list(args.items(multi=True))),
         saved=match is not None and question is not None and _saved(match, question),
         advanced_open=bool(args.get("events") or args.get("dealer")) or any(

@@ -122,20 +122,43 @@ def rules_card_facts(sheet: Sheet, players: int | None = None) -> dict[str, Any]
     """What a rules card shows: changed options first, then the deal, scoring and end."""
     lines = [CardLine(o.key, o.label, o.describe(sheet[o.key]),
                       o.describe(o.defaults[sheet.game]), o.sections[sheet.game])
-             for o in options_for(sheet.game)]
+             for o in options_for(sheet.game) if _applies(o.key, sheet, players)]
     changed = sheet.differences()
     return {
         "changed": [line for line in lines if line.key in changed],
         "usual": [line for line in lines if line.key not in changed],
         "deal": _deal_words(sheet, players),
+        "wild": _wild_words(sheet),
         "end": _end_words(sheet, players),
     }
+
+
+def _applies(key: str, sheet: Sheet, players: int | None) -> bool:
+    """Whether an option can matter at this table: the two-player ace needs two players
+    (and, in Crazy Eights, aces that reverse); a target needs the target match end;
+    Countdown scores no points, so the last card's effects never change a result."""
+    if key == "ace_two_players":
+        reverses = sheet.game == LO or sheet["ace_reverses"]
+        return reverses and players in (None, 2)
+    if key == "target":
+        return sheet["match_end"] == "first-to-target"
+    return not (key == "going_out_effects" and sheet.game == CD)
+
+
+def _wild_words(sheet: Sheet) -> str | None:
+    """Which rank is wild, said plainly (Countdown: each player's own count)."""
+    if sheet.game != CD:
+        return None
+    return ("your own count's rank, for you alone: at count 8 your 8s, at 7 your 7s, "
+            "… at 1 your aces; every other 8 is an ordinary card")
 
 
 def _deal_words(sheet: Sheet, players: int | None) -> str:
     if players is None:
         if sheet.game == LO:
-            return f"{sheet['hand_size']} cards each from {deck_for(LO, 2).describe()}"
+            agreed = " (9 only when everyone agrees)" if sheet["hand_size"] == 9 else ""
+            return (f"{sheet['hand_size']} cards each{agreed} from "
+                    f"{deck_for(LO, 2).describe()}")
         if sheet.game == CD:
             return (f"each player's count (everyone starts at {sheet['start_count']}); "
                     "one deck for 2–5 players, two for 6–7")
@@ -144,8 +167,10 @@ def _deal_words(sheet: Sheet, players: int | None) -> str:
         plan = plan_for_sheet(sheet, players)
     except DealError as exc:
         return str(exc)
-    each = f"{plan.cards_each[0]} cards each" if plan.same_for_all else "each player's count"
-    return f"{each} from {plan.deck.describe()} for {players} players"
+    n = plan.cards_each[0]
+    each = f"{n} card{'s' if n != 1 else ''} each" if plan.same_for_all else "each player's count"
+    agreed = " (9 only when everyone agrees)" if sheet.game == LO and n == 9 else ""
+    return f"{each}{agreed} from {plan.deck.describe()} for {players} players"
 
 
 def _end_words(sheet: Sheet, players: int | None) -> str:
