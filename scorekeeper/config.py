@@ -69,6 +69,7 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
 LIMIT_DEFAULTS: dict[str, Any] = {
     "REQUEST_MAX_BYTES": 64 * 1024,  # JSON bodies and page forms
     "IMPORT_MAX_BYTES": 1024 * 1024,  # an export file (the upload form adds 64 KiB)
+    "REPLAY_MAX_BYTES": 512 * 1024,  # a replay: up to 5,000 events of about 40 bytes
     "JSON_MAX_DEPTH": 32,  # arrays and objects inside each other
     "PUBLIC_URL": "",  # e.g. https://cards.example.org: links and QR codes use it
     "TRUSTED_HOSTS": None,  # Host headers accepted; from PUBLIC_URL when that is set

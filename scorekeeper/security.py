@@ -32,6 +32,8 @@ from scorekeeper.store.models import MAX_ID
 
 # Endpoints that take an export file; every other request gets REQUEST_MAX_BYTES.
 IMPORT_ENDPOINTS = frozenset({"api_transfer.import_matches", "history.upload"})
+# A replay of a whole hand (5,000 events at most) may be larger than other JSON bodies.
+REPLAY_ENDPOINT = "api_replay.replay_view"
 UPLOAD_FORM_BYTES = 64 * 1024
 
 CSP = "; ".join((
@@ -69,6 +71,8 @@ def body_limit() -> int:
     """The body size this request may send."""
     if request.endpoint in IMPORT_ENDPOINTS:
         return current_app.config["IMPORT_MAX_BYTES"] + UPLOAD_FORM_BYTES
+    if request.endpoint == REPLAY_ENDPOINT:
+        return current_app.config["REPLAY_MAX_BYTES"]
     return current_app.config["REQUEST_MAX_BYTES"]
 
 

@@ -7,21 +7,18 @@ of the OpenAPI document.
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, jsonify
 
 from scorekeeper.api.common import error_response, json_body, json_object, ok_response
 from scorekeeper.core.engine.replay import MAX_EVENTS, MAX_NAME, MAX_OWED, run
 
 bp = Blueprint("api_replay", __name__)
-# 5,000 events of about 40 bytes each, plus hands and sheet, with room to spare; a
-# bigger body is refused (413) before it is parsed.
-MAX_BODY = 512 * 1024
 
 
 @bp.post("/replay")
 def replay_view():
-    """Replay a hand's events and judge each; 400 names the field at fault."""
-    request.max_content_length = MAX_BODY
+    """Replay a hand's events and judge each; 400 names the field at fault. The body
+    may be up to ``REPLAY_MAX_BYTES`` (see ``scorekeeper/security.py``)."""
     return jsonify(run(json_object()))
 
 
