@@ -77,7 +77,18 @@ def serve(host: str, port: int, threads: int) -> None:
     waitress_serve(app, host=host, port=port, threads=threads, ident="scorekeeper")
 
 
-@click.group("bench")
+class OneLineErrors(click.Group):
+    """A command group whose usage errors print one line (``Error: …``) and exit 2."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as exc:
+            exc.ctx = None  # without a context, click prints the message alone
+            raise
+
+
+@click.group("bench", cls=OneLineErrors)
 def bench() -> None:
     """Benchmarks that print figures (not tests)."""
 
@@ -85,8 +96,8 @@ def bench() -> None:
 @bench.command("engine")
 @click.option("--game", default="last-one", show_default=True,
               type=click.Choice(["last-one", "crazy-eights", "countdown"]))
-@click.option("--players", default=4, show_default=True, type=int)
-@click.option("--games", default=1000, show_default=True, type=int)
+@click.option("--players", default=4, show_default=True, type=click.IntRange(2, 7))
+@click.option("--games", default=1000, show_default=True, type=click.IntRange(1, 10**7))
 @click.option("--seed", default=0, show_default=True, type=int)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def bench_engine(game: str, players: int, games: int, seed: int, as_json: bool) -> None:
@@ -107,8 +118,10 @@ def bench_engine(game: str, players: int, games: int, seed: int, as_json: bool) 
 def register(app: Flask) -> None:
     """Add the commands to ``app.cli``: ``flask --app scorekeeper serve`` works too, and
     the ``scorekeeper`` group finds them through the app."""
+    from scorekeeper.cli.bench_web import bench_web
     from scorekeeper.cli.history import bench_history, export_command, import_command
 
     bench.add_command(bench_history)
+    bench.add_command(bench_web)
     for command in (serve, bench, export_command, import_command):
         app.cli.add_command(command)
