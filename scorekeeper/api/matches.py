@@ -19,6 +19,7 @@ from scorekeeper.core.deal import DealError, plan_for_sheet
 from scorekeeper.core.sheets import LO, Sheet, read_sheet
 from scorekeeper.core.text import FieldError, clean_name
 from scorekeeper.store.extensions import db
+from scorekeeper.store.groups import whole_match
 from scorekeeper.store.models import Group, Match, Player
 from scorekeeper.store.records import RecordError, create_match
 
@@ -31,7 +32,8 @@ def group_match(group: Group, match_id: int) -> Match:
     """A match of the group by a client's id, else 404 (another group's match too)."""
     id_in_range(match_id, "match", 404)
     match = db.session.scalar(db.select(Match).where(Match.id == match_id,
-                                                     Match.group_id == group.id))
+                                                     Match.group_id == group.id)
+                              .options(*whole_match()))
     if match is None:
         raise ApiError("no such match in this group", "match", 404)
     return match

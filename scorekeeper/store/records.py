@@ -10,6 +10,7 @@ exactly one insert succeeds and the other gets :class:`ConflictError`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy.exc import IntegrityError
@@ -63,8 +64,8 @@ def match_names(match: Match) -> list[str]:
 
 
 def hand_results(match: Match) -> list[HandResult]:
-    """The match's stored hands as scoring input, in order."""
-    return [_result_of(hand, len(match.seats)) for hand in match.hands]
+    """The match's stored hands as scoring input, in order (parsed once per state)."""
+    return list(_derived(match).results)
 
 
 def _result_of(hand: Hand, seats: int) -> HandResult:
@@ -75,9 +76,50 @@ def _result_of(hand: Hand, seats: int) -> HandResult:
 
 
 def match_standings(match: Match) -> Standings:
-    """Standings derived from the stored hands."""
-    return standings(match_sheet(match), match_names(match), match.first_dealer,
-                     hand_results(match))
+    """Standings derived from the stored hands (computed once per state of the match)."""
+    derived = _derived(match)
+    if derived.table is None:
+        derived.table = standings(match_sheet(match), match_names(match), match.first_dealer,
+                                  derived.results)
+    return derived.table
+
+
+@dataclass
+class _Derived:
+    """What was last derived from a match's hands, and the state it was derived from."""
+
+    state: tuple
+    results: list[HandResult]
+    table: Standings | None = None
+
+
+def _state(match: Match) -> tuple:
+    """Everything standings depend on, as plain values: a cheap comparison instead of
+    parsing every card and replaying every hand again."""
+    return (match.sheet_json, match.first_dealer, tuple(match_names(match)),
+            tuple((h.out_seat, h.hand_size, tuple((e.seat, e.cards) for e in h.entries))
+                  for h in match.hands))
+
+
+def _derived(match: Match) -> _Derived:
+    """The derived values of the match as it stands in memory.
+
+    Kept on the instance (not a mapped attribute) for the life of the session, i.e. one
+    request: the page, the API body check, the write and the response all share one
+    replay. The cached value is used only while the stored state it came from is
+    unchanged, so a reload or another write can never be answered from a stale replay.
+    """
+    state = _state(match)
+    derived = match.__dict__.get("_derived")
+    if derived is None or derived.state != state:
+        derived = _Derived(state, [_result_of(h, len(match.seats)) for h in match.hands])
+        match.__dict__["_derived"] = derived
+    return derived
+
+
+def _remember(match: Match, results: Sequence[HandResult], table: Standings) -> None:
+    """Keep a write's fresh replay for the rest of the request."""
+    match.__dict__["_derived"] = _Derived(_state(match), list(results), table)
 
 
 def _field(exc: ScoringError) -> str:
@@ -119,7 +161,7 @@ def build_match(group: Group, sheet: Sheet, players: Sequence[Player], first_dea
                     hand_size=result.hand_size)
         _fill_entries(hand, result, score.points)
         match.hands.append(hand)
-    _refresh(match, table)
+    _refresh(match, table, hands)
     if table.over and finished_at is not None:
         match.finished_at = finished_at
     db.session.add(match)
@@ -166,11 +208,12 @@ def record_hand(match: Match, number: int, out: int | None, held: Sequence[Seque
         raise RecordError("the match is over: no more hands can be recorded", "number")
     _check_hand_size(match, hand_size)
     result = HandResult.of(out, held, hand_size)
-    table = _compute(match, [*hand_results(match), result])
+    results = hand_results(match)
+    table = _compute(match, [*results, result])
     hand = Hand(number=number, dealer=table.dealers[-1], out_seat=out, hand_size=hand_size)
     _fill_entries(hand, result, table.hands[-1].points)
     match.hands.append(hand)
-    _refresh(match, table)
+    _refresh(match, table, [*results, result])
     _commit(match, f"hand {number} was just recorded from another phone")
     return hand
 
@@ -190,7 +233,7 @@ def edit_hand(match: Match, number: int, out: int | None, held: Sequence[Sequenc
     hand.out_seat, hand.hand_size = out, hand_size
     _fill_entries(hand, result, table.hands[number - 1].points)
     _restamp(hands, table)
-    _refresh(match, table)
+    _refresh(match, table, results)
     _commit(match, "another phone changed this match at the same moment; nothing was saved")
     return hand
 
@@ -204,8 +247,9 @@ def delete_last_hand(match: Match) -> int:
     # Removing it from the collection deletes it (delete-orphan cascade); an extra
     # session.delete() as well makes the next autoflush fail on SQLAlchemy 2.1.
     match.hands.remove(hand)
-    table = _compute(match, hand_results(match))
-    _refresh(match, table)
+    results = hand_results(match)
+    table = _compute(match, results)
+    _refresh(match, table, results)
     _commit(match, "another phone changed this match at the same moment; nothing was deleted")
     return number
 
@@ -218,11 +262,17 @@ def _commit(match: Match, conflict: str) -> None:
     second insert of the same hand number fails the unique constraint.
     """
     flag_modified(match, "hand_count")
+    session = db.session()
+    # What was just flushed is what the caller shows next (the API's answer, the news
+    # after a save): keep it in memory instead of reloading every row after the commit.
+    session.expire_on_commit = False
     try:
-        db.session.commit()
+        session.commit()
     except (IntegrityError, StaleDataError):
-        db.session.rollback()
+        session.rollback()
         raise ConflictError(conflict, "number") from None
+    finally:
+        session.expire_on_commit = True
 
 
 def _fill_entries(hand: Hand, result: HandResult, points: Sequence[int]) -> None:
@@ -245,8 +295,9 @@ def _restamp(hands: Sequence[Hand], table: Standings) -> None:
             entry.points = score.points[entry.seat]
 
 
-def _refresh(match: Match, table: Standings) -> None:
-    """Rewrite the match's derived listing columns from standings."""
+def _refresh(match: Match, table: Standings, results: Sequence[HandResult]) -> None:
+    """Rewrite the match's derived listing columns from standings, and keep the replay."""
+    _remember(match, results, table)
     match.hand_count = len(table.hands)
     match.winners = " ".join(str(s) for s in table.winners)
     if table.over:
