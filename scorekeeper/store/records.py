@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import flag_modified
@@ -21,6 +22,7 @@ from scorekeeper.core.cards import Card, format_cards, parse_cards
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.scoring import HandResult, ScoringError, Standings, standings
 from scorekeeper.core.sheets import Sheet
+from scorekeeper.store import figures
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Hand, HandEntry, Match, Player, Seat, utcnow
 
@@ -39,6 +41,9 @@ __all__ = [
 ]
 
 
+RACED = "another phone changed this match at the same moment; "
+
+
 class RecordError(InputError):
     """A write that was refused; ``field`` names the form field at fault
     (``out``, ``seat-<n>``, ``hand_size``, ``number``, ``players``, ``first_dealer``)."""
@@ -55,7 +60,13 @@ class ConflictError(RecordError):
 
 def match_sheet(match: Match) -> Sheet:
     """The frozen rule sheet a match is played under."""
-    return Sheet.from_json(match.sheet_json)
+    return _sheet(match.sheet_json)
+
+
+@lru_cache(maxsize=256)
+def _sheet(text: str) -> Sheet:
+    """A stored sheet parsed and validated once per process (a Sheet is immutable)."""
+    return Sheet.from_json(text)
 
 
 def match_names(match: Match) -> list[str]:
@@ -162,6 +173,7 @@ def build_match(group: Group, sheet: Sheet, players: Sequence[Player], first_dea
         _fill_entries(hand, result, score.points)
         match.hands.append(hand)
     _refresh(match, table, hands)
+    figures.rows_for(match, table)
     if table.over and finished_at is not None:
         match.finished_at = finished_at
     db.session.add(match)
@@ -214,7 +226,7 @@ def record_hand(match: Match, number: int, out: int | None, held: Sequence[Seque
     _fill_entries(hand, result, table.hands[-1].points)
     match.hands.append(hand)
     _refresh(match, table, [*results, result])
-    _commit(match, f"hand {number} was just recorded from another phone")
+    _commit(match, table, f"hand {number} was just recorded from another phone")
     return hand
 
 
@@ -234,7 +246,7 @@ def edit_hand(match: Match, number: int, out: int | None, held: Sequence[Sequenc
     _fill_entries(hand, result, table.hands[number - 1].points)
     _restamp(hands, table)
     _refresh(match, table, results)
-    _commit(match, "another phone changed this match at the same moment; nothing was saved")
+    _commit(match, table, RACED + "nothing was saved")
     return hand
 
 
@@ -250,12 +262,13 @@ def delete_last_hand(match: Match) -> int:
     results = hand_results(match)
     table = _compute(match, results)
     _refresh(match, table, results)
-    _commit(match, "another phone changed this match at the same moment; nothing was deleted")
+    _commit(match, table, RACED + "nothing was deleted")
     return number
 
 
-def _commit(match: Match, conflict: str) -> None:
-    """Commit a change to a match's hands, or roll it all back as a conflict.
+def _commit(match: Match, table: Standings, conflict: str) -> None:
+    """Commit a change to a match's hands with its seats' figures, or roll it all back
+    as a conflict.
 
     The match row is always rewritten so its version moves on: of two phones changing
     the same match at once, the second UPDATE finds a stale version and fails, and a
@@ -267,6 +280,8 @@ def _commit(match: Match, conflict: str) -> None:
     # after a save): keep it in memory instead of reloading every row after the commit.
     session.expire_on_commit = False
     try:
+        session.flush()
+        figures.rewrite(match, table)
         session.commit()
     except (IntegrityError, StaleDataError):
         session.rollback()
