@@ -118,10 +118,12 @@ def bench_engine(game: str, players: int, games: int, seed: int, as_json: bool) 
 def register(app: Flask) -> None:
     """Add the commands to ``app.cli``: ``flask --app scorekeeper serve`` works too, and
     the ``scorekeeper`` group finds them through the app."""
+    from scorekeeper.cli.bench_browser import bench_browser
     from scorekeeper.cli.bench_web import bench_web
     from scorekeeper.cli.history import bench_history, export_command, import_command
 
     bench.add_command(bench_history)
     bench.add_command(bench_web)
+    bench.add_command(bench_browser)
     for command in (serve, bench, export_command, import_command):
         app.cli.add_command(command)
