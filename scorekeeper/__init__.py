@@ -35,6 +35,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from scorekeeper import api, cli, config, errors, security, web
     from scorekeeper.store import models  # noqa: F401  (registers the tables)
     from scorekeeper.store.extensions import csrf, db, migrate
+    from scorekeeper.web import assets
 
     app = Flask(
         __name__,
@@ -54,5 +55,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     api.register(app)
     web.register(app)
+    assets.register(app)  # fingerprinted, cached static files; compressed responses
     cli.register(app)
     return app

@@ -156,6 +156,9 @@ def test_wheel_carries_templates_static_and_migrations(tmp_path):
         "            '/api/v1/openapi.json'):\n"
         "    status = client.get(url).status_code\n"
         "    assert status == 200, (url, status)\n"
+        "import re\n"
+        "css = re.search(r'/static/style\\.[0-9a-f]{12}\\.css', client.get('/').text).group()\n"
+        "assert 'immutable' in client.get(css).headers['Cache-Control'], css\n"
         "print('ok')\n"
     )
     env = {**os.environ, "PYTHONPATH": str(target),

@@ -10,11 +10,11 @@ import pytest
 
 from scorekeeper.cli.history import random_document
 from scorekeeper.core.sheets import Sheet
-from scorekeeper.core.stats import HandRow, MatchRow, head_to_head, player_stats
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Player
 from scorekeeper.store.statistics import player_figures
 from scorekeeper.store.transfer import FORMAT, VERSION, import_document, load_matches
+from tests.stats_oracle import HandRow, MatchRow, head_to_head, player_stats
 
 
 @pytest.fixture(autouse=True)

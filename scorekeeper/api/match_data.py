@@ -8,6 +8,7 @@ from flask import url_for
 from werkzeug.routing import BuildError
 
 from scorekeeper.core.scoring import Standings
+from scorekeeper.store.figures import hand_rows
 from scorekeeper.store.models import Match
 from scorekeeper.store.records import match_sheet, match_standings
 
@@ -39,15 +40,10 @@ def standings_json(table: Standings) -> dict[str, Any]:
 
 def match_json(match: Match) -> dict[str, Any]:
     """A match as the API shows it."""
-    seats = len(match.seats)
-    hands = []
-    for hand in match.hands:
-        cards, points = [""] * seats, [0] * seats
-        for entry in hand.entries:
-            cards[entry.seat], points[entry.seat] = entry.cards, entry.points
-        hands.append({"number": hand.number, "dealer": hand.dealer, "out": hand.out_seat,
-                      "blocked": hand.out_seat is None, "hand_size": hand.hand_size,
-                      "cards": cards, "points": points})
+    hands = [{"number": hand.number, "dealer": hand.dealer, "out": hand.out_seat,
+              "blocked": hand.out_seat is None, "hand_size": hand.hand_size,
+              "cards": list(row.cards), "points": list(row.points)}
+             for hand, row in zip(match.hands, hand_rows(match), strict=True)]
     return {
         "id": match.id,
         "game": match.game,

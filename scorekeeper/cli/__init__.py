@@ -10,7 +10,7 @@ import contextlib
 import json
 import socket
 import sys
-from typing import Any, NoReturn
+from typing import NoReturn
 
 import click
 from flask import Flask, current_app
@@ -111,30 +111,29 @@ def check_names() -> None:
         sys.exit(1)
 
 
-class OneLineErrors(click.Command):
-    """A command whose bad arguments are one line on stderr and exit code 2 (a script
-    reading its output sees one clear complaint, not a usage page)."""
-
-    def make_context(self, info_name: str | None, args: list[str],
-                     parent: click.Context | None = None, **extra: Any) -> click.Context:
-        try:
-            return super().make_context(info_name, args, parent=parent, **extra)
-        except click.UsageError as exc:
-            fail(exc.format_message())
-
-
 def fail(message: str) -> NoReturn:
     """Print ``Error: message`` on stderr and exit with code 2 (bad usage)."""
     click.echo(f"Error: {message}", err=True)
     raise SystemExit(2)
 
 
-@click.group("bench")
+class OneLineErrors(click.Group):
+    """A command group whose usage errors print one line (``Error: …``) and exit 2."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as exc:
+            exc.ctx = None  # without a context, click prints the message alone
+            raise
+
+
+@click.group("bench", cls=OneLineErrors)
 def bench() -> None:
     """Benchmarks that print figures (not tests)."""
 
 
-@bench.command("engine", cls=OneLineErrors)
+@bench.command("engine")
 @click.option("--game", default=LO, show_default=True, type=click.Choice(list(GAMES)))
 @click.option("--players", default=4, show_default=True, type=int)
 @click.option("--games", default=1000, show_default=True, type=click.IntRange(1, 10**6))
@@ -186,8 +185,12 @@ def _versus(games: int, repeats: int, seed: int, as_json: bool) -> None:
 def register(app: Flask) -> None:
     """Add the commands to ``app.cli``: ``flask --app scorekeeper serve`` works too, and
     the ``scorekeeper`` group finds them through the app."""
+    from scorekeeper.cli.bench_browser import bench_browser
+    from scorekeeper.cli.bench_web import bench_web
     from scorekeeper.cli.history import bench_history, export_command, import_command
 
     bench.add_command(bench_history)
+    bench.add_command(bench_web)
+    bench.add_command(bench_browser)
     for command in (serve, bench, export_command, import_command, check_names):
         app.cli.add_command(command)

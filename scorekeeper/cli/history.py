@@ -143,7 +143,8 @@ def _measure(client, url: str, counter: list[int], repeat: int = 5) -> tuple[flo
     return (time.perf_counter() - start) * 1000 / repeat, counter[0] // repeat
 
 
-def _fill(group: Group, rng: random.Random, count: int, batch: int = 500) -> None:
+def fill_group(group: Group, rng: random.Random, count: int, batch: int = 500) -> None:
+    """Import ``count`` random matches into the group, ``batch`` per transaction."""
     while count > 0:
         n = min(batch, count)
         import_document(group, random_document(rng, n))
@@ -170,7 +171,7 @@ def _report(app: Flask, group_id: int, matches: int, counter: list[int]) -> None
 
 
 @click.command("history")
-@click.option("--matches", default=10000, show_default=True, type=int)
+@click.option("--matches", default=10000, show_default=True, type=click.IntRange(11, 1000000))
 @click.option("--database-url", help="An EMPTY database to use instead of a temporary SQLite.")
 @click.option("--seed", default=0, show_default=True, type=int)
 def bench_history(matches: int, database_url: str | None, seed: int) -> None:
@@ -191,11 +192,11 @@ def bench_history(matches: int, database_url: str | None, seed: int) -> None:
             db.session.add(group)
             db.session.commit()
             group_id = group.id
-            _fill(group, rng, 10)
+            fill_group(group, rng, 10)
         _report(app, group_id, 10, counter)
         start = time.perf_counter()
         with app.app_context():
-            _fill(db.session.get_one(Group, group_id), rng, matches - 10)
+            fill_group(db.session.get_one(Group, group_id), rng, matches - 10)
         click.echo(f"(filled {matches - 10} more matches in {time.perf_counter() - start:.0f} s)")
         _report(app, group_id, matches, counter)
         with app.app_context():

@@ -1,12 +1,13 @@
-"""Player statistics over a group's matches, computed from plain data rows.
+"""Player statistics: each seat's figures in one match, and the player page's figures.
 
-Nothing here touches the database. These functions are the definition of every figure
-on plain :class:`MatchRow` values (stored hands with their cards and points); the
-player page gets the same figures counted in SQL by :mod:`stats_data`, replaying only
-the matches a player won through :func:`comeback` (tests hold the two equal). Totals after
-each hand are the running sums of the stored points (kept in step with
-:mod:`scoring` by :mod:`records`); Countdown counts start at the sheet's
-``start_count`` and drop by one for each hand a player went out.
+Nothing here touches the database. :func:`seat_figures` turns one match's stored hands
+into per-seat figures; :mod:`scorekeeper.store.records` rewrites them with every change
+to the hands (same transaction) and :mod:`scorekeeper.store.statistics` adds them up
+for the player page, so the page never replays a group's hands. The reference
+definitions over whole matches are kept as a test oracle (``tests/stats_oracle.py``);
+tests hold the two equal. Totals after each hand are the running sums of the stored
+points; Countdown counts start at the sheet's ``start_count`` and drop by one for each
+hand a player went out.
 
 Definitions (also shown on the player page):
 
@@ -19,31 +20,21 @@ Definitions (also shown on the player page):
   player faced after any hand — points behind the lowest total in Last One, behind
   the highest in Crazy Eights, counts behind the lowest count in Countdown.
 
->>> ann_wins = MatchRow(1, "crazy-eights", (1, 2), (0,), True,
-...                     (HandRow(1, ("5H", ""), (0, 5)), HandRow(0, ("", "8S KH"), (60, 0))))
->>> s = player_stats(1, [ann_wins]); s.won, s.games["crazy-eights"].best_comeback.deficit
-(1, 5)
+>>> hands = [HandRow(1, ("5H", ""), (0, 5)), HandRow(0, ("", "8S KH"), (60, 0))]
+>>> ann = seat_figures("crazy-eights", 2, hands, winners=(0,))[0]
+>>> ann.went_out, ann.caught_eight, ann.deficit, ann.deficit_hand
+(1, 0, 5, 1)
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from scorekeeper.core.sheets import CD, LO
 
-__all__ = [
-    "Comeback",
-    "GameStats",
-    "HandRow",
-    "HeadToHead",
-    "MatchRow",
-    "PlayerStats",
-    "eliminations",
-    "head_to_head",
-    "player_stats",
-    "progress",
-]
+__all__ = ["Comeback", "GameStats", "HandRow", "HeadToHead", "PlayerStats", "SeatFigures",
+           "seat_figures"]
 
 
 @dataclass(frozen=True)
@@ -57,18 +48,20 @@ class HandRow:
 
 
 @dataclass(frozen=True)
-class MatchRow:
-    """A stored match: its game, player id per seat, winning seats, whether finished,
-    the hands, Countdown's starting count and Last One's threshold."""
+class SeatFigures:
+    """One seat's figures in one match: hands played (up to its fall), points, times
+    out, times caught with an 8 / a joker, the hand it fell in (Last One), and its
+    largest deficit to the leader with the first hand it stood at that deficit."""
 
-    id: int
-    game: str
-    players: tuple[int, ...]
-    winners: tuple[int, ...]
-    finished: bool
-    hands: tuple[HandRow, ...]
-    start: int = 0
-    threshold: int | None = None
+    seat: int
+    hands: int = 0
+    points: int = 0
+    went_out: int = 0
+    caught_eight: int = 0
+    caught_joker: int = 0
+    fell: int | None = None
+    deficit: int = 0
+    deficit_hand: int = 0
 
 
 @dataclass(frozen=True)
@@ -82,7 +75,8 @@ class Comeback:
 
 @dataclass
 class GameStats:
-    """One player's figures in one game (or over all games, ``game == "all"``)."""
+    """One player's figures in one game (or over all games, ``game == "all"``).
+    ``falls`` holds the hands of the player's eliminations, in ascending order."""
 
     game: str
     played: int = 0
@@ -143,71 +137,42 @@ class HeadToHead:
     their_wins: int
 
 
-def progress(match: MatchRow) -> list[tuple[int, ...]]:
-    """Totals (Countdown: counts) after each hand.
-
-    >>> progress(MatchRow(1, "countdown", (1, 2), (), False,
-    ...                   (HandRow(0, ("", "5H"), (0, 0)),), start=8))
-    [(7, 8)]
-    """
-    totals = [match.start if match.game == CD else 0] * len(match.players)
+def _totals_after(game: str, hands: Sequence[HandRow], seats: int, start: int
+                  ) -> list[list[int]]:
+    """Totals (Countdown: counts) after each hand."""
+    totals = [start if game == CD else 0] * seats
     rows = []
-    for hand in match.hands:
-        if match.game == CD:
+    for hand in hands:
+        totals = list(totals)
+        if game == CD:
             if hand.out is not None:
                 totals[hand.out] -= 1
         else:
             totals = [t + p for t, p in zip(totals, hand.points, strict=True)]
-        rows.append(tuple(totals))
+        rows.append(totals)
     return rows
 
 
-def eliminations(match: MatchRow) -> dict[int, int]:
-    """Last One: ``{seat: hand number}`` for each seat that reached the threshold.
-
-    A winner who reached it together with everyone else (lowest total) is not out.
-    """
-    return _fallen(match, progress(match))
-
-
-def _fallen(match: MatchRow, totals_after: list[tuple[int, ...]]) -> dict[int, int]:
-    if match.game != LO or match.threshold is None:
-        return {}
+def _falls(totals_after: list[list[int]], winners: Sequence[int], threshold: int
+           ) -> dict[int, int]:
+    """Last One: the hand in which each seat (never a winner) first reached the threshold."""
     fallen: dict[int, int] = {}
     for number, totals in enumerate(totals_after, start=1):
         for seat, total in enumerate(totals):
-            if (total >= match.threshold and seat not in fallen
-                    and seat not in match.winners):
+            if total >= threshold and seat not in fallen and seat not in winners:
                 fallen[seat] = number
     return fallen
 
 
-def _deficits(match: MatchRow, seat: int) -> Iterable[tuple[int, int]]:
-    """(hand number, deficit to the leader) after each hand, for one seat."""
-    totals_after = progress(match)
-    fallen = _fallen(match, totals_after)
+def _deficits(game: str, totals_after: list[list[int]], fallen: dict[int, int]
+              ) -> list[list[int]]:
+    """Each seat's deficit to the leader still in the match, after each hand."""
+    rows = []
     for number, totals in enumerate(totals_after, start=1):
-        alive = ([t for s, t in enumerate(totals) if fallen.get(s, number) >= number]
-                 if fallen else totals)
-        if match.game in (LO, CD):
-            yield number, totals[seat] - min(alive)
-        else:
-            yield number, max(alive) - totals[seat]
-
-
-def comeback(match: MatchRow, seat: int) -> Comeback:
-    """The largest deficit to the leader the seat faced in the match (0 if never behind).
-
-    >>> m = MatchRow(7, "last-one", (1, 2), (0,), True,
-    ...              (HandRow(1, ("9H 9S", ""), (18, 0)), HandRow(0, ("", "8S KH"), (0, 35))))
-    >>> comeback(m, 0)
-    Comeback(deficit=18, match_id=7, hand=1)
-    """
-    best = Comeback(0, match.id, 0)
-    for number, deficit in _deficits(match, seat):
-        if deficit > best.deficit:
-            best = Comeback(deficit, match.id, number)
-    return best
+        alive = [t for s, t in enumerate(totals) if fallen.get(s, number) >= number]
+        lead = min(alive) if game in (LO, CD) else max(alive)
+        rows.append([t - lead if game in (LO, CD) else lead - t for t in totals])
+    return rows
 
 
 def _holds(cards: str, token: str) -> bool:
@@ -215,75 +180,31 @@ def _holds(cards: str, token: str) -> bool:
     return any(c == token if token == "JK" else c[:-1] == token for c in cards.split())
 
 
-def _count_hands(stats: GameStats, match: MatchRow, seat: int) -> None:
-    fell = eliminations(match).get(seat)
-    if fell is not None:
-        stats.falls.append(fell)
-    for number, hand in enumerate(match.hands, start=1):
-        if fell is not None and number > fell:
-            break
-        stats.hands += 1
-        stats.points += hand.points[seat]
-        if hand.out == seat:
-            stats.went_out += 1
-            continue
-        stats.caught_eight += _holds(hand.cards[seat], "8")
-        stats.caught_joker += _holds(hand.cards[seat], "JK")
+def _one_seat(seat: int, hands: Sequence[HandRow], fell: int | None,
+              deficits: list[list[int]]) -> SeatFigures:
+    played = hands[:fell] if fell is not None else hands
+    caught = [h.cards[seat] for h in played if h.out != seat]
+    deficit, deficit_hand = 0, 0
+    for number, row in enumerate(deficits, start=1):
+        if row[seat] > deficit:
+            deficit, deficit_hand = row[seat], number
+    return SeatFigures(
+        seat, hands=len(played), points=sum(h.points[seat] for h in played),
+        went_out=len(played) - len(caught),
+        caught_eight=sum(_holds(c, "8") for c in caught),
+        caught_joker=sum(_holds(c, "JK") for c in caught),
+        fell=fell, deficit=deficit, deficit_hand=deficit_hand)
 
 
-def _add(stats: GameStats, match: MatchRow, seat: int) -> None:
-    won = match.finished and seat in match.winners
-    stats.played += match.finished
-    stats.won += won
-    _count_hands(stats, match, seat)
-    if won:
-        best = comeback(match, seat)
-        if stats.best_comeback is None or best.deficit > stats.best_comeback.deficit:
-            stats.best_comeback = best
+def seat_figures(game: str, seats: int, hands: Sequence[HandRow], winners: Sequence[int] = (),
+                 start: int = 0, threshold: int | None = None) -> list[SeatFigures]:
+    """Every seat's figures in one match of ``seats`` seats, from its hands in order.
 
-
-def player_stats(player_id: int, matches: Iterable[MatchRow]) -> PlayerStats:
-    """Figures for one player over the matches (others' matches are ignored).
-
-    Win rates count finished matches only; hands and cards count every match.
+    ``winners`` are the winning seats as stored (a winner never falls); ``start`` is
+    Countdown's starting count and ``threshold`` Last One's.
     """
-    result = PlayerStats(player_id)
-    overall = GameStats("all")
-    for match in matches:
-        if player_id not in match.players:
-            continue
-        seat = match.players.index(player_id)
-        per_game = result.games.setdefault(match.game, GameStats(match.game))
-        for stats in (per_game, overall):
-            _add(stats, match, seat)
-        result.unfinished += not match.finished
-    result.played, result.won = overall.played, overall.won
-    result.games = dict(sorted(result.games.items()))
-    result.games["all"] = overall
-    return result
-
-
-def head_to_head(player_id: int, matches: Iterable[MatchRow]) -> list[HeadToHead]:
-    """For every opponent: finished matches together, this player's wins, theirs.
-
-    Shared wins count for both. Opponents with the most matches together come first.
-
-    >>> m = MatchRow(1, "crazy-eights", (1, 2, 3), (1,), True, ())
-    >>> head_to_head(2, [m])[0]
-    HeadToHead(opponent_id=1, together=1, wins=1, their_wins=0)
-    """
-    table: dict[int, list[int]] = {}
-    for match in matches:
-        if not match.finished or player_id not in match.players:
-            continue
-        mine = match.players.index(player_id) in match.winners
-        for seat, other in enumerate(match.players):
-            if other == player_id:
-                continue
-            row = table.setdefault(other, [0, 0, 0])
-            row[0] += 1
-            row[1] += mine
-            row[2] += seat in match.winners
-    rows = [HeadToHead(o, *counts) for o, counts in table.items()]
-    return sorted(rows, key=lambda r: (-r.together, r.opponent_id))
-
+    totals_after = _totals_after(game, hands, seats, start)
+    fallen = (_falls(totals_after, winners, threshold)
+              if game == LO and threshold is not None else {})
+    deficits = _deficits(game, totals_after, fallen)
+    return [_one_seat(seat, hands, fallen.get(seat), deficits) for seat in range(seats)]

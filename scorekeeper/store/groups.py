@@ -7,14 +7,24 @@ caller turns that into its own 404; ids beyond a 32-bit integer never reach a qu
 
 from __future__ import annotations
 
+from typing import Any
+
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import selectinload
 
 from scorekeeper.core.errors import ConflictError, InputError
 from scorekeeper.core.text import clean_colour, clean_name, name_key, next_colour
 from scorekeeper.store.extensions import db
-from scorekeeper.store.models import MAX_ID, Group, Match, Player, Seat
+from scorekeeper.store.models import MAX_ID, Group, Hand, Match, Player, Seat
 
 MAX_TOKEN = 64
+
+
+def whole_match() -> tuple[Any, ...]:
+    """Loader options for a match with its seats, players, hands and entries: a fixed
+    four queries whatever the number of hands (a scoreboard and a save need them all)."""
+    return (selectinload(Match.seats).joinedload(Seat.player),
+            selectinload(Match.hands).selectinload(Hand.entries))
 
 
 def in_range(value: int) -> bool:
@@ -39,14 +49,16 @@ def group_match(group: Group, match_id: int) -> Match | None:
     if not in_range(match_id):
         return None
     return db.session.scalar(
-        db.select(Match).where(Match.id == match_id, Match.group_id == group.id))
+        db.select(Match).where(Match.id == match_id, Match.group_id == group.id)
+        .options(*whole_match()))
 
 
 def match_by_view_token(token: str) -> Match | None:
     """The match a spectator's view link points at, or None."""
     if not 0 < len(token) <= MAX_TOKEN:
         return None
-    return db.session.scalar(db.select(Match).where(Match.view_token == token))
+    return db.session.scalar(db.select(Match).where(Match.view_token == token)
+                             .options(*whole_match()))
 
 
 def group_player(group: Group, player_id: int) -> Player | None:

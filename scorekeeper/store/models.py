@@ -1,9 +1,10 @@
 """Database models: groups, players, matches, seats, hands, hand entries, rulings.
 
 Standings are never stored: they are derived from a match's hands by
-:func:`scorekeeper.scoring.standings`. The only derived columns kept (``Match``'s
+:func:`scorekeeper.core.scoring.standings`. The only derived columns kept (``Match``'s
 ``status``, ``hand_count`` and ``finished_at``, and ``Seat.winner``) are an index for
-the history pages, rewritten in the same transaction as every change to the hands; the
+the history pages, and ``SeatFigures`` one for the player page; all are rewritten in the
+same transaction as every change to the hands; the
 match's ``version`` makes concurrent changes to one match conflict instead of interleave.
 """
 
@@ -113,6 +114,9 @@ class Match(Model):
     rulings: Mapped[list[Ruling]] = relationship(
         back_populates="match", order_by="Ruling.id", cascade="all, delete-orphan"
     )
+    figures: Mapped[list[SeatFigures]] = relationship(
+        back_populates="match", order_by="SeatFigures.seat", cascade="all, delete-orphan"
+    )
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -195,3 +199,38 @@ class Ruling(Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     match: Mapped[Match] = relationship(back_populates="rulings")
+
+
+class SeatFigures(Model):
+    """One seat's statistics in one match (:func:`scorekeeper.core.stats.seat_figures`).
+
+    Derived from the match's hands like the listing columns of ``Match``, and rewritten
+    by the records in the same transaction as every change to them, so the player page
+    adds up one row per match instead of replaying every hand. ``game``, ``finished``
+    and ``won`` repeat the match's so that page reads this table alone.
+    """
+
+    __tablename__ = "seat_figures"
+    __table_args__ = (
+        UniqueConstraint("match_id", "seat"),
+        Index("ix_seat_figures_player_game", "player_id", "game"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[int] = mapped_column(ForeignKey("match.id"))
+    seat: Mapped[int] = mapped_column(Integer)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    game: Mapped[str] = mapped_column(String(20))
+    finished: Mapped[bool] = mapped_column(Boolean, default=False)
+    won: Mapped[bool] = mapped_column(Boolean, default=False)  # finished, and a winner
+    hands: Mapped[int] = mapped_column(Integer, default=0)
+    points: Mapped[int] = mapped_column(Integer, default=0)
+    went_out: Mapped[int] = mapped_column(Integer, default=0)
+    caught_eight: Mapped[int] = mapped_column(Integer, default=0)
+    caught_joker: Mapped[int] = mapped_column(Integer, default=0)
+    fell: Mapped[int | None] = mapped_column(Integer)  # Last One: the hand of the fall
+    deficit: Mapped[int] = mapped_column(Integer, default=0)
+    deficit_hand: Mapped[int] = mapped_column(Integer, default=0)
+
+    match: Mapped[Match] = relationship(back_populates="figures")
+    player: Mapped[Player] = relationship()

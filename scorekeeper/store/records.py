@@ -10,7 +10,9 @@ exactly one insert succeeds and the other gets :class:`ConflictError`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import flag_modified
@@ -26,6 +28,7 @@ from scorekeeper.core.scoring import (
     standings,
 )
 from scorekeeper.core.sheets import LO, OPTIONS, Sheet
+from scorekeeper.store import figures
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Hand, HandEntry, Match, Player, Seat, utcnow
 
@@ -49,11 +52,18 @@ __all__ = [
 # already recorded (another phone was quicker) or not next is its ConflictError.
 # ``RecordError`` is the old name of InputError here, kept for callers not yet moved.
 RecordError = InputError
+RACED = "another phone changed this match at the same moment; "
 
 
 def match_sheet(match: Match) -> Sheet:
     """The frozen rule sheet a match is played under."""
-    return Sheet.from_json(match.sheet_json)
+    return _sheet(match.sheet_json)
+
+
+@lru_cache(maxsize=256)
+def _sheet(text: str) -> Sheet:
+    """A stored sheet parsed and validated once per process (a Sheet is immutable)."""
+    return Sheet.from_json(text)
 
 
 def match_names(match: Match) -> list[str]:
@@ -62,8 +72,8 @@ def match_names(match: Match) -> list[str]:
 
 
 def hand_results(match: Match) -> list[HandResult]:
-    """The match's stored hands as scoring input, in order."""
-    return [_result_of(hand, len(match.seats)) for hand in match.hands]
+    """The match's stored hands as scoring input, in order (parsed once per state)."""
+    return list(_derived(match).results)
 
 
 def _result_of(hand: Hand, seats: int) -> HandResult:
@@ -74,9 +84,50 @@ def _result_of(hand: Hand, seats: int) -> HandResult:
 
 
 def match_standings(match: Match) -> Standings:
-    """Standings derived from the stored hands."""
-    return standings(match_sheet(match), match_names(match), match.first_dealer,
-                     hand_results(match))
+    """Standings derived from the stored hands (computed once per state of the match)."""
+    derived = _derived(match)
+    if derived.table is None:
+        derived.table = standings(match_sheet(match), match_names(match), match.first_dealer,
+                                  derived.results)
+    return derived.table
+
+
+@dataclass
+class _Derived:
+    """What was last derived from a match's hands, and the state it was derived from."""
+
+    state: tuple
+    results: list[HandResult]
+    table: Standings | None = None
+
+
+def _state(match: Match) -> tuple:
+    """Everything standings depend on, as plain values: a cheap comparison instead of
+    parsing every card and replaying every hand again."""
+    return (match.sheet_json, match.first_dealer, tuple(match_names(match)),
+            tuple((h.out_seat, h.hand_size, tuple((e.seat, e.cards) for e in h.entries))
+                  for h in match.hands))
+
+
+def _derived(match: Match) -> _Derived:
+    """The derived values of the match as it stands in memory.
+
+    Kept on the instance (not a mapped attribute) for the life of the session, i.e. one
+    request: the page, the API body check, the write and the response all share one
+    replay. The cached value is used only while the stored state it came from is
+    unchanged, so a reload or another write can never be answered from a stale replay.
+    """
+    state = _state(match)
+    derived = match.__dict__.get("_derived")
+    if derived is None or derived.state != state:
+        derived = _Derived(state, [_result_of(h, len(match.seats)) for h in match.hands])
+        match.__dict__["_derived"] = derived
+    return derived
+
+
+def _remember(match: Match, results: Sequence[HandResult], table: Standings) -> None:
+    """Keep a write's fresh replay for the rest of the request."""
+    match.__dict__["_derived"] = _Derived(_state(match), list(results), table)
 
 
 def _field(exc: ScoringError) -> str:
@@ -125,7 +176,8 @@ def build_match(group: Group, sheet: Sheet, players: Sequence[Player], first_dea
                     hand_size=result.hand_size)
         _fill_entries(hand, result, score.points)
         match.hands.append(hand)
-    _refresh(match, table)
+    _refresh(match, table, hands)
+    figures.rows_for(match, table)
     if table.over and finished_at is not None:
         match.finished_at = finished_at
     db.session.add(match)
@@ -186,18 +238,19 @@ def record_hand(match: Match, number: int, out: int | None, held: Sequence[Seque
         raise InputError("the match is over: no more hands can be recorded", "number")
     _check_hand_size(match, hand_size)
     result = HandResult.of(out, held, hand_size)
-    table = _compute(match, [*hand_results(match), result], number)
+    results = hand_results(match)
+    table = _compute(match, [*results, result], number)
     hand = Hand(number=number, dealer=table.dealers[-1], out_seat=out, hand_size=hand_size,
                 idempotency_key=key, request_digest=digest)
     _fill_entries(hand, result, table.hands[-1].points)
     match.hands.append(hand)
-    _refresh(match, table)
+    _refresh(match, table, [*results, result])
 
     def keep_reply() -> None:
         if reply is not None:
             hand.reply_json = reply(match)
 
-    _commit(match, f"hand {number} was just recorded from another phone", keep_reply)
+    _commit(match, table, f"hand {number} was just recorded from another phone", keep_reply)
     return hand
 
 
@@ -216,8 +269,8 @@ def edit_hand(match: Match, number: int, out: int | None, held: Sequence[Sequenc
     hand.out_seat, hand.hand_size = out, hand_size
     _fill_entries(hand, result, table.hands[number - 1].points)
     _restamp(hands, table)
-    _refresh(match, table)
-    _commit(match, "another phone changed this match at the same moment; nothing was saved")
+    _refresh(match, table, results)
+    _commit(match, table, RACED + "nothing was saved")
     return hand
 
 
@@ -230,14 +283,17 @@ def delete_last_hand(match: Match) -> int:
     # Removing it from the collection deletes it (delete-orphan cascade); an extra
     # session.delete() as well makes the next autoflush fail on SQLAlchemy 2.1.
     match.hands.remove(hand)
-    table = _compute(match, hand_results(match))
-    _refresh(match, table)
-    _commit(match, "another phone changed this match at the same moment; nothing was deleted")
+    results = hand_results(match)
+    table = _compute(match, results)
+    _refresh(match, table, results)
+    _commit(match, table, RACED + "nothing was deleted")
     return number
 
 
-def _commit(match: Match, conflict: str, before: Callable[[], None] | None = None) -> None:
-    """Commit a change to a match's hands, or roll it all back as a conflict.
+def _commit(match: Match, table: Standings, conflict: str,
+            before: Callable[[], None] | None = None) -> None:
+    """Commit a change to a match's hands with its seats' figures, or roll it all back
+    as a conflict.
 
     The match row is always rewritten so its version moves on: of two phones changing
     the same match at once, the second UPDATE finds a stale version and fails, and a
@@ -245,14 +301,21 @@ def _commit(match: Match, conflict: str, before: Callable[[], None] | None = Non
     after the flush (the new version and rows are known) and before the commit.
     """
     flag_modified(match, "hand_count")
+    session = db.session()
+    # What was just flushed is what the caller shows next (the API's answer, the news
+    # after a save): keep it in memory instead of reloading every row after the commit.
+    session.expire_on_commit = False
     try:
+        session.flush()
+        figures.rewrite(match, table)
         if before is not None:
-            db.session.flush()
             before()
-        db.session.commit()
+        session.commit()
     except (IntegrityError, StaleDataError):
-        db.session.rollback()
+        session.rollback()
         raise ConflictError(conflict, "number") from None
+    finally:
+        session.expire_on_commit = True
 
 
 def _fill_entries(hand: Hand, result: HandResult, points: Sequence[int]) -> None:
@@ -275,8 +338,9 @@ def _restamp(hands: Sequence[Hand], table: Standings) -> None:
             entry.points = score.points[entry.seat]
 
 
-def _refresh(match: Match, table: Standings) -> None:
-    """Rewrite the match's derived listing columns from standings."""
+def _refresh(match: Match, table: Standings, results: Sequence[HandResult]) -> None:
+    """Rewrite the match's derived listing columns from standings, and keep the replay."""
+    _remember(match, results, table)
     match.hand_count = len(table.hands)
     for seat in match.seats:
         seat.winner = seat.position in table.winners

@@ -33,8 +33,10 @@ from scorekeeper.core.cards import CardError, format_cards, parse_cards
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.scoring import HandResult, ScoringError, Standings, standings
 from scorekeeper.core.sheets import LO, Sheet, SheetError
+from scorekeeper.core.stats import HandRow
 from scorekeeper.core.text import clean_text, name_key
 from scorekeeper.store.extensions import db
+from scorekeeper.store.figures import figure_values
 from scorekeeper.store.models import (
     Group,
     Hand,
@@ -43,6 +45,7 @@ from scorekeeper.store.models import (
     Player,
     Ruling,
     Seat,
+    SeatFigures,
     new_token,
     new_uid,
     utcnow,
@@ -495,7 +498,6 @@ def _match_row(group: Group, plan: _Plan) -> dict[str, Any]:
             "first_dealer": plan.first_dealer, "uid": plan.uid or new_uid(),
             "view_token": new_token(), "created_at": plan.created_at or utcnow(),
             "status": "finished" if table.over else "active",
-            "winners": " ".join(str(s) for s in table.winners),
             "hand_count": len(table.hands), "finished_at": finished, "version": 1}
 
 
@@ -505,10 +507,12 @@ class _Rows:
     by its position in ``matches``; those below a hand by (match position, number)."""
 
     matches: list[dict[str, Any]] = field(default_factory=list)
-    seats: list[tuple[int, int, str]] = field(default_factory=list)  # match, position, key
+    # match, position, player key, whether the seat won
+    seats: list[tuple[int, int, str, bool]] = field(default_factory=list)
     hands: list[dict[str, Any]] = field(default_factory=list)
     entries: list[tuple[int, int, int, str, int]] = field(default_factory=list)
     rulings: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    figures: list[tuple[int, str, dict[str, Any]]] = field(default_factory=list)
 
 
 def _rows(group: Group, plans: list[_Plan]) -> _Rows:
@@ -517,13 +521,19 @@ def _rows(group: Group, plans: list[_Plan]) -> _Rows:
         table = plan.table
         assert table is not None  # set by validate()
         rows.matches.append(_match_row(group, plan))
-        rows.seats += [(m, i, name_key(n)) for i, n in enumerate(plan.names)]
+        rows.seats += [(m, i, name_key(n), i in table.winners) for i, n in enumerate(plan.names)]
         rows.rulings += [(m, ruling) for ruling in plan.rulings]
+        hand_rows = []
         for i, (result, dealer) in enumerate(zip(plan.results, table.dealers, strict=True)):
             rows.hands.append({"m": m, "number": i + 1, "dealer": dealer, "out_seat": result.out,
                                "hand_size": result.hand_size, "created_at": now})
-            rows.entries += [(m, i + 1, seat, format_cards(cards), table.hands[i].points[seat])
-                             for seat, cards in enumerate(result.held)]
+            cards = tuple(format_cards(held) for held in result.held)
+            rows.entries += [(m, i + 1, seat, text, table.hands[i].points[seat])
+                             for seat, text in enumerate(cards)]
+            hand_rows.append(HandRow(result.out, cards, tuple(table.hands[i].points)))
+        # The player page's per-seat figures, as the records keep them for every match.
+        rows.figures += [(m, name_key(plan.names[v["seat"]]), v) for v in figure_values(
+            plan.sheet.game, plan.sheet.to_json(), len(plan.names), hand_rows, table)]
     return rows
 
 
@@ -550,7 +560,10 @@ def _write(group: Group, plans: list[_Plan], colours: dict[str, str]) -> list[st
         Match.group_id == group.id, Match.uid.in_(uids))).all())
     match_ids = [by_uid[uid] for uid in uids]
     _insert(Seat, [{"match_id": match_ids[m], "position": position,
-                    "player_id": players[key].id} for m, position, key in rows.seats])
+                    "player_id": players[key].id, "winner": won}
+                   for m, position, key, won in rows.seats])
+    _insert(SeatFigures, [{"match_id": match_ids[m], "player_id": players[key].id, **values}
+                          for m, key, values in rows.figures])
     _insert(Hand, [{"match_id": match_ids[h.pop("m")], **h} for h in rows.hands])
     hand_ids = {(match, number): hand_id for hand_id, match, number in db.session.execute(
         db.select(Hand.id, Hand.match_id, Hand.number).where(Hand.match_id.in_(match_ids)))}

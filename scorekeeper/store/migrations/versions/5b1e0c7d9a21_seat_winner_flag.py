@@ -1,7 +1,7 @@
 """winners as a flag on each seat instead of a "0 2" string on the match
 
 Revision ID: 5b1e0c7d9a21
-Revises: ceab98e32aa4
+Revises: 5e7f1a2b3c4d
 Create Date: 2026-12-01 00:45:00.000000
 
 Existing rows are converted: each seat listed in its match's ``winners`` text gets
@@ -13,7 +13,7 @@ from alembic import op
 
 
 revision = '5b1e0c7d9a21'
-down_revision = 'ceab98e32aa4'
+down_revision = '5e7f1a2b3c4d'
 branch_labels = None
 depends_on = None
 

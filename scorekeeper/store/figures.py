@@ -1,0 +1,73 @@
+"""Each seat's statistics in a match (table ``seat_figures``), kept by the records.
+
+:func:`rows_for` builds them for a new match (import and setup go through
+:func:`records.build_match`); :func:`rewrite` brings a stored match's rows up to date
+with one ``UPDATE`` for all seats, in the same transaction as the change to its hands.
+The figures themselves are defined by :func:`scorekeeper.core.stats.seat_figures`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlalchemy import bindparam, update
+
+from scorekeeper.core.scoring import Standings
+from scorekeeper.core.stats import HandRow, seat_figures
+from scorekeeper.store.extensions import db
+from scorekeeper.store.models import Match, SeatFigures
+
+__all__ = ["figure_values", "figures_of", "hand_rows", "rewrite", "rows_for"]
+
+_COLUMNS = ("hands", "points", "went_out", "caught_eight", "caught_joker", "fell",
+            "deficit", "deficit_hand")
+
+
+def hand_rows(match: Match) -> list[HandRow]:
+    """The match's hands as they stand in memory, one row each."""
+    seats = len(match.seats)
+    rows = []
+    for hand in match.hands:
+        cards, points = [""] * seats, [0] * seats
+        for entry in hand.entries:
+            cards[entry.seat], points[entry.seat] = entry.cards, entry.points
+        rows.append(HandRow(hand.out_seat, tuple(cards), tuple(points)))
+    return rows
+
+
+def figure_values(game: str, sheet_json: str, seats: int, rows: list[HandRow],
+                  table: Standings) -> list[dict[str, Any]]:
+    """Every seat's column values from a match's hand rows and their standings."""
+    options = json.loads(sheet_json).get("options", {})
+    figures = seat_figures(game, seats, rows, table.winners, options.get("start_count", 0),
+                           options.get("threshold"))
+    return [{"seat": f.seat, "game": game, "finished": table.over,
+             "won": table.over and f.seat in table.winners,
+             **{name: getattr(f, name) for name in _COLUMNS}} for f in figures]
+
+
+def figures_of(match: Match, table: Standings) -> list[dict[str, Any]]:
+    """Every seat's column values, from the hands in memory and their fresh standings."""
+    return figure_values(match.game, match.sheet_json, len(match.seats), hand_rows(match),
+                         table)
+
+
+def rows_for(match: Match, table: Standings) -> None:
+    """Give a new (unflushed) match its rows; players may be unflushed too (an import)."""
+    match.figures = [SeatFigures(player=seat.player, **values)
+                     for seat, values in zip(match.seats, figures_of(match, table),
+                                             strict=True)]
+
+
+def rewrite(match: Match, table: Standings) -> None:
+    """Update a stored match's rows in one statement (executed with every seat's values)."""
+    statement = (update(SeatFigures)
+                 .where(SeatFigures.match_id == bindparam("match"),
+                        SeatFigures.seat == bindparam("at_seat"))
+                 .values({name: bindparam(name) for name in ("finished", "won", *_COLUMNS)}))
+    params = [{"match": match.id, "at_seat": values.pop("seat"), **values}
+              for values in figures_of(match, table)]
+    for values in params:
+        values.pop("game")
+    db.session.connection().execute(statement, params)
