@@ -113,4 +113,7 @@ def register(app: Flask) -> None:
     app.before_request(_limit_body)
     app.before_request(_ids_in_range)
     app.after_request(_headers)
+    # Static files are answered before Flask sees the request (WhiteNoise, in
+    # web/assets.py); it adds these to every file it serves.
+    app.config["STATIC_HEADERS"] = dict(HEADERS)
     limiter.init_app(app)

@@ -41,8 +41,10 @@ def two(app):
 
 
 def start(client, token: str, players=("Ann", "Bob")) -> int:
+    """A Crazy Eights match that no run of saves can finish (a target of a million)."""
+    options = {"match_end": "first-to-target", "target": 1_000_000}
     response = client.post("/api/v1/matches", headers=bearer(token), json={
-        "sheet": {"game": "crazy-eights", "options": {}}, "players": list(players)})
+        "sheet": {"game": "crazy-eights", "options": options}, "players": list(players)})
     assert response.status_code == 201, response.json
     return response.json["id"]
 
@@ -74,7 +76,7 @@ def test_an_import_runs_alongside_saves_in_other_groups(app, two):
         if not thread.is_alive() and deadline is None:
             deadline = time.monotonic() + 0.3
         saved = saver.post(f"/api/v1/matches/{match_id}/hands", headers=bearer(home),
-                           json={"number": number, "out": 0, "held": {"0": "", "1": ""}})
+                           json={"number": number, "out": 0, "held": {"0": "", "1": "AC"}})
         statuses.append(saved.status_code)
         number += 1
     thread.join()

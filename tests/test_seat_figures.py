@@ -12,7 +12,12 @@ from scorekeeper.cli.history import random_document
 from scorekeeper.core.cards import parse_cards
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, SeatFigures
-from scorekeeper.store.records import delete_last_hand, edit_hand, record_hand
+from scorekeeper.store.records import (
+    delete_last_hand,
+    edit_hand,
+    match_standings,
+    record_hand,
+)
 from scorekeeper.store.transfer import import_document, load_matches
 
 from .stats_oracle import player_stats
@@ -84,12 +89,38 @@ def test_record_edit_and_delete_keep_the_figures(app):
     assert_figures_match(group)
 
 
-def test_a_finished_match_reopened_by_an_edit(app):
+def low_cards(seats: int, out: int | None) -> list[list]:
+    """One low card for every seat but the one who went out (a hand must be complete)."""
+    cards = ["2C", "2D", "2H", "2S", "3C", "3D", "3H"]
+    return [[] if seat == out else parse_cards(cards[seat]) for seat in range(seats)]
+
+
+def blocked(match, number: int) -> list[list]:
+    """Hand ``number`` made blocked: every seat still in the match then holds cards (an
+    empty one gets a card nobody holds); seats already out of the match hold nothing."""
+    fallen = match_standings(match).eliminated
+    hand = match.hands[number - 1]
+    held = [[] for _ in match.seats]
+    for entry in hand.entries:
+        held[entry.seat] = parse_cards(entry.cards)
+    spare = iter(c for c in parse_cards("2C 2D 2H 2S 3C 3D 3H 3S 4C 4D")
+                 if c not in {c for cards in held for c in cards})
+    for seat, cards in enumerate(held):
+        if not cards and fallen.get(seat, number) >= number:
+            held[seat] = [next(spare)]
+    return held
+
+
+def test_a_finished_match_reopened(app):
     group = imported()
     match = next(m for m in load_matches(group) if m.status == "finished" and m.hands)
-    last = len(match.hands)
-    edit_hand(match, last, match.hands[-1].out_seat,
-              [[] for _ in match.seats])  # nobody caught with anything
+    delete_last_hand(match)  # the hand that decided it
+    assert match.status == "active"
+    assert_figures_match(group)
+    finished = next(m for m in load_matches(group) if m.status == "finished" and m.hands)
+    last = len(finished.hands)
+    out = finished.hands[-1].out_seat
+    edit_hand(finished, last, out, low_cards(len(finished.seats), out))
     assert_figures_match(group)
 
 
@@ -103,5 +134,5 @@ def test_random_writes_keep_the_figures(app):
     for match in load_matches(group)[8:14]:
         if match.hands and rng.random() < 0.5:
             number = rng.randint(1, len(match.hands))
-            edit_hand(match, number, None, [[] for _ in match.seats])
+            edit_hand(match, number, None, blocked(match, number))
     assert_figures_match(group)

@@ -11,6 +11,8 @@
   WhiteNoise's own compressor, into ``instance/static-cache`` (content-addressed, so
   several workers writing at once write the same bytes).
 - Flask-Compress compresses HTML and JSON responses for browsers that accept it.
+- Static answers carry the app's security headers too (``STATIC_HEADERS``, set by
+  ``scorekeeper/security.py``): WhiteNoise answers before any ``after_request`` runs.
 """
 
 from __future__ import annotations
@@ -81,7 +83,13 @@ def register(app: Flask) -> None:
     except OSError as exc:  # a read-only instance folder: plain names, still served
         app.logger.warning("static files are not fingerprinted: %s", exc)
         names = {}
-    files = StaticFiles(app.wsgi_app, max_age=0)
+    extra = app.config.get("STATIC_HEADERS", {})
+
+    def add_headers(headers: Any, _path: str, _url: str) -> None:
+        for name, value in extra.items():
+            headers.setdefault(name, value)
+
+    files = StaticFiles(app.wsgi_app, max_age=0, add_headers_function=add_headers)
     files.add_files(str(static), prefix="static/")
     if names:
         files.add_files(str(cache), prefix="static/")
