@@ -18,8 +18,6 @@ PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8
 
 
 # Bad input in one form field is an InputError whose ``field`` is the input's name;
-# ``FieldError`` is its old name here, kept for callers not yet moved.
-FieldError = InputError
 
 
 def sentence(text: object) -> str:
@@ -46,7 +44,7 @@ def clean_text(text: str | None, field: str, limit: int, *, empty: bool = False,
     """Text safe to store and show: NFC-normalised, trimmed, 0/1 to ``limit`` characters.
 
     Control and format characters, lone surrogates and unassigned code points are
-    refused with a :class:`FieldError` naming the character, so a name cannot hide a
+    refused with a :class:`InputError` naming the character, so a name cannot hide a
     NUL (which PostgreSQL refuses), a zero-width space or a right-to-left override.
     Without ``lines`` every run of white space becomes one space; with it, line breaks
     and tabs are kept (free text such as a ruling's question).
@@ -55,21 +53,21 @@ def clean_text(text: str | None, field: str, limit: int, *, empty: bool = False,
     'Émile'
     >>> clean_text("Ann\u202e", "name", 40)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    scorekeeper.core.text.FieldError: Remove U+202E RIGHT-TO-LEFT OVERRIDE: it is an ...
+    scorekeeper.core.errors.InputError: Remove U+202E RIGHT-TO-LEFT OVERRIDE: it is an ...
     """
     raw = text or ""
     if any("\ud800" <= char <= "\udfff" for char in raw):  # before normalising: it can't
-        raise FieldError("Remove the broken character (a lone surrogate).", field)
+        raise InputError("Remove the broken character (a lone surrogate).", field)
     value = unicodedata.normalize("NFC", raw)
     value = value.strip() if lines else _SPACES.sub(" ", value).strip()
     for char in value:
         kind = unicodedata.category(char)
         if kind in _REFUSED and not (lines and char in "\t\n\r"):
-            raise FieldError(f"Remove {_code(char)}: it is {_REFUSED[kind]}.", field)
+            raise InputError(f"Remove {_code(char)}: it is {_REFUSED[kind]}.", field)
     if not value and not empty:
-        raise FieldError("Enter some text.", field)
+        raise InputError("Enter some text.", field)
     if len(value) > limit:
-        raise FieldError(f"Keep it to {limit} characters or fewer.", field)
+        raise InputError(f"Keep it to {limit} characters or fewer.", field)
     return value
 
 
@@ -83,37 +81,37 @@ def name_key(name: str) -> str:
 
 
 def clean_name(text: str | None, field: str = "name", limit: int = 40) -> str:
-    """A trimmed, single-spaced name of 1 to ``limit`` characters, else :class:`FieldError`.
+    """A trimmed, single-spaced name of 1 to ``limit`` characters, else :class:`InputError`.
 
     The text passes :func:`clean_text` (NFC, no control or invisible characters).
     """
     name = clean_text(text, field, 10 * limit, empty=True)
     if not name:
-        raise FieldError("Enter a name.", field)
+        raise InputError("Enter a name.", field)
     if len(name) > limit:
-        raise FieldError(f"Keep the name to {limit} characters or fewer.", field)
+        raise InputError(f"Keep the name to {limit} characters or fewer.", field)
     return name
 
 
 def clean_colour(text: str | None, field: str = "colour") -> str:
-    """A ``#rrggbb`` colour, lower case, else :class:`FieldError`."""
+    """A ``#rrggbb`` colour, lower case, else :class:`InputError`."""
     colour = (text or "").strip()
     if not COLOUR.match(colour):
-        raise FieldError("Pick a colour like #1f77b4.", field)
+        raise InputError("Pick a colour like #1f77b4.", field)
     return colour.lower()
 
 
 def clean_int(text: str | None, field: str, low: int | None = None,
               high: int | None = None) -> int:
-    """A whole number within bounds, else :class:`FieldError` naming the field."""
+    """A whole number within bounds, else :class:`InputError` naming the field."""
     value = (text or "").strip()
     if not re.fullmatch(r"-?\d{1,9}", value):
-        raise FieldError(f"Enter a whole number, not {value!r}.", field)
+        raise InputError(f"Enter a whole number, not {value!r}.", field)
     number = int(value)
     if low is not None and number < low:
-        raise FieldError(f"Must be at least {low}.", field)
+        raise InputError(f"Must be at least {low}.", field)
     if high is not None and number > high:
-        raise FieldError(f"Must be at most {high}.", field)
+        raise InputError(f"Must be at most {high}.", field)
     return number
 
 

@@ -33,8 +33,6 @@ from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Hand, HandEntry, Match, Player, Seat, utcnow
 
 __all__ = [
-    "ConflictError",
-    "RecordError",
     "build_match",
     "create_match",
     "delete_last_hand",
@@ -50,8 +48,6 @@ __all__ = [
 # A refused write is an InputError whose ``field`` names the form field at fault (``out``,
 # ``seat-<n>``, ``hand_size``, ``number``, ``players``, ``first_dealer``); a hand number
 # already recorded (another phone was quicker) or not next is its ConflictError.
-# ``RecordError`` is the old name of InputError here, kept for callers not yet moved.
-RecordError = InputError
 RACED = "another phone changed this match at the same moment; "
 
 

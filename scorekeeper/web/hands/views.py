@@ -5,13 +5,11 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
 from scorekeeper.core.cards import deck_for
-from scorekeeper.core.errors import InputError
+from scorekeeper.core.errors import ConflictError, InputError
 from scorekeeper.core.text import sentence
 from scorekeeper.store.idempotency import KeyReuseError
 from scorekeeper.store.models import Group, Match
 from scorekeeper.store.records import (
-    ConflictError,
-    RecordError,
     delete_last_hand,
     edit_hand,
     match_names,
@@ -89,7 +87,7 @@ def new(group_id: int, match_id: int):
                         form.hand_size.size, key=key, digest=digest)
         except ConflictError:
             return _conflict(group, match, form)
-        except RecordError as exc:
+        except InputError as exc:
             form.refuse(exc.field or "cards", sentence(exc))
         else:
             flash(hand_news(match, form.number.data))
@@ -162,7 +160,7 @@ def edit(group_id: int, match_id: int, number: int):
             edit_hand(match, number, form.out_seat, form.held(), form.hand_size.size)
         except ConflictError:
             return _clash(group, match, edit_clash(match, number, request.form))
-        except RecordError as exc:
+        except InputError as exc:
             form.refuse(exc.field or "cards", sentence(exc))
         else:
             message = f"Hand {number} updated; totals recomputed."
@@ -192,7 +190,7 @@ def delete_last(group_id: int, match_id: int):
         number = delete_last_hand(match)
     except ConflictError:
         return _clash(group, match, RACED_DELETE)
-    except RecordError as exc:
+    except InputError as exc:
         flash(sentence(exc), "error")
     else:
         flash(f"Hand {number} deleted; totals recomputed.")

@@ -19,8 +19,9 @@ from wtforms import BooleanField, Field, HiddenField, StringField
 from wtforms.validators import StopValidation
 
 from scorekeeper.core.deal import DealError, nine_problem, plan_for_sheet
+from scorekeeper.core.errors import InputError
 from scorekeeper.core.sheets import GAMES, LO, Option, Sheet, SheetError, options_for
-from scorekeeper.core.text import FieldError, clean_int, clean_name, sentence
+from scorekeeper.core.text import clean_int, clean_name, sentence
 from scorekeeper.store.models import Player
 
 NEW_SLOTS = 3  # blank "new player" rows on the form
@@ -33,7 +34,7 @@ def option_value(opt: Option, raw: str | None) -> Any:
     raw = (raw or "").strip()
     if opt.kind == "bool":
         if raw not in ("yes", "no"):
-            raise FieldError("Choose yes or no.", name)
+            raise InputError("Choose yes or no.", name)
         return raw == "yes"
     if opt.kind == "choice":
         return raw
@@ -61,7 +62,7 @@ class SeatField(StringField):
             return
         try:
             self.number = clean_int(text, "players", 1, LAST)
-        except FieldError as exc:
+        except InputError as exc:
             form.players.errors.append("Seat numbers are whole numbers from 1. " + exc.message)
             raise StopValidation() from None
 
@@ -76,7 +77,7 @@ class NewPlayerField(StringField):
         if (self.data or "").strip():
             try:
                 self.clean = clean_name(self.data, self.name)
-            except FieldError as exc:
+            except InputError as exc:
                 raise StopValidation(exc.message) from None
 
 
@@ -95,7 +96,7 @@ class SheetOptionField(StringField):
             return  # not sent: the game's usual rule
         try:
             self.value = option_value(self.option, self.data)
-        except FieldError as exc:
+        except InputError as exc:
             raise StopValidation(exc.message) from None
 
 
@@ -135,7 +136,7 @@ class SetupForm(FlaskForm):
         try:
             self.dealer = clean_int(self.first_dealer.data, "first_dealer", 1,
                                     max(count, 1)) - 1
-        except FieldError as exc:
+        except InputError as exc:
             self.first_dealer.errors = ["Pick the seat of the first dealer. " + exc.message]
         self._check_deal(count)
         return not self.errors_by_name()

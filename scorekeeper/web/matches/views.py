@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
+from scorekeeper.core.errors import InputError
 from scorekeeper.core.sheets import GAMES, LO, options_for
-from scorekeeper.core.text import FieldError, name_key, sentence
+from scorekeeper.core.text import name_key, sentence
 from scorekeeper.store.extensions import db
 from scorekeeper.store.groups import add_player
 from scorekeeper.store.models import Group, new_token
-from scorekeeper.store.records import RecordError, create_match, match_sheet
+from scorekeeper.store.records import create_match, match_sheet
 from scorekeeper.web import access
 from scorekeeper.web.matches.form import NEW_SLOTS, SetupForm, setup_form
 from scorekeeper.web.matches.scoreboard import board
@@ -50,7 +51,7 @@ def create(group_id: int):
                 for who in form.seats
             ]
             match = create_match(group, form.sheet, players, form.dealer)
-        except (FieldError, RecordError) as exc:
+        except InputError as exc:
             db.session.rollback()
             form.refuse(getattr(exc, "field", "") or "players", sentence(exc))
         else:
