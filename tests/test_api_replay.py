@@ -410,3 +410,22 @@ def test_a_body_over_the_limit_is_a_413(client):
     body = c8([["8S", "KH"], ["9S", "5C"]], "4H", names=["x" * 300_000, "y" * 300_000])
     response = client.post(URL, json=body)
     assert response.status_code == 413
+
+
+def test_the_engines_documented_examples_are_answered_by_the_api(client):
+    """The replay format is documented once, in the core's reader; every request its
+    examples show is one the API answers (200), with the same result."""
+    import ast
+    import doctest
+
+    from scorekeeper.core.engine import replay as reader
+
+    examples = [e for e in doctest.DocTestParser().get_examples(reader.run.__doc__ or "")
+                if e.source.startswith("run(")]
+    assert examples, "run() documents no example"
+    for example in examples:
+        call = ast.parse(example.source.strip(), mode="eval").body
+        request = ast.literal_eval(call.value.args[0])  # run({...})["ok"]
+        response = client.post(URL, json=request)
+        assert response.status_code == 200, response.json
+        assert response.json == reader.run(request)
