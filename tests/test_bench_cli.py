@@ -11,8 +11,8 @@ from scorekeeper.cli import bench, versus
 
 
 @pytest.mark.parametrize(("args", "words"), [
-    (["engine", "--players", "9"], "Last One is for 2 to 6 players, not 9"),
-    (["engine", "--game", "crazy-eights", "--players", "1"], "2 to 7 players, not 1"),
+    (["engine", "--players", "9"], "Last One is for 2 to 6 players; 9 is too many"),
+    (["engine", "--game", "crazy-eights", "--players", "1"], "needs at least 2 players"),
     (["engine", "--players", "x"], "'x' is not a valid integer"),
     (["engine", "--games", "0"], "--games"),
     (["engine", "--against", "chess"], "'chess' is not 'openspiel'"),

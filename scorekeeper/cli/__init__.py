@@ -150,10 +150,9 @@ def bench_engine(game: str, players: int, games: int, seed: int, against: str | 
     if against:
         _versus(games, repeats, seed, as_json)
         return
-    info = GAMES[game]
-    if not info.min_players <= players <= info.max_players:
-        fail(f"--players: {info.name} is for {info.min_players} to {info.max_players} "
-             f"players, not {players}")
+    problem = GAMES[game].players_problem(players)
+    if problem:
+        fail(f"--players: {problem}")
     from scorekeeper.core.engine.bench import run_bench
 
     result = run_bench(game, players, games, seed)

@@ -15,9 +15,20 @@ from typing import Any
 from flask import url_for
 
 from scorekeeper.core.cards import JOKER, Rank, Suit, card, deck_for
-from scorekeeper.core.deal import DealError, plan_for_sheet
+from scorekeeper.core.deal import NINE, DealError, plan_for_sheet
 from scorekeeper.core.scoring import card_points
-from scorekeeper.core.sheets import CD, GAMES, LO, OPTIONS, Option, Sheet, SheetError, options_for
+from scorekeeper.core.sheets import (
+    C8,
+    CD,
+    GAMES,
+    LO,
+    OPTIONS,
+    Option,
+    Sheet,
+    SheetError,
+    options_for,
+    standard_deal,
+)
 
 _TRUE, _FALSE = {"true", "yes", "on", "1"}, {"false", "no", "off", "0"}
 
@@ -153,23 +164,37 @@ def _wild_words(sheet: Sheet) -> str | None:
             "… at 1 your aces; every other 8 is an ordinary card")
 
 
+NINE_AGREED = f" ({NINE} only when everyone agrees)"
+
+
+def _decks_words(game: str) -> str:
+    """``one deck, two for 6–7 players``, from the core's deck rule."""
+    info = GAMES[game]
+    two = [p for p in range(info.min_players, info.max_players + 1)
+           if deck_for(game, p).decks == 2]
+    if not two:
+        return "one deck"
+    return f"one deck, two for {two[0]}–{two[-1]} players"
+
+
 def _deal_words(sheet: Sheet, players: int | None) -> str:
     if players is None:
         if sheet.game == LO:
-            agreed = " (9 only when everyone agrees)" if sheet["hand_size"] == 9 else ""
+            agreed = NINE_AGREED if sheet["hand_size"] == NINE else ""
             return (f"{sheet['hand_size']} cards each{agreed} from "
                     f"{deck_for(LO, 2).describe()}")
         if sheet.game == CD:
             return (f"each player's count (everyone starts at {sheet['start_count']}); "
-                    "one deck for 2–5 players, two for 6–7")
-        return "7 cards each for 2 players, 5 for 3 or more; one deck, two for 6–7 players"
+                    f"{_decks_words(CD)}")
+        return (f"{standard_deal(2)} cards each for 2 players, {standard_deal(3)} for 3 or "
+                f"more; {_decks_words(C8)}")
     try:
         plan = plan_for_sheet(sheet, players)
     except DealError as exc:
         return str(exc)
     n = plan.cards_each[0]
     each = f"{n} card{'s' if n != 1 else ''} each" if plan.same_for_all else "each player's count"
-    agreed = " (9 only when everyone agrees)" if sheet.game == LO and n == 9 else ""
+    agreed = NINE_AGREED if sheet.game == LO and n == NINE else ""
     return f"{each}{agreed} from {plan.deck.describe()} for {players} players"
 
 
