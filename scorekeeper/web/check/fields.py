@@ -36,11 +36,11 @@ class CheckField(StringField):
         self.value = None
         if self.text:
             try:
-                self.value = self.read(self.text)
+                self.value = self.read(self.text, form)
             except CardError as exc:
                 raise StopValidation(str(exc)) from None
 
-    def read(self, text: str) -> Any:
+    def read(self, text: str, form: Any) -> Any:
         """The core's reading of non-empty text (raise StopValidation or CardError)."""
         return text
 
@@ -48,14 +48,14 @@ class CheckField(StringField):
 class CardField(CheckField):
     """One card (``4h``, ``jk``) as the core writes it (``4H``)."""
 
-    def read(self, text: str) -> str:
+    def read(self, text: str, form: Any) -> str:
         return str(parse_card(text[:40]))
 
 
 class SuitField(CheckField):
     """A suit (``D``, ``diamonds``) as its letter."""
 
-    def read(self, text: str) -> str:
+    def read(self, text: str, form: Any) -> str:
         return Suit.parse(text[:20]).value
 
 
@@ -73,7 +73,7 @@ class NumberField(CheckField):
         if self.value is None:
             self.value = self.default_value
 
-    def read(self, text: str) -> int:
+    def read(self, text: str, form: Any) -> int:
         if not text.isdigit() or not self.low <= int(text) <= self.high:
             raise StopValidation(f"Pick a number from {self.low} to {self.high}, "
                                  f"not {text[:20]!r}.")
@@ -84,7 +84,7 @@ class HoldField(CheckField):
     """One seat's own hand: cards (``8s kh``), a count (``6``), or both (``8s kh +3``);
     its value is the replay request's ``hands`` entry."""
 
-    def read(self, text: str) -> Any:
+    def read(self, text: str, form: Any) -> Any:
         words = text.replace(",", " ").split()
         counts = [w for w in words if w.lstrip("+").isdigit()]  # a card always has a suit
         if len(counts) > 1 or (counts and int(counts[0].lstrip("+")) > HAND_MOST):
@@ -100,15 +100,11 @@ class SeatField(CheckField):
     """A seat numbered from 1, at most the table size (``form.seat_count``); None
     when empty (the caller knows the default seat)."""
 
-    def read(self, text: str) -> int:
-        high = getattr(self._form_ref, "seat_count", 99)
+    def read(self, text: str, form: Any) -> int:
+        high = form.seat_count
         if not text.isdigit() or not 1 <= int(text) <= high:
             raise StopValidation(f"Pick a number from 1 to {high}, not {text[:20]!r}.")
         return int(text)
-
-    def pre_validate(self, form: Any) -> None:
-        self._form_ref = form
-        super().pre_validate(form)
 
 
 class OptionField(StringField):
