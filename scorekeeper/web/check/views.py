@@ -21,20 +21,14 @@ from werkzeug.datastructures import MultiDict
 
 from scorekeeper.core.engine.replay import run
 from scorekeeper.core.errors import InputError
-from scorekeeper.core.sheets import GAMES, SECTIONS, Sheet, options_for
+from scorekeeper.core.sheets import GAMES, SECTIONS, Sheet
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Match, Ruling
 from scorekeeper.store.records import match_names, match_sheet
 from scorekeeper.web import access
-from scorekeeper.web.check.form import (
-    OWED_CHOICES,
-    CheckError,
-    Question,
-    form_field,
-    is_asked,
-    read,
-    read_sheet,
-)
+from scorekeeper.web.check.build import Question
+from scorekeeper.web.check.fields import shown
+from scorekeeper.web.check.form import OWED_CHOICES, CheckForm, check_form
 
 bp = Blueprint("check", __name__)
 MATCH = "/groups/<int:group_id>/matches/<int:match_id>/check"
@@ -48,21 +42,19 @@ def red_suits(text: str) -> Markup:
     return Markup(re.sub("([♥♦])", r'<span class="suit-red">\1</span>', str(escape(text))))
 
 
-def answer(args: MultiDict[str, str], sheet: Sheet, names: list[str] | None
-           ) -> tuple[Question | None, dict[str, Any] | None, dict[str, str]]:
-    """Read the form and judge it: (question, replay result, errors by field)."""
-    if not is_asked(args):
-        return None, None, {}
-    question = None
+def answer(args: MultiDict[str, str], sheet: Sheet | None, names: list[str] | None
+           ) -> tuple[CheckForm, dict[str, Any] | None]:
+    """Read the form and judge it: (the form, the replay result). The errors, the
+    replay's too, are on the form's fields."""
+    form = check_form(args, sheet, names)
+    question = form.ask()
+    if question is None:
+        return form, None
     try:
-        question = read(args, sheet, names)
-        return question, run(question.request), {}
-    except CheckError as exc:
-        return question, None, {exc.field: str(exc)}
+        return form, run(question.request)
     except InputError as exc:
-        sequence = question.sequence if question else False
-        held = question.held_seats if question else set()
-        return question, None, {form_field(exc.field, sequence, held): exc.message}
+        form.refuse(exc)
+        return form, None
 
 
 def verdict_of(result: dict[str, Any]) -> dict[str, Any]:
@@ -98,22 +90,16 @@ def assumptions(result: dict[str, Any], lines: list[str]) -> list[str]:
 
 
 def _render(args: MultiDict[str, str], sheet: Sheet | None, match: Match | None):
-    errors: dict[str, str] = {}
-    if sheet is None:
-        try:
-            sheet = read_sheet(args)
-        except CheckError as exc:
-            sheet, errors = read_sheet(MultiDict()), {exc.field: str(exc)}
     names = match_names(match) if match is not None else None
-    question, result, more = answer(args, sheet, names) if not errors else (None, None, {})
-    errors |= more
+    form, result = answer(args, sheet, names)
+    sheet, question, errors = form.sheet, form.question, form.errors_by_name()
     # Outside a match every seat the game allows is on the page; those past the table
     # size stay hidden until the players choice grows (app.js).
     seats = names or [f"Seat {n}" for n in range(1, sheet.game_info.max_players + 1)]
     return render_template(
-        "check/index.html", args=args, sheet=sheet, match=match, seats=seats,
-        seat_count=len(names) if names else _players(args, sheet),
-        options=options_for(sheet.game) if match is None else [], suits=SUITS,
+        "check/index.html", form=form, shown=shown, args=args, sheet=sheet, match=match,
+        seats=seats,
+        seat_count=len(names) if names else _players(args, sheet), suits=SUITS,
         owed_choices=[(str(n), str(n)) for n in OWED_CHOICES],
         game_choices=[(k, g.name) for k, g in GAMES.items()],
         rule_titles=dict(SECTIONS[sheet.game]), question=question, result=result, errors=errors,
@@ -163,10 +149,11 @@ def save(group_id: int, match_id: int):
     group = access.current_group(group_id)
     match = access.group_match(group, match_id)
     args = MultiDict([(k, v) for k, v in request.form.items(multi=True) if k != "csrf_token"])
-    question, result, errors = answer(args, match_sheet(match), match_names(match))
+    form, result = answer(args, match_sheet(match), match_names(match))
+    question = form.question
     back = url_for("check.for_match", group_id=group.id, match_id=match.id)
     back += "?" + urlencode(list(args.items(multi=True)))
-    if question is None or result is None or not result["steps"] or errors:
+    if question is None or result is None or not result["steps"]:
         flash("Nothing to save: check a play first.")
         return redirect(back)
     v = verdict_of(result)

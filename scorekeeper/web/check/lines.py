@@ -1,0 +1,98 @@
+"""Event lines of the play checker's advanced part, as replay events.
+
+Seats are counted from 1 (or named, inside a match)::
+
+    2 plays 4S        3 draws         3 draws 6D      1 plays 8C names D
+    2 plays JK as 4H  2 passes        1 calls         1 names D   (dealer names the starter)
+    3 draws 7C KD     3 draws 2       (several cards in one line: owed cards, a run)
+
+A line the core cannot read is an :class:`InputError` on the ``events`` field, saying
+which line and why.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from scorekeeper.core.cards import CardError, Suit, parse_card
+from scorekeeper.core.errors import InputError
+
+MAX_EVENTS = 60
+_VERBS = {"play": "play", "plays": "play", "draw": "draw", "draws": "draw", "pass": "pass",
+          "passes": "pass", "call": "call", "calls": "call", "name": "name", "names": "name"}
+
+_LINE = re.compile(r"^(?P<who>.+?)\s+(?P<verb>plays?|draws?|pass(?:es)?|calls?|names?)"
+                   r"(?:\s+(?P<rest>.*))?$", re.IGNORECASE)
+
+
+def _seat(who: str, players: int, names: list[str] | None) -> int | None:
+    if who.isdigit() and 1 <= int(who) <= players:
+        return int(who) - 1
+    lowered = [n.lower() for n in names or []]
+    return lowered.index(who.lower()) if who.lower() in lowered else None
+
+
+def read_lines(lines: list[str], players: int, names: list[str] | None) -> list[dict]:
+    """Event lines (``2 plays 8C names D``) as replay events; seats counted from 1."""
+    if len(lines) > MAX_EVENTS:
+        raise InputError(f"At most {MAX_EVENTS} lines.", "events")
+    return [_line(text[:200], n, players, names) for n, text in enumerate(lines, 1)]
+
+
+def _line(text: str, n: int, players: int, names: list[str] | None) -> dict[str, Any]:
+    found = _LINE.match(text)
+    seat = _seat(found.group("who").strip(), players, names) if found else None
+    if found is None or seat is None:
+        raise InputError(f"Line {n} ({text!r}): write who (seat 1–{players}"
+                         f"{' or a name' if names else ''}) then plays, draws, passes, "
+                         "calls or names, e.g. '2 plays 8C names D'.", "events")
+    verb = _VERBS[found.group("verb").lower()]
+    words = (found.group("rest") or "").split()
+    try:
+        return _event(verb, seat, words)
+    except (CardError, IndexError, ValueError) as exc:
+        raise InputError(f"Line {n} ({text!r}): {exc}", "events") from None
+
+
+def _drawn(words: list[str]) -> Any:
+    """``draws``, ``draws 7C``, ``draws 7C KD`` or ``draws 3`` (three unseen cards)."""
+    if words and words[-1].lower() in ("card", "cards"):
+        words = words[:-1]
+    if not words:
+        return None
+    if len(words) == 1 and words[0].isdigit():
+        if not 1 <= int(words[0]) <= 30:
+            raise ValueError("draw from 1 to 30 cards in one line")
+        return int(words[0])
+    cards = [str(parse_card(w)) for w in words]
+    return cards[0] if len(cards) == 1 else cards
+
+
+def _event(verb: str, seat: int, words: list[str]) -> dict[str, Any]:
+    event: dict[str, Any] = {"player": seat}
+    if verb in ("pass", "call"):
+        if words:
+            raise ValueError(f"nothing follows '{verb}'")
+        return event | {verb: True}
+    if verb == "draw":
+        return event | {"draw": _drawn(words)}
+    if verb == "play":
+        event["play"] = str(parse_card(words.pop(0)))
+    else:
+        event["name"] = True
+        if words and words[0].lower() not in ("as", "names", "name"):
+            first = words.pop(0)
+            try:
+                event["suit"] = Suit.parse(first).value
+            except CardError:
+                event["as"] = str(parse_card(first))
+    while words:
+        key, value = words.pop(0).lower(), words.pop(0)
+        if key == "as":
+            event["as"] = str(parse_card(value))
+        elif key in ("names", "name", "naming"):
+            event["suit"] = Suit.parse(value).value
+        else:
+            raise ValueError(f"write 'names <suit>' or 'as <card>', not {key!r}")
+    return event
