@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorekeeper.core.cards import Card, Deck, Rank, Suit, deck_for
-from scorekeeper.core.engine import effects, rules, setup
+from scorekeeper.core.engine import effects, rules, setup, undo
 from scorekeeper.core.engine.moves import ERRORS, IllegalMoveError, Move, SetupError, Verdict
 from scorekeeper.core.engine.pieces import Debt, Melee, Snapshot
 from scorekeeper.core.engine.variant import CD, Variant
@@ -128,7 +128,7 @@ class Game:
         self.winner: int | None = None
         self.result: str | None = None
         self.refills = 0
-        self.history: list[Snapshot] = []
+        self.history: list[undo.Record] = []
 
     # ----------------------------------------------------------------- setup
 
@@ -343,11 +343,23 @@ class Game:
         verdict = rules.check(self, move)
         if verdict.legal is False:
             raise ERRORS[verdict.cause](move, verdict)
-        self.history.append(self._snapshot())
-        for seat in verdict.implied:
+        self._make(move, verdict.implied)
+        return verdict
+
+    def _make(self, move: Move, implied: tuple[int, ...] = ()) -> None:
+        """Carry out an accepted move (after the implied passes), logging it for undo."""
+        facts = undo.before(self)
+        kind, hand_len = move.kind, 0
+        if kind == "play":
+            rec = undo.play(facts, self, move)
+        elif kind == "draw":
+            rec, hand_len = undo.draw(facts, self, move)
+        else:
+            rec = facts
+        for seat in implied:
             effects.apply(self, Move.pass_(seat))
         effects.apply(self, move)
-        return verdict
+        self.history.append(undo.drawn(self, rec, hand_len) if kind == "draw" else rec)
 
     push = apply
 
@@ -355,7 +367,7 @@ class Game:
         """Take back the last move exactly."""
         if not self.history:
             raise IndexError("no move to undo")
-        self._restore(self.history.pop())
+        undo.restore(self, self.history.pop())
 
     pop = undo
 
@@ -377,22 +389,15 @@ class Game:
                         self.free_play, self.drawn, self.naming, self.uncalled, self.passes,
                         self.winner, self.result, self.refills)
 
-    def _restore(self, s: Snapshot) -> None:
-        (self.known, self.unknown, self.stock, self.pile, self.upcard_as,
-         self.active_suit, self.rank_open, self.turn, self.direction, self.debts,
-         self.melee, self.melee_suit, self.free_play, self.drawn,
-         self.naming, self.uncalled, self.passes, self.winner, self.result,
-         self.refills) = s
-
     def pass_taken(self, seat: int) -> None:
         """Try the pass the seat on turn owes, to judge what another seat does next;
         :meth:`pass_undone` takes it back (the rules ask this for unsaid passes)."""
-        self.history.append(self._snapshot())
+        self.history.append(undo.before(self))
         effects.apply(self, Move.pass_(seat))
 
     def pass_undone(self) -> None:
         """Take back :meth:`pass_taken`."""
-        self._restore(self.history.pop())
+        undo.restore(self, self.history.pop())
 
     def state_key(self) -> tuple[Any, ...]:
         """Everything that defines the position, for comparing two states."""
