@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from scorekeeper.core.cards import Card, Deck, Rank, Suit, deck_for
@@ -63,6 +64,8 @@ class Game:
     """
 
     __slots__ = (
+        "_exact",
+        "_listed",
         "active_suit",
         "counts",
         "dealer",
@@ -129,6 +132,8 @@ class Game:
         self.result: str | None = None
         self.refills = 0
         self.history: list[undo.Record] = []
+        self._exact = False  # every card known, now and after any refill: see legal_moves
+        self._listed: tuple[Move, ...] = ()  # what legal_moves last listed, until a move
 
     # ----------------------------------------------------------------- setup
 
@@ -176,6 +181,9 @@ class Game:
             effects.begin(game)
         else:
             game._resume(setup.read_situation(situation, players, up, (dealer + 1) % players))
+        game._exact = (not any(game.unknown) and None not in game.stock
+                       and None not in game.pile
+                       and (game.known_stock or not game.variant.refill_shuffles))
         return game
 
     def _place_cards(self, up: Card, stock: Any, pile: Any) -> None:
@@ -305,8 +313,15 @@ class Game:
         return (seat + self.direction * steps) % self.players
 
     def legal_moves(self) -> list[Move]:
-        """Every move allowed now, by any seat (see :func:`.rules.legal_moves`)."""
-        return rules.legal_moves(self)
+        """Every move allowed now, by any seat (see :func:`.rules.legal_moves`).
+
+        When every card is known these moves are certainly legal, so until the next
+        move :meth:`apply` makes any of them (the very objects listed) without judging
+        it again: the fast path that simulation runs on."""
+        moves = rules.legal_moves(self)
+        if self._exact:
+            self._listed = tuple(moves)
+        return moves
 
     def legal_moves_by_player(self) -> dict[int, dict[str, Any]]:
         """``{seat: {"play": [cards], "draw": bool, "pass": bool, "call": bool}}`` for
@@ -340,14 +355,42 @@ class Game:
     def apply(self, move: Move) -> Verdict:
         """Make a move, or raise an :class:`IllegalMoveError` subclass carrying the
         verdict (nothing changes then). Returns the verdict (legal may be None)."""
+        for listed in self._listed:
+            if listed is move:
+                self._make(move)
+                return Verdict.later(True, partial(self._judge_made, move,
+                                                   self.history[-1], len(self.history)))
         verdict = rules.check(self, move)
         if verdict.legal is False:
             raise ERRORS[verdict.cause](move, verdict)
         self._make(move, verdict.implied)
         return verdict
 
+    def _judge_made(self, move: Move, rec: undo.Record, depth: int) -> Verdict:
+        """The full verdict on a move made by the fast path, judged when someone reads
+        its reason: on a copy of this game taken back to just before the move (when
+        the move has been undone since, the position it was made in is gone)."""
+        if len(self.history) < depth or self.history[depth - 1] is not rec:
+            return Verdict(True, f"{move} was listed by legal_moves (the position has "
+                           "been taken back since)", self.variant.rule["turn"])
+        copy = self._copy(self.history[depth - 1:])
+        while copy.history:
+            copy.undo()
+        return rules.check(copy, move)
+
+    def _copy(self, history: list[undo.Record]) -> Game:
+        """A copy with its own lists (cards and records are shared: never changed)."""
+        copy = object.__new__(Game)
+        for name in Game.__slots__:
+            setattr(copy, name, getattr(self, name))
+        copy.known = [k[:] for k in self.known]
+        copy.unknown, copy.stock, copy.pile = self.unknown[:], self.stock[:], self.pile[:]
+        copy.history, copy._listed = history, ()
+        return copy
+
     def _make(self, move: Move, implied: tuple[int, ...] = ()) -> None:
         """Carry out an accepted move (after the implied passes), logging it for undo."""
+        self._listed = ()
         facts = undo.before(self)
         kind, hand_len = move.kind, 0
         if kind == "play":
@@ -367,6 +410,7 @@ class Game:
         """Take back the last move exactly."""
         if not self.history:
             raise IndexError("no move to undo")
+        self._listed = ()
         undo.restore(self, self.history.pop())
 
     pop = undo
