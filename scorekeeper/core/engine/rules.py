@@ -570,6 +570,21 @@ def _play(p: int, c: Card, suit: Suit | None = None, named: Card | None = None) 
     return move
 
 
+class _WildPlays(dict[tuple[int, Card], list[Move]]):
+    """A seat's plays of a wild card, one per named suit, built on first use."""
+
+    def __missing__(self, key: tuple[int, Card]) -> list[Move]:
+        p, c = key
+        plays = self[key] = [_play(p, c, s) for s in SUITS]
+        return plays
+
+
+_WILD_PLAYS = _WildPlays()
+_NO_RANK = object()  # matches no card's rank: the upcard's rank does not count
+_DRAWS = tuple(Move("draw", p) for p in range(16))
+_PASSES = tuple(Move("pass", p) for p in range(16))
+
+
 def _filtered(game: Game, candidates: list[Move]) -> list[Move]:
     return [m for m in candidates if check(game, m).legal is not False]
 
@@ -588,30 +603,35 @@ def _turn_moves(game: Game) -> list[Move]:
     if game.unknown[p]:  # unseen cards: ask the full rules (deductions, cannot tell)
         return moves + _filtered(game, [Move.draw(p), Move.pass_(p)])
     # Every card known: the same answers as _check_draw and _check_pass, directly.
-    playable = can_play(game, p)
+    # The plays listed are those of every playable card held, unless plays are barred.
+    playable = bool(moves) if may_play else can_play(game, p)
     drawable = more_draws(game) if game.drawn else can_draw(game)
     if drawable and (v.draw_with_playable or not playable):
-        moves.append(Move.draw(p))
+        moves.append(_DRAWS[p])
     if (game.drawn and playable) or not (playable or drawable):
-        moves.append(Move.pass_(p))
+        moves.append(_PASSES[p])
     return moves
 
 
 def _play_moves(game: Game, p: int, cards: list[Card], free: bool = False) -> list[Move]:
-    """Plays of the given cards that are legal on a turn (or as the free card)."""
+    """Plays of the given cards that are legal on a turn (or as the free card): the
+    test of :func:`fits`, inlined, as this runs for every position of a playout."""
     anything = free and not game.variant.three_matching
+    suit, up, wild = game.active_suit, game.upcard_as, game.wild[p]
+    anything = anything or suit is None
+    up_rank = up.rank if game.rank_open and up is not None else _NO_RANK
     moves: list[Move] = []
     joker_done = False
-    # Hashing cards is slow; only two-deck games can hold duplicates (bar jokers).
-    for c in dict.fromkeys(cards) if game.deck.decks > 1 else cards:
-        if c.rank is None:
+    for c in dict.fromkeys(cards) if len(cards) > 1 else cards:
+        rank = c.rank
+        if rank is None:
             if not joker_done:
                 moves += _joker_moves(game, p, anything)
             joker_done = True
-        elif c.rank is game.wild[p]:
-            moves += [_play(p, c, s) for s in SUITS]
-        elif anything or fits(game, c, p):
-            moves.append(_play(p, c))
+        elif rank is wild:
+            moves += _WILD_PLAYS[p, c]
+        elif anything or c.suit is suit or rank is up_rank:
+            moves.append(_PLAYS.get((p, c, None, None)) or _play(p, c))
     return moves
 
 

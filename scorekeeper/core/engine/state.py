@@ -252,13 +252,21 @@ class Game:
         if sum(sizes) >= len(cards):
             raise SetupError(f"{sum(sizes)} cards dealt leave no upcard",
                              "counts" if sheet.game == CD else "sheet.options.hand_size")
-        hands, at = [], 0
-        for size in sizes:
-            hands.append(cards[at:at + size])
+        # A shuffled deck needs none of the checks a position from the table gets.
+        game = cls(Variant.of(sheet), players, dealer, deck_for(sheet.game, players),
+                   setup.read_counts(sheet, players, counts), rng.getrandbits(32))
+        at = 0
+        for seat, size in enumerate(sizes):
+            game.known[seat] = cards[at:at + size]
             at += size
-        up, rest = cards[at], cards[at + 1:]
-        return cls.start(sheet, players, dealer, hands, up, rest, counts=counts,
-                         seed=rng.getrandbits(32))
+        up = cards[at]
+        game.stock = cards[:at:-1]  # the rest, top card last
+        game.pile = [up]
+        game.known_stock = True
+        game.upcard_as, game.active_suit, game.rank_open = up, up.suit, not up.is_joker
+        effects.begin(game)
+        game._exact = True
+        return game
 
     # ------------------------------------------------------------ questions
 
