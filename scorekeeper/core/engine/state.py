@@ -260,7 +260,7 @@ class Game:
             game.known[seat] = cards[at:at + size]
             at += size
         up = cards[at]
-        game.stock = cards[:at:-1]  # the rest, top card last
+        game.stock = [*cards[:at:-1]]  # the rest, top card last
         game.pile = [up]
         game.known_stock = True
         game.upcard_as, game.active_suit, game.rank_open = up, up.suit, not up.is_joker
