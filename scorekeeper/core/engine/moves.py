@@ -162,8 +162,9 @@ class Verdict:
         >>> v.legal, v.rule
         (True, 'c8-eights')
         """
-        verdict = cls(legal, "", "")
-        verdict._judge = judge
+        verdict = object.__new__(cls)
+        verdict.legal, verdict._reason, verdict._rule = legal, "", ""
+        verdict.cause, verdict.implied, verdict._judge = "play", (), judge
         return verdict
 
     def _judged(self) -> None:

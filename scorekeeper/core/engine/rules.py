@@ -543,7 +543,7 @@ def legal_moves(game: Game) -> list[Move]:
     if game.uncalled >= 0 and _check_call(game, game.uncalled).legal:
         moves.append(Move.call(game.uncalled))
     if game.debts:
-        moves += _filtered(game, _debt_candidates(game))
+        moves += _debt_moves(game)
     elif game.naming:
         moves += _filtered(game, _naming_candidates(game))
     elif game.melee is not None:
@@ -645,6 +645,23 @@ def _joker_moves(game: Game, p: int, anything: bool) -> list[Move]:
                 moves += [_play(p, JOKER, s, named) for s in SUITS]
             else:
                 moves.append(_play(p, JOKER, None, named))
+    return moves
+
+
+def _debt_moves(game: Game) -> list[Move]:
+    """The draw, and the 2s that pass the draw on; directly when the seat's every card
+    is known (the answers of :func:`_check_debt`), else through the full rules."""
+    seat, left, reason, total = game.debts[0]
+    if game.unknown[seat]:
+        return _filtered(game, _debt_candidates(game))
+    v = game.variant
+    moves = [_DRAWS[seat]] if can_draw(game) else []
+    if reason == "two" and left == total and game.result is None and v.stacking:
+        for c in dict.fromkeys(game.known[seat]):
+            if c.rank is Rank.TWO:
+                moves.append(_play(seat, c))
+            elif c.rank is None and v.joker_effects:
+                moves += [_play(seat, JOKER, None, make_card(Rank.TWO, s)) for s in SUITS]
     return moves
 
 

@@ -363,15 +363,20 @@ class Game:
     def apply(self, move: Move) -> Verdict:
         """Make a move, or raise an :class:`IllegalMoveError` subclass carrying the
         verdict (nothing changes then). Returns the verdict (legal may be None)."""
-        for listed in self._listed:
-            if listed is move:
-                self._make(move)
-                return Verdict.later(True, partial(self._judge_made, move,
-                                                   self.history[-1], len(self.history)))
+        listed = self._listed
+        if listed:
+            self._listed = ()
+            for made in listed:
+                if made is move:
+                    undo.make(self, move)
+                    history = self.history
+                    return Verdict.later(True, partial(self._judge_made, move, history[-1],
+                                                       len(history)))
         verdict = rules.check(self, move)
         if verdict.legal is False:
             raise ERRORS[verdict.cause](move, verdict)
-        self._make(move, verdict.implied)
+        self._listed = ()
+        undo.make(self, move, verdict.implied)
         return verdict
 
     def _judge_made(self, move: Move, rec: undo.Record, depth: int) -> Verdict:
@@ -395,22 +400,6 @@ class Game:
         copy.unknown, copy.stock, copy.pile = self.unknown[:], self.stock[:], self.pile[:]
         copy.history, copy._listed = history, ()
         return copy
-
-    def _make(self, move: Move, implied: tuple[int, ...] = ()) -> None:
-        """Carry out an accepted move (after the implied passes), logging it for undo."""
-        self._listed = ()
-        facts = undo.before(self)
-        kind, hand_len = move.kind, 0
-        if kind == "play":
-            rec = undo.play(facts, self, move)
-        elif kind == "draw":
-            rec, hand_len = undo.draw(facts, self, move)
-        else:
-            rec = facts
-        for seat in implied:
-            effects.apply(self, Move.pass_(seat))
-        effects.apply(self, move)
-        self.history.append(undo.drawn(self, rec, hand_len) if kind == "draw" else rec)
 
     push = apply
 

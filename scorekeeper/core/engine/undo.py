@@ -18,13 +18,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from scorekeeper.core.cards import ALL_CARDS, JOKER, Card
+from scorekeeper.core.engine import effects
 from scorekeeper.core.engine.moves import Move
 from scorekeeper.core.engine.pieces import Melee
 
 if TYPE_CHECKING:
     from scorekeeper.core.engine.state import Game
 
-__all__ = ["before", "draw", "drawn", "pack", "play", "restore", "unpack"]
+__all__ = ["before", "make", "pack", "restore", "unpack"]
 
 _CARDS: tuple[Card | None, ...] = (None, *ALL_CARDS, JOKER)
 _CARD_CODE: dict[Card | None, int] = {c: i for i, c in enumerate(_CARDS)}
@@ -69,27 +70,28 @@ def before(g: Game) -> Record:
     return (pack(g), g.active_suit, g.melee_suit, g.debts)
 
 
-def play(facts: Record, g: Game, move: Move) -> Record:
-    """The record of a play about to be made: ``facts`` from :func:`before`, and where
-    the card sits in the known hand (-1: it is one of the unseen cards)."""
-    hand, c = g.known[move.player], move.card
-    return (*facts, move.player, c, hand.index(c) if c in hand else -1)
-
-
-def draw(facts: Record, g: Game, move: Move) -> tuple[Record, int]:
-    """The record of a draw about to be made, and the known hand's length, which
-    :func:`drawn` needs to finish it."""
-    p, stock = move.player, g.stock
-    return (*facts, p, stock[-1] if stock else None, bool(stock), g.pile), len(g.known[p])
-
-
-def drawn(g: Game, rec: Record, hand_len: int) -> Record:
-    """Finish a draw's record once made: whether the card went to the known hand, and
-    the old pile only when the draw turned it into a new stock."""
-    facts, p, top, had_stock, pile = rec[:4], rec[4], rec[5], rec[6], rec[7]
-    refilled = g.pile is not pile
-    return (*facts, p, top, len(g.known[p]) != hand_len, pile if refilled else None,
-            had_stock)
+def make(g: Game, move: Move, implied: tuple[int, ...] = ()) -> None:
+    """Carry out an accepted move (after the passes it implies) and log its record: for
+    a play, where the card sat in the known hand (-1: among the unseen cards); for a
+    draw, the stock's top card, whether the card went to the known hand, whether the
+    stock had cards, and the old pile when the draw turned it into a new stock."""
+    facts = (pack(g), g.active_suit, g.melee_suit, g.debts)
+    kind, p = move.kind, move.player
+    if kind == "play":
+        hand, c = g.known[p], move.card
+        rec = (*facts, p, c, hand.index(c) if c in hand else -1)
+    elif kind == "draw":
+        stock, pile, held = g.stock, g.pile, len(g.known[p])
+        top, had_stock = (stock[-1], True) if stock else (None, False)
+    else:
+        rec = facts
+    for seat in implied:
+        effects.apply(g, Move.pass_(seat))
+    effects.apply(g, move)
+    if kind == "draw":
+        rec = (*facts, p, top, len(g.known[p]) != held, None if g.pile is pile else pile,
+               had_stock)
+    g.history.append(rec)
 
 
 def restore(g: Game, rec: Record) -> None:
