@@ -75,7 +75,8 @@ def make(g: Game, move: Move, implied: tuple[int, ...] = ()) -> None:
     a play, where the card sat in the known hand (-1: among the unseen cards); for a
     draw, the stock's top card, whether the card went to the known hand, whether the
     stock had cards, and the old pile when the draw turned it into a new stock."""
-    facts = (pack(g), g.active_suit, g.melee_suit, g.debts)
+    facts: Record = (pack(g), g.active_suit, g.melee_suit, g.debts)
+    rec: Record = facts
     kind, p = move.kind, move.player
     if kind == "play":
         hand, c = g.known[p], move.card
@@ -83,8 +84,6 @@ def make(g: Game, move: Move, implied: tuple[int, ...] = ()) -> None:
     elif kind == "draw":
         stock, pile, held = g.stock, g.pile, len(g.known[p])
         top, had_stock = (stock[-1], True) if stock else (None, False)
-    else:
-        rec = facts
     for seat in implied:
         effects.apply(g, Move.pass_(seat))
     effects.apply(g, move)
