@@ -64,9 +64,8 @@ def begin(game: Game) -> None:
 def apply(game: Game, move: Move) -> None:
     """Carry out an accepted move, then settle debts and the blocked/jammed check."""
     prev = game.uncalled
-    paying_penalty = bool(game.debts) and game.debts[0].reason == "penalty"
     due = (prev >= 0 and prev != move.player and move.kind in ("play", "draw")
-           and not paying_penalty)
+           and not (game.debts and game.debts[0].reason == "penalty"))
     if due:
         game.uncalled = -1
     _HANDLERS[move.kind](game, move)
@@ -128,7 +127,8 @@ def _play(game: Game, move: Move) -> None:
     p, c = move.player, move.card
     assert c is not None
     _take(game, p, c)
-    eff = move.as_card if c.is_joker else c
+    joker = c.rank is None
+    eff = move.as_card if joker else c
     assert eff is not None
     game.pile.append(c)
     game.upcard_as = eff
@@ -139,9 +139,9 @@ def _play(game: Game, move: Move) -> None:
         game.active_suit, game.rank_open = move.suit, False
     else:
         game.active_suit, game.rank_open = eff.suit, True
-    left = game.hand_size(p)
+    left = len(game.known[p]) + game.unknown[p]
     if left == 0:
-        _go_out(game, p, eff, c.is_joker, in_melee)
+        _go_out(game, p, eff, joker, in_melee)
         return
     if left == 1 and game.variant.call_required:
         game.uncalled = p
@@ -154,7 +154,7 @@ def _play(game: Game, move: Move) -> None:
     elif game.debts:
         _pass_draw_on(game, p)
     else:
-        code = rules.effect_of(game, eff, p, c.is_joker)
+        code = rules.effect_of(game, eff, p, joker)
         if code == "three" and was_free and not game.variant.three_chain:
             code = None
         _card_effect(game, p, code)

@@ -168,7 +168,7 @@ def effect_of(game: Game, eff: Card, p: int, joker: bool) -> str | None:
         return None
     if eff.rank is game.wild[p]:
         return "eight"
-    return game.variant.effects.get(eff.rank)  # type: ignore[arg-type]
+    return game.variant.rank_effects[eff.rank]  # type: ignore[index]
 
 
 # ----------------------------------------------------------------- check
@@ -537,22 +537,22 @@ def legal_moves(game: Game) -> list[Move]:
     """Every move allowed now (verdict True or None). Plays are listed only for cards
     known to be held, except when the deck shows that a seat's unseen cards must hold a
     playable one (then each unseen card it may be); a draw is listed without its card."""
-    if game.is_over:
+    debts = game.debts
+    if game.result is not None and not debts:
         return []
-    moves: list[Move] = []
-    if game.uncalled >= 0 and _check_call(game, game.uncalled).legal:
-        moves.append(Move.call(game.uncalled))
-    if game.debts:
-        moves += _debt_moves(game)
+    if debts:
+        moves = _debt_moves(game)
     elif game.naming:
-        moves += _filtered(game, _naming_candidates(game))
+        moves = _filtered(game, _naming_candidates(game))
     elif game.melee is not None:
-        moves += _melee_moves(game)
+        moves = _melee_moves(game)
     elif game.free_play:
-        moves += _play_moves(game, game.turn, game.known[game.turn], free=True)
+        moves = _play_moves(game, game.turn, game.known[game.turn], free=True)
         moves.append(Move.pass_(game.turn))
     else:
-        moves += _turn_moves(game)
+        moves = _turn_moves(game)
+    if game.uncalled >= 0 and _check_call(game, game.uncalled).legal:
+        moves.insert(0, Move.call(game.uncalled))
     return moves
 
 

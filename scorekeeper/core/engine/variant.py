@@ -76,6 +76,11 @@ class Variant:
     joker_must_be_legal: bool
     joker_effects: bool
     refill_shuffles: bool
+    rank_effects: tuple[str | None, ...] = ()  # effects by rank number: Enum hashing is slow
+
+    def __post_init__(self) -> None:
+        table = tuple(self.effects.get(Rank(n)) if n else None for n in range(14))
+        object.__setattr__(self, "rank_effects", table)
 
     @classmethod
     def of(cls, sheet: Sheet) -> Variant:
