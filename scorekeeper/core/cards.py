@@ -261,8 +261,12 @@ class Deck:
         return self.jokers if c.is_joker else self.decks
 
     def cards(self) -> list[Card]:
-        """Every card of the deck, in a fixed order (shuffle a copy to deal)."""
-        return [c for c in ALL_CARDS for _ in range(self.decks)] + [JOKER] * self.jokers
+        """Every card of the deck, in a fixed order (a new list: shuffle it to deal)."""
+        order = _ORDERS.get((self.decks, self.jokers))
+        if order is None:
+            order = tuple(c for c in ALL_CARDS for _ in range(self.decks))
+            order = _ORDERS[(self.decks, self.jokers)] = order + (JOKER,) * self.jokers
+        return list(order)
 
     def describe(self) -> str:
         """Plain words: ``one deck (52) and 2 jokers``."""
@@ -271,6 +275,9 @@ class Deck:
         if self.jokers:
             text += f" and {self.jokers} jokers"
         return text
+
+
+_ORDERS: dict[tuple[int, int], tuple[Card, ...]] = {}
 
 
 def deck_for(game: str, players: int) -> Deck:

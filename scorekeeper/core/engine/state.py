@@ -246,14 +246,15 @@ class Game:
         sheet = setup.read_sheet(sheet)
         setup.check_players(sheet, players, dealer)
         rng = rng if isinstance(rng, random.Random) else random.Random(rng)
-        cards = deck_for(sheet.game, players).cards()
+        deck = deck_for(sheet.game, players)
+        cards = deck.cards()
         rng.shuffle(cards)
         sizes = setup.hand_sizes(sheet, players, counts)
         if sum(sizes) >= len(cards):
             raise SetupError(f"{sum(sizes)} cards dealt leave no upcard",
                              "counts" if sheet.game == CD else "sheet.options.hand_size")
         # A shuffled deck needs none of the checks a position from the table gets.
-        game = cls(Variant.of(sheet), players, dealer, deck_for(sheet.game, players),
+        game = cls(Variant.of(sheet), players, dealer, deck,
                    setup.read_counts(sheet, players, counts), rng.getrandbits(32))
         at = 0
         for seat, size in enumerate(sizes):

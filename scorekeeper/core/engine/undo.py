@@ -75,21 +75,22 @@ def make(g: Game, move: Move, implied: tuple[int, ...] = ()) -> None:
     a play, where the card sat in the known hand (-1: among the unseen cards); for a
     draw, the stock's top card, whether the card went to the known hand, whether the
     stock had cards, and the old pile when the draw turned it into a new stock."""
-    facts: Record = (pack(g), g.active_suit, g.melee_suit, g.debts)
-    rec: Record = facts
+    x, suit, melee_suit, debts = pack(g), g.active_suit, g.melee_suit, g.debts
     kind, p = move.kind, move.player
     if kind == "play":
         hand, c = g.known[p], move.card
-        rec = (*facts, p, c, hand.index(c) if c in hand else -1)
+        rec: Record = (x, suit, melee_suit, debts, p, c, hand.index(c) if c in hand else -1)
     elif kind == "draw":
         stock, pile, held = g.stock, g.pile, len(g.known[p])
         top, had_stock = (stock[-1], True) if stock else (None, False)
+    else:
+        rec = (x, suit, melee_suit, debts)
     for seat in implied:
         effects.apply(g, Move.pass_(seat))
     effects.apply(g, move)
     if kind == "draw":
-        rec = (*facts, p, top, len(g.known[p]) != held, None if g.pile is pile else pile,
-               had_stock)
+        rec = (x, suit, melee_suit, debts, p, top, len(g.known[p]) != held,
+               None if g.pile is pile else pile, had_stock)
     g.history.append(rec)
 
 
