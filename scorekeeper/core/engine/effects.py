@@ -85,7 +85,9 @@ def _start_turn(game: Game, seat: int) -> None:
 
 def _card_effect(game: Game, p: int, code: str | None) -> None:
     """What follows seat ``p`` playing a card with effect ``code`` (not going out)."""
-    if code == "two":
+    if code is None:  # most cards: the next seat's turn
+        game.turn, game.drawn, game.free_play = (p + game.direction) % game.players, 0, False
+    elif code == "two":
         nxt = game.next_seat(p)
         _start_turn(game, nxt)
         game.debts = [*game.debts, Debt(nxt, 2, "two", 2)]

@@ -605,7 +605,7 @@ def _turn_moves(game: Game) -> list[Move]:
     # Every card known: the same answers as _check_draw and _check_pass, directly.
     # The plays listed are those of every playable card held, unless plays are barred.
     playable = bool(moves) if may_play else can_play(game, p)
-    drawable = more_draws(game) if game.drawn else can_draw(game)
+    drawable = more_draws(game) if game.drawn else bool(game.stock) or len(game.pile) > 1
     if drawable and (v.draw_with_playable or not playable):
         moves.append(_DRAWS[p])
     if (game.drawn and playable) or not (playable or drawable):
