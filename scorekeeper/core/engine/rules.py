@@ -580,6 +580,21 @@ class _WildPlays(dict[tuple[int, Card], list[Move]]):
 
 
 _WILD_PLAYS = _WildPlays()
+
+
+class _PlainPlays(dict[Card, Move]):
+    """One seat's plays of a card naming nothing, built on first use."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__()
+        self.seat = seat
+
+    def __missing__(self, c: Card) -> Move:
+        move = self[c] = _play(self.seat, c)
+        return move
+
+
+_PLAIN_PLAYS = tuple(_PlainPlays(p) for p in range(16))
 _NO_RANK = object()  # matches no card's rank: the upcard's rank does not count
 _DRAWS = tuple(Move("draw", p) for p in range(16))
 _PASSES = tuple(Move("pass", p) for p in range(16))
@@ -622,7 +637,9 @@ def _play_moves(game: Game, p: int, cards: list[Card], free: bool = False) -> li
     up_rank = up.rank if game.rank_open and up is not None else _NO_RANK
     moves: list[Move] = []
     joker_done = False
-    for c in dict.fromkeys(cards) if len(cards) > 1 else cards:
+    plain = _PLAIN_PLAYS[p]
+    # Only two-deck games hold duplicates (jokers are listed once below).
+    for c in dict.fromkeys(cards) if game.deck.decks > 1 else cards:
         rank = c.rank
         if rank is None:
             if not joker_done:
@@ -631,7 +648,7 @@ def _play_moves(game: Game, p: int, cards: list[Card], free: bool = False) -> li
         elif rank is wild:
             moves += _WILD_PLAYS[p, c]
         elif anything or c.suit is suit or rank is up_rank:
-            moves.append(_PLAYS.get((p, c, None, None)) or _play(p, c))
+            moves.append(plain[c])
     return moves
 
 
