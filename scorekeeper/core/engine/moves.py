@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from scorekeeper.core.cards import Card, CardError, Suit, parse_card
 from scorekeeper.core.errors import InputError
@@ -142,7 +143,7 @@ class Verdict:
     Verdict(legal=True, reason='8♠ follows spades', rule='c8-turn', cause='play', implied=())
     """
 
-    __slots__ = ("_judge", "_reason", "_rule", "cause", "implied", "legal")
+    __slots__ = ("_args", "_judge", "_reason", "_rule", "cause", "implied", "legal")
 
     def __init__(self, legal: bool | None, reason: str | Callable[[], str], rule: str,
                  cause: str = "play", implied: tuple[int, ...] = ()) -> None:
@@ -151,12 +152,13 @@ class Verdict:
         self._rule = rule
         self.cause = cause
         self.implied = implied
-        self._judge: Callable[[], Verdict] | None = None
+        self._judge: Callable[..., Verdict] | None = None
+        self._args: tuple[Any, ...] = ()
 
     @classmethod
-    def later(cls, legal: bool | None, judge: Callable[[], Verdict]) -> Verdict:
-        """A verdict whose legality is known now and whose reason and rule ``judge``
-        gives when first read.
+    def later(cls, legal: bool | None, judge: Callable[..., Verdict], *args: Any) -> Verdict:
+        """A verdict whose legality is known now and whose reason and rule
+        ``judge(*args)`` gives when first read.
 
         >>> v = Verdict.later(True, lambda: Verdict(True, "8♠ is wild", "c8-eights"))
         >>> v.legal, v.rule
@@ -164,13 +166,14 @@ class Verdict:
         """
         verdict = object.__new__(cls)
         verdict.legal, verdict._reason, verdict._rule = legal, "", ""
-        verdict.cause, verdict.implied, verdict._judge = "play", (), judge
+        verdict.cause, verdict.implied, verdict._judge, verdict._args = "play", (), judge, args
         return verdict
 
     def _judged(self) -> None:
         judge, self._judge = self._judge, None
         if judge is not None:
-            full = judge()
+            full = judge(*self._args)
+            self._args = ()
             self._reason, self._rule = full.reason, full.rule
 
     @property

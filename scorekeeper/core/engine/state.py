@@ -15,7 +15,6 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import partial
 from typing import Any
 
 from scorekeeper.core.cards import Card, Deck, Rank, Suit, deck_for
@@ -371,8 +370,8 @@ class Game:
                 if made is move:
                     undo.make(self, move)
                     history = self.history
-                    return Verdict.later(True, partial(self._judge_made, move, history[-1],
-                                                       len(history)))
+                    return Verdict.later(True, Game._judge_made, self, move, history[-1],
+                                         len(history))
         verdict = rules.check(self, move)
         if verdict.legal is False:
             raise ERRORS[verdict.cause](move, verdict)
