@@ -72,7 +72,8 @@ def apply(game: Game, move: Move) -> None:
     if due:
         n = game.variant.call_penalty
         game.debts = [Debt(prev, n, "penalty", n), *game.debts]
-    _settle(game)
+    if game.debts:
+        _settle(game)
 
 
 # -------------------------------------------------------------- turns
