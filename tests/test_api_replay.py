@@ -379,15 +379,20 @@ def test_a_multi_card_draw_stops_at_the_card_that_is_refused(client):
     assert step["legal"] is False and "may draw no more" not in step["reason"]
 
 
+def post_score(client, body):
+    response = client.post("/api/v1/score", json=body)
+    assert response.status_code == 200, response.json
+    return response.json
+
+
 def test_the_outcome_carries_points_when_every_card_is_known(client):
     body = c8([["8S", "KH", "7D"], ["9H"]], "4H", [{"player": 1, "play": "9H"}])
     outcome = post(client, body)["state"]["outcome"]
     assert outcome["result"] == "out" and outcome["winner"] == 1
-    score = client.post("/api/v1/score", json={
-        "sheet": {"game": "crazy-eights"}, "players": ["A", "B"], "out": "B",
-        "hands": {"A": "8S KH 7D"}})
-    assert outcome["points"] == [0, 67]
-    assert score.status_code != 200 or 67 in str(score.json)
+    score = post_score(client, {"sheet": {"game": "crazy-eights", "options": {}},
+                                "seats": ["A", "B"], "out": "B", "blocked": False,
+                                "remaining": {"A": "8s kh 7d", "B": ""}})
+    assert outcome["points"] == [0, 67] == [score["points"]["A"], score["points"]["B"]]
     unseen = c8([3, ["9H"]], "4H", [{"player": 1, "play": "9H"}])
     assert post(client, unseen)["state"]["outcome"]["points"] is None
 

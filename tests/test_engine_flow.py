@@ -237,12 +237,13 @@ def test_jammed_and_blocked_hands() -> None:
 def test_crazy_eights_turns_the_pile_over_without_shuffling() -> None:
     g = run("c8 | up 4C | turn 1 | hands 5C,6C,21/7C,9C,21 | stock KD "
             "| opt draw_with_playable=true",
-            "1:7C", "0:5C", "1:9C", "0:draw")
-    assert g.stock == [] and g.current_player == 0 and Move.pass_(0) in g.legal_moves()
+            "1:7C", "0:5C", "1:9C")
     before = list(g.pile)
+    g.apply(Move.parse("0:draw"))  # the last card: the pile is turned over at once
+    assert g.pile == [before[-1]] and g.stock == before[:-1][::-1]
+    assert g.current_player == 0 and Move.pass_(0) in g.legal_moves()
     g.apply(Move.pass_(0))  # seat 0 keeps its 6C: a choice, so not taken as said
     g.apply(Move.draw(1))
-    assert g.pile == [before[-1]]
     assert g.stock == before[:-1][::-1][:-1]  # turned over: the bottom card came first
 
 

@@ -196,11 +196,13 @@ def check(game: Game, move: Move) -> Verdict:
     return _check_turn(game, move)
 
 
-def _check_other_seat(game: Game, move: Move, depth: int = 0) -> Verdict:
+def _check_other_seat(game: Game, move: Move) -> Verdict:
     """A seat acting while another is on turn: fine after the turn seat's unsaid pass
-    when a pass is all that seat had left (or it may only decline a free play)."""
+    when a pass is all that seat had left (or it may only decline a free play). Passes
+    chain seat by seat; the chain ends because each such pass either comes from a seat
+    that can neither play nor draw (counted towards a jam) or ends a free play."""
     owed = owes_pass(game)
-    if owed is False or depth >= game.players:
+    if owed is False:
         return _wrong_turn(game, move.player)
     seat = game.turn
     game.pass_taken(seat)
