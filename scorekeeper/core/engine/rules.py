@@ -654,9 +654,27 @@ def _play_moves(game: Game, p: int, cards: list[Card], free: bool = False) -> li
     return moves
 
 
+_JOKER_PLAYS: dict[tuple[object, ...], list[Move]] = {}
+
+
 def _joker_moves(game: Game, p: int, anything: bool) -> list[Move]:
+    """A joker's plays: each card it may stand for (with a suit for a wild one). They
+    depend only on the seat, its wild rank and what follows the upcard, so each such
+    situation is worked out once (52 candidates) and then looked up."""
     v, wild = game.variant, game.wild[p]
     free = anything or not v.joker_must_be_legal
+    up = game.upcard_as
+    follow = None if free else (game.active_suit, game.rank_open and up is not None
+                                and up.rank)
+    key = (p, wild, v.joker_effects, follow)
+    moves = _JOKER_PLAYS.get(key)
+    if moves is None:
+        moves = _JOKER_PLAYS[key] = _joker_candidates(game, p, free)
+    return moves
+
+
+def _joker_candidates(game: Game, p: int, free: bool) -> list[Move]:
+    v, wild = game.variant, game.wild[p]
     moves: list[Move] = []
     for named in ALL_CARDS:
         if free or fits(game, named, p):
@@ -708,16 +726,33 @@ def _melee_moves(game: Game) -> list[Move]:
     aggressor, defender = game.melee  # type: ignore[misc]
     nxt = melee_next(game)
     moves: list[Move] = []
+    if any(game.unknown):  # unseen cards: ask the full rules
+        if nxt is not None:
+            for p in range(game.players):
+                if p == aggressor:
+                    continue
+                for c in (nxt, JOKER):
+                    if c in game.known[p]:
+                        moves += _filtered(game, [Move.play(p, c, None, None if c is nxt
+                                                            else nxt)]
+                                           + [Move.play(p, c, s, None if c is nxt else nxt)
+                                              for s in SUITS])
+        return moves + _filtered(game, [Move.draw(defender), Move.pass_(defender)])
+    # Every card known: the answers of _check_melee and _check_melee_play, directly.
     if nxt is not None:
         for p in range(game.players):
             if p == aggressor:
                 continue
             for c in (nxt, JOKER):
                 if c in game.known[p]:
-                    moves += _filtered(game, [Move.play(p, c, None, None if c is nxt else nxt)]
-                                       + [Move.play(p, c, s, None if c is nxt else nxt)
-                                          for s in SUITS])
-    return moves + _filtered(game, [Move.draw(defender), Move.pass_(defender)])
+                    named = None if c is nxt else nxt
+                    if game.variant.melee_effects and effect_of(
+                            game, nxt, p, c is JOKER) == "eight":
+                        moves += [_play(p, c, s, named) for s in SUITS]
+                    else:
+                        moves.append(_play(p, c, None, named))
+    moves.append(_DRAWS[defender] if can_draw(game) else _PASSES[defender])
+    return moves
 
 
 def by_player(game: Game) -> dict[int, dict[str, object]]:
