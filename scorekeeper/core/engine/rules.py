@@ -726,31 +726,21 @@ def _melee_moves(game: Game) -> list[Move]:
     aggressor, defender = game.melee  # type: ignore[misc]
     nxt = melee_next(game)
     moves: list[Move] = []
+    holders = [] if nxt is None else [
+        (p, c) for p in range(game.players) if p != aggressor for c in (nxt, JOKER)
+        if c in game.known[p]]
     if any(game.unknown):  # unseen cards: ask the full rules
-        if nxt is not None:
-            for p in range(game.players):
-                if p == aggressor:
-                    continue
-                for c in (nxt, JOKER):
-                    if c in game.known[p]:
-                        moves += _filtered(game, [Move.play(p, c, None, None if c is nxt
-                                                            else nxt)]
-                                           + [Move.play(p, c, s, None if c is nxt else nxt)
-                                              for s in SUITS])
+        for p, c in holders:
+            named = None if c is nxt else nxt
+            moves += _filtered(game, [Move.play(p, c, s, named) for s in (None, *SUITS)])
         return moves + _filtered(game, [Move.draw(defender), Move.pass_(defender)])
     # Every card known: the answers of _check_melee and _check_melee_play, directly.
-    if nxt is not None:
-        for p in range(game.players):
-            if p == aggressor:
-                continue
-            for c in (nxt, JOKER):
-                if c in game.known[p]:
-                    named = None if c is nxt else nxt
-                    if game.variant.melee_effects and effect_of(
-                            game, nxt, p, c is JOKER) == "eight":
-                        moves += [_play(p, c, s, named) for s in SUITS]
-                    else:
-                        moves.append(_play(p, c, None, named))
+    for p, c in holders:
+        named = None if c is nxt else nxt
+        if nxt and game.variant.melee_effects and effect_of(game, nxt, p, c is JOKER) == "eight":
+            moves += [_play(p, c, s, named) for s in SUITS]
+        else:
+            moves.append(_play(p, c, None, named))
     moves.append(_DRAWS[defender] if can_draw(game) else _PASSES[defender])
     return moves
 
