@@ -16,6 +16,7 @@ from scorekeeper.cli import bench, versus
     (["engine", "--players", "x"], "'x' is not a valid integer"),
     (["engine", "--games", "0"], "--games"),
     (["engine", "--against", "chess"], "'chess' is not 'openspiel'"),
+    (["engine", "--against", "openspiel", "--baseline", "/nowhere"], "--baseline: '/nowhere'"),
 ])
 def test_a_bad_argument_is_one_line_and_exit_2(args, words):
     result = CliRunner().invoke(bench, args)
@@ -54,3 +55,12 @@ def test_versus_against_openspiel_when_installed():
         pytest.skip("OpenSpiel (pip install open-spiel) is not installed")
     row = versus.compare("crazy-eights", 4, 2, 1, seed=0, pyspiel=pyspiel)
     assert row["openspiel_games_per_second"] > 0 and row["games_ratio"] > 0
+
+
+def test_versus_times_a_baseline_checkout():
+    import pathlib
+
+    here = str(pathlib.Path(versus.__file__).parents[2])  # this checkout as its own baseline
+    row = versus.compare("last-one", 3, 2, 1, seed=0, pyspiel=None, baseline=here)
+    assert row["before_games_per_second"] > 0 and row["speedup"] > 0
+    assert "| Before games/s | Speed-up |" in versus.table([row])

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import socket
 import sys
 from typing import NoReturn
@@ -143,12 +144,18 @@ def bench() -> None:
                    "for Crazy Eights at 2, 4, 7 and Last One at 4, 6 players.")
 @click.option("--repeats", default=5, show_default=True, type=click.IntRange(1, 100),
               help="With --against: batches of --games per engine; medians are printed.")
+@click.option("--baseline", metavar="DIR",
+              help="With --against: also time the engine checked out in DIR (e.g. "
+                   "`git worktree add DIR <commit>`) in a subprocess, same batches.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def bench_engine(game: str, players: int, games: int, seed: int, against: str | None,
-                 repeats: int, as_json: bool) -> None:
+                 repeats: int, baseline: str | None, as_json: bool) -> None:
     """Play K seeded random complete games and print games and moves per second."""
+    if baseline is not None and not os.path.isfile(
+            os.path.join(baseline, "scorekeeper", "cli", "versus.py")):
+        fail(f"--baseline: {baseline!r} is not a checkout with scorekeeper/cli/versus.py")
     if against:
-        _versus(games, repeats, seed, as_json)
+        _versus(games, repeats, seed, as_json, baseline)
         return
     problem = GAMES[game].players_problem(players)
     if problem:
@@ -166,7 +173,8 @@ def bench_engine(game: str, players: int, games: int, seed: int, against: str | 
     )
 
 
-def _versus(games: int, repeats: int, seed: int, as_json: bool) -> None:
+def _versus(games: int, repeats: int, seed: int, as_json: bool,
+            baseline: str | None = None) -> None:
     """The side-by-side run behind ``bench engine --against openspiel``."""
     from scorekeeper.cli import versus
 
@@ -175,7 +183,7 @@ def _versus(games: int, repeats: int, seed: int, as_json: bool) -> None:
         fail("--against openspiel needs OpenSpiel: pip install open-spiel")
     rows = []
     for game, players in versus.CONFIGS:
-        rows.append(versus.compare(game, players, games, repeats, seed, pyspiel))
+        rows.append(versus.compare(game, players, games, repeats, seed, pyspiel, baseline))
         if not as_json:
             click.echo(f"{game}, {players} players: done", err=True)
     click.echo(json.dumps(rows) if as_json else versus.table(rows))

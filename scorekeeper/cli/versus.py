@@ -9,6 +9,10 @@ process, alternating batch by batch so both see the same machine load, and the f
 are medians over the repeats. OpenSpiel (the ``open-spiel`` package, ``pyspiel``) is an
 optional extra; without it the command says so and exits 2.
 
+``--baseline DIR`` adds a third engine to each batch: ours as checked out in ``DIR``
+(e.g. ``git worktree add /tmp/sk-before <commit>``), run in a subprocess that times
+itself, so an older engine and this one are compared under the same load.
+
 Moves are counted alike: every decision a player makes (a play, a draw, a pass; an 8's
 suit is part of our play and a separate "nominate" action in OpenSpiel, counted there as
 a move as it is an action the engine applies). OpenSpiel's chance nodes (the cards
@@ -17,8 +21,12 @@ drawn from the stock) are not moves.
 
 from __future__ import annotations
 
+import json
+import os
 import random
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from functools import partial
@@ -95,6 +103,28 @@ def openspiel_games(pyspiel: Any, players: int, games: int, rng: random.Random) 
     return moves
 
 
+_BASELINE = """
+import json, random, sys, time
+from scorekeeper.cli.versus import our_games
+game, players, games, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+start = time.perf_counter()
+moves = our_games(players, games, random.Random(seed), game)
+print(json.dumps([time.perf_counter() - start, moves]))
+"""
+
+
+def baseline_games(path: str, game: str, players: int, games: int, seed: int
+                   ) -> tuple[float, int]:
+    """Seconds and moves for the same games under the engine checked out in ``path``
+    (its own ``our_games``, timed inside the subprocess)."""
+    done = subprocess.run(
+        [sys.executable, "-c", _BASELINE, game, str(players), str(games), str(seed)],
+        env={**os.environ, "PYTHONPATH": path}, cwd=path, capture_output=True, text=True,
+        check=True)
+    seconds, moves = json.loads(done.stdout.strip().splitlines()[-1])
+    return float(seconds), int(moves)
+
+
 def _time(run: Callable[[], int]) -> tuple[float, int]:
     start = time.perf_counter()
     moves = run()
@@ -102,18 +132,26 @@ def _time(run: Callable[[], int]) -> tuple[float, int]:
 
 
 def compare(game: str, players: int, games: int, repeats: int, seed: int,
-            pyspiel: Any) -> dict[str, Any]:
-    """Alternate batches of ``games`` hands, ours then OpenSpiel's, ``repeats`` times;
-    the medians of games/s and moves/s, and our ratio to OpenSpiel's."""
+            pyspiel: Any, baseline: str | None = None) -> dict[str, Any]:
+    """Alternate batches of ``games`` hands, ours then OpenSpiel's (then the engine in
+    ``baseline``, if given), ``repeats`` times; the medians of games/s and moves/s, and
+    our ratios to OpenSpiel's and to the baseline's."""
     ours: list[tuple[float, int]] = []
     theirs: list[tuple[float, int]] = []
+    before: list[tuple[float, int]] = []
     for r in range(repeats):
         ours.append(_time(partial(our_games, players, games, random.Random(seed + r), game)))
         if game == "crazy-eights" and pyspiel is not None:
             theirs.append(_time(partial(openspiel_games, pyspiel, players, games,
                                         random.Random(seed + r))))
+        if baseline is not None:
+            before.append(baseline_games(baseline, game, players, games, seed + r))
     row: dict[str, Any] = {"game": game, "players": players, "games": games,
                            "repeats": repeats, **_rates("ours", ours, games)}
+    if before:
+        row.update(_rates("before", before, games))
+        row["speedup"] = round(row["ours_games_per_second"]
+                               / row["before_games_per_second"], 2)
     if theirs:
         row.update(_rates("openspiel", theirs, games))
         row["games_ratio"] = round(row["ours_games_per_second"]
@@ -134,14 +172,18 @@ def _cell(row: dict[str, Any], key: str, fmt: str = "{:,.0f}") -> str:
 
 def table(rows: list[dict[str, Any]]) -> str:
     """The rows as a Markdown table (the README's Benchmarks section uses it)."""
+    extra = any("speedup" in r for r in rows)
     lines = ["| Game | Players | Ours games/s | OpenSpiel games/s | Ratio | Ours moves/s "
-             "| OpenSpiel moves/s | Ratio |", "| --- | ---: | ---: | ---: | ---: | ---: "
-             "| ---: | ---: |"]
+             "| OpenSpiel moves/s | Ratio |" + (" Before games/s | Speed-up |" if extra else ""),
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+             + (" ---: | ---: |" if extra else "")]
     for r in rows:
         cell = partial(_cell, r)
-        lines.append(
-            f"| {r['game']} | {r['players']} | {cell('ours_games_per_second')} "
-            f"| {cell('openspiel_games_per_second')} | {cell('games_ratio', '{:.2f}×')} "
-            f"| {cell('ours_moves_per_second')} | {cell('openspiel_moves_per_second')} "
-            f"| {cell('moves_ratio', '{:.2f}×')} |")
+        line = (f"| {r['game']} | {r['players']} | {cell('ours_games_per_second')} "
+                f"| {cell('openspiel_games_per_second')} | {cell('games_ratio', '{:.2f}×')} "
+                f"| {cell('ours_moves_per_second')} | {cell('openspiel_moves_per_second')} "
+                f"| {cell('moves_ratio', '{:.2f}×')} |")
+        if extra:
+            line += f" {cell('before_games_per_second')} | {cell('speedup', '{:.2f}×')} |"
+        lines.append(line)
     return "\n".join(lines)

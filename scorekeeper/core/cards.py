@@ -135,16 +135,37 @@ _ACCEPTED = (
 _SEPARATORS = re.compile(r"[\s,;]+")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Card:
     """One card: a rank and a suit, or a joker (both None).
 
-    Use :meth:`Card.parse` or the module constants rather than the constructor;
-    parsed cards are interned, so ``is`` and ``==`` agree.
+    Cards are interned: the constructor, :meth:`Card.parse` and the module constants
+    all return one of 53 objects, so equality and hashing are identity (the default,
+    in C), which is what makes hands, counters and move tables fast. Copies and
+    pickles come back as the same object.
     """
 
     rank: Rank | None
     suit: Suit | None
+
+    def __new__(cls, rank: Rank | None = None, suit: Suit | None = None) -> Card:
+        interned = _INTERNED.get((rank, suit))
+        if interned is not None:
+            return interned
+        if (rank is None) != (suit is None) or len(_INTERNED) >= 53:
+            raise CardError(f"no card has rank {rank!r} and suit {suit!r}")
+        made: Card = object.__new__(cls)
+        _INTERNED[(rank, suit)] = made
+        return made
+
+    def __reduce__(self) -> tuple[type[Card], tuple[Rank | None, Suit | None]]:
+        return (Card, (self.rank, self.suit))
+
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Card:
+        return self
 
     @property
     def is_joker(self) -> bool:
@@ -179,6 +200,7 @@ class Card:
         return (list(Suit).index(self.suit), int(self.rank))
 
 
+_INTERNED: dict[tuple[Rank | None, Suit | None], Card] = {}
 JOKER = Card(None, None)
 ALL_CARDS: tuple[Card, ...] = tuple(Card(r, s) for s in Suit for r in Rank)
 _BY_TEXT: dict[str, Card] = {str(c): c for c in ALL_CARDS} | {"JK": JOKER}
@@ -186,7 +208,7 @@ _BY_TEXT: dict[str, Card] = {str(c): c for c in ALL_CARDS} | {"JK": JOKER}
 
 def card(rank: Rank, suit: Suit) -> Card:
     """The interned card of that rank and suit."""
-    return _BY_TEXT[f"{rank.label}{suit.value}"]
+    return _INTERNED[(rank, suit)]
 
 
 def parse_card(text: str) -> Card:
@@ -239,8 +261,12 @@ class Deck:
         return self.jokers if c.is_joker else self.decks
 
     def cards(self) -> list[Card]:
-        """Every card of the deck, in a fixed order (shuffle a copy to deal)."""
-        return [c for c in ALL_CARDS for _ in range(self.decks)] + [JOKER] * self.jokers
+        """Every card of the deck, in a fixed order (a new list: shuffle it to deal)."""
+        order = _ORDERS.get((self.decks, self.jokers))
+        if order is None:
+            order = tuple(c for c in ALL_CARDS for _ in range(self.decks))
+            order = _ORDERS[(self.decks, self.jokers)] = order + (JOKER,) * self.jokers
+        return list(order)
 
     def describe(self) -> str:
         """Plain words: ``one deck (52) and 2 jokers``."""
@@ -249,6 +275,9 @@ class Deck:
         if self.jokers:
             text += f" and {self.jokers} jokers"
         return text
+
+
+_ORDERS: dict[tuple[int, int], tuple[Card, ...]] = {}
 
 
 def deck_for(game: str, players: int) -> Deck:

@@ -8,6 +8,9 @@ ended the hand); drawing a penalty is not such an action. Owed cards nobody can 
 player then plays, draws again or passes (RULES.md "Drawing, precisely"); a pass left
 unsaid is taken by :func:`.rules.check` when the next seat acts.
 
+``game.debts`` is replaced, never changed in place, so the undo log can keep the
+list a move started from by reference.
+
 >>> from scorekeeper.core.engine import Game, Move, Sheet, parse_card
 >>> g = Game.start(Sheet.make("last-one"), 3, 0, [["8S"], ["2H", "5C"], 5], "4H",
 ...                situation={"turn": 1})
@@ -61,16 +64,16 @@ def begin(game: Game) -> None:
 def apply(game: Game, move: Move) -> None:
     """Carry out an accepted move, then settle debts and the blocked/jammed check."""
     prev = game.uncalled
-    paying_penalty = bool(game.debts) and game.debts[0].reason == "penalty"
     due = (prev >= 0 and prev != move.player and move.kind in ("play", "draw")
-           and not paying_penalty)
+           and not (game.debts and game.debts[0].reason == "penalty"))
     if due:
         game.uncalled = -1
     _HANDLERS[move.kind](game, move)
     if due:
         n = game.variant.call_penalty
-        game.debts.insert(0, Debt(prev, n, "penalty", n))
-    _settle(game)
+        game.debts = [Debt(prev, n, "penalty", n), *game.debts]
+    if game.debts:
+        _settle(game)
 
 
 # -------------------------------------------------------------- turns
@@ -83,10 +86,12 @@ def _start_turn(game: Game, seat: int) -> None:
 
 def _card_effect(game: Game, p: int, code: str | None) -> None:
     """What follows seat ``p`` playing a card with effect ``code`` (not going out)."""
-    if code == "two":
+    if code is None:  # most cards: the next seat's turn
+        game.turn, game.drawn, game.free_play = (p + game.direction) % game.players, 0, False
+    elif code == "two":
         nxt = game.next_seat(p)
         _start_turn(game, nxt)
-        game.debts.append(Debt(nxt, 2, "two", 2))
+        game.debts = [*game.debts, Debt(nxt, 2, "two", 2)]
     elif code == "three":
         _start_turn(game, p)
         game.free_play = True
@@ -125,7 +130,8 @@ def _play(game: Game, move: Move) -> None:
     p, c = move.player, move.card
     assert c is not None
     _take(game, p, c)
-    eff = move.as_card if c.is_joker else c
+    joker = c.rank is None
+    eff = move.as_card if joker else c
     assert eff is not None
     game.pile.append(c)
     game.upcard_as = eff
@@ -136,9 +142,9 @@ def _play(game: Game, move: Move) -> None:
         game.active_suit, game.rank_open = move.suit, False
     else:
         game.active_suit, game.rank_open = eff.suit, True
-    left = game.hand_size(p)
+    left = len(game.known[p]) + game.unknown[p]
     if left == 0:
-        _go_out(game, p, eff, c.is_joker, in_melee)
+        _go_out(game, p, eff, joker, in_melee)
         return
     if left == 1 and game.variant.call_required:
         game.uncalled = p
@@ -151,7 +157,7 @@ def _play(game: Game, move: Move) -> None:
     elif game.debts:
         _pass_draw_on(game, p)
     else:
-        code = rules.effect_of(game, eff, p, c.is_joker)
+        code = rules.effect_of(game, eff, p, joker)
         if code == "three" and was_free and not game.variant.three_chain:
             code = None
         _card_effect(game, p, code)
@@ -159,10 +165,10 @@ def _play(game: Game, move: Move) -> None:
 
 def _pass_draw_on(game: Game, p: int) -> None:
     """A 2 played by the seat owing a 2's draw passes it on, increased by two."""
-    total = game.debts.pop(0).total + 2
+    total = game.debts[0].total + 2
     nxt = game.next_seat(p)
     _start_turn(game, nxt)
-    game.debts.insert(0, Debt(nxt, total, "two", total))
+    game.debts = [Debt(nxt, total, "two", total), *game.debts[1:]]
 
 
 def _go_out(game: Game, p: int, eff: Card, joker: bool, in_melee: bool) -> None:
@@ -180,11 +186,11 @@ def _go_out(game: Game, p: int, eff: Card, joker: bool, in_melee: bool) -> None:
     code = rules.effect_of(game, eff, p, joker)
     value = game.variant.melee_value(eff.rank)  # type: ignore[arg-type]
     if in_melee:
-        game.debts.append(Debt(melee.aggressor, value, "melee", value))  # type: ignore[union-attr]
+        game.debts = [Debt(melee.aggressor, value, "melee", value)]  # type: ignore[union-attr]
     elif code == "two":
-        game.debts.append(Debt(game.next_seat(p), owed + 2, "two", owed + 2))
+        game.debts = [Debt(game.next_seat(p), owed + 2, "two", owed + 2)]
     elif code == "melee":
-        game.debts.append(Debt(game.next_seat(p), value, "melee", value))
+        game.debts = [Debt(game.next_seat(p), value, "melee", value)]
 
 
 def _draw(game: Game, move: Move) -> None:
@@ -204,7 +210,7 @@ def _draw(game: Game, move: Move) -> None:
         game.uncalled = -1
     if not game.debts and game.melee is not None:
         value = game.variant.melee_value(rules.melee_rank(game))
-        game.debts.append(Debt(p, value, "melee", value))
+        game.debts = [*game.debts, Debt(p, value, "melee", value)]
     if game.debts:
         _pay(game)
         return
@@ -222,9 +228,9 @@ def _refill(game: Game) -> None:
 def _pay(game: Game) -> None:
     seat, left, reason, total = game.debts[0]
     if left > 1:
-        game.debts[0] = Debt(seat, left - 1, reason, total)
+        game.debts = [Debt(seat, left - 1, reason, total), *game.debts[1:]]
         return
-    game.debts.pop(0)
+    game.debts = game.debts[1:]
     _debt_done(game, seat, reason)
 
 
@@ -255,7 +261,7 @@ def _end_melee(game: Game, defender: int) -> None:
     nxt = game.next_seat(defender, steps)
     _start_turn(game, nxt)
     if code == "two":
-        game.debts.append(Debt(nxt, 2, "two", 2))
+        game.debts = [*game.debts, Debt(nxt, 2, "two", 2)]
 
 
 def _pass(game: Game, move: Move) -> None:
@@ -302,7 +308,7 @@ def _name(game: Game, move: Move) -> None:
 def _settle(game: Game) -> None:
     """Forgive owed cards when nothing at all is left to draw."""
     while game.debts and not rules.can_draw(game):
-        debt = game.debts.pop(0)
+        debt, game.debts = game.debts[0], game.debts[1:]
         _debt_done(game, debt.seat, debt.reason)
 
 

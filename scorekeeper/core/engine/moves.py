@@ -9,7 +9,9 @@ Move.parse('1:8S/D')
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from scorekeeper.core.cards import Card, CardError, Suit, parse_card
 from scorekeeper.core.errors import InputError
@@ -124,7 +126,6 @@ class Move:
         return cls.play(player, parse_card(rest), suit, as_card)
 
 
-@dataclass(frozen=True, slots=True)
 class Verdict:
     """Whether a move is legal, why, and which rule says so.
 
@@ -134,15 +135,78 @@ class Verdict:
     has ended) or ``play`` (any other broken rule). ``implied`` lists the seats whose
     unsaid pass the move takes as said (the move is judged after those passes).
 
+    The reason may be given as a function that makes the text, and a verdict may be
+    made :meth:`later`: simulation applies thousands of moves whose reasons nobody
+    reads, so the text is built only when ``reason`` (or ``rule``) is read.
+
     >>> Verdict(True, "8♠ follows spades", "c8-turn")
     Verdict(legal=True, reason='8♠ follows spades', rule='c8-turn', cause='play', implied=())
     """
 
-    legal: bool | None
-    reason: str
-    rule: str
-    cause: str = "play"
-    implied: tuple[int, ...] = ()
+    __slots__ = ("_args", "_judge", "_reason", "_rule", "cause", "implied", "legal")
+
+    def __init__(self, legal: bool | None, reason: str | Callable[[], str], rule: str,
+                 cause: str = "play", implied: tuple[int, ...] = ()) -> None:
+        self.legal = legal
+        self._reason = reason
+        self._rule = rule
+        self.cause = cause
+        self.implied = implied
+        self._judge: Callable[..., Verdict] | None = None
+        self._args: tuple[Any, ...] = ()
+
+    @classmethod
+    def later(cls, legal: bool | None, judge: Callable[..., Verdict], *args: Any) -> Verdict:
+        """A verdict whose legality is known now and whose reason and rule
+        ``judge(*args)`` gives when first read.
+
+        >>> v = Verdict.later(True, lambda: Verdict(True, "8♠ is wild", "c8-eights"))
+        >>> v.legal, v.rule
+        (True, 'c8-eights')
+        """
+        verdict = object.__new__(cls)
+        verdict.legal, verdict._reason, verdict._rule = legal, "", ""
+        verdict.cause, verdict.implied, verdict._judge, verdict._args = "play", (), judge, args
+        return verdict
+
+    def _judged(self) -> None:
+        judge, self._judge = self._judge, None
+        if judge is not None:
+            full = judge(*self._args)
+            self._args = ()
+            self._reason, self._rule = full.reason, full.rule
+
+    @property
+    def reason(self) -> str:
+        """Why, in words a player reads."""
+        if self._judge is not None:
+            self._judged()
+        reason = self._reason
+        if not isinstance(reason, str):
+            reason = self._reason = reason()
+        return reason
+
+    @property
+    def rule(self) -> str:
+        """The rules-reference anchor of the rule that decides."""
+        if self._judge is not None:
+            self._judged()
+        return self._rule
+
+    def _key(self) -> tuple[bool | None, str, str, str, tuple[int, ...]]:
+        return (self.legal, self.reason, self.rule, self.cause, self.implied)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Verdict):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"Verdict(legal={self.legal!r}, reason={self.reason!r}, rule={self.rule!r}, "
+                f"cause={self.cause!r}, implied={self.implied!r})")
 
 
 class SetupError(InputError):

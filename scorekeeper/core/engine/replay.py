@@ -52,7 +52,6 @@ its hand).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from scorekeeper.core.cards import Card, CardError, DeckError, Suit, deck_for, parse_card
@@ -327,7 +326,7 @@ def _judge(game: Game, moves: list[Move]) -> tuple[Verdict, list[int], bool]:
         owed = shown.reason.endswith("draws one")
         reason = (shown.reason.removesuffix("one") + str(n) if owed
                   else f"{game.seat_name(moves[0].player)} draws {n} cards")
-        shown = replace(shown, reason=reason)
+        shown = Verdict(shown.legal, reason, shown.rule, shown.cause, shown.implied)
     return shown, implied, True
 
 

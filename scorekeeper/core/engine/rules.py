@@ -168,7 +168,7 @@ def effect_of(game: Game, eff: Card, p: int, joker: bool) -> str | None:
         return None
     if eff.rank is game.wild[p]:
         return "eight"
-    return game.variant.effects.get(eff.rank)  # type: ignore[arg-type]
+    return game.variant.rank_effects[eff.rank]  # type: ignore[index]
 
 
 # ----------------------------------------------------------------- check
@@ -539,22 +539,22 @@ def legal_moves(game: Game) -> list[Move]:
     """Every move allowed now (verdict True or None). Plays are listed only for cards
     known to be held, except when the deck shows that a seat's unseen cards must hold a
     playable one (then each unseen card it may be); a draw is listed without its card."""
-    if game.is_over:
+    debts = game.debts
+    if game.result is not None and not debts:
         return []
-    moves: list[Move] = []
-    if game.uncalled >= 0 and _check_call(game, game.uncalled).legal:
-        moves.append(Move.call(game.uncalled))
-    if game.debts:
-        moves += _filtered(game, _debt_candidates(game))
+    if debts:
+        moves = _debt_moves(game)
     elif game.naming:
-        moves += _filtered(game, _naming_candidates(game))
+        moves = _filtered(game, _naming_candidates(game))
     elif game.melee is not None:
-        moves += _melee_moves(game)
+        moves = _melee_moves(game)
     elif game.free_play:
-        moves += _play_moves(game, game.turn, game.known[game.turn], free=True)
+        moves = _play_moves(game, game.turn, game.known[game.turn], free=True)
         moves.append(Move.pass_(game.turn))
     else:
-        moves += _turn_moves(game)
+        moves = _turn_moves(game)
+    if game.uncalled >= 0 and _check_call(game, game.uncalled).legal:
+        moves.insert(0, Move.call(game.uncalled))
     return moves
 
 
@@ -570,6 +570,36 @@ def _play(p: int, c: Card, suit: Suit | None = None, named: Card | None = None) 
     if move is None:
         move = _PLAYS[key] = Move("play", p, c, suit, named)
     return move
+
+
+class _WildPlays(dict[tuple[int, Card], list[Move]]):
+    """A seat's plays of a wild card, one per named suit, built on first use."""
+
+    def __missing__(self, key: tuple[int, Card]) -> list[Move]:
+        p, c = key
+        plays = self[key] = [_play(p, c, s) for s in SUITS]
+        return plays
+
+
+_WILD_PLAYS = _WildPlays()
+
+
+class _PlainPlays(dict[Card, Move]):
+    """One seat's plays of a card naming nothing, built on first use."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__()
+        self.seat = seat
+
+    def __missing__(self, c: Card) -> Move:
+        move = self[c] = _play(self.seat, c)
+        return move
+
+
+_PLAIN_PLAYS = tuple(_PlainPlays(p) for p in range(16))
+_NO_RANK = object()  # matches no card's rank: the upcard's rank does not count
+_DRAWS = tuple(Move("draw", p) for p in range(16))
+_PASSES = tuple(Move("pass", p) for p in range(16))
 
 
 def _filtered(game: Game, candidates: list[Move]) -> list[Move]:
@@ -590,36 +620,61 @@ def _turn_moves(game: Game) -> list[Move]:
     if game.unknown[p]:  # unseen cards: ask the full rules (deductions, cannot tell)
         return moves + _filtered(game, [Move.draw(p), Move.pass_(p)])
     # Every card known: the same answers as _check_draw and _check_pass, directly.
-    playable = can_play(game, p)
-    drawable = more_draws(game) if game.drawn else can_draw(game)
+    # The plays listed are those of every playable card held, unless plays are barred.
+    playable = bool(moves) if may_play else can_play(game, p)
+    drawable = more_draws(game) if game.drawn else bool(game.stock) or len(game.pile) > 1
     if drawable and (v.draw_with_playable or not playable):
-        moves.append(Move.draw(p))
+        moves.append(_DRAWS[p])
     if (game.drawn and playable) or not (playable or drawable):
-        moves.append(Move.pass_(p))
+        moves.append(_PASSES[p])
     return moves
 
 
 def _play_moves(game: Game, p: int, cards: list[Card], free: bool = False) -> list[Move]:
-    """Plays of the given cards that are legal on a turn (or as the free card)."""
+    """Plays of the given cards that are legal on a turn (or as the free card): the
+    test of :func:`fits`, inlined, as this runs for every position of a playout."""
     anything = free and not game.variant.three_matching
+    suit, up, wild = game.active_suit, game.upcard_as, game.wild[p]
+    anything = anything or suit is None
+    up_rank = up.rank if game.rank_open and up is not None else _NO_RANK
     moves: list[Move] = []
     joker_done = False
-    # Hashing cards is slow; only two-deck games can hold duplicates (bar jokers).
+    plain = _PLAIN_PLAYS[p]
+    # Only two-deck games hold duplicates (jokers are listed once below).
     for c in dict.fromkeys(cards) if game.deck.decks > 1 else cards:
-        if c.rank is None:
+        rank = c.rank
+        if rank is None:
             if not joker_done:
                 moves += _joker_moves(game, p, anything)
             joker_done = True
-        elif c.rank is game.wild[p]:
-            moves += [_play(p, c, s) for s in SUITS]
-        elif anything or fits(game, c, p):
-            moves.append(_play(p, c))
+        elif rank is wild:
+            moves += _WILD_PLAYS[p, c]
+        elif anything or c.suit is suit or rank is up_rank:
+            moves.append(plain[c])
     return moves
 
 
+_JOKER_PLAYS: dict[tuple[object, ...], list[Move]] = {}
+
+
 def _joker_moves(game: Game, p: int, anything: bool) -> list[Move]:
+    """A joker's plays: each card it may stand for (with a suit for a wild one). They
+    depend only on the seat, its wild rank and what follows the upcard, so each such
+    situation is worked out once (52 candidates) and then looked up."""
     v, wild = game.variant, game.wild[p]
     free = anything or not v.joker_must_be_legal
+    up = game.upcard_as
+    follow = None if free else (game.active_suit, game.rank_open and up is not None
+                                and up.rank)
+    key = (p, wild, v.joker_effects, follow)
+    moves = _JOKER_PLAYS.get(key)
+    if moves is None:
+        moves = _JOKER_PLAYS[key] = _joker_candidates(game, p, free)
+    return moves
+
+
+def _joker_candidates(game: Game, p: int, free: bool) -> list[Move]:
+    v, wild = game.variant, game.wild[p]
     moves: list[Move] = []
     for named in ALL_CARDS:
         if free or fits(game, named, p):
@@ -627,6 +682,23 @@ def _joker_moves(game: Game, p: int, anything: bool) -> list[Move]:
                 moves += [_play(p, JOKER, s, named) for s in SUITS]
             else:
                 moves.append(_play(p, JOKER, None, named))
+    return moves
+
+
+def _debt_moves(game: Game) -> list[Move]:
+    """The draw, and the 2s that pass the draw on; directly when the seat's every card
+    is known (the answers of :func:`_check_debt`), else through the full rules."""
+    seat, left, reason, total = game.debts[0]
+    if game.unknown[seat]:
+        return _filtered(game, _debt_candidates(game))
+    v = game.variant
+    moves = [_DRAWS[seat]] if can_draw(game) else []
+    if reason == "two" and left == total and game.result is None and v.stacking:
+        for c in dict.fromkeys(game.known[seat]):
+            if c.rank is Rank.TWO:
+                moves.append(_play(seat, c))
+            elif c.rank is None and v.joker_effects:
+                moves += [_play(seat, JOKER, None, make_card(Rank.TWO, s)) for s in SUITS]
     return moves
 
 
@@ -654,16 +726,23 @@ def _melee_moves(game: Game) -> list[Move]:
     aggressor, defender = game.melee  # type: ignore[misc]
     nxt = melee_next(game)
     moves: list[Move] = []
-    if nxt is not None:
-        for p in range(game.players):
-            if p == aggressor:
-                continue
-            for c in (nxt, JOKER):
-                if c in game.known[p]:
-                    moves += _filtered(game, [Move.play(p, c, None, None if c is nxt else nxt)]
-                                       + [Move.play(p, c, s, None if c is nxt else nxt)
-                                          for s in SUITS])
-    return moves + _filtered(game, [Move.draw(defender), Move.pass_(defender)])
+    holders = [] if nxt is None else [
+        (p, c) for p in range(game.players) if p != aggressor for c in (nxt, JOKER)
+        if c in game.known[p]]
+    if any(game.unknown):  # unseen cards: ask the full rules
+        for p, c in holders:
+            named = None if c is nxt else nxt
+            moves += _filtered(game, [Move.play(p, c, s, named) for s in (None, *SUITS)])
+        return moves + _filtered(game, [Move.draw(defender), Move.pass_(defender)])
+    # Every card known: the answers of _check_melee and _check_melee_play, directly.
+    for p, c in holders:
+        named = None if c is nxt else nxt
+        if nxt and game.variant.melee_effects and effect_of(game, nxt, p, c is JOKER) == "eight":
+            moves += [_play(p, c, s, named) for s in SUITS]
+        else:
+            moves.append(_play(p, c, None, named))
+    moves.append(_DRAWS[defender] if can_draw(game) else _PASSES[defender])
+    return moves
 
 
 def by_player(game: Game) -> dict[int, dict[str, object]]:

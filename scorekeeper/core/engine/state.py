@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorekeeper.core.cards import Card, Deck, Rank, Suit, deck_for
-from scorekeeper.core.engine import effects, rules, setup
+from scorekeeper.core.engine import effects, rules, setup, undo
 from scorekeeper.core.engine.moves import ERRORS, IllegalMoveError, Move, SetupError, Verdict
 from scorekeeper.core.engine.pieces import Debt, Melee, Snapshot
 from scorekeeper.core.engine.variant import CD, Variant
@@ -63,6 +63,8 @@ class Game:
     """
 
     __slots__ = (
+        "_exact",
+        "_listed",
         "active_suit",
         "counts",
         "dealer",
@@ -128,7 +130,9 @@ class Game:
         self.winner: int | None = None
         self.result: str | None = None
         self.refills = 0
-        self.history: list[Snapshot] = []
+        self.history: list[undo.Record] = []
+        self._exact = False  # every card known, now and after any refill: see legal_moves
+        self._listed: tuple[Move, ...] = ()  # what legal_moves last listed, until a move
 
     # ----------------------------------------------------------------- setup
 
@@ -176,6 +180,9 @@ class Game:
             effects.begin(game)
         else:
             game._resume(setup.read_situation(situation, players, up, (dealer + 1) % players))
+        game._exact = (not any(game.unknown) and None not in game.stock
+                       and None not in game.pile
+                       and (game.known_stock or not game.variant.refill_shuffles))
         return game
 
     def _place_cards(self, up: Card, stock: Any, pile: Any) -> None:
@@ -238,19 +245,28 @@ class Game:
         sheet = setup.read_sheet(sheet)
         setup.check_players(sheet, players, dealer)
         rng = rng if isinstance(rng, random.Random) else random.Random(rng)
-        cards = deck_for(sheet.game, players).cards()
+        deck = deck_for(sheet.game, players)
+        cards = deck.cards()
         rng.shuffle(cards)
         sizes = setup.hand_sizes(sheet, players, counts)
         if sum(sizes) >= len(cards):
             raise SetupError(f"{sum(sizes)} cards dealt leave no upcard",
                              "counts" if sheet.game == CD else "sheet.options.hand_size")
-        hands, at = [], 0
-        for size in sizes:
-            hands.append(cards[at:at + size])
+        # A shuffled deck needs none of the checks a position from the table gets.
+        game = cls(Variant.of(sheet), players, dealer, deck,
+                   setup.read_counts(sheet, players, counts), rng.getrandbits(32))
+        at = 0
+        for seat, size in enumerate(sizes):
+            game.known[seat] = cards[at:at + size]
             at += size
-        up, rest = cards[at], cards[at + 1:]
-        return cls.start(sheet, players, dealer, hands, up, rest, counts=counts,
-                         seed=rng.getrandbits(32))
+        up = cards[at]
+        game.stock = [*cards[:at:-1]]  # the rest, top card last
+        game.pile = [up]
+        game.known_stock = True
+        game.upcard_as, game.active_suit, game.rank_open = up, up.suit, not up.is_joker
+        effects.begin(game)
+        game._exact = True
+        return game
 
     # ------------------------------------------------------------ questions
 
@@ -305,8 +321,15 @@ class Game:
         return (seat + self.direction * steps) % self.players
 
     def legal_moves(self) -> list[Move]:
-        """Every move allowed now, by any seat (see :func:`.rules.legal_moves`)."""
-        return rules.legal_moves(self)
+        """Every move allowed now, by any seat (see :func:`.rules.legal_moves`).
+
+        When every card is known these moves are certainly legal, so until the next
+        move :meth:`apply` makes any of them (the very objects listed) without judging
+        it again: the fast path that simulation runs on."""
+        moves = rules.legal_moves(self)
+        if self._exact:
+            self._listed = tuple(moves)
+        return moves
 
     def legal_moves_by_player(self) -> dict[int, dict[str, Any]]:
         """``{seat: {"play": [cards], "draw": bool, "pass": bool, "call": bool}}`` for
@@ -340,14 +363,43 @@ class Game:
     def apply(self, move: Move) -> Verdict:
         """Make a move, or raise an :class:`IllegalMoveError` subclass carrying the
         verdict (nothing changes then). Returns the verdict (legal may be None)."""
+        listed = self._listed
+        if listed:
+            self._listed = ()
+            for made in listed:
+                if made is move:
+                    undo.make(self, move)
+                    history = self.history
+                    return Verdict.later(True, Game._judge_made, self, move, history[-1],
+                                         len(history))
         verdict = rules.check(self, move)
         if verdict.legal is False:
             raise ERRORS[verdict.cause](move, verdict)
-        self.history.append(self._snapshot())
-        for seat in verdict.implied:
-            effects.apply(self, Move.pass_(seat))
-        effects.apply(self, move)
+        self._listed = ()
+        undo.make(self, move, verdict.implied)
         return verdict
+
+    def _judge_made(self, move: Move, rec: undo.Record, depth: int) -> Verdict:
+        """The full verdict on a move made by the fast path, judged when someone reads
+        its reason: on a copy of this game taken back to just before the move (when
+        the move has been undone since, the position it was made in is gone)."""
+        if len(self.history) < depth or self.history[depth - 1] is not rec:
+            return Verdict(True, f"{move} was listed by legal_moves (the position has "
+                           "been taken back since)", self.variant.rule["turn"])
+        copy = self._copy(self.history[depth - 1:])
+        while copy.history:
+            copy.undo()
+        return rules.check(copy, move)
+
+    def _copy(self, history: list[undo.Record]) -> Game:
+        """A copy with its own lists (cards and records are shared: never changed)."""
+        copy = object.__new__(Game)
+        for name in Game.__slots__:
+            setattr(copy, name, getattr(self, name))
+        copy.known = [k[:] for k in self.known]
+        copy.unknown, copy.stock, copy.pile = self.unknown[:], self.stock[:], self.pile[:]
+        copy.history, copy._listed = history, ()
+        return copy
 
     push = apply
 
@@ -355,7 +407,8 @@ class Game:
         """Take back the last move exactly."""
         if not self.history:
             raise IndexError("no move to undo")
-        self._restore(self.history.pop())
+        self._listed = ()
+        undo.restore(self, self.history.pop())
 
     pop = undo
 
@@ -377,22 +430,15 @@ class Game:
                         self.free_play, self.drawn, self.naming, self.uncalled, self.passes,
                         self.winner, self.result, self.refills)
 
-    def _restore(self, s: Snapshot) -> None:
-        (self.known, self.unknown, self.stock, self.pile, self.upcard_as,
-         self.active_suit, self.rank_open, self.turn, self.direction, self.debts,
-         self.melee, self.melee_suit, self.free_play, self.drawn,
-         self.naming, self.uncalled, self.passes, self.winner, self.result,
-         self.refills) = s
-
     def pass_taken(self, seat: int) -> None:
         """Try the pass the seat on turn owes, to judge what another seat does next;
         :meth:`pass_undone` takes it back (the rules ask this for unsaid passes)."""
-        self.history.append(self._snapshot())
+        self.history.append(undo.before(self))
         effects.apply(self, Move.pass_(seat))
 
     def pass_undone(self) -> None:
         """Take back :meth:`pass_taken`."""
-        self._restore(self.history.pop())
+        undo.restore(self, self.history.pop())
 
     def state_key(self) -> tuple[Any, ...]:
         """Everything that defines the position, for comparing two states."""

@@ -76,10 +76,26 @@ class Variant:
     joker_must_be_legal: bool
     joker_effects: bool
     refill_shuffles: bool
+    rank_effects: tuple[str | None, ...] = ()  # effects by rank number: Enum hashing is slow
+
+    def __post_init__(self) -> None:
+        table = tuple(self.effects.get(Rank(n)) if n else None for n in range(14))
+        object.__setattr__(self, "rank_effects", table)
 
     @classmethod
     def of(cls, sheet: Sheet) -> Variant:
-        """Read every option of ``sheet`` once."""
+        """Read every option of ``sheet`` once (a simulation deals many hands under
+        one sheet: the last sheet's variant is kept)."""
+        last = _LAST.get(id(sheet))
+        if last is not None and last.sheet is sheet:
+            return last
+        variant = cls._read(sheet)
+        _LAST.clear()
+        _LAST[id(sheet)] = variant
+        return variant
+
+    @classmethod
+    def _read(cls, sheet: Sheet) -> Variant:
         g = sheet.game
         opt = sheet.options
         lo = g == LO
@@ -113,6 +129,9 @@ class Variant:
         if rank >= Rank.JACK and self.court_ten:
             return 10
         return int(rank)
+
+
+_LAST: dict[int, Variant] = {}
 
 
 def _effects(game: str, opt: Any) -> dict[Rank, str]:
