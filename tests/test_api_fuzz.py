@@ -124,7 +124,8 @@ def _hostile(app, kind: str, label: str):
         return _nested(200)
     if kind == "deep-field":
         return {"sheet": _nested(200), "held": _nested(200), "matches": _nested(200)}
-    limit = app.config["IMPORT_MAX_BYTES" if label.endswith("/import") else "REQUEST_MAX_BYTES"]
+    limit = app.config["IMPORT_MAX_BYTES" if label.endswith("/import") else
+                       "REPLAY_MAX_BYTES" if label.endswith("/replay") else "REQUEST_MAX_BYTES"]
     return {"pad": "x" * (limit + 64 * 1024 + 1)}
 
 
