@@ -64,3 +64,32 @@ def test_versus_times_a_baseline_checkout():
     row = versus.compare("last-one", 3, 2, 1, seed=0, pyspiel=None, baseline=here)
     assert row["before_games_per_second"] > 0 and row["speedup"] > 0
     assert "| Before games/s | Speed-up |" in versus.table([row])
+
+
+def _with_import():
+    from scorekeeper.cli.history import bench_import
+
+    bench.add_command(bench_import)  # as register() does when the app is created
+    return bench
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["import", "--hands", "0"], "--hands"),
+    (["import", "--hands", "many"], "'many'"),
+    (["import", "--seed", "x"], "--seed"),
+])
+def test_import_bench_bad_argument_is_one_line_and_exit_2(args, words):
+    result = CliRunner().invoke(_with_import(), args)
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and words in lines[0], lines
+
+
+def test_import_bench_prints_validation_write_and_rate(monkeypatch, tmp_path):
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE_PATH", str(tmp_path))  # the bench sets it
+    result = CliRunner().invoke(_with_import(), ["import", "--hands", "30", "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    assert "hands in" in result.output and "validation" in result.output
+    assert "write" in result.output and "hands/s" in result.output
+    hands = int(result.output.split()[0])
+    assert 30 <= hands < 30 + 13  # whole matches of at most 12 hands

@@ -194,9 +194,15 @@ def register(app: Flask) -> None:
     the ``scorekeeper`` group finds them through the app."""
     from scorekeeper.cli.bench_browser import bench_browser
     from scorekeeper.cli.bench_web import bench_web
-    from scorekeeper.cli.history import bench_history, export_command, import_command
+    from scorekeeper.cli.history import (
+        bench_history,
+        bench_import,
+        export_command,
+        import_command,
+    )
 
     bench.add_command(bench_history)
+    bench.add_command(bench_import)
     bench.add_command(bench_web)
     bench.add_command(bench_browser)
     for command in (serve, bench, export_command, import_command, check_names):

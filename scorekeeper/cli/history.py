@@ -4,7 +4,9 @@
 group (or one match) the way the pages' download links do; ``scorekeeper import
 --group 2 file.json`` reads it back, all or nothing. ``scorekeeper bench history``
 fills a throwaway database with random matches and prints the time and SQL query count
-of the history page, a match record and a player page at 10 and at N matches.
+of the history page, a match record and a player page at 10 and at N matches;
+``scorekeeper bench import --hands N`` times one N-hand import (validation and writing
+apart) into a throwaway SQLite database.
 """
 
 from __future__ import annotations
@@ -33,12 +35,15 @@ from scorekeeper.store.models import Group, Match
 from scorekeeper.store.transfer import (
     FORMAT,
     VERSION,
+    Limits,
     TransferError,
     export_document,
     import_document,
     load_matches,
     parse_json,
     to_csv,
+    validate,
+    write_plans,
 )
 
 NAMES = ("Ann", "Bob", "Cat", "Dev", "Eli", "Fay", "Gus", "Hal")
@@ -201,3 +206,51 @@ def bench_history(matches: int, database_url: str | None, seed: int) -> None:
         _report(app, group_id, matches, counter)
         with app.app_context():
             db.engine.dispose()
+
+
+def document_of_hands(rng: random.Random, hands: int, names: Sequence[str] = NAMES
+                      ) -> dict[str, Any]:
+    """Like :func:`random_document`, but as many whole matches as hold ``hands`` hands
+    (the last match may take it a few past)."""
+    doc = random_document(rng, 0, names)
+    total = 0
+    while total < hands:
+        game = list(GAMES)[len(doc["matches"]) % len(GAMES)]
+        seats = rng.sample(list(names), rng.randint(2, min(6, len(names))))
+        doc["matches"].append(random_match(rng, game, seats))
+        total += len(doc["matches"][-1]["hands"])
+    return doc
+
+
+@click.command("import")
+@click.option("--hands", default=50000, show_default=True, type=click.IntRange(1, 1000000),
+              help="Hands in the random document (whole matches: it may hold a few more).")
+@click.option("--seed", default=0, show_default=True, type=int)
+def bench_import(hands: int, seed: int) -> None:
+    """Time one import of a random N-hand document into an empty temporary SQLite
+    database, the per-import limits lifted: validation and writing apart, and hands/s."""
+    from scorekeeper import create_app
+
+    doc = document_of_hands(random.Random(seed), hands)
+    count = sum(len(match["hands"]) for match in doc["matches"])
+    limits = Limits(max_bytes=2**62, max_matches=count, max_hands=count,
+                    max_total_hands=count)
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["SCOREKEEPER_INSTANCE_PATH"] = tmp
+        app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp}/bench.db",
+                          "SECRET_KEY": "bench", "WTF_CSRF_ENABLED": False})
+        with app.app_context():
+            db.create_all()
+            group = Group(name="Bench")
+            db.session.add(group)
+            db.session.commit()
+            start = time.perf_counter()
+            plans, colours = validate(doc, limits)
+            checked = time.perf_counter()
+            report = write_plans(group, plans, colours)
+            done = time.perf_counter()
+            db.engine.dispose()
+    assert report.hands == count
+    click.echo(f"{count} hands in {len(doc['matches'])} matches: validation "
+               f"{checked - start:.2f} s, write {done - checked:.2f} s, "
+               f"{count / (done - start):.0f} hands/s")

@@ -64,6 +64,7 @@ __all__ = [
     "parse_json",
     "to_csv",
     "validate",
+    "write_plans",
 ]
 
 FORMAT, VERSION = "scorekeeper-export", 1
@@ -581,6 +582,13 @@ def import_document(group: Group, doc: Any, limits: Limits = Limits()) -> Import
     (the same stable id, from an earlier import of this file) are skipped and counted.
     """
     plans, colours = validate(doc, limits)
+    return write_plans(group, plans, colours)
+
+
+def write_plans(group: Group, plans: list[_Plan], colours: dict[str, str]) -> ImportReport:
+    """The writing half of :func:`import_document`, for plans :func:`validate` returned:
+    one transaction, committed, or rolled back on any error. Separate so that
+    ``scorekeeper bench import`` can time validation and writing apart."""
     try:
         here = _already_here(group, plans)
         fresh = [plan for plan in plans if plan.uid not in here]
