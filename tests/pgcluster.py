@@ -1,4 +1,5 @@
-"""A throwaway PostgreSQL cluster for the test session (see TOOLING.md).
+"""A throwaway PostgreSQL cluster for the test session (initdb and pg_ctl run as the
+postgres user, on a free port).
 
 ``initdb`` refuses to run as root, so the cluster is made and started as the
 ``postgres`` user when the tests run as root. It listens on 127.0.0.1 on a free port,

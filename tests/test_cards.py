@@ -1,4 +1,4 @@
-"""Cards (RULES.md "Cards"): every accepted spelling, the refusals, formatting, decks and
+"""Cards (the rules reference "Cards"): every accepted spelling, the refusals, formatting, decks and
 the check of a hand's entries against the deck."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Two phones record the same hand at the same moment: exactly one wins (DESIGN.md "Where
+"""Two phones record the same hand at the same moment: exactly one wins ("Where
 it runs": concurrency is settled in the database, not in process memory).
 
 Each phone is its own Flask test client in its own thread, so each request has its own

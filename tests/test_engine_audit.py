@@ -1,4 +1,4 @@
-"""An independent audit of the engine against RULES.md, rule by rule.
+"""An independent audit of the engine against the rules reference, rule by rule.
 
 Two tables in the one-line position notation (see ``scorekeeper.core.engine.notation``):
 ``VERDICTS`` (position, move → legality and the rule cited) and ``FLOWS`` (position,

@@ -1,4 +1,4 @@
-"""RULES.md "Drawing, precisely", bullet by bullet: position → verdict tables for every
+"""the rules reference "Drawing, precisely", bullet by bullet: position → verdict tables for every
 game and every combination of draw_limit (1, 3, none), play_after_draw and
 draw_with_playable, plus the unsaid pass, the declined 3 and ``refill`` both ways.
 

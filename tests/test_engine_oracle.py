@@ -3,7 +3,7 @@
 Seeded random games are played in OpenSpiel (2–7 players, special cards on and off,
 ``reshuffle=True``, ``max_draw_cards=5``). The same hand runs in our engine under the
 matching sheet, and at every decision the seat to act, the playable cards and the draw
-must agree with OpenSpiel's legal set. The pass agrees too, except where RULES.md
+must agree with OpenSpiel's legal set. The pass agrees too, except where the rules reference
 deliberately differs (``EXCEPTIONS``). Each game is then replayed through
 ``POST /api/v1/replay`` (some passes left unsaid) and must replay with no illegal step.
 
@@ -27,14 +27,15 @@ pyspiel = pytest.importorskip(
     "pyspiel", reason="OpenSpiel (the open-spiel package, extra 'oracle') is not installed: "
     "the differential test against its crazy_eights needs it")
 
-# Where RULES.md deliberately differs from OpenSpiel's crazy_eights, and what the test
+# Where the rules reference deliberately differs from OpenSpiel's crazy_eights, and what the test
 # does about it. OpenSpiel's own choices are read from its source (crazy_eights.cc).
 EXCEPTIONS = {
     "pass-holding-playable-on-empty-stock": (
-        "With nothing left to draw OpenSpiel lets any player pass; RULES.md lets only a "
+        "With nothing left to draw OpenSpiel lets any player pass; the rules reference lets only a "
         "player who cannot play pass. The random player never takes that pass."),
     "pass-declining-after-drawing": (
-        "RULES.md lets a player who has drawn and holds a playable card keep it and pass; "
+        "the rules reference lets a player who has drawn and holds a playable card keep it "
+        "and pass; "
         "OpenSpiel allows the pass only after max_draw_cards draws. The random player "
         "only takes passes both allow."),
     "two-with-nothing-to-draw": (

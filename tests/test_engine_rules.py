@@ -1,4 +1,4 @@
-"""Position → verdict tables for every rule and option of RULES.md.
+"""Position → verdict tables for every rule and option of the rules reference.
 
 Each row is a one-line position (see ``scorekeeper.core.engine.notation``), a move in its
 compact text form, the expected legality (True, False, or None: "cannot tell from
@@ -46,7 +46,7 @@ ROWS = [
     (f"c8 | up 4H | turn 1 | {EMPTY_C8} | stock 0", "1:draw", False, "c8-empty-stock"),
     ("c8 | up 4H | turn 1 | hands 49/4S,5C | stock 0", "1:pass", False, "c8-drawing"),
     # draw_with_playable is about drawing: with nothing to draw, only a player who
-    # cannot play passes (RULES.md, Crazy Eights, Empty stock)
+    # cannot play passes (the rules reference, Crazy Eights, Empty stock)
     ("c8 | up 4H | turn 1 | hands 49/4S,5C | stock 0 | opt draw_with_playable=true",
      "1:pass", False, "c8-drawing"),
     ("c8 | up 4H | turn 1 | hands 48/9S,2 | stock 0", "1:pass", None, "c8-drawing"),

@@ -1,4 +1,4 @@
-"""Scoring one hand (RULES.md "Scoring" for each game), with the worked checks."""
+"""Scoring one hand (the rules reference "Scoring" for each game), with the worked checks."""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ def total(game: str, cards: str) -> int:
     return sum(card_points(game, c) for c in parse_cards(cards))
 
 
-# Crazy Eights' worked checks (RULES.md)
+# Crazy Eights' worked checks (the rules reference)
 @pytest.mark.parametrize(("cards", "points"), [("8♠ K♥ 7♦ A♣", 68), ("9♣ 9♥", 18),
                                                ("8s kh", 60), ("5d", 5), ("", 0)])
 def test_crazy_eights_hand_totals(cards, points):

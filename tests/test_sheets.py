@@ -1,4 +1,4 @@
-"""Rule sheets (RULES.md "Option keys"): defaults per game, refusals, JSON round-trip."""
+"""Rule sheets (the rules reference "Option keys"): defaults per game, refusals, JSON round-trip."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from scorekeeper.core.sheets import GAMES, OPTIONS, SECTIONS, Sheet, SheetError, options_for
 
-# RULES.md's option table, written out per game: key -> default.
+# the rules reference's option table, written out per game: key -> default.
 LAST_ONE = {
     "hand_size": 7,
     "threshold": 250,

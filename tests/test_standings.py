@@ -1,4 +1,4 @@
-"""Match standings (RULES.md "Elimination", "Match end", Countdown): whole matches
+"""Match standings (the rules reference "Elimination", "Match end", Countdown): whole matches
 replayed hand by hand, the dealer rotation and the next deal."""
 
 from __future__ import annotations

@@ -103,7 +103,8 @@ SHEET_SCHEMA = {
         "game": {"type": "string", "enum": list(GAMES)},
         "options": {
             "type": "object",
-            "description": "Option keys of RULES.md; omitted options take the game's default.",
+            "description": "Option keys of the rule sheet (see /rules); omitted options "
+                           "take the game's default.",
         },
     },
 }

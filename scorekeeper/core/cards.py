@@ -281,7 +281,7 @@ _ORDERS: dict[tuple[int, int], tuple[Card, ...]] = {}
 
 
 def deck_for(game: str, players: int) -> Deck:
-    """The deck a game uses at that table size (RULES.md "Cards").
+    """The deck a game uses at that table size (the rules reference "Cards").
 
     >>> deck_for("last-one", 4).size, deck_for("crazy-eights", 6).size
     (54, 104)

@@ -1,4 +1,4 @@
-"""Hand scoring, match standings and the dealer rotation (RULES.md "Scoring").
+"""Hand scoring, match standings and the dealer rotation (the rules reference "Scoring").
 
 Standings are a pure function of the sheet, the number of seats, the first dealer and
 the recorded hands: nothing here is stored, so totals can never drift from the hands.
@@ -151,7 +151,7 @@ def check_hand(sheet: Sheet, names: Sequence[str], result: HandResult,
     """Check an entered hand against the sheet and the deck; raise :class:`ScoringError`.
 
     The player who went out holds nothing, players out of the match hold nothing, and
-    no card appears more often than the deck holds it (RULES.md "Cards"). A card
+    no card appears more often than the deck holds it (the rules reference "Cards"). A card
     entered too often is blamed on the later seat holding the extra copy.
 
     >>> from scorekeeper.core.cards import parse_cards

@@ -3,7 +3,7 @@
 A sheet is data: a game key, a value for every option that game has, and a version.
 Each option carries its label, help text and the id of the rules-reference section
 that explains it, so one definition drives the setup form, the rules reference, the
-scorer and the engine (RULES.md "Option keys").
+scorer and the engine (the rules reference "Option keys").
 
 >>> sheet = Sheet.make("last-one", {"threshold": 200})
 >>> sheet["threshold"], sheet["hand_size"], sheet.version
@@ -34,7 +34,7 @@ __all__ = [
     "standard_deal",
 ]
 
-# Version 2: "Drawing, precisely" (RULES.md) changed what draw_limit, play_after_draw
+# Version 2: "Drawing, precisely" (the rules reference) changed what draw_limit, play_after_draw
 # and draw_with_playable allow after a draw, and added ``refill``. A stored version-1
 # sheet still reads, as version 2: its keys are the same and refill defaults to "turn",
 # today's order, so nothing scored changes; only the engine's rulings on drawing do.

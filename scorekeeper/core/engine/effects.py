@@ -5,7 +5,7 @@
 penalty is then drawn first, before play goes on (or before scoring, if that move
 ended the hand); drawing a penalty is not such an action. Owed cards nobody can draw
 (stock and pile exhausted) are forgiven. A draw never ends the turn by itself: the
-player then plays, draws again or passes (RULES.md "Drawing, precisely"); a pass left
+player then plays, draws again or passes (the rules reference "Drawing, precisely"); a pass left
 unsaid is taken by :func:`.rules.check` when the next seat acts.
 
 ``game.debts`` is replaced, never changed in place, so the undo log can keep the
@@ -218,7 +218,7 @@ def _draw(game: Game, move: Move) -> None:
 
 
 def _refill(game: Game) -> None:
-    """Turn the pile under the upcard into the new stock (RULES.md: when the stock
+    """Turn the pile under the upcard into the new stock (the rules reference: when the stock
     runs out; in order or shuffled per the sheet)."""
     game.stock = rules.refill_order(game)
     game.pile = [game.pile[-1]]

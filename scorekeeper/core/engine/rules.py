@@ -90,7 +90,7 @@ def more_draws(game: Game) -> bool:
 
 
 def owes_pass(game: Game) -> bool | None:
-    """Whether the seat on turn has nothing left to do but pass (RULES.md "Drawing,
+    """Whether the seat on turn has nothing left to do but pass (the rules reference "Drawing,
     precisely"): it may only decline a 3's free play, or can neither play nor draw
     again. None when that depends on unseen cards. Asked only on a plain turn (no
     owed cards, no melee, no starter to name)."""

@@ -149,7 +149,7 @@ def read_names(names: Sequence[str] | None, players: int) -> list[str] | None:
 
 
 def hand_sizes(sheet: Sheet, players: int, counts: Sequence[int] | None = None) -> list[int]:
-    """How many cards each seat is dealt (RULES.md: Last One's hand_size; Crazy
+    """How many cards each seat is dealt (the rules reference: Last One's hand_size; Crazy
     Eights 7 with two players, else 5; Countdown each player's count).
 
     >>> hand_sizes(Sheet.make("crazy-eights"), 3)

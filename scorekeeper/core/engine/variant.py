@@ -115,7 +115,7 @@ class Variant:
             melee_wrap=lo and opt["melee_wrap"], melee_effects=lo and opt["melee_effects"],
             joker_must_be_legal=lo and opt["joker_must_be_legal"],
             joker_effects=lo and opt["joker_effects"],
-            # Last One always shuffles the pile into a new stock (RULES.md).
+            # Last One always shuffles the pile into a new stock (the rules reference).
             refill_shuffles=lo or opt["refill"] == "shuffle",
         )
 
