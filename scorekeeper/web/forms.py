@@ -3,7 +3,8 @@
 A field's validator calls a core cleaning function (``clean_name``, ``clean_colour``,
 a whole number in range...); the core's :class:`InputError` becomes the field's error
 and its result the field's data, so a page and the API refuse the same input with
-the same words. Errors render from ``field.errors`` (``macros.html``: ``errors_of``).
+the same words. Errors render from ``field.errors`` (``macros.html``: ``wt_error``,
+one message per field, so its id stays unique).
 """
 
 from __future__ import annotations
