@@ -93,3 +93,15 @@ def test_import_bench_prints_validation_write_and_rate(monkeypatch, tmp_path):
     assert "write" in result.output and "hands/s" in result.output
     hands = int(result.output.split()[0])
     assert 30 <= hands < 30 + 13  # whole matches of at most 12 hands
+
+
+def test_web_bench_runs_every_request_it_prints(monkeypatch, tmp_path):
+    """A smoke run: each timed request must succeed (a save the app refuses stops the bench)."""
+    from scorekeeper.cli.bench_web import bench_web
+
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE_PATH", str(tmp_path))
+    bench.add_command(bench_web)
+    result = CliRunner().invoke(bench, ["web", "--matches", "10", "--repeat", "3"])
+    assert result.exit_code == 0, result.output
+    assert "| POST a hand, JSON API (hand 1) |" in result.output
+    assert "| player statistics at 10 matches |" in result.output

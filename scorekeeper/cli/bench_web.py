@@ -31,7 +31,7 @@ from scorekeeper.store.models import Group, Match, Player
 from scorekeeper.store.records import build_match
 
 SEATS = ("Ann", "Bob", "Cat", "Dev")
-HELD = {"0": "", "1": "3C 4D", "2": "5H", "3": ""}  # the hand every save records
+HELD = {"0": "", "1": "3C 4D", "2": "5H", "3": "KS"}  # the hand every save records
 BARE = "/__bench/bare"
 
 
@@ -74,7 +74,8 @@ class Timer:
 
 def _ok(response, *codes: int):
     if response.status_code not in (codes or (200,)):
-        raise click.ClickException(f"{response.request.path}: {response.status_code}")
+        answer = response.get_data(as_text=True)[:300]
+        raise click.ClickException(f"{response.request.path}: {response.status_code} {answer}")
     return response
 
 
