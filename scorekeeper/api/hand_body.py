@@ -16,7 +16,7 @@ from scorekeeper.core.deal import deal_problem
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.sheets import LO, OPTIONS
 from scorekeeper.store.models import Match
-from scorekeeper.store.records import match_names, match_sheet, match_standings
+from scorekeeper.store.records import current_standings, match_names, match_sheet
 
 __all__ = ["Held", "hand_body"]
 
@@ -89,7 +89,7 @@ def hand_body(match: Match, number: int) -> tuple[int | None, Held, int | None]:
     """The request body of hand ``number``: who went out, each seat's cards, deal size."""
     data = json_object()
     out = _parse_out(data, len(match.seats))
-    fallen = match_standings(match).eliminated
+    fallen = current_standings(match).eliminated
     playing = [fallen.get(seat, number) >= number for seat in range(len(match.seats))]
     held = _parse_held(data.get("held"), match_names(match), out, playing)
     return out, held, _hand_size(data, match, sum(playing))

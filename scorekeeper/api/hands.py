@@ -18,6 +18,7 @@ from scorekeeper.api.auth import bearer_group, id_in_range
 from scorekeeper.api.common import api_error, json_object
 from scorekeeper.api.hand_body import hand_body
 from scorekeeper.api.hands_openapi import PATHS, SCHEMAS
+from scorekeeper.api.match_data import recorded_json
 from scorekeeper.api.matches import group_match, match_json
 from scorekeeper.core.errors import ConflictError, InputError, NotFoundError
 from scorekeeper.store.extensions import db
@@ -31,7 +32,7 @@ bp = Blueprint("api_hands", __name__)
 
 
 def _conflict(match: Match, message: str):
-    next_hand = None if match.status == "finished" else len(match.hands) + 1
+    next_hand = None if match.status == "finished" else match.hand_count + 1
     return api_error(409, message, "number", next_hand=next_hand)
 
 
@@ -42,14 +43,15 @@ def _replay(hand: Hand) -> Response:
     return response
 
 
-def _reply(match: Match) -> str:
+def _reply(match: Match, hand: Hand) -> str:
     """The body of a 201 for a new hand, as kept for a resent request."""
-    return current_app.json.dumps(match_json(match)) + "\n"
+    return current_app.json.dumps(recorded_json(match, hand)) + "\n"
 
 
 def _write(match: Match, action: Callable[[], object], status: int = 200,
            key: tuple[str | None, str | None] = (None, None)):
-    """Run a records write; answer with the match, or the error by cause.
+    """Run a records write; answer with the new hand and standings (a recorded hand)
+    or the whole match (an edit or delete), or the error by cause.
 
     ``key`` is a new hand's idempotency key and request digest: when the write loses
     a race to the same request sent twice at once, the winner's answer is given."""
@@ -67,14 +69,17 @@ def _write(match: Match, action: Callable[[], object], status: int = 200,
         field = exc.field or "held"
         field = {"cards": "held"}.get(field, field.replace("seat-", "held."))
         raise InputError(exc.message, field) from None
-    if isinstance(result, Hand) and result.reply_json is not None:
-        return _replay(result)
+    if isinstance(result, Hand):
+        if result.reply_json is not None:
+            return _replay(result)
+        return jsonify(recorded_json(match, result)), status
     return jsonify(match_json(match)), status
 
 
 @bp.post("/matches/<int:match_id>/hands")
 def record(match_id: int):
-    """Record the next hand; 201 with the match, 409 if ``number`` is not the next.
+    """Record the next hand; 201 with that hand and the standings, 409 if ``number`` is
+    not the next.
 
     With an ``Idempotency-Key``, a request already answered gets that answer again."""
     match = group_match(bearer_group(), match_id)
@@ -94,7 +99,7 @@ def record(match_id: int):
 def _existing(match_id: int, number: int) -> Match:
     match = group_match(bearer_group(), match_id)
     id_in_range(number, "hand", 404)
-    if number > len(match.hands):
+    if number > match.hand_count:
         raise NotFoundError(f"there is no hand {number} in this match", "number")
     return match
 
@@ -130,6 +135,6 @@ def delete(match_id: int, number: int):
     match = _existing(match_id, number)
     if _changed_since(match, request.args.get("version")):
         return _conflict(match, _CHANGED)
-    if number != len(match.hands):
-        return _conflict(match, f"only the last hand ({len(match.hands)}) can be deleted")
+    if number != match.hand_count:
+        return _conflict(match, f"only the last hand ({match.hand_count}) can be deleted")
     return _write(match, lambda: delete_last_hand(match))

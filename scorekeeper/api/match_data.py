@@ -1,4 +1,5 @@
-"""A match as the JSON API shows it: seats, frozen sheet, hands and derived standings."""
+"""A match as the JSON API shows it: seats, frozen sheet, hands and derived standings;
+and the short answer to a recorded hand: that hand and the standings after it."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ from werkzeug.routing import BuildError
 
 from scorekeeper.core.scoring import Standings
 from scorekeeper.store.figures import hand_rows
-from scorekeeper.store.models import Match
-from scorekeeper.store.records import match_sheet, match_standings
+from scorekeeper.store.models import Hand, Match
+from scorekeeper.store.records import current_standings, match_sheet
 
 
 def _view_path(match: Match) -> str | None:
@@ -32,17 +33,34 @@ def standings_json(table: Standings) -> dict[str, Any]:
         "next_dealer": table.next_dealer,
         "next_first": table.next_first,
         "next_deal": {str(s): n for s, n in table.next_deal.items()},
-        "next_hand": None if table.over else len(table.hands) + 1,
+        "next_hand": None if table.over else table.played + 1,
         "goal": table.goal,
         "goal_kind": table.goal_kind,
     }
 
 
+def _hand_json(hand: Hand, cards: tuple[str, ...], points: tuple[int, ...]) -> dict[str, Any]:
+    return {"number": hand.number, "dealer": hand.dealer, "out": hand.out_seat,
+            "blocked": hand.out_seat is None, "hand_size": hand.hand_size,
+            "cards": list(cards), "points": list(points)}
+
+
+def recorded_json(match: Match, hand: Hand) -> dict[str, Any]:
+    """The answer to a recorded hand: the match's id, status and version, the new hand
+    and the standings after it. Not every hand: the answer stays the same size however
+    long the match is (``GET /matches/{id}`` has them all)."""
+    seats = len(match.seats)
+    cards, points = [""] * seats, [0] * seats
+    for entry in hand.entries:
+        cards[entry.seat], points[entry.seat] = entry.cards, entry.points
+    return {"id": match.id, "status": match.status, "version": match.version,
+            "hand": _hand_json(hand, tuple(cards), tuple(points)),
+            "standings": standings_json(current_standings(match))}
+
+
 def match_json(match: Match) -> dict[str, Any]:
     """A match as the API shows it."""
-    hands = [{"number": hand.number, "dealer": hand.dealer, "out": hand.out_seat,
-              "blocked": hand.out_seat is None, "hand_size": hand.hand_size,
-              "cards": list(row.cards), "points": list(row.points)}
+    hands = [_hand_json(hand, row.cards, row.points)
              for hand, row in zip(match.hands, hand_rows(match), strict=True)]
     return {
         "id": match.id,
@@ -54,6 +72,6 @@ def match_json(match: Match) -> dict[str, Any]:
         "seats": [{"seat": s.position, "player_id": s.player_id, "name": s.player.name,
                    "colour": s.player.colour} for s in match.seats],
         "hands": hands,
-        "standings": standings_json(match_standings(match)),
+        "standings": standings_json(current_standings(match)),
         "view_path": _view_path(match),
     }

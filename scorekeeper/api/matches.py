@@ -20,7 +20,7 @@ from scorekeeper.core.errors import InputError, NotFoundError
 from scorekeeper.core.sheets import Sheet, read_sheet
 from scorekeeper.core.text import clean_name, name_key
 from scorekeeper.store.extensions import db
-from scorekeeper.store.groups import whole_match
+from scorekeeper.store.groups import match_seats
 from scorekeeper.store.models import Group, Match, Player
 from scorekeeper.store.records import create_match
 
@@ -34,7 +34,7 @@ def group_match(group: Group, match_id: int) -> Match:
     id_in_range(match_id, "match", 404)
     match = db.session.scalar(db.select(Match).where(Match.id == match_id,
                                                      Match.group_id == group.id)
-                              .options(*whole_match()))
+                              .options(*match_seats()))
     if match is None:
         raise NotFoundError("no such match in this group", "match")
     return match

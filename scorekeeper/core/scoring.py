@@ -22,14 +22,19 @@ from scorekeeper.core.sheets import C8, CD, LO, Sheet, standard_deal
 __all__ = [
     "HandResult",
     "HandScore",
+    "Position",
     "ScoringError",
     "Standings",
     "card_points",
     "check_complete",
     "check_hand",
     "deal_size",
+    "play_hand",
+    "position_of",
     "score_hand",
     "standings",
+    "standings_at",
+    "start_position",
 ]
 
 
@@ -46,6 +51,7 @@ class ScoringError(InputError):
 _LO_POINTS = {Rank.EIGHT: 25, Rank.ACE: 15, Rank.JACK: 10, Rank.QUEEN: 10, Rank.KING: 10}
 _C8_POINTS = {Rank.EIGHT: 50, Rank.ACE: 1, Rank.JACK: 10, Rank.QUEEN: 10, Rank.KING: 10}
 LO_JOKER_POINTS = 40
+WINNERS = "{winners}"  # in a stored reason, where the winners' names go
 
 
 def card_points(game: str, card: Card) -> int:
@@ -231,6 +237,9 @@ class Standings:
     ``totals`` are points (Last One, Crazy Eights) or counts (Countdown). ``progress``
     holds the totals after each hand; ``eliminated`` maps a seat to the hand number in
     which it fell; ``next_deal`` maps each seat still playing to its cards next hand.
+    ``played`` is the number of hands recorded. Standings made by :func:`standings_at`
+    from a stored :class:`Position` carry no per-hand history: ``progress``, ``hands``
+    and ``dealers`` are empty there, everything else is the same as a full replay's.
     """
 
     game: str
@@ -248,6 +257,49 @@ class Standings:
     goal: int | None = None
     goal_kind: str = ""
     in_play: tuple[bool, ...] = field(default=())
+    played: int = 0
+    why: str = ""  # ``reason`` with ``{winners}`` for the winners' names (see Position)
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where a match stands after its last hand: all the replay of :func:`standings`
+    carries from one hand to the next, as plain values that can be stored.
+
+    ``why`` is the match's end in words with ``{winners}`` in place of the winners'
+    names, so a stored position stays right when a player is renamed. Two positions
+    are equal exactly when a replay of the same hands would give equal standings
+    (apart from the per-hand history).
+    """
+
+    played: int
+    totals: tuple[int, ...]
+    in_play: tuple[bool, ...]
+    eliminated: tuple[tuple[int, int], ...]  # (seat, hand it fell in), by seat
+    winners: tuple[int, ...]
+    over: bool
+    why: str
+    next_dealer: int | None
+
+    def to_dict(self) -> dict[str, object]:
+        """The position as JSON-ready values."""
+        return {"played": self.played, "totals": list(self.totals),
+                "in_play": list(self.in_play), "eliminated": [list(e) for e in self.eliminated],
+                "winners": list(self.winners), "over": self.over, "why": self.why,
+                "next_dealer": self.next_dealer}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> Position:
+        """Read back what :meth:`to_dict` gave (trusted: the database's own values)."""
+        return cls(
+            played=int(data["played"]),  # type: ignore[call-overload]
+            totals=tuple(data["totals"]),  # type: ignore[arg-type]
+            in_play=tuple(data["in_play"]),  # type: ignore[arg-type]
+            eliminated=tuple((s, n) for s, n in data["eliminated"]),  # type: ignore[attr-defined]
+            winners=tuple(data["winners"]),  # type: ignore[arg-type]
+            over=bool(data["over"]), why=str(data["why"]),
+            next_dealer=data["next_dealer"],  # type: ignore[arg-type]
+        )
 
 
 def next_seat(seat: int, in_play: Sequence[bool]) -> int:
@@ -267,42 +319,82 @@ def standings(sheet: Sheet, names: Sequence[str], first_dealer: int,
     Raises :class:`ScoringError` when a hand is invalid or when hands are recorded after
     the match was already decided (for example after an edit ended it earlier).
     """
-    seats = len(names)
+    tally = _Tally(sheet, names, start_position(sheet, len(names), first_dealer))
+    for result in hands:
+        tally.step(result)
+    return tally.standings()
+
+
+def start_position(sheet: Sheet, seats: int, first_dealer: int) -> Position:
+    """A match of ``seats`` seats before its first hand."""
     if not 0 <= first_dealer < seats:
         raise ScoringError(f"first dealer {first_dealer} is not a seat", "first_dealer")
-    tally = _Tally(sheet, names)
-    dealer = first_dealer
-    for number, result in enumerate(hands, start=1):
-        if tally.over:
-            raise ScoringError(f"the match was decided in hand {number - 1}, but hand "
-                               f"{number} is recorded after it", f"hand:{number}")
-        try:
-            check_hand(sheet, names, result, tally.in_play)
-        except ScoringError as exc:
-            raise ScoringError(f"hand {number}: {exc}", exc.field) from None
-        tally.add(number, dealer, result)
-        if not tally.over:
-            dealer = next_seat(dealer, tally.in_play)
-    return tally.standings(None if tally.over else dealer)
+    start = sheet["start_count"] if sheet.game == CD else 0
+    return Position(0, (start,) * seats, (True,) * seats, (), (), False, "", first_dealer)
+
+
+def play_hand(sheet: Sheet, names: Sequence[str], position: Position, result: HandResult
+              ) -> tuple[Position, HandScore, int]:
+    """One step of :func:`standings`: the position after one more hand, that hand's
+    score and its dealer. Replaying hands one at a time from :func:`start_position`
+    gives exactly the standings of replaying them all at once (same checks, same
+    errors), so a match's stored position can go on without reading its hands."""
+    tally = _Tally(sheet, names, position)
+    dealer = tally.step(result)
+    return tally.position(), tally.scores[-1], dealer
+
+
+def position_of(table: Standings) -> Position:
+    """The position full standings end in (what :func:`play_hand` would have reached)."""
+    return Position(table.played, table.totals, table.in_play,
+                    tuple(sorted(table.eliminated.items())), table.winners, table.over,
+                    table.why, table.next_dealer)
+
+
+def standings_at(sheet: Sheet, names: Sequence[str], position: Position) -> Standings:
+    """The standings a stored position stands for, without the per-hand history."""
+    return _Tally(sheet, names, position).standings()
 
 
 class _Tally:
-    """The running state of :func:`standings`; one method per game's match end."""
+    """The running state of :func:`standings`, resumed from a :class:`Position`; one
+    method per game's match end."""
 
-    def __init__(self, sheet: Sheet, names: Sequence[str]) -> None:
+    def __init__(self, sheet: Sheet, names: Sequence[str], at: Position) -> None:
         self.sheet = sheet
         self.names = list(names)
-        n = len(names)
-        start = sheet["start_count"] if sheet.game == CD else 0
-        self.totals = [start] * n
-        self.in_play = [True] * n
+        self.played = at.played
+        self.totals = list(at.totals)
+        self.in_play = list(at.in_play)
         self.progress: list[tuple[int, ...]] = []
         self.scores: list[HandScore] = []
         self.dealers: list[int] = []
-        self.eliminated: dict[int, int] = {}
-        self.winners: tuple[int, ...] = ()
-        self.over = False
-        self.reason = ""
+        self.eliminated: dict[int, int] = dict(at.eliminated)
+        self.winners: tuple[int, ...] = at.winners
+        self.over = at.over
+        self.why = at.why
+        self.next_dealer = at.next_dealer
+
+    def step(self, result: HandResult) -> int:
+        """Check and add the next hand; return its dealer."""
+        number = self.played + 1
+        if self.over or self.next_dealer is None:
+            raise ScoringError(f"the match was decided in hand {number - 1}, but hand "
+                               f"{number} is recorded after it", f"hand:{number}")
+        try:
+            check_hand(self.sheet, self.names, result, self.in_play)
+        except ScoringError as exc:
+            raise ScoringError(f"hand {number}: {exc}", exc.field) from None
+        dealer = self.next_dealer
+        self.add(number, dealer, result)
+        self.played = number
+        self.next_dealer = None if self.over else next_seat(dealer, self.in_play)
+        return dealer
+
+    def position(self) -> Position:
+        return Position(self.played, tuple(self.totals), tuple(self.in_play),
+                        tuple(sorted(self.eliminated.items())), self.winners, self.over,
+                        self.why, self.next_dealer)
 
     def add(self, number: int, dealer: int, result: HandResult) -> None:
         score = score_hand(self.sheet, result.held, result.out, self.in_play)
@@ -317,9 +409,6 @@ class _Tally:
         {LO: self._end_last_one, C8: self._end_crazy_eights, CD: self._end_countdown}[
             self.sheet.game](number, result)
 
-    def _name_list(self, seats: Sequence[int]) -> str:
-        return " and ".join(self.names[s] for s in seats)
-
     def _end_last_one(self, number: int, result: HandResult) -> None:
         threshold = self.sheet["threshold"]
         before = [s for s, playing in enumerate(self.in_play) if playing]
@@ -329,14 +418,14 @@ class _Tally:
             low = min(self.totals[s] for s in fallen)
             self.winners = tuple(s for s in fallen if self.totals[s] == low)
             fallen = [s for s in fallen if s not in self.winners]
-            self.reason = (f"everyone left reached {threshold} in hand {number}; "
-                           f"{self._name_list(self.winners)} had the lowest total")
+            self.why = (f"everyone left reached {threshold} in hand {number}; "
+                        f"{WINNERS} had the lowest total")
         for s in fallen:
             self.eliminated[s] = number
             self.in_play[s] = False
         if len(left) == 1:
             self.winners = (left[0],)
-            self.reason = f"{self.names[left[0]]} is the last player left"
+            self.why = f"{WINNERS} is the last player left"
         self.over = bool(self.winners)
 
     def _end_crazy_eights(self, number: int, result: HandResult) -> None:
@@ -348,23 +437,24 @@ class _Tally:
                 best = max(self.totals)
                 self.winners = tuple(s for s, t in enumerate(self.totals) if t == best)
                 how = "held the least in the jammed hand"
-            self.reason = f"{self._name_list(self.winners)} {how} in the only hand"
+            self.why = f"{WINNERS} {how} in the only hand"
         else:
             reached = [s for s, t in enumerate(self.totals) if t >= target]
             if reached:
                 best = max(self.totals[s] for s in reached)
                 self.winners = tuple(s for s in reached if self.totals[s] == best)
-                self.reason = f"{self._name_list(self.winners)} reached {target} in hand {number}"
+                self.why = f"{WINNERS} reached {target} in hand {number}"
         self.over = bool(self.winners)
 
     def _end_countdown(self, number: int, result: HandResult) -> None:
         if result.out is not None and self.totals[result.out] <= 0:
             self.winners = (result.out,)
-            self.reason = f"{self.names[result.out]} counted down to 0 in hand {number}"
+            self.why = f"{WINNERS} counted down to 0 in hand {number}"
             self.over = True
 
-    def standings(self, next_dealer: int | None) -> Standings:
+    def standings(self) -> Standings:
         sheet, n = self.sheet, len(self.names)
+        next_dealer = self.next_dealer
         active = sum(self.in_play)
         next_first = None if next_dealer is None else next_seat(next_dealer, self.in_play)
         if self.over:
@@ -379,11 +469,13 @@ class _Tally:
             goal, kind = sheet["threshold"], "threshold"
         elif sheet.game == C8 and sheet.target_for(n) is not None:
             goal, kind = sheet.target_for(n), "target"
+        names = " and ".join(self.names[s] for s in self.winners)
         return Standings(
             game=sheet.game, totals=tuple(self.totals), progress=tuple(self.progress),
             hands=tuple(self.scores), dealers=tuple(self.dealers),
-            eliminated=MappingProxyType(dict(self.eliminated)), winners=self.winners,
-            over=self.over, reason=self.reason, next_dealer=next_dealer, next_first=next_first,
+            eliminated=MappingProxyType(dict(sorted(self.eliminated.items()))),
+            winners=self.winners, over=self.over, reason=self.why.replace(WINNERS, names),
+            next_dealer=next_dealer, next_first=next_first,
             next_deal=MappingProxyType(deal), goal=goal, goal_kind=kind,
-            in_play=tuple(self.in_play),
+            in_play=tuple(self.in_play), played=self.played, why=self.why,
         )

@@ -2,7 +2,8 @@
 
 :func:`rows_for` builds them for a new match (import and setup go through
 :func:`records.build_match`); :func:`rewrite` brings a stored match's rows up to date
-with one ``UPDATE`` for all seats, in the same transaction as the change to its hands.
+with one ``UPDATE`` for all seats, in the same transaction as the change to its hands
+(a save passes values moved on by one hand from the match's running state).
 The figures themselves are defined by :func:`scorekeeper.core.stats.seat_figures`.
 """
 
@@ -15,10 +16,11 @@ from sqlalchemy import bindparam, update
 
 from scorekeeper.core.scoring import Standings
 from scorekeeper.core.stats import HandRow, seat_figures
+from scorekeeper.core.stats import SeatFigures as Figures
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Match, SeatFigures
 
-__all__ = ["figure_values", "figures_of", "hand_rows", "rewrite", "rows_for"]
+__all__ = ["as_values", "figure_values", "figures_of", "hand_rows", "rewrite", "rows_for"]
 
 _COLUMNS = ("hands", "points", "went_out", "caught_eight", "caught_joker", "fell",
             "deficit", "deficit_hand")
@@ -40,8 +42,14 @@ def figure_values(game: str, sheet_json: str, seats: int, rows: list[HandRow],
                   table: Standings) -> list[dict[str, Any]]:
     """Every seat's column values from a match's hand rows and their standings."""
     options = json.loads(sheet_json).get("options", {})
-    figures = seat_figures(game, seats, rows, table.winners, options.get("start_count", 0),
-                           options.get("threshold"))
+    return as_values(game, seat_figures(game, seats, rows, table.winners,
+                                        options.get("start_count", 0),
+                                        options.get("threshold")), table)
+
+
+def as_values(game: str, figures: list[Figures] | tuple[Figures, ...], table: Standings
+              ) -> list[dict[str, Any]]:
+    """Every seat's column values from its figures and the match's standings."""
     return [{"seat": f.seat, "game": game, "finished": table.over,
              "won": table.over and f.seat in table.winners,
              **{name: getattr(f, name) for name in _COLUMNS}} for f in figures]
@@ -53,21 +61,21 @@ def figures_of(match: Match, table: Standings) -> list[dict[str, Any]]:
                          table)
 
 
-def rows_for(match: Match, table: Standings) -> None:
-    """Give a new (unflushed) match its rows; players may be unflushed too (an import)."""
-    match.figures = [SeatFigures(player=seat.player, **values)
-                     for seat, values in zip(match.seats, figures_of(match, table),
-                                             strict=True)]
+def rows_for(match: Match, values: list[dict[str, Any]]) -> None:
+    """Give a new (unflushed) match its rows from every seat's values (of
+    :func:`figures_of`); players may be unflushed too (an import)."""
+    match.figures = [SeatFigures(player=seat.player, **seat_values)
+                     for seat, seat_values in zip(match.seats, values, strict=True)]
 
 
-def rewrite(match: Match, table: Standings) -> None:
-    """Update a stored match's rows in one statement (executed with every seat's values)."""
+def rewrite(match: Match, values: list[dict[str, Any]]) -> None:
+    """Update a stored match's rows in one statement (executed with every seat's
+    values): recomputed from every hand after an edit, moved on by one hand by a save."""
     statement = (update(SeatFigures)
                  .where(SeatFigures.match_id == bindparam("match"),
                         SeatFigures.seat == bindparam("at_seat"))
                  .values({name: bindparam(name) for name in ("finished", "won", *_COLUMNS)}))
-    params = [{"match": match.id, "at_seat": values.pop("seat"), **values}
-              for values in figures_of(match, table)]
-    for values in params:
-        values.pop("game")
+    params = [{"match": match.id, "at_seat": row["seat"],
+               **{name: value for name, value in row.items() if name not in ("seat", "game")}}
+              for row in values]
     db.session.connection().execute(statement, params)

@@ -27,6 +27,20 @@ def whole_match() -> tuple[Any, ...]:
             selectinload(Match.hands).selectinload(Hand.entries))
 
 
+def match_seats() -> tuple[Any, ...]:
+    """Loader options for a match with its seats and players, not its hands: what a
+    save and the scoreboard need (their standings come from the match's running state).
+    ``match.hands`` still loads on first use, with every hand's entries: two queries."""
+    return (selectinload(Match.seats).joinedload(Seat.player),)
+
+
+def recent_hands(match: Match, count: int) -> list[Hand]:
+    """The match's last ``count`` hands (with their entries), oldest first."""
+    newest = db.session.scalars(db.select(Hand).where(Hand.match_id == match.id)
+                                .order_by(Hand.number.desc()).limit(count)).all()
+    return list(reversed(newest))
+
+
 def in_range(value: int) -> bool:
     """Whether a client's id can name a row at all (1 to 2³¹ − 1)."""
     return 0 < value <= MAX_ID
@@ -50,7 +64,7 @@ def group_match(group: Group, match_id: int) -> Match | None:
         return None
     return db.session.scalar(
         db.select(Match).where(Match.id == match_id, Match.group_id == group.id)
-        .options(*whole_match()))
+        .options(*match_seats()))
 
 
 def match_by_view_token(token: str) -> Match | None:
@@ -58,7 +72,7 @@ def match_by_view_token(token: str) -> Match | None:
     if not 0 < len(token) <= MAX_TOKEN:
         return None
     return db.session.scalar(db.select(Match).where(Match.view_token == token)
-                             .options(*whole_match()))
+                             .options(*match_seats()))
 
 
 def group_player(group: Group, player_id: int) -> Player | None:

@@ -1,10 +1,11 @@
 """Database models: groups, players, matches, seats, hands, hand entries, rulings.
 
-Standings are never stored: they are derived from a match's hands by
-:func:`scorekeeper.core.scoring.standings`. The only derived columns kept (``Match``'s
-``status``, ``hand_count`` and ``finished_at``, and ``Seat.winner``) are an index for
-the history pages, and ``SeatFigures`` one for the player page; all are rewritten in the
-same transaction as every change to the hands; the
+Standings are derived from a match's hands by :func:`scorekeeper.core.scoring.standings`.
+The derived columns kept (``Match``'s ``status``, ``hand_count`` and ``finished_at``, and
+``Seat.winner``) are an index for the history pages, ``SeatFigures`` one for the player
+page, and ``Match.running_json`` the position after the last hand that the next save
+moves on from; all are rewritten in the same transaction as every change to the hands;
+the
 match's ``version`` makes concurrent changes to one match conflict instead of interleave.
 """
 
@@ -98,6 +99,10 @@ class Match(Model):
     status: Mapped[str] = mapped_column(String(10), default="active", index=True)
     hand_count: Mapped[int] = mapped_column(Integer, default=0)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Derived too: where the match stands after its last hand and each seat's figures
+    # (:mod:`scorekeeper.store.running`), so a save moves on by one hand instead of
+    # replaying them all. NULL only for a row written before it existed: then replayed.
+    running_json: Mapped[str | None] = mapped_column(Text)
     # Bumped by every write to the match's hands: two phones changing the same match at
     # once cannot both commit (the loser's UPDATE matches no row: StaleDataError).
     version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
@@ -166,8 +171,10 @@ class Hand(Model):
     reply_json: Mapped[str | None] = mapped_column(Text)
 
     match: Mapped[Match] = relationship(back_populates="hands")
+    # Loaded together with the hands that need them (one query for any number of hands).
     entries: Mapped[list[HandEntry]] = relationship(
-        back_populates="hand", order_by="HandEntry.seat", cascade="all, delete-orphan"
+        back_populates="hand", order_by="HandEntry.seat", cascade="all, delete-orphan",
+        lazy="selectin",
     )
 
 

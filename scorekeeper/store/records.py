@@ -1,8 +1,11 @@
 """The one place that writes matches and hands; used by the pages, the JSON API and
 import (:func:`build_match` turns hands into rows without committing).
 
-Every write validates the whole match again through :func:`scoring.standings` before
-anything is committed, so a recorded match is always scoreable. A hand's number is
+Every write is validated through the scoring replay before anything is committed, so a
+recorded match is always scoreable. Recording the next hand resumes the replay from the
+match's stored running state (:mod:`.running`): it reads and writes the same few rows
+at hand 500 as at hand 1. Editing or deleting a hand replays the whole match and stores
+the state that replay ends in. A hand's number is
 unique per match in the database: when two phones record the same hand at once,
 exactly one insert succeeds and the other gets :class:`ConflictError`.
 """
@@ -13,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
+from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import flag_modified
@@ -26,15 +30,17 @@ from scorekeeper.core.scoring import (
     Standings,
     check_complete,
     standings,
+    standings_at,
 )
 from scorekeeper.core.sheets import LO, OPTIONS, Sheet
-from scorekeeper.store import figures
+from scorekeeper.store import figures, running
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Hand, HandEntry, Match, Player, Seat, utcnow
 
 __all__ = [
     "build_match",
     "create_match",
+    "current_standings",
     "delete_last_hand",
     "edit_hand",
     "hand_results",
@@ -42,6 +48,7 @@ __all__ = [
     "match_sheet",
     "match_standings",
     "record_hand",
+    "running_state",
 ]
 
 
@@ -77,6 +84,27 @@ def _result_of(hand: Hand, seats: int) -> HandResult:
     for entry in hand.entries:
         held[entry.seat] = parse_cards(entry.cards)
     return HandResult.of(hand.out_seat, held, hand.hand_size)
+
+
+def running_state(match: Match) -> running.Running:
+    """The match's stored running state (parsed once per stored text). A row from
+    before the state was kept (the migration fills them in) is replayed instead."""
+    text = match.running_json
+    if text is None:
+        table = match_standings(match)
+        return running.of_replay(table, figures.figures_of(match, table))
+    kept = match.__dict__.get("_running")
+    if kept is None or kept[0] != text:
+        kept = (text, running.from_text(text))
+        match.__dict__["_running"] = kept
+    return kept[1]
+
+
+def current_standings(match: Match) -> Standings:
+    """The standings after the last hand, from the stored running state: no hand is
+    read. They carry no per-hand history (``progress``, ``hands`` and ``dealers`` are
+    empty); :func:`match_standings` replays every hand for pages that show them."""
+    return standings_at(match_sheet(match), match_names(match), running_state(match).position)
 
 
 def match_standings(match: Match) -> Standings:
@@ -172,8 +200,11 @@ def build_match(group: Group, sheet: Sheet, players: Sequence[Player], first_dea
                     hand_size=result.hand_size)
         _fill_entries(hand, result, score.points)
         match.hands.append(hand)
-    _refresh(match, table, hands)
-    figures.rows_for(match, table)
+    _refresh(match, table)
+    _remember(match, hands, table)
+    values = figures.figures_of(match, table)
+    figures.rows_for(match, values)
+    _keep_state(match, running.of_replay(table, values))
     if table.over and finished_at is not None:
         match.finished_at = finished_at
     db.session.add(match)
@@ -217,7 +248,7 @@ def _check_hand_size(match: Match, hand_size: int | None) -> None:
 
 def record_hand(match: Match, number: int, out: int | None, held: Sequence[Sequence[Card]],
                 hand_size: int | None = None, *, key: str | None = None,
-                digest: str | None = None, reply: Callable[[Match], str] | None = None
+                digest: str | None = None, reply: Callable[[Match, Hand], str] | None = None
                 ) -> Hand:
     """Record the next hand. ``number`` is the hand the form was showing: anything but
     the next number means the form is stale and nothing is stored.
@@ -226,7 +257,7 @@ def record_hand(match: Match, number: int, out: int | None, held: Sequence[Seque
     (see :mod:`.idempotency`); ``reply`` renders the answer to keep with them, inside the
     same transaction, so a resent request gets exactly the first answer.
     """
-    expected = len(match.hands) + 1
+    expected = match.hand_count + 1
     if number != expected:
         raise ConflictError(f"hand {number} is already recorded; the next hand is {expected}",
                             "number")
@@ -234,19 +265,27 @@ def record_hand(match: Match, number: int, out: int | None, held: Sequence[Seque
         raise InputError("the match is over: no more hands can be recorded", "number")
     _check_hand_size(match, hand_size)
     result = HandResult.of(out, held, hand_size)
-    results = hand_results(match)
-    table = _compute(match, [*results, result], number)
-    hand = Hand(number=number, dealer=table.dealers[-1], out_seat=out, hand_size=hand_size,
-                idempotency_key=key, request_digest=digest)
-    _fill_entries(hand, result, table.hands[-1].points)
-    match.hands.append(hand)
-    _refresh(match, table, [*results, result])
+    sheet, names, before = match_sheet(match), match_names(match), running_state(match)
+    try:
+        state, score, dealer = running.advance(sheet, names, before, result)
+        check_complete(sheet, names, result, before.position.in_play)
+    except ScoringError as exc:
+        raise InputError(str(exc), _field(exc)) from None
+    # Set on the hand's side: a backref never loads ``match.hands`` (every hand) to add it.
+    hand = Hand(match=match, number=number, dealer=dealer, out_seat=out,
+                hand_size=hand_size, idempotency_key=key, request_digest=digest)
+    _fill_entries(hand, result, score.points)
+    db.session.add(hand)
+    table = standings_at(sheet, names, state.position)
+    _refresh(match, table)
+    _keep_state(match, state)
 
     def keep_reply() -> None:
         if reply is not None:
-            hand.reply_json = reply(match)
+            hand.reply_json = reply(match, hand)
 
-    _commit(match, table, f"hand {number} was just recorded from another phone", keep_reply)
+    _commit(match, figures.as_values(match.game, state.figures, table),
+            f"hand {number} was just recorded from another phone", keep_reply)
     return hand
 
 
@@ -265,8 +304,7 @@ def edit_hand(match: Match, number: int, out: int | None, held: Sequence[Sequenc
     hand.out_seat, hand.hand_size = out, hand_size
     _fill_entries(hand, result, table.hands[number - 1].points)
     _restamp(hands, table)
-    _refresh(match, table, results)
-    _commit(match, table, RACED + "nothing was saved")
+    _commit(match, _replayed(match, table, results), RACED + "nothing was saved")
     return hand
 
 
@@ -281,15 +319,32 @@ def delete_last_hand(match: Match) -> int:
     match.hands.remove(hand)
     results = hand_results(match)
     table = _compute(match, results)
-    _refresh(match, table, results)
-    _commit(match, table, RACED + "nothing was deleted")
+    _commit(match, _replayed(match, table, results), RACED + "nothing was deleted")
     return number
 
 
-def _commit(match: Match, table: Standings, conflict: str,
+def _replayed(match: Match, table: Standings, results: Sequence[HandResult]
+              ) -> list[dict[str, Any]]:
+    """After a full replay: the derived columns and running state from it, and every
+    seat's figure values (from the hands in memory) for :func:`_commit` to write."""
+    _refresh(match, table)
+    _remember(match, results, table)
+    values = figures.figures_of(match, table)
+    _keep_state(match, running.of_replay(table, values))
+    return values
+
+
+def _keep_state(match: Match, state: running.Running) -> None:
+    """Store the running state (and keep it parsed for the rest of the request)."""
+    text = running.to_text(state)
+    match.running_json = text
+    match.__dict__["_running"] = (text, state)
+
+
+def _commit(match: Match, values: list[dict[str, Any]], conflict: str,
             before: Callable[[], None] | None = None) -> None:
-    """Commit a change to a match's hands with its seats' figures, or roll it all back
-    as a conflict.
+    """Commit a change to a match's hands with its seats' figure ``values``, or roll it
+    all back as a conflict.
 
     The match row is always rewritten so its version moves on: of two phones changing
     the same match at once, the second UPDATE finds a stale version and fails, and a
@@ -303,7 +358,7 @@ def _commit(match: Match, table: Standings, conflict: str,
     session.expire_on_commit = False
     try:
         session.flush()
-        figures.rewrite(match, table)
+        figures.rewrite(match, values)
         if before is not None:
             before()
         session.commit()
@@ -334,10 +389,9 @@ def _restamp(hands: Sequence[Hand], table: Standings) -> None:
             entry.points = score.points[entry.seat]
 
 
-def _refresh(match: Match, table: Standings, results: Sequence[HandResult]) -> None:
-    """Rewrite the match's derived listing columns from standings, and keep the replay."""
-    _remember(match, results, table)
-    match.hand_count = len(table.hands)
+def _refresh(match: Match, table: Standings) -> None:
+    """Rewrite the match's derived listing columns from standings."""
+    match.hand_count = table.played
     for seat in match.seats:
         seat.winner = seat.position in table.winners
     if table.over:

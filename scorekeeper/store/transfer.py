@@ -35,6 +35,7 @@ from scorekeeper.core.scoring import HandResult, ScoringError, Standings, standi
 from scorekeeper.core.sheets import LO, Sheet, SheetError
 from scorekeeper.core.stats import HandRow
 from scorekeeper.core.text import clean_text, name_key
+from scorekeeper.store import running
 from scorekeeper.store.extensions import db
 from scorekeeper.store.figures import figure_values
 from scorekeeper.store.models import (
@@ -533,8 +534,12 @@ def _rows(group: Group, plans: list[_Plan]) -> _Rows:
                              for seat, text in enumerate(cards)]
             hand_rows.append(HandRow(result.out, cards, tuple(table.hands[i].points)))
         # The player page's per-seat figures, as the records keep them for every match.
-        rows.figures += [(m, name_key(plan.names[v["seat"]]), v) for v in figure_values(
-            plan.sheet.game, plan.sheet.to_json(), len(plan.names), hand_rows, table)]
+        values = figure_values(plan.sheet.game, plan.sheet.to_json(), len(plan.names),
+                               hand_rows, table)
+        rows.figures += [(m, name_key(plan.names[v["seat"]]), v) for v in values]
+        # Issue 12 (save round trip): the running state a save moves on from, as the
+        # records store it (store/running.py).
+        rows.matches[-1]["running_json"] = running.to_text(running.of_replay(table, values))
     return rows
 
 

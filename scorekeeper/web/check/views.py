@@ -118,7 +118,7 @@ def _saved(match: Match, question: Question) -> bool:
     """Whether this very ruling is already in the match record for the coming hand, so
     the page says so instead of offering to save it again."""
     wanted = json.dumps(question.request)
-    return any(r.request_json == wanted and r.hand_number == len(match.hands) + 1
+    return any(r.request_json == wanted and r.hand_number == match.hand_count + 1
                for r in match.rulings)
 
 
@@ -157,7 +157,7 @@ def save(group_id: int, match_id: int):
         flash("Nothing to save: check a play first.")
         return redirect(back)
     v = verdict_of(result)
-    db.session.add(Ruling(match_id=match.id, hand_number=len(match.hands) + 1,
+    db.session.add(Ruling(match_id=match.id, hand_number=match.hand_count + 1,
                           question=question.words, legal=v["legal"], reason=v["reason"],
                           rule=v["rule"], request_json=json.dumps(question.request)))
     db.session.commit()

@@ -45,7 +45,7 @@ def recorded_clash(match: Match, number: int, form: Mapping[str, str]) -> str:
 
 def edit_clash(match: Match, number: int, form: Mapping[str, str]) -> str:
     """An edit of hand ``number`` after another phone changed the match."""
-    if number > len(match.hands):
+    if number > match.hand_count:
         what, again = f"hand {number} was deleted on another phone", ""
     else:
         what = f"another phone changed this match while you were editing hand {number}"
@@ -56,12 +56,12 @@ def edit_clash(match: Match, number: int, form: Mapping[str, str]) -> str:
 
 def delete_stale(match: Match, shown: str) -> bool:
     """Whether the delete button was for another hand than the current last one."""
-    return bool(shown) and shown != str(len(match.hands))
+    return bool(shown) and shown != str(match.hand_count)
 
 
 def delete_clash(match: Match, shown: str) -> str:
     """A delete of the last hand after another phone changed the match."""
-    newest = f"the newest is hand {len(match.hands)}" if match.hands else "there are no hands"
+    newest = f"the newest is hand {match.hand_count}" if match.hand_count else "there are no hands"
     which = f"hand {shown}" if shown.isdigit() and len(shown) < 6 else "that hand"
     return (f"Nothing deleted: the match changed on another phone since this page was "
             f"shown, so {which} is not the last hand ({newest}). Here is the current "

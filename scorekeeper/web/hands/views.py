@@ -10,11 +10,11 @@ from scorekeeper.core.text import sentence
 from scorekeeper.store.idempotency import KeyReuseError
 from scorekeeper.store.models import Group, Match
 from scorekeeper.store.records import (
+    current_standings,
     delete_last_hand,
     edit_hand,
     match_names,
     match_sheet,
-    match_standings,
     record_hand,
 )
 from scorekeeper.web import access
@@ -67,7 +67,7 @@ def _render(group: Group, match: Match, number: int, form: HandForm, editing: bo
 def new(group_id: int, match_id: int):
     """Record the next hand; a stale or clashing form is told what happened instead."""
     group, match = _load(group_id, match_id)
-    number = len(match.hands) + 1
+    number = match.hand_count + 1
     if request.method == "POST":
         sent_before = _sent_before(group, match)
         if sent_before is not None:
@@ -75,7 +75,7 @@ def new(group_id: int, match_id: int):
     if match.status == "finished":
         flash("The match is over: start a rematch to play on.", "error")
         return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
-    in_play = match_standings(match).in_play
+    in_play = current_standings(match).in_play
     if request.method == "GET":
         return _render(group, match, number, _form(match, in_play, data={"number": number}),
                        False)
@@ -109,10 +109,10 @@ def _sent_before(group: Group, match: Match):
                       "hand, so it is out of date. Here is the current score. What you "
                       f"entered: {entered(match, request.form)}.")
     except InputError:
-        form = _form(match, match_standings(match).in_play, request.form)
+        form = _form(match, current_standings(match).in_play, request.form)
         form.validate()
         form.refuse("number", BAD_KEY)
-        return _render(group, match, len(match.hands) + 1, form, False, 400, key=new_key())
+        return _render(group, match, match.hand_count + 1, form, False, 400, key=new_key())
     if done is None:
         return None
     flash(hand_news(match, done.number))
@@ -122,7 +122,7 @@ def _sent_before(group: Group, match: Match):
 def _conflict(group: Group, match: Match, form: HandForm):
     """Another phone (or a double tap) recorded this hand first: show the current state."""
     number = form.number.data
-    stored = match.hands[number - 1] if 0 < number <= len(match.hands) else None
+    stored = match.hands[number - 1] if 0 < number <= match.hand_count else None
     if stored is not None and same_as_stored(stored, form):
         flash(hand_news(match, number))
         return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
@@ -142,7 +142,7 @@ def edit(group_id: int, match_id: int, number: int):
     The form carries the match's version: if another phone changed the match since it
     was shown, nothing is saved and the person is shown the current state."""
     group, match = _load(group_id, match_id)
-    exists = 1 <= number <= len(match.hands)
+    exists = 1 <= number <= match.hand_count
     if not exists and (request.method == "GET" or "version" not in request.form):
         abort(404, f"There is no hand {number} in this match.")
     if request.method == "GET":
@@ -173,7 +173,7 @@ def edit(group_id: int, match_id: int, number: int):
 
 def _in_play_at(match: Match, number: int) -> tuple[bool, ...]:
     """Seats that were still in the match when hand ``number`` was dealt."""
-    st = match_standings(match)
+    st = current_standings(match)
     return tuple(s not in st.eliminated or st.eliminated[s] >= number
                  for s in range(len(match.seats)))
 

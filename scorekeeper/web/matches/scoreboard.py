@@ -1,4 +1,6 @@
-"""What the scoreboard shows, derived from a match's stored hands (never stored itself)."""
+"""What the scoreboard shows: the standings from the match's running state and its most
+recent hands, so the page costs the same at hand 500 as at hand 5 (the match record
+shows every hand)."""
 
 from __future__ import annotations
 
@@ -8,8 +10,11 @@ from typing import Any
 from scorekeeper.core.deal import DealError, DealPlan, plan_for_sheet
 from scorekeeper.core.scoring import Standings
 from scorekeeper.core.sheets import CD, Sheet
-from scorekeeper.store.models import Match, Player
-from scorekeeper.store.records import match_sheet, match_standings
+from scorekeeper.store.groups import recent_hands
+from scorekeeper.store.models import Hand, Match, Player
+from scorekeeper.store.records import current_standings, match_sheet
+
+RECENT = 10  # hands on the scoreboard: what a player at the table needs at a glance
 
 
 @dataclass(frozen=True)
@@ -54,10 +59,20 @@ def _plan(sheet: Sheet, st: Standings, players: list[Player]) -> DealPlan | None
         return None
 
 
+def _points(hand: Hand, seats: int) -> list[int]:
+    """Each seat's stored points in a hand."""
+    points = [0] * seats
+    for entry in hand.entries:
+        points[entry.seat] = entry.points
+    return points
+
+
 def board(match: Match) -> dict[str, Any]:
-    """Template context of the scoreboard: sheet, standings, one row per seat, the deal."""
+    """Template context of the scoreboard: sheet, standings, one row per seat, the deal,
+    and the last :data:`RECENT` hands with each seat's points (``earlier``: how many
+    hands are left out)."""
     sheet = match_sheet(match)
-    st = match_standings(match)
+    st = current_standings(match)
     players = [seat.player for seat in match.seats]
     rows = []
     for seat, player in enumerate(players):
@@ -69,14 +84,16 @@ def board(match: Match) -> dict[str, Any]:
         "match": match, "sheet": sheet, "standings": st, "rows": rows, "players": players,
         "plan": _plan(sheet, st, players),
         "winner_names": " and ".join(players[s].name for s in st.winners),
-        "next_number": len(match.hands) + 1,
-        "hands": list(zip(match.hands, st.hands, strict=True)),
+        "next_number": match.hand_count + 1,
+        "hands": [(hand, _points(hand, len(players)))
+                  for hand in (recent_hands(match, RECENT) if match.hand_count else [])],
+        "earlier": max(0, match.hand_count - RECENT),
     }
 
 
 def hand_news(match: Match, number: int) -> str:
     """What hand ``number`` changed, in words, for the message after saving it."""
-    st = match_standings(match)
+    st = current_standings(match)
     names = [seat.player.name for seat in match.seats]
     words = [f"Hand {number} saved."]
     fallen = [names[s] for s, n in st.eliminated.items() if n == number]
@@ -85,5 +102,5 @@ def hand_news(match: Match, number: int) -> str:
     if st.over:
         words.append(f"{' and '.join(names[s] for s in st.winners)} won! {st.reason}.")
     elif st.next_dealer is not None:
-        words.append(f"{names[st.next_dealer]} deals hand {len(st.hands) + 1}.")
+        words.append(f"{names[st.next_dealer]} deals hand {st.played + 1}.")
     return " ".join(words)

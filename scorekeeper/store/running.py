@@ -1,0 +1,77 @@
+"""A match's running state after its last hand, as stored in ``match.running_json``.
+
+It holds the standings' :class:`~scorekeeper.core.scoring.Position` and every seat's
+figures (the values of its ``seat_figures`` row): with it a save scores and checks the
+next hand, moves standings and figures on by that one hand and answers, without reading
+the match's earlier hands. :mod:`.records` (the one writer) keeps it in the same
+transaction as every change to the hands; an edit or delete of an earlier hand replays
+the match and stores what the replay ends in, so the stored state always equals a full
+replay (the tests check this after any mix of record, edit, delete and import).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from scorekeeper.core.cards import format_cards
+from scorekeeper.core.running import FIGURES, advance_figures
+from scorekeeper.core.scoring import (
+    HandResult,
+    HandScore,
+    Position,
+    Standings,
+    play_hand,
+    position_of,
+)
+from scorekeeper.core.sheets import LO, Sheet
+from scorekeeper.core.stats import HandRow, SeatFigures
+
+__all__ = ["Running", "advance", "from_text", "of_replay", "to_text"]
+
+
+@dataclass(frozen=True)
+class Running:
+    """Where a match stands after its last hand, and each seat's figures there."""
+
+    position: Position
+    figures: tuple[SeatFigures, ...]
+
+
+def to_text(state: Running) -> str:
+    """The state as compact JSON (figures as one list per seat, in ``FIGURES`` order)."""
+    return json.dumps({"position": state.position.to_dict(),
+                       "figures": [[getattr(f, name) for name in FIGURES]
+                                   for f in state.figures]},
+                      separators=(",", ":"), sort_keys=True)
+
+
+def from_text(text: str) -> Running:
+    """Read back what :func:`to_text` wrote."""
+    data = json.loads(text)
+    return Running(Position.from_dict(data["position"]),
+                   tuple(SeatFigures(seat, **dict(zip(FIGURES, row, strict=True)))
+                         for seat, row in enumerate(data["figures"])))
+
+
+def of_replay(table: Standings, values: Sequence[dict[str, Any]]) -> Running:
+    """The state a full replay ends in: its standings and every seat's figure values
+    (as :func:`scorekeeper.store.figures.figure_values` gives them)."""
+    return Running(position_of(table),
+                   tuple(SeatFigures(v["seat"], **{name: v[name] for name in FIGURES})
+                         for v in values))
+
+
+def advance(sheet: Sheet, names: Sequence[str], state: Running, result: HandResult
+            ) -> tuple[Running, HandScore, int]:
+    """The state after one more hand, its score and its dealer; a hand that cannot be
+    scored raises :class:`~scorekeeper.core.scoring.ScoringError` as a replay would."""
+    position, score, dealer = play_hand(sheet, names, state.position, result)
+    row = HandRow(result.out, tuple(format_cards(cards) for cards in result.held),
+                  score.points)
+    threshold = sheet["threshold"] if sheet.game == LO else None
+    figures = advance_figures(sheet.game, state.figures, position.played, row,
+                              position.totals, position.winners, threshold)
+    return Running(position, figures), score, dealer
