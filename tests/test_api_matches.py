@@ -209,7 +209,8 @@ def test_record_hand(api):
     response = api("POST", f"/matches/{match['id']}/hands",
                    hand(1, 2, s0="8♠ kh 7d ac", s1="9c, 9h"))
     assert response.status_code == 201
-    recorded = response.json["hands"][0]
+    assert set(response.json) == {"id", "status", "version", "hand", "standings"}
+    recorded = response.json["hand"]
     assert recorded == {"number": 1, "dealer": 0, "out": 2, "blocked": False,
                         "hand_size": None, "cards": ["8S KH 7D AC", "9C 9H", ""],
                         "points": [0, 0, 86]}
@@ -221,7 +222,7 @@ def test_record_hand(api):
                    {"number": 2, "out": None, "blocked": True,
                     "held": [["2c", "3c"], "kd", "9s"]})
     assert response.status_code == 201
-    assert response.json["hands"][1]["points"] == [0 + (10 - 5) + (9 - 5), 0, 0]
+    assert response.json["hand"]["points"] == [0 + (10 - 5) + (9 - 5), 0, 0]
 
 
 @pytest.mark.parametrize(("body", "field"), [
@@ -381,7 +382,7 @@ def test_last_one_played_to_the_end(api):
     for body in hands:
         response = api("POST", path, body)
         assert response.status_code == 201, response.json
-        dealers.append(response.json["hands"][-1]["dealer"])
+        dealers.append(response.json["hand"]["dealer"])
     final = response.json
     assert dealers == [1, 2, 0, 2, 0]  # Bob's seat is skipped once he is out
     assert final["status"] == "finished"
@@ -391,8 +392,10 @@ def test_last_one_played_to_the_end(api):
     assert table["winners"] == [2] and table["over"] is True
     assert "Cy" in table["reason"]
     assert table["next_dealer"] is None and table["next_hand"] is None
-    assert final["hands"][4]["hand_size"] == 5
-    assert final["hands"][3]["points"] == [0, 0, 0]
+    assert final["hand"]["hand_size"] == 5
+    whole = api("GET", f"/matches/{match['id']}").json
+    assert whole["hands"][3]["points"] == [0, 0, 0]
+    assert whole["standings"] == table
     error(api("POST", path, hand(6, 2, s0="5d")), 400, "number")
 
 

@@ -87,19 +87,25 @@ def test_same_hand_at_once_stores_it_once(app, phones):
     _check_match(app, clients[0], headers, match_id)
 
 
+CHECKS = ("_compute", "_step")  # a replay (edit, delete) and a new hand's one step
+
+
 def _hold_both_after_checking(monkeypatch):
     """Make two concurrent writes wait for each other once both have validated and
-    scored their change, so both go on to commit; returns the original function."""
-    compute = records._compute
+    scored their change, so both go on to commit; returns the original functions."""
+    originals = {name: getattr(records, name) for name in CHECKS}
     gate = threading.Barrier(2, timeout=10)
 
-    def both_checked(match, results, written=0):
-        table = compute(match, results, written)
-        gate.wait()
-        return table
+    def held(check):
+        def both_checked(*args):
+            done = check(*args)
+            gate.wait()
+            return done
+        return both_checked
 
-    monkeypatch.setattr(records, "_compute", both_checked)
-    return compute
+    for name, check in originals.items():
+        monkeypatch.setattr(records, name, held(check))
+    return originals
 
 
 def test_database_settles_a_race_past_the_number_check(app, phones, monkeypatch):
@@ -121,13 +127,14 @@ def test_delete_racing_the_next_hand_leaves_no_gap(app, phones, monkeypatch):
     for number in (1, 2, 3):
         assert clients[0].post(path, headers=headers,
                                json={"number": number, **BODIES[0]}).status_code == 201
-    compute = _hold_both_after_checking(monkeypatch)
+    originals = _hold_both_after_checking(monkeypatch)
     with ThreadPoolExecutor(max_workers=2) as pool:
         deleted = pool.submit(clients[0].delete, f"{path}/3", headers=headers)
         recorded = pool.submit(clients[1].post, path, headers=headers,
                                json={"number": 4, **BODIES[1]})
         statuses = deleted.result(timeout=30).status_code, recorded.result(timeout=30).status_code
-    monkeypatch.setattr(records, "_compute", compute)
+    for name, check in originals.items():
+        monkeypatch.setattr(records, name, check)
     assert statuses in ((200, 409), (409, 201))
     numbers = [h["number"] for h in clients[0].get(f"/api/v1/matches/{match_id}",
                                                    headers=headers).json["hands"]]

@@ -39,7 +39,7 @@ def test_same_key_same_body_answers_the_same_and_stores_once(app, api):
     again = post(api, match["id"], body)
     assert first.status_code == again.status_code == 201
     assert again.get_data() == first.get_data()
-    assert len(again.json["hands"]) == 1 and again.json["version"] == first.json["version"]
+    assert again.json["hand"]["number"] == 1 and again.json["version"] == first.json["version"]
     assert rows(app) == 1
     with app.app_context():
         assert db.session.scalar(db.select(Hand.idempotency_key)) == KEY

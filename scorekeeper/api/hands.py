@@ -69,7 +69,7 @@ def _write(match: Match, action: Callable[[], object], status: int = 200,
         field = exc.field or "held"
         field = {"cards": "held"}.get(field, field.replace("seat-", "held."))
         raise InputError(exc.message, field) from None
-    if isinstance(result, Hand):
+    if isinstance(result, Hand) and status == 201:  # a new hand (an edit answers 200)
         if result.reply_json is not None:
             return _replay(result)
         return jsonify(recorded_json(match, result)), status

@@ -26,6 +26,7 @@ from scorekeeper.core.cards import Card, format_cards, parse_cards
 from scorekeeper.core.errors import ConflictError, InputError
 from scorekeeper.core.scoring import (
     HandResult,
+    HandScore,
     ScoringError,
     Standings,
     check_complete,
@@ -177,6 +178,19 @@ def _compute(match: Match, results: Sequence[HandResult], written: int = 0) -> S
     return table
 
 
+def _step(match: Match, result: HandResult) -> tuple[running.Running, HandScore, int]:
+    """Check and score the match's next hand from its stored running state, as
+    :func:`_compute` would by replaying every hand: the state after it, its score and
+    its dealer. The hand must be complete (see :func:`_compute`)."""
+    sheet, names, before = match_sheet(match), match_names(match), running_state(match)
+    try:
+        after = running.advance(sheet, names, before, result)
+        check_complete(sheet, names, result, before.position.in_play)
+    except ScoringError as exc:
+        raise InputError(str(exc), _field(exc)) from None
+    return after
+
+
 def build_match(group: Group, sheet: Sheet, players: Sequence[Player], first_dealer: int,
                 hands: Sequence[HandResult] = (), *, created_at: datetime | None = None,
                 finished_at: datetime | None = None) -> Match:
@@ -265,18 +279,13 @@ def record_hand(match: Match, number: int, out: int | None, held: Sequence[Seque
         raise InputError("the match is over: no more hands can be recorded", "number")
     _check_hand_size(match, hand_size)
     result = HandResult.of(out, held, hand_size)
-    sheet, names, before = match_sheet(match), match_names(match), running_state(match)
-    try:
-        state, score, dealer = running.advance(sheet, names, before, result)
-        check_complete(sheet, names, result, before.position.in_play)
-    except ScoringError as exc:
-        raise InputError(str(exc), _field(exc)) from None
+    state, score, dealer = _step(match, result)
     # Set on the hand's side: a backref never loads ``match.hands`` (every hand) to add it.
     hand = Hand(match=match, number=number, dealer=dealer, out_seat=out,
                 hand_size=hand_size, idempotency_key=key, request_digest=digest)
     _fill_entries(hand, result, score.points)
     db.session.add(hand)
-    table = standings_at(sheet, names, state.position)
+    table = standings_at(match_sheet(match), match_names(match), state.position)
     _refresh(match, table)
     _keep_state(match, state)
 
