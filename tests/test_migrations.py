@@ -147,3 +147,25 @@ def test_the_seat_figures_migration_backfills_existing_matches(fresh_app):
         group = db.session.get(type(group), group.id)
         assert stored(group) == before
         assert_figures_match(group)
+
+
+def test_the_running_state_migration_backfills_existing_matches(fresh_app):
+    """Matches stored before the running state existed get the state a replay gives."""
+    from scorekeeper.store.models import Group, Match
+
+    from .test_running_state import assert_state_is_a_replay
+    from .test_seat_figures import imported
+
+    with fresh_app.app_context():
+        flask_migrate.upgrade()
+        group = imported(5)
+        before = dict(db.session.execute(db.select(Match.id, Match.running_json)
+                                         .where(Match.group_id == group.id)).all())
+        assert before and all(before.values())
+        db.session.remove()  # no open transaction may hold a lock on the tables
+        flask_migrate.downgrade(revision="e7a3c91f4b28")
+        flask_migrate.upgrade()
+        db.session.remove()
+        after = dict(db.session.execute(db.select(Match.id, Match.running_json)).all())
+        assert after == before
+        assert assert_state_is_a_replay(db.session.get_one(Group, group.id)) == len(before)
