@@ -159,3 +159,28 @@ def test_history_record_and_player_page_run_fixed_queries(app, client, kind):
         assert client.get(url).status_code == 200
         counts.append(queries(app, lambda url=url: client.get(url)))
     assert counts[0] == counts[1] <= 8, counts
+
+
+def test_saving_hand_500_runs_the_queries_of_hand_1(app, client):
+    """The API save reads the match's running state, not its hands (issue 12)."""
+    counts = []
+    for hands in (0, 499):
+        _, mid, token = table(app, client, 4, hands)
+        body = {"number": hands + 1, "out": 0, "held": held(4)}
+        auth = {"Authorization": f"Bearer {token}"}
+
+        def save(mid=mid, body=body, auth=auth):
+            response = client.post(f"/api/v1/matches/{mid}/hands", json=body, headers=auth)
+            assert response.status_code == 201 and "hands" not in response.json
+
+        counts.append(queries(app, save))
+    assert counts[0] == counts[1] <= 12, counts
+
+
+def test_the_scoreboard_at_500_hands_runs_the_queries_of_10(app, client):
+    boards = []
+    for players, hands in ((2, 10), (6, 500)):
+        gid, mid, _ = table(app, client, players, hands)
+        boards.append(queries(app, lambda gid=gid, mid=mid: client.get(
+            f"/groups/{gid}/matches/{mid}")))
+    assert boards[0] == boards[1] <= 6, boards

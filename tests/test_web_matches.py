@@ -194,3 +194,25 @@ def test_group_page_lists_matches(client, table):
     start_match(client, gid, [ann, bo])
     page = client.get(f"/groups/{gid}").text
     assert "Last One · Ann, Bo" in page
+
+
+@pytest.mark.parametrize(("hands", "shown"), [(3, [1, 2, 3]), (25, list(range(16, 26)))])
+def test_the_scoreboard_shows_the_last_hands_and_links_the_record(app, client, hands, shown):
+    """The standings and the last ten hands; earlier ones are in the match record."""
+    from .test_query_counts import table
+
+    gid, mid, _ = table(app, client, 3, hands)
+    page = client.get(f"/groups/{gid}/matches/{mid}").get_data(as_text=True)
+    numbers = [int(n) for n in re.findall(r'aria-label="Edit hand (\d+)"', page)]
+    assert numbers == shown
+    record = f"/groups/{gid}/matches/{mid}/record"
+    if hands > 10:
+        assert f"{hands - 10} earlier hands: every hand is in the" in page
+        assert f'<a href="{record}">match record</a>' in page
+    else:
+        assert "earlier hand" not in page
+    assert f"Delete hand {hands}" in page and f"Record hand {hands + 1}" in page
+    with app.app_context():
+        view = db.session.scalar(db.select(Match.view_token).where(Match.id == mid))
+    spectator = client.get(f"/view/{view}").get_data(as_text=True)
+    assert (f"{hands - 10} earlier hands not shown here" in spectator) == (hands > 10)
