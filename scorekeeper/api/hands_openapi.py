@@ -31,6 +31,20 @@ _VERSION = {"type": "integer", "minimum": 1, "maximum": MAX_ID,
                            "is stored."}
 
 SCHEMAS = {
+    "RecordedHand": {
+        "type": "object",
+        "required": ["id", "status", "version", "hand", "standings"],
+        "description": "The answer to a recorded hand: that hand and the standings after "
+                       "it, the same size however long the match (GET the match for "
+                       "every hand).",
+        "properties": {
+            "id": {"type": "integer", "description": "The match's id."},
+            "status": {"type": "string", "enum": ["active", "finished"]},
+            "version": {"type": "integer", "description": "The match's version now."},
+            "hand": {"$ref": "#/components/schemas/Hand"},
+            "standings": {"$ref": "#/components/schemas/Standings"},
+        },
+    },
     "HandEntry": {"type": "object", "required": ["held"],
                   "properties": {**_HAND_FIELDS, "version": _VERSION}},
     "NewHand": {
@@ -80,9 +94,9 @@ PATHS = {
             "parameters": [_MATCH, _KEY],
             "requestBody": json_body("NewHand"),
             "responses": {
-                "201": ok_response("Match", "Recorded (or recorded before under the same "
-                                   "Idempotency-Key: the first answer again); the match "
-                                   "with new standings"),
+                "201": ok_response("RecordedHand", "Recorded (or recorded before under "
+                                   "the same Idempotency-Key: the first answer again); the "
+                                   "new hand and the standings after it"),
                 "400": _BAD_HAND,
                 **AUTH_RESPONSES,
                 "409": ok_response("Conflict", "That number is not the next hand (stale "
