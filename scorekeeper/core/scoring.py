@@ -2,6 +2,9 @@
 
 Standings are a pure function of the sheet, the number of seats, the first dealer and
 the recorded hands: nothing here is stored, so totals can never drift from the hands.
+The replay is also exposed one hand at a time (:func:`play_hand` from a
+:class:`Position`), so the records can keep the position after a match's last hand and
+score the next hand without replaying the ones before it; both give the same result.
 
 >>> from scorekeeper.core.cards import parse_cards
 >>> sheet = Sheet.make("crazy-eights")
@@ -14,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Any
 
 from scorekeeper.core.cards import Card, DeckError, Rank, check_entries, deck_for
 from scorekeeper.core.errors import InputError
@@ -281,7 +285,7 @@ class Position:
     why: str
     next_dealer: int | None
 
-    def to_dict(self) -> dict[str, object]:
+    def to_dict(self) -> dict[str, Any]:
         """The position as JSON-ready values."""
         return {"played": self.played, "totals": list(self.totals),
                 "in_play": list(self.in_play), "eliminated": [list(e) for e in self.eliminated],
@@ -289,17 +293,11 @@ class Position:
                 "next_dealer": self.next_dealer}
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, object]) -> Position:
+    def from_dict(cls, data: Mapping[str, Any]) -> Position:
         """Read back what :meth:`to_dict` gave (trusted: the database's own values)."""
-        return cls(
-            played=int(data["played"]),  # type: ignore[call-overload]
-            totals=tuple(data["totals"]),  # type: ignore[arg-type]
-            in_play=tuple(data["in_play"]),  # type: ignore[arg-type]
-            eliminated=tuple((s, n) for s, n in data["eliminated"]),  # type: ignore[attr-defined]
-            winners=tuple(data["winners"]),  # type: ignore[arg-type]
-            over=bool(data["over"]), why=str(data["why"]),
-            next_dealer=data["next_dealer"],  # type: ignore[arg-type]
-        )
+        return cls(int(data["played"]), tuple(data["totals"]), tuple(data["in_play"]),
+                   tuple((s, n) for s, n in data["eliminated"]), tuple(data["winners"]),
+                   bool(data["over"]), str(data["why"]), data["next_dealer"])
 
 
 def next_seat(seat: int, in_play: Sequence[bool]) -> int:
