@@ -7,6 +7,7 @@ caller turns that into its own 404; ids beyond a 32-bit integer never reach a qu
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -15,7 +16,7 @@ from sqlalchemy.orm import selectinload
 from scorekeeper.core.errors import ConflictError, InputError
 from scorekeeper.core.text import clean_colour, clean_name, name_key, next_colour
 from scorekeeper.store.extensions import db
-from scorekeeper.store.models import MAX_ID, Group, Hand, Match, Player, Seat
+from scorekeeper.store.models import MAX_ID, Group, Hand, HandEntry, Match, Player, Seat
 
 MAX_TOKEN = 64
 
@@ -34,11 +35,31 @@ def match_seats() -> tuple[Any, ...]:
     return (selectinload(Match.seats).joinedload(Seat.player),)
 
 
-def recent_hands(match: Match, count: int) -> list[Hand]:
-    """The match's last ``count`` hands (with their entries), oldest first."""
-    newest = db.session.scalars(db.select(Hand).where(Hand.match_id == match.id)
-                                .order_by(Hand.number.desc()).limit(count)).all()
-    return list(reversed(newest))
+@dataclass(frozen=True)
+class RecentHand:
+    """A hand as the scoreboard lists it: who dealt, who went out, each seat's points."""
+
+    number: int
+    dealer: int
+    out_seat: int | None
+    points: tuple[int, ...]
+
+
+def recent_hands(match: Match, count: int) -> list[RecentHand]:
+    """The match's last ``count`` hands, oldest first: one plain query (no ORM objects,
+    whose building costs more than the query for a page shown after every save)."""
+    first = match.hand_count - count + 1
+    rows = db.session.execute(
+        db.select(Hand.number, Hand.dealer, Hand.out_seat, HandEntry.seat, HandEntry.points)
+        .join(HandEntry, HandEntry.hand_id == Hand.id)
+        .where(Hand.match_id == match.id, Hand.number >= first)
+        .order_by(Hand.number, HandEntry.seat))
+    hands: dict[int, tuple[int, int | None, list[int]]] = {}
+    for number, dealer, out, seat, points in rows:
+        seats = hands.setdefault(number, (dealer, out, [0] * len(match.seats)))[2]
+        seats[seat] = points
+    return [RecentHand(number, dealer, out, tuple(points))
+            for number, (dealer, out, points) in hands.items()]
 
 
 def in_range(value: int) -> bool:

@@ -11,7 +11,7 @@ from scorekeeper.core.deal import DealError, DealPlan, plan_for_sheet
 from scorekeeper.core.scoring import Standings
 from scorekeeper.core.sheets import CD, Sheet
 from scorekeeper.store.groups import recent_hands
-from scorekeeper.store.models import Hand, Match, Player
+from scorekeeper.store.models import Match, Player
 from scorekeeper.store.records import current_standings, match_sheet
 
 RECENT = 10  # hands on the scoreboard: what a player at the table needs at a glance
@@ -59,14 +59,6 @@ def _plan(sheet: Sheet, st: Standings, players: list[Player]) -> DealPlan | None
         return None
 
 
-def _points(hand: Hand, seats: int) -> list[int]:
-    """Each seat's stored points in a hand."""
-    points = [0] * seats
-    for entry in hand.entries:
-        points[entry.seat] = entry.points
-    return points
-
-
 def board(match: Match) -> dict[str, Any]:
     """Template context of the scoreboard: sheet, standings, one row per seat, the deal,
     and the last :data:`RECENT` hands with each seat's points (``earlier``: how many
@@ -85,8 +77,7 @@ def board(match: Match) -> dict[str, Any]:
         "plan": _plan(sheet, st, players),
         "winner_names": " and ".join(players[s].name for s in st.winners),
         "next_number": match.hand_count + 1,
-        "hands": [(hand, _points(hand, len(players)))
-                  for hand in (recent_hands(match, RECENT) if match.hand_count else [])],
+        "hands": recent_hands(match, RECENT) if match.hand_count else [],
         "earlier": max(0, match.hand_count - RECENT),
     }
 
