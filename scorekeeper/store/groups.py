@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import selectinload
+from sqlalchemy.orm import joinedload, selectinload
 
 from scorekeeper.core.errors import ConflictError, InputError
 from scorekeeper.core.text import clean_colour, clean_name, name_key, next_colour
@@ -29,10 +29,11 @@ def whole_match() -> tuple[Any, ...]:
 
 
 def match_seats() -> tuple[Any, ...]:
-    """Loader options for a match with its seats and players, not its hands: what a
-    save and the scoreboard need (their standings come from the match's running state).
-    ``match.hands`` still loads on first use, with every hand's entries: two queries."""
-    return (selectinload(Match.seats).joinedload(Seat.player),)
+    """Loader options for a match with its seats and players in the same query, not its
+    hands: what a save and the scoreboard need (their standings come from the match's
+    running state). ``match.hands`` loads on first use, with every hand's entries: two
+    more queries."""
+    return (joinedload(Match.seats).joinedload(Seat.player),)
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from flask import url_for
@@ -90,6 +91,12 @@ def rules_card_url(sheet: Sheet, players: int | None = None) -> str:
 
 def points_rows(game_key: str) -> list[tuple[str, str]]:
     """The card-points table of a game, from :func:`scoring.card_points`."""
+    return list(_points_rows(game_key))
+
+
+@lru_cache(maxsize=8)
+def _points_rows(game_key: str) -> tuple[tuple[str, str], ...]:
+    """:func:`points_rows`, worked out once per game (the scoreboard shows it each time)."""
     rows: list[tuple[str, str]] = []
     if game_key == LO:
         rows.append(("Joker", str(card_points(LO, JOKER))))
@@ -104,7 +111,7 @@ def points_rows(game_key: str) -> list[tuple[str, str]]:
         else:
             rows.append((rank.label, points))
     rows.append((_ranges(sorted(numbered)), "the number on the card"))
-    return rows
+    return tuple(rows)
 
 
 def _ranges(numbers: list[int]) -> str:
