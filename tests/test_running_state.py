@@ -183,3 +183,21 @@ def test_a_stored_reason_follows_a_renamed_winner(app):
         match = db.session.get_one(Match, match.id)
         assert current_standings(match).reason == match_standings(match).reason
         assert current_standings(match).reason.startswith("Annie counted down to 0")
+
+
+def test_a_match_without_a_stored_state_is_replayed_and_then_kept(app):
+    """A row the migration could not fill (NULL) still saves: replayed, then stored."""
+    from .test_query_counts import table
+
+    client = app.test_client()
+    _, match_id, _ = table(app, client, 3, 4)
+    with app.app_context():
+        db.session.execute(db.update(Match).where(Match.id == match_id)
+                           .values(running_json=None))
+        db.session.commit()
+        match = db.session.get_one(Match, match_id)
+        assert current_standings(match).played == 4
+        out, held = _next_hand(match, random.Random(1))
+        record_hand(match, 5, out, held)
+        assert match.running_json is not None
+        assert assert_state_is_a_replay(match.group) == 1
