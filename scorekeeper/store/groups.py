@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import selectinload
+from sqlalchemy.orm import joinedload, selectinload
 
 from scorekeeper.core.errors import ConflictError, InputError
 from scorekeeper.core.text import clean_colour, clean_name, name_key, next_colour
@@ -22,8 +22,11 @@ MAX_TOKEN = 64
 
 def whole_match() -> tuple[Any, ...]:
     """Loader options for a match with its seats, players, hands and entries: a fixed
-    four queries whatever the number of hands (a scoreboard and a save need them all)."""
-    return (selectinload(Match.seats).joinedload(Seat.player),
+    four queries whatever the number of hands (a scoreboard and a save need them all).
+    Each seat's figures come in the seats' query: a save adds their change to the
+    players' totals."""
+    return (selectinload(Match.seats).options(joinedload(Seat.player),
+                                              joinedload(Seat.figures)),
             selectinload(Match.hands).selectinload(Hand.entries))
 
 
