@@ -3,8 +3,9 @@
 Standings are never stored: they are derived from a match's hands by
 :func:`scorekeeper.core.scoring.standings`. The only derived columns kept (``Match``'s
 ``status``, ``hand_count`` and ``finished_at``, and ``Seat.winner``) are an index for
-the history pages, and ``SeatFigures`` one for the player page; all are rewritten in the
-same transaction as every change to the hands; the
+the history pages, and ``SeatFigures`` (per match) with ``PlayerTotals``, ``PlayerFalls``
+and ``PlayerRivals`` (their sums per player) for the player page; all are rewritten in
+the same transaction as every change to the hands; the
 match's ``version`` makes concurrent changes to one match conflict instead of interleave.
 """
 

@@ -75,9 +75,10 @@ class _Delta:
 
     def seat(self, old: Row | None, new: Row) -> None:
         key = (new["player_id"], new["game"])
-        sums = self.sums.setdefault(key, [0] * len(SUMMED))
-        for i, (after, before) in enumerate(zip(_sums(new), _sums(old), strict=True)):
-            sums[i] += after - before
+        before = _sums(old)
+        sums = self.sums.get(key)
+        self.sums[key] = [a - b + (sums[i] if sums else 0)
+                          for i, (a, b) in enumerate(zip(_sums(new), before, strict=True))]
         if new["won"]:
             candidate = (new["deficit"], new["match_id"], new["deficit_hand"])
             if _better(candidate, self.best.get(key)):
@@ -93,11 +94,15 @@ class _Delta:
 
     def match(self, old: list[Row], new: list[Row]) -> None:
         before, after = _pairs(old), _pairs(new)
+        if before == after:  # the usual save: the match neither finished nor reopened
+            return
+        none = (0, 0, 0)
         for pair in before.keys() | after.keys():
+            (b0, b1, b2), (a0, a1, a2) = before.get(pair, none), after.get(pair, none)
             counts = self.rivals.setdefault(pair, [0, 0, 0])
-            for i, (b, a) in enumerate(zip(before.get(pair, (0, 0, 0)),
-                                           after.get(pair, (0, 0, 0)), strict=True)):
-                counts[i] += a - b
+            counts[0] += a0 - b0
+            counts[1] += a1 - b1
+            counts[2] += a2 - b2
 
 
 def apply(connection: Connection, changes: Iterable[tuple[Row | None, Row]]) -> None:
