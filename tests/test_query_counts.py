@@ -138,21 +138,26 @@ def test_an_edit_and_a_delete_run_fixed_queries(app, client, backend):
     assert max(counts[0]) <= 12, counts
 
 
+def joined_group(client, name: str, document: dict) -> int:
+    """A group holding the document's matches, joined by the client (app context open)."""
+    group = Group(name=name)
+    db.session.add(group)
+    db.session.commit()
+    import_document(group, document)
+    assert client.get(f"/join/{group.invite_token}").status_code == 302
+    return group.id
+
+
 @pytest.mark.parametrize("kind", ["history", "record", "player"])
 def test_history_record_and_player_page_run_fixed_queries(app, client, kind):
     counts = []
     for n in (3, 40):
         with app.app_context():
-            group = Group(name=f"G{n}")
-            db.session.add(group)
-            db.session.commit()
-            import_document(group, random_document(random.Random(n), n))
-            gid, token = group.id, group.invite_token
+            gid = joined_group(client, f"G{n}", random_document(random.Random(n), n))
             pid = db.session.scalar(db.select(Player.id).where(Player.group_id == gid)
                                     .order_by(Player.id))
             mid = db.session.scalar(db.select(Match.id).where(Match.group_id == gid)
                                     .order_by(Match.hand_count.desc()))
-        client.get(f"/join/{token}")
         url = {"history": f"/groups/{gid}/history",
                "record": f"/groups/{gid}/matches/{mid}/record",
                "player": f"/groups/{gid}/players/{pid}/stats"}[kind]
@@ -184,3 +189,21 @@ def test_the_scoreboard_at_500_hands_runs_the_queries_of_10(app, client):
         boards.append(queries(app, lambda gid=gid, mid=mid: client.get(
             f"/groups/{gid}/matches/{mid}")))
     assert boards[0] == boards[1] <= 6, boards
+
+
+def test_the_player_page_runs_the_same_queries_at_10_and_1000_matches(app, client):
+    """The page reads the player's totals: the same statements at 10 and 1,000 matches
+    (the worked examples of test_history_stats repeated: one quick import each)."""
+    from .test_history_stats import TABLE
+
+    counts = []
+    for n in (10, 1000):
+        with app.app_context():
+            gid = joined_group(client, f"P{n}",
+                               {**TABLE, "matches": (TABLE["matches"] * n)[:n]})
+            pid = db.session.scalar(db.select(Player.id).where(Player.group_id == gid,
+                                                               Player.name == "Ann"))
+        url = f"/groups/{gid}/players/{pid}/stats"
+        assert client.get(url).status_code == 200
+        counts.append(queries(app, lambda url=url: client.get(url)))
+    assert counts[0] == counts[1] <= 6, counts

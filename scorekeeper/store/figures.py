@@ -3,7 +3,8 @@
 :func:`rows_for` builds them for a new match (import and setup go through
 :func:`records.build_match`); :func:`rewrite` brings a stored match's rows up to date
 with one ``UPDATE`` for all seats, in the same transaction as the change to its hands
-(a save passes values moved on by one hand from the match's running state).
+(a save passes values moved on by one hand from the match's running state), and hands
+the old and new rows to :mod:`scorekeeper.store.totals` (the players' sums).
 The figures themselves are defined by :func:`scorekeeper.core.stats.seat_figures`.
 """
 
@@ -12,16 +13,19 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlalchemy import bindparam, update
+from sqlalchemy import bindparam, select, update
+from sqlalchemy.orm.attributes import set_committed_value
 
 from scorekeeper.core.scoring import Standings
 from scorekeeper.core.stats import HandRow, seat_figures
 from scorekeeper.core.stats import SeatFigures as Figures
+from scorekeeper.store import totals
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Match, SeatFigures
 
 __all__ = ["as_values", "figure_values", "figures_of", "hand_rows", "rewrite", "rows_for"]
 
+_TABLE = SeatFigures.__table__
 _COLUMNS = ("hands", "points", "went_out", "caught_eight", "caught_joker", "fell",
             "deficit", "deficit_hand")
 
@@ -68,14 +72,34 @@ def rows_for(match: Match, values: list[dict[str, Any]]) -> None:
                      for seat, seat_values in zip(match.seats, values, strict=True)]
 
 
+def _old_rows(match: Match) -> dict[int, dict[str, Any]]:
+    """The match's stored rows by seat: from memory when loaded with the seats (as
+    :func:`groups.whole_match` does), else one SELECT. Rows in memory are current: any
+    other change to the match would have failed the version check of this flush."""
+    if all("figures" in seat.__dict__ and seat.figures is not None for seat in match.seats):
+        return {seat.position: {c.key: getattr(seat.figures, c.key) for c in _TABLE.c}
+                for seat in match.seats if seat.figures is not None}
+    return {row["seat"]: dict(row) for row in db.session.connection().execute(
+        select(_TABLE).where(_TABLE.c.match_id == match.id)).mappings()}
+
+
 def rewrite(match: Match, values: list[dict[str, Any]]) -> None:
     """Update a stored match's rows in one statement (executed with every seat's
-    values): recomputed from every hand after an edit, moved on by one hand by a save."""
+    values: recomputed from every hand after an edit, moved on by one hand by a save),
+    and add the difference from the rows they replace to the players' totals."""
+    old = _old_rows(match)
     statement = (update(SeatFigures)
                  .where(SeatFigures.match_id == bindparam("match"),
                         SeatFigures.seat == bindparam("at_seat"))
                  .values({name: bindparam(name) for name in ("finished", "won", *_COLUMNS)}))
-    params = [{"match": match.id, "at_seat": row["seat"],
-               **{name: value for name, value in row.items() if name not in ("seat", "game")}}
-              for row in values]
-    db.session.connection().execute(statement, params)
+    new = [{**old[row["seat"]], **row} for row in values]
+    connection = db.session.connection()
+    connection.execute(statement, [
+        {"match": match.id, "at_seat": row["seat"],
+         **{name: row[name] for name in ("finished", "won", *_COLUMNS)}} for row in new])
+    totals.apply(connection, [(old[row["seat"]], row) for row in new])
+    for seat in match.seats:  # keep the loaded rows in step (the session outlives commits)
+        loaded = seat.__dict__.get("figures")
+        if loaded is not None:
+            for name in ("finished", "won", *_COLUMNS):
+                set_committed_value(loaded, name, new[seat.position][name])

@@ -23,17 +23,21 @@ MAX_TOKEN = 64
 
 def whole_match() -> tuple[Any, ...]:
     """Loader options for a match with its seats, players, hands and entries: a fixed
-    four queries whatever the number of hands (a scoreboard and a save need them all)."""
-    return (selectinload(Match.seats).joinedload(Seat.player),
+    four queries whatever the number of hands (a scoreboard and a save need them all).
+    Each seat's figures come in the seats' query: a save adds their change to the
+    players' totals."""
+    return (selectinload(Match.seats).options(joinedload(Seat.player),
+                                              joinedload(Seat.figures)),
             selectinload(Match.hands).selectinload(Hand.entries))
 
 
 def match_seats() -> tuple[Any, ...]:
-    """Loader options for a match with its seats and players in the same query, not its
-    hands: what a save and the scoreboard need (their standings come from the match's
+    """Loader options for a match with its seats, players and seat figures in the same
+    query, not its hands: what a save and the scoreboard need (their standings come from the match's
     running state). ``match.hands`` loads on first use, with every hand's entries: two
     more queries."""
-    return (joinedload(Match.seats).joinedload(Seat.player),)
+    return (joinedload(Match.seats).options(joinedload(Seat.player),
+                                            joinedload(Seat.figures)),)
 
 
 @dataclass(frozen=True)

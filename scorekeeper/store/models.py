@@ -2,11 +2,11 @@
 
 Standings are derived from a match's hands by :func:`scorekeeper.core.scoring.standings`.
 The derived columns kept (``Match``'s ``status``, ``hand_count`` and ``finished_at``, and
-``Seat.winner``) are an index for the history pages, ``SeatFigures`` one for the player
-page, and ``Match.running_json`` the position after the last hand that the next save
-moves on from; all are rewritten in the same transaction as every change to the hands;
-the
-match's ``version`` makes concurrent changes to one match conflict instead of interleave.
+``Seat.winner``) are an index for the history pages; ``SeatFigures`` (per match) with
+``PlayerTotals``, ``PlayerFalls`` and ``PlayerRivals`` (their sums per player) serve the
+player page; ``Match.running_json`` is the position after the last hand that the next
+save moves on from. All are rewritten in the same transaction as every change to the
+hands; the match's ``version`` makes concurrent changes to one match conflict instead of interleave.
 """
 
 from __future__ import annotations
@@ -146,6 +146,12 @@ class Seat(Model):
 
     match: Mapped[Match] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship()
+    # This seat's row of SeatFigures, loaded with the seat for a save: the figures it
+    # replaces, whose difference goes to the player's totals (read-only here).
+    figures: Mapped[SeatFigures | None] = relationship(
+        primaryjoin="and_(foreign(SeatFigures.match_id) == Seat.match_id, "
+                    "foreign(SeatFigures.seat) == Seat.position)",
+        viewonly=True, uselist=False)
 
 
 class Hand(Model):
@@ -221,6 +227,9 @@ class SeatFigures(Model):
     __table_args__ = (
         UniqueConstraint("match_id", "seat"),
         Index("ix_seat_figures_player_game", "player_id", "game"),
+        # A player's won matches by deficit: the best comeback found again, one index
+        # range, when the match that held it changes (see PlayerTotals).
+        Index("ix_seat_figures_best", "player_id", "game", "won", "deficit", "match_id"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -241,3 +250,55 @@ class SeatFigures(Model):
 
     match: Mapped[Match] = relationship(back_populates="figures")
     player: Mapped[Player] = relationship()
+
+
+class PlayerTotals(Model):
+    """A player's figures in one game, summed over every seat they took in it: the
+    ``seat_figures`` rows added up, kept by :mod:`scorekeeper.store.totals` with every
+    change to those rows (same transaction), so the player page reads a row per game.
+
+    ``played`` counts finished matches and ``unfinished`` the rest. ``best_*`` is the
+    best comeback: the won match with the largest deficit, the earliest on a tie (NULL
+    before any win).
+    """
+
+    __tablename__ = "player_totals"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(20), primary_key=True)
+    played: Mapped[int] = mapped_column(Integer, default=0)
+    won: Mapped[int] = mapped_column(Integer, default=0)
+    unfinished: Mapped[int] = mapped_column(Integer, default=0)
+    hands: Mapped[int] = mapped_column(Integer, default=0)
+    points: Mapped[int] = mapped_column(Integer, default=0)
+    went_out: Mapped[int] = mapped_column(Integer, default=0)
+    caught_eight: Mapped[int] = mapped_column(Integer, default=0)
+    caught_joker: Mapped[int] = mapped_column(Integer, default=0)
+    best_deficit: Mapped[int | None] = mapped_column(Integer)
+    best_match_id: Mapped[int | None] = mapped_column(Integer)
+    best_hand: Mapped[int | None] = mapped_column(Integer)
+
+
+class PlayerFalls(Model):
+    """How many times a player fell (Last One) in hand ``hand`` of a game's matches:
+    a row per hand number, so bounded by the length of a match, not by their number."""
+
+    __tablename__ = "player_falls"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(20), primary_key=True)
+    hand: Mapped[int] = mapped_column(Integer, primary_key=True)
+    times: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class PlayerRivals(Model):
+    """Head to head: finished matches a player shared with ``opponent_id``, the
+    player's wins among them and the opponent's (a shared win counts for both)."""
+
+    __tablename__ = "player_rivals"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True)
+    opponent_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True)
+    together: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    their_wins: Mapped[int] = mapped_column(Integer, default=0)

@@ -1,14 +1,14 @@
-"""The player page's figures, added up in the database from ``seat_figures``: four
-statements, each reading one row per match the player sat at, never a hand.
+"""The player page's figures, read from the players' running totals
+(:mod:`scorekeeper.store.totals`): three statements of a few rows each, whatever the
+number of matches the group played.
 
-1. per game, matches finished, won and still being played; hands, points, times out,
-   times caught holding an 8 or a joker;
-2. per game, how often the player fell in each hand (Last One);
-3. per game, the best comeback: the largest deficit in a match the player won, the
-   earliest match on a tie (its row holds the first hand at that deficit);
-4. head to head: the player's rows joined to the other seats of the same matches.
+1. per game (a row each), matches finished, won and still being played; hands, points,
+   times out, times caught holding an 8 or a joker; the best comeback (the largest
+   deficit in a match the player won, the earliest match on a tie);
+2. per game and hand, how often the player fell in that hand (Last One);
+3. head to head: a row per opponent.
 
-The rows are kept by the records with every change to a match's hands
+The totals are kept by the records with every change to a match's seat figures
 (:mod:`scorekeeper.store.figures`); tests hold the figures equal to the reference
 definitions replayed over every stored hand.
 """
@@ -17,23 +17,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import and_, case, func
-from sqlalchemy.orm import aliased
-
 from scorekeeper.core.stats import Comeback, GameStats, HeadToHead, PlayerStats
 from scorekeeper.store.extensions import db
-from scorekeeper.store.models import Group, Player, SeatFigures
+from scorekeeper.store.models import Group, Player, PlayerFalls, PlayerRivals, PlayerTotals
 
 __all__ = ["player_figures"]
 
-F = SeatFigures
-ME = aliased(SeatFigures, name="me")
-THEM = aliased(SeatFigures, name="them")
+T = PlayerTotals
 SUMMED = ("hands", "points", "went_out", "caught_eight", "caught_joker")
-
-
-def _count(condition: Any) -> Any:
-    return func.sum(case((condition, 1), else_=0))
 
 
 def _rows(statement: Any) -> Any:
@@ -41,58 +32,42 @@ def _rows(statement: Any) -> Any:
     return db.session.connection().execute(statement).all()
 
 
-def _per_game(player: Player) -> tuple[dict[str, GameStats], int]:
-    """Statement 1: the summed figures per game, and the number of unfinished matches."""
-    rows = _rows(db.select(F.game, _count(F.finished), _count(F.won), _count(~F.finished),
-                           *(func.sum(getattr(F, name)) for name in SUMMED))
-                 .where(F.player_id == player.id).group_by(F.game))
+def _per_game(player: Player) -> tuple[dict[str, GameStats], int, list[Comeback]]:
+    """Statement 1: the figures per game, the unfinished matches and the best comebacks."""
+    rows = _rows(db.select(T.game, T.played, T.won, T.unfinished, T.best_deficit,
+                           T.best_match_id, T.best_hand, *(getattr(T, n) for n in SUMMED))
+                 .where(T.player_id == player.id, T.played + T.unfinished > 0)
+                 .order_by(T.game))
     games: dict[str, GameStats] = {}
-    unfinished = 0
-    for game, played, won, active, *sums in rows:
-        stats = GameStats(game, played=played or 0, won=won or 0)
+    unfinished, best = 0, []
+    for game, played, won, active, deficit, match_id, hand, *sums in rows:
+        stats = GameStats(game, played=played, won=won)
         for name, value in zip(SUMMED, sums, strict=True):
-            setattr(stats, name, value or 0)
+            setattr(stats, name, value)
+        if deficit is not None:
+            stats.best_comeback = Comeback(deficit, match_id, hand)
+            best.append(stats.best_comeback)
         games[game] = stats
-        unfinished += active or 0
-    return games, unfinished
+        unfinished += active
+    return games, unfinished, best
 
 
 def _falls(player: Player, games: dict[str, GameStats]) -> None:
     """Statement 2: the hands the player fell in, counted per game and hand."""
-    rows = _rows(db.select(F.game, F.fell, func.count())
-                 .where(F.player_id == player.id, F.fell.is_not(None))
-                 .group_by(F.game, F.fell).order_by(F.game, F.fell))
+    F = PlayerFalls
+    rows = _rows(db.select(F.game, F.hand, F.times)
+                 .where(F.player_id == player.id, F.times > 0).order_by(F.game, F.hand))
     for game, hand, times in rows:
         games[game].falls.extend([hand] * times)
 
 
-def _comebacks(player: Player, games: dict[str, GameStats]) -> list[Comeback]:
-    """Statement 3: per game, the won match with the largest deficit (earliest on a tie)."""
-    ranked = (db.select(F.game, F.match_id, F.deficit, F.deficit_hand,
-                        func.row_number().over(partition_by=F.game,
-                                               order_by=(F.deficit.desc(), F.match_id))
-                        .label("rank"))
-              .where(F.player_id == player.id, F.won).subquery())
-    best = []
-    for game, match_id, deficit, hand in _rows(
-            db.select(ranked.c.game, ranked.c.match_id, ranked.c.deficit,
-                      ranked.c.deficit_hand).where(ranked.c.rank == 1)):
-        comeback = Comeback(deficit, match_id, hand)
-        games[game].best_comeback = comeback
-        best.append(comeback)
-    return best
-
-
 def _rivals(player: Player) -> list[HeadToHead]:
-    """Statement 4: finished matches together and wins, per opponent."""
-    rows = _rows(
-        db.select(THEM.player_id, func.count(), _count(ME.won), _count(THEM.won))
-        .select_from(ME)
-        .join(THEM, and_(THEM.match_id == ME.match_id, THEM.player_id != player.id))
-        .where(ME.player_id == player.id, ME.finished).group_by(THEM.player_id)
-        .order_by(func.count().desc(), THEM.player_id))
-    return [HeadToHead(other, together, wins or 0, theirs or 0)
-            for other, together, wins, theirs in rows]
+    """Statement 3: finished matches together and wins, per opponent."""
+    R = PlayerRivals
+    rows = _rows(db.select(R.opponent_id, R.together, R.wins, R.their_wins)
+                 .where(R.player_id == player.id, R.together > 0)
+                 .order_by(R.together.desc(), R.opponent_id))
+    return [HeadToHead(*row) for row in rows]
 
 
 def _total(games: list[GameStats], comebacks: list[Comeback]) -> GameStats:
@@ -112,9 +87,9 @@ def player_figures(group: Group, player: Player) -> tuple[PlayerStats, list[Head
 
     A player belongs to one group (the caller found them in it), so the player's
     rows are the group's."""
-    games, unfinished = _per_game(player)
+    games, unfinished, comebacks = _per_game(player)
     _falls(player, games)
-    overall = _total(list(games.values()), _comebacks(player, games))
+    overall = _total(list(games.values()), comebacks)
     result = PlayerStats(player.id, overall.played, overall.won, unfinished,
                          {**dict(sorted(games.items())), "all": overall})
     return result, _rivals(player)

@@ -36,6 +36,7 @@ from scorekeeper.core.sheets import LO, Sheet, SheetError
 from scorekeeper.core.stats import HandRow
 from scorekeeper.core.text import clean_text, name_key
 from scorekeeper.store import running
+from scorekeeper.store import totals as player_totals
 from scorekeeper.store.extensions import db
 from scorekeeper.store.figures import figure_values
 from scorekeeper.store.models import (
@@ -597,8 +598,11 @@ def _write(group: Group, plans: list[_Plan], colours: dict[str, str]) -> list[st
     _insert(Seat, [{"match_id": match_ids[m], "position": position,
                     "player_id": players[key].id, "winner": won}
                    for m, position, key, won in rows.seats])
-    _insert(SeatFigures, [{"match_id": match_ids[m], "player_id": players[key].id, **values}
-                          for m, key, values in rows.figures])
+    seat_rows = [{"match_id": match_ids[m], "player_id": players[key].id, **values}
+                 for m, key, values in rows.figures]
+    _insert(SeatFigures, seat_rows)
+    # Player totals (issue 12): the new matches' figures added to their players' sums.
+    player_totals.apply(db.session.connection(), [(None, row) for row in seat_rows])
     _insert(Hand, [{"match_id": match_ids[h.pop("m")], **h} for h in rows.hands])
     hand_ids = {(match, number): hand_id for hand_id, match, number in db.session.execute(
         db.select(Hand.id, Hand.match_id, Hand.number).where(Hand.match_id.in_(match_ids)))}
