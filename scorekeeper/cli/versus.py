@@ -71,13 +71,13 @@ def our_games(players: int, games: int, rng: random.Random, game: str = "crazy-e
               ) -> int:
     """Play ``games`` random hands with our engine; returns the moves made."""
     sheet = Sheet.make(game, OPENSPIEL_SHEET if game == "crazy-eights" else None)
-    moves = 0
+    moves, cap = 0, MOVE_CAP * games
     for i in range(games):
         g = Game.deal(sheet, players, i % players, rng)
         while not g.is_over:
             g.apply(play_first(g.legal_moves(), rng))
             moves += 1
-            if moves > MOVE_CAP * games:
+            if moves > cap:
                 raise RuntimeError("a random hand did not end")
     return moves
 

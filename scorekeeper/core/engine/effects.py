@@ -119,10 +119,9 @@ def _reverse(game: Game) -> int:
 # -------------------------------------------------------------- moves
 
 def _take(game: Game, p: int, c: Card) -> None:
-    hand = game.known[p]
-    if c in hand:
-        hand.remove(c)
-    else:
+    try:
+        game.known[p].remove(c)
+    except ValueError:  # one of the seat's unseen cards
         game.unknown[p] -= 1
 
 
