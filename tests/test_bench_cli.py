@@ -66,6 +66,19 @@ def test_versus_times_a_baseline_checkout():
     assert "| Before games/s | Speed-up |" in versus.table([row])
 
 
+def test_versus_times_by_cpu_unless_asked_for_the_wall_clock():
+    assert versus.compare("countdown", 3, 2, 1, seed=0, pyspiel=None)["clock"] == "cpu"
+    row = versus.compare("countdown", 3, 2, 1, seed=0, pyspiel=None, clock="wall")
+    assert row["clock"] == "wall" and row["ours_games_per_second"] > 0
+
+
+def test_an_unknown_clock_is_one_line_and_exit_2():
+    result = CliRunner().invoke(bench, ["engine", "--against", "openspiel", "--clock", "sun"])
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [
+        line for line in result.output.strip().splitlines() if "'sun' is not one of" in line]
+
+
 def _with_import():
     from scorekeeper.cli.history import bench_import
 

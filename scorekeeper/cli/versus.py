@@ -9,6 +9,11 @@ process, alternating batch by batch so both see the same machine load, and the f
 are medians over the repeats. OpenSpiel (the ``open-spiel`` package, ``pyspiel``) is an
 optional extra; without it the command says so and exits 2.
 
+Time is the process's CPU time by default (``--clock cpu``, :func:`time.process_time`):
+both engines run in this one thread, OpenSpiel's C++ included, so CPU time charges each
+only for its own work, while wall-clock time (``--clock wall``) also counts the moments
+a shared machine gives to other jobs, which made ratios swing by half between runs.
+
 ``--baseline DIR`` adds a third engine to each batch: ours as checked out in ``DIR``
 (e.g. ``git worktree add /tmp/sk-before <commit>``), run in a subprocess that times
 itself, so an older engine and this one are compared under the same load.
@@ -103,51 +108,57 @@ def openspiel_games(pyspiel: Any, players: int, games: int, rng: random.Random) 
     return moves
 
 
+CLOCKS: dict[str, Callable[[], float]] = {"cpu": time.process_time,
+                                           "wall": time.perf_counter}
+
 _BASELINE = """
 import json, random, sys, time
 from scorekeeper.cli.versus import our_games
 game, players, games, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-start = time.perf_counter()
+clock = {"cpu": time.process_time, "wall": time.perf_counter}[sys.argv[5]]
+start = clock()
 moves = our_games(players, games, random.Random(seed), game)
-print(json.dumps([time.perf_counter() - start, moves]))
+print(json.dumps([clock() - start, moves]))
 """
 
 
-def baseline_games(path: str, game: str, players: int, games: int, seed: int
-                   ) -> tuple[float, int]:
+def baseline_games(path: str, game: str, players: int, games: int, seed: int,
+                   clock: str = "cpu") -> tuple[float, int]:
     """Seconds and moves for the same games under the engine checked out in ``path``
-    (its own ``our_games``, timed inside the subprocess)."""
+    (its own ``our_games``, timed inside the subprocess with the same clock)."""
     done = subprocess.run(
-        [sys.executable, "-c", _BASELINE, game, str(players), str(games), str(seed)],
+        [sys.executable, "-c", _BASELINE, game, str(players), str(games), str(seed), clock],
         env={**os.environ, "PYTHONPATH": path}, cwd=path, capture_output=True, text=True,
         check=True)
     seconds, moves = json.loads(done.stdout.strip().splitlines()[-1])
     return float(seconds), int(moves)
 
 
-def _time(run: Callable[[], int]) -> tuple[float, int]:
-    start = time.perf_counter()
+def _time(run: Callable[[], int], clock: Callable[[], float]) -> tuple[float, int]:
+    start = clock()
     moves = run()
-    return time.perf_counter() - start, moves
+    return clock() - start, moves
 
 
 def compare(game: str, players: int, games: int, repeats: int, seed: int,
-            pyspiel: Any, baseline: str | None = None) -> dict[str, Any]:
+            pyspiel: Any, baseline: str | None = None, clock: str = "cpu") -> dict[str, Any]:
     """Alternate batches of ``games`` hands, ours then OpenSpiel's (then the engine in
     ``baseline``, if given), ``repeats`` times; the medians of games/s and moves/s, and
-    our ratios to OpenSpiel's and to the baseline's."""
+    our ratios to OpenSpiel's and to the baseline's. ``clock`` is a key of CLOCKS."""
     ours: list[tuple[float, int]] = []
     theirs: list[tuple[float, int]] = []
     before: list[tuple[float, int]] = []
+    timer = CLOCKS[clock]
     for r in range(repeats):
-        ours.append(_time(partial(our_games, players, games, random.Random(seed + r), game)))
+        ours.append(_time(partial(our_games, players, games, random.Random(seed + r), game),
+                          timer))
         if game == "crazy-eights" and pyspiel is not None:
             theirs.append(_time(partial(openspiel_games, pyspiel, players, games,
-                                        random.Random(seed + r))))
+                                        random.Random(seed + r)), timer))
         if baseline is not None:
-            before.append(baseline_games(baseline, game, players, games, seed + r))
+            before.append(baseline_games(baseline, game, players, games, seed + r, clock))
     row: dict[str, Any] = {"game": game, "players": players, "games": games,
-                           "repeats": repeats, **_rates("ours", ours, games)}
+                           "repeats": repeats, "clock": clock, **_rates("ours", ours, games)}
     if before:
         row.update(_rates("before", before, games))
         row["speedup"] = round(row["ours_games_per_second"]

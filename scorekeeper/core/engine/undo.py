@@ -46,8 +46,10 @@ def _rare_of(g: Game) -> tuple[Any, ...]:
     rare = (g.uncalled, g.winner, g.result, g.melee, g.melee_suit, g.direction, g.naming,
             g.refills)
     last = g._rare
-    if rare == last:
-        return last
+    return last if rare == last else _shared(g, rare)
+
+
+def _shared(g: Game, rare: tuple[Any, ...]) -> tuple[Any, ...]:
     shared = _SHARED.get(rare)
     if shared is None:
         if len(_SHARED) >= _SHARED_MOST:
@@ -69,6 +71,9 @@ def make(g: Game, move: Move, implied: tuple[int, ...] = ()) -> None:
     draw, the stock's top card, whether the card went to the known hand (bit 0) and
     whether the stock had cards (bit 1), and the old pile when the draw turned it into
     a new stock."""
+    rare = (g.uncalled, g.winner, g.result, g.melee, g.melee_suit, g.direction, g.naming,
+            g.refills)  # _rare_of, inlined: this runs once a move
+    rare = _shared(g, rare) if rare != g._rare else g._rare
     kind = move.kind
     if kind == "play":
         hand, c = g.known[move.player], move.card
@@ -77,15 +82,15 @@ def make(g: Game, move: Move, implied: tuple[int, ...] = ()) -> None:
         except ValueError:  # among the seat's unseen cards
             at = -1
         g.history.append((g.turn, g.drawn, g.passes, g.upcard_as, g.active_suit, g.rank_open,
-                          g.free_play, g.debts, _rare_of(g), move, at))
-        for seat in implied:
-            effects.apply(g, Move.pass_(seat))
+                          g.free_play, g.debts, rare, move, at))
+        if implied:
+            _passes(g, implied)
         effects.apply(g, move)
         return
     rec = (g.turn, g.drawn, g.passes, g.upcard_as, g.active_suit, g.rank_open, g.free_play,
-           g.debts, _rare_of(g), move)
-    for seat in implied:
-        effects.apply(g, Move.pass_(seat))
+           g.debts, rare, move)
+    if implied:
+        _passes(g, implied)
     if kind != "draw":
         effects.apply(g, move)
         g.history.append(rec)
@@ -96,6 +101,12 @@ def make(g: Game, move: Move, implied: tuple[int, ...] = ()) -> None:
     effects.apply(g, move)
     how = (len(held) != size) | had_stock << 1
     g.history.append((*rec, top, how) if g.pile is pile else (*rec, top, how, pile))
+
+
+def _passes(g: Game, seats: tuple[int, ...]) -> None:
+    """The unsaid passes a move implies, taken before it."""
+    for seat in seats:
+        effects.apply(g, Move.pass_(seat))
 
 
 def restore(g: Game, rec: Record) -> None:
