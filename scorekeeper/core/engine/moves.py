@@ -169,10 +169,10 @@ class Verdict:
         return verdict
 
     def _judged(self) -> None:
-        later, self._later = self._later, None
+        later = self._later
         if later is not None:
             full = later[0](*later[1:])
-            self._reason, self._rule = full.reason, full.rule
+            self._reason, self._rule, self._later = full.reason, full.rule, None
 
     @property
     def reason(self) -> str:

@@ -389,7 +389,7 @@ class Game:
         """The full verdict on a move made by the fast path, judged when someone reads
         its reason: on a copy of this game taken back to just before the move (when
         the move has been undone since, the position it was made in is gone)."""
-        move = rec[9]
+        move = rec[undo.MOVE]
         if len(self.history) < depth or self.history[depth - 1] is not rec:
             return Verdict(True, f"{move} was listed by legal_moves (the position has "
                            "been taken back since)", self.variant.rule["turn"])

@@ -26,7 +26,7 @@ from scorekeeper.core.engine.moves import Move
 if TYPE_CHECKING:
     from scorekeeper.core.engine.state import Game
 
-__all__ = ["Record", "before", "make", "restore"]
+__all__ = ["MOVE", "Record", "before", "make", "restore"]
 
 Record = tuple[Any, ...]
 
@@ -34,6 +34,7 @@ Record = tuple[Any, ...]
 # the move; a play adds where its card sat (11 items), a draw what it took and how (12),
 # and the old pile when it turned the pile into a new stock (13).
 _FACTS, _PLAY = 9, 11
+MOVE = 9  # where a record holds its move (the lazy verdict judges it from there)
 
 
 _SHARED: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # rare facts, one tuple per value
@@ -113,14 +114,14 @@ def restore(g: Game, rec: Record) -> None:
     """Take back the move ``rec`` records (the last one made)."""
     n = len(rec)
     if n == _PLAY:
-        move, at = rec[9], rec[10]
+        move, at = rec[MOVE], rec[10]
         g.pile.pop()
         if at < 0:
             g.unknown[move.player] += 1
         else:
             g.known[move.player].insert(at, move.card)
     elif n > _PLAY:  # a draw
-        p, top, how = rec[9].player, rec[10], rec[11]
+        p, top, how = rec[MOVE].player, rec[10], rec[11]
         if how & 1:
             g.known[p].pop()
         else:
