@@ -22,7 +22,7 @@ OpenSpiel leaves its chance nodes (each card dealt or drawn) to the caller, so i
 figures include picking them in Python. The table shows two ways: by the weights of
 ``chance_outcomes()`` (OpenSpiel's own examples), and, with one deck (2 to 5 players),
 uniformly from ``legal_actions()``, which draws the same cards because every chance
-outcome is then equally likely, and takes OpenSpiel's side about half the time. Our
+outcome is then equally likely, and cuts OpenSpiel's time by more than half. Our
 engine shuffles the deck once per deal instead. Read both ratios: the second is the
 stricter one.
 
@@ -112,7 +112,7 @@ def openspiel_games(pyspiel: Any, players: int, games: int, rng: random.Random,
     examples do; ``uniform``, one of ``legal_actions()`` at random, which is the same
     draw with one deck (every outcome is then equally likely; with two decks, at six
     players or more, a card's copies weigh it) without building the list of outcomes,
-    about twice as fast for OpenSpiel."""
+    over twice as fast for OpenSpiel."""
     game = openspiel_game(pyspiel, players)
     uniform = chance == "uniform"
     moves = 0

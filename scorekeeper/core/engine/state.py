@@ -329,7 +329,11 @@ class Game:
 
         When every card is known these moves are certainly legal, so until the next
         move :meth:`apply` makes any of them (the very objects listed) without judging
-        it again: the fast path that simulation runs on."""
+        it again: the fast path that simulation runs on. Until then, asking again
+        (:meth:`actors`, :meth:`summary`) copies that listing instead of working it out."""
+        listed = self._listed
+        if listed:
+            return list(listed)
         moves = rules.legal_moves(self)
         if self._exact:
             self._listed = tuple(moves)
