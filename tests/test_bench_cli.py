@@ -66,6 +66,42 @@ def test_versus_times_a_baseline_checkout():
     assert "| Before games/s | Speed-up |" in versus.table([row])
 
 
+@pytest.mark.parametrize(("players", "uniform"), [(2, True), (4, True), (7, False)])
+def test_a_uniform_pick_of_openspiels_chance_outcomes_is_the_same_draw_with_one_deck(
+        players, uniform):
+    import random
+
+    pyspiel = versus.load_pyspiel()
+    if pyspiel is None:
+        pytest.skip("OpenSpiel (pip install open-spiel) is not installed")
+    game, rng, odds = versus.openspiel_game(pyspiel, players), random.Random(players), set()
+    for _ in range(3):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                assert sorted(a for a, _ in outcomes) == sorted(state.legal_actions())
+                odds.add(len({round(p * len(outcomes), 9) for _, p in outcomes}) == 1)
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert odds == ({True} if uniform else {True, False})  # two decks: copies weigh
+    row = versus.compare("crazy-eights", players, 2, 1, seed=0, pyspiel=pyspiel)
+    assert ("uniform_games_ratio" in row) is uniform
+    assert ("uniform chance" in versus.table([row])) is uniform
+
+
+def test_versus_times_by_cpu_unless_asked_for_the_wall_clock():
+    assert versus.compare("countdown", 3, 2, 1, seed=0, pyspiel=None)["clock"] == "cpu"
+    row = versus.compare("countdown", 3, 2, 1, seed=0, pyspiel=None, clock="wall")
+    assert row["clock"] == "wall" and row["ours_games_per_second"] > 0
+
+
+def test_an_unknown_clock_is_one_line_and_exit_2():
+    result = CliRunner().invoke(bench, ["engine", "--against", "openspiel", "--clock", "sun"])
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [
+        line for line in result.output.strip().splitlines() if "'sun' is not one of" in line]
+
+
 def _with_import():
     from scorekeeper.cli.history import bench_import
 

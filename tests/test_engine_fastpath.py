@@ -109,3 +109,20 @@ def test_the_undo_log_holds_at_most_200_bytes_a_move(game: str, players: int) ->
             g.apply(choose(g.legal_moves(), rng))
             moves += 1
         assert undo_bytes(g) <= UNDO_BYTES_PER_MOVE * moves, (seed, undo_bytes(g) / moves)
+
+
+def test_legal_moves_asked_again_before_a_move_are_the_same_listing_in_a_new_list() -> None:
+    g = Game.deal(Sheet.make("last-one"), 4, 0, random.Random(3))
+    rng = random.Random(3)
+    for _ in range(40):
+        first = g.legal_moves()
+        first.append(Move.pass_(9))  # the caller's list is its own
+        again = g.legal_moves()
+        assert again == first[:-1] and again is not first
+        assert all(a is b for a, b in zip(again, first, strict=False))
+        g.apply(choose(again, rng))
+        if g.is_over:
+            break
+    g.undo()
+    assert g.legal_moves() == g.legal_moves() and g.actors() == {m.player for m in
+                                                                 g.legal_moves()}

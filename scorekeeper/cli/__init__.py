@@ -147,15 +147,18 @@ def bench() -> None:
 @click.option("--baseline", metavar="DIR",
               help="With --against: also time the engine checked out in DIR (e.g. "
                    "`git worktree add DIR <commit>`) in a subprocess, same batches.")
+@click.option("--clock", default="cpu", show_default=True, type=click.Choice(["cpu", "wall"]),
+              help="With --against: time by this process's CPU time (steady on a shared "
+                   "machine) or by the wall clock.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def bench_engine(game: str, players: int, games: int, seed: int, against: str | None,
-                 repeats: int, baseline: str | None, as_json: bool) -> None:
+                 repeats: int, baseline: str | None, clock: str, as_json: bool) -> None:
     """Play K seeded random complete games and print games and moves per second."""
     if baseline is not None and not os.path.isfile(
             os.path.join(baseline, "scorekeeper", "cli", "versus.py")):
         fail(f"--baseline: {baseline!r} is not a checkout with scorekeeper/cli/versus.py")
     if against:
-        _versus(games, repeats, seed, as_json, baseline)
+        _versus(games, repeats, seed, as_json, baseline, clock)
         return
     problem = GAMES[game].players_problem(players)
     if problem:
@@ -174,7 +177,7 @@ def bench_engine(game: str, players: int, games: int, seed: int, against: str | 
 
 
 def _versus(games: int, repeats: int, seed: int, as_json: bool,
-            baseline: str | None = None) -> None:
+            baseline: str | None = None, clock: str = "cpu") -> None:
     """The side-by-side run behind ``bench engine --against openspiel``."""
     from scorekeeper.cli import versus
 
@@ -183,10 +186,16 @@ def _versus(games: int, repeats: int, seed: int, as_json: bool,
         fail("--against openspiel needs OpenSpiel: pip install open-spiel")
     rows = []
     for game, players in versus.CONFIGS:
-        rows.append(versus.compare(game, players, games, repeats, seed, pyspiel, baseline))
+        rows.append(versus.compare(game, players, games, repeats, seed, pyspiel, baseline,
+                                   clock))
         if not as_json:
             click.echo(f"{game}, {players} players: done", err=True)
-    click.echo(json.dumps(rows) if as_json else versus.table(rows))
+    if as_json:
+        click.echo(json.dumps(rows))
+        return
+    click.echo(versus.table(rows))
+    click.echo(f"({'CPU' if clock == 'cpu' else 'Wall-clock'} time; medians of {repeats} "
+               f"batches of {games} hands per engine.)")
 
 
 def register(app: Flask) -> None:

@@ -118,18 +118,13 @@ def _reverse(game: Game) -> int:
 
 # -------------------------------------------------------------- moves
 
-def _take(game: Game, p: int, c: Card) -> None:
-    hand = game.known[p]
-    if c in hand:
-        hand.remove(c)
-    else:
-        game.unknown[p] -= 1
-
-
 def _play(game: Game, move: Move) -> None:
     p, c = move.player, move.card
     assert c is not None
-    _take(game, p, c)
+    try:
+        game.known[p].remove(c)
+    except ValueError:  # one of the seat's unseen cards
+        game.unknown[p] -= 1
     joker = c.rank is None
     eff = move.as_card if joker else c
     assert eff is not None
@@ -157,7 +152,14 @@ def _play(game: Game, move: Move) -> None:
     elif game.debts:
         _pass_draw_on(game, p)
     else:
-        code = rules.effect_of(game, eff, p, joker)
+        rank = eff.rank
+        if joker or rank is game.wild[p]:
+            code = rules.effect_of(game, eff, p, joker)
+        else:  # what effect_of answers for a plain card, without the call
+            code = game.variant.rank_effects[rank]  # type: ignore[index]
+        if code is None:  # most cards: the next seat's turn
+            game.turn, game.drawn = (p + game.direction) % game.players, 0
+            return
         if code == "three" and was_free and not game.variant.three_chain:
             code = None
         _card_effect(game, p, code)

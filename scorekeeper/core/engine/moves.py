@@ -143,7 +143,7 @@ class Verdict:
     Verdict(legal=True, reason='8♠ follows spades', rule='c8-turn', cause='play', implied=())
     """
 
-    __slots__ = ("_args", "_judge", "_reason", "_rule", "cause", "implied", "legal")
+    __slots__ = ("_later", "_reason", "_rule", "cause", "implied", "legal")
 
     def __init__(self, legal: bool | None, reason: str | Callable[[], str], rule: str,
                  cause: str = "play", implied: tuple[int, ...] = ()) -> None:
@@ -152,8 +152,7 @@ class Verdict:
         self._rule = rule
         self.cause = cause
         self.implied = implied
-        self._judge: Callable[..., Verdict] | None = None
-        self._args: tuple[Any, ...] = ()
+        self._later: tuple[Any, ...] | None = None  # (judge, *its arguments) until judged
 
     @classmethod
     def later(cls, legal: bool | None, judge: Callable[..., Verdict], *args: Any) -> Verdict:
@@ -164,22 +163,21 @@ class Verdict:
         >>> v.legal, v.rule
         (True, 'c8-eights')
         """
-        verdict = object.__new__(cls)
-        verdict.legal, verdict._reason, verdict._rule = legal, "", ""
-        verdict.cause, verdict.implied, verdict._judge, verdict._args = "play", (), judge, args
+        verdict = _new(cls)
+        verdict.legal, verdict.cause, verdict.implied = legal, "play", ()
+        verdict._later = (judge, *args)
         return verdict
 
     def _judged(self) -> None:
-        judge, self._judge = self._judge, None
-        if judge is not None:
-            full = judge(*self._args)
-            self._args = ()
-            self._reason, self._rule = full.reason, full.rule
+        later = self._later
+        if later is not None:
+            full = later[0](*later[1:])
+            self._reason, self._rule, self._later = full.reason, full.rule, None
 
     @property
     def reason(self) -> str:
         """Why, in words a player reads."""
-        if self._judge is not None:
+        if self._later is not None:
             self._judged()
         reason = self._reason
         if not isinstance(reason, str):
@@ -189,7 +187,7 @@ class Verdict:
     @property
     def rule(self) -> str:
         """The rules-reference anchor of the rule that decides."""
-        if self._judge is not None:
+        if self._later is not None:
             self._judged()
         return self._rule
 
@@ -207,6 +205,9 @@ class Verdict:
     def __repr__(self) -> str:
         return (f"Verdict(legal={self.legal!r}, reason={self.reason!r}, rule={self.rule!r}, "
                 f"cause={self.cause!r}, implied={self.implied!r})")
+
+
+_new = object.__new__
 
 
 class SetupError(InputError):

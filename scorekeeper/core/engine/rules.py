@@ -539,22 +539,24 @@ def legal_moves(game: Game) -> list[Move]:
     """Every move allowed now (verdict True or None). Plays are listed only for cards
     known to be held, except when the deck shows that a seat's unseen cards must hold a
     playable one (then each unseen card it may be); a draw is listed without its card."""
-    debts = game.debts
-    if game.result is not None and not debts:
-        return []
-    if debts:
+    if game.debts:
         moves = _debt_moves(game)
+    elif game.result is not None:
+        return []
     elif game.naming:
         moves = _filtered(game, _naming_candidates(game))
     elif game.melee is not None:
         moves = _melee_moves(game)
     elif game.free_play:
         moves = _play_moves(game, game.turn, game.known[game.turn], free=True)
-        moves.append(Move.pass_(game.turn))
+        moves.append(_PASSES[game.turn])
     else:
         moves = _turn_moves(game)
-    if game.uncalled >= 0 and _check_call(game, game.uncalled).legal:
-        moves.insert(0, Move.call(game.uncalled))
+    seat = game.uncalled
+    # The call is legal for the uncalled seat holding one card (see _check_call).
+    if seat >= 0 and game.variant.call_required and len(game.known[seat]) + game.unknown[
+            seat] == 1:
+        moves.insert(0, _CALLS[seat])
     return moves
 
 
@@ -572,16 +574,19 @@ def _play(p: int, c: Card, suit: Suit | None = None, named: Card | None = None) 
     return move
 
 
-class _WildPlays(dict[tuple[int, Card], list[Move]]):
-    """A seat's plays of a wild card, one per named suit, built on first use."""
+class _WildPlays(dict[Card, list[Move]]):
+    """One seat's plays of a wild card, one per named suit, built on first use."""
 
-    def __missing__(self, key: tuple[int, Card]) -> list[Move]:
-        p, c = key
-        plays = self[key] = [_play(p, c, s) for s in SUITS]
+    def __init__(self, seat: int) -> None:
+        super().__init__()
+        self.seat = seat
+
+    def __missing__(self, c: Card) -> list[Move]:
+        plays = self[c] = [_play(self.seat, c, s) for s in SUITS]
         return plays
 
 
-_WILD_PLAYS = _WildPlays()
+_WILD_PLAYS = tuple(_WildPlays(p) for p in range(16))
 
 
 class _PlainPlays(dict[Card, Move]):
@@ -598,8 +603,11 @@ class _PlainPlays(dict[Card, Move]):
 
 _PLAIN_PLAYS = tuple(_PlainPlays(p) for p in range(16))
 _NO_RANK = object()  # matches no card's rank: the upcard's rank does not count
+_ANY_SUIT = object()  # stands for "any card may follow" (matches no card's suit)
 _DRAWS = tuple(Move("draw", p) for p in range(16))
 _PASSES = tuple(Move("pass", p) for p in range(16))
+_CALLS = tuple(Move("call", p) for p in range(16))
+_NAMES = tuple(tuple(Move("name", p, None, s) for s in SUITS) for p in range(16))
 
 
 def _filtered(game: Game, candidates: list[Move]) -> list[Move]:
@@ -609,23 +617,27 @@ def _filtered(game: Game, candidates: list[Move]) -> list[Move]:
 def _turn_moves(game: Game) -> list[Move]:
     """Plays, then the draw and the pass when the rules allow them (or cannot rule
     them out). After drawing, plays only with play_after_draw."""
-    v, p = game.variant, game.turn
-    may_play = not game.drawn or v.play_after_draw
+    v, p, drawn = game.variant, game.turn, game.drawn
+    may_play = not drawn or v.play_after_draw
     moves = _play_moves(game, p, game.known[p]) if may_play else []
-    if may_play and not moves and game.unknown[p] and can_play(game, p):
+    unknown = game.unknown[p]
+    if unknown and may_play and not moves and can_play(game, p):
         # Deduced from the deck: some unseen card must be playable; list each it may be.
         moves = _play_moves(game, p, list(dict.fromkeys(unseen_cards(game))))
-    if game.active_suit is None and not v.is_last_one and not game.drawn:
-        return moves + [Move.name(p, s) for s in SUITS]
-    if game.unknown[p]:  # unseen cards: ask the full rules (deductions, cannot tell)
+    if game.active_suit is None and not drawn and not v.is_last_one:
+        return moves + list(_NAMES[p])
+    if unknown:  # unseen cards: ask the full rules (deductions, cannot tell)
         return moves + _filtered(game, [Move.draw(p), Move.pass_(p)])
     # Every card known: the same answers as _check_draw and _check_pass, directly.
     # The plays listed are those of every playable card held, unless plays are barred.
     playable = bool(moves) if may_play else can_play(game, p)
-    drawable = more_draws(game) if game.drawn else bool(game.stock) or len(game.pile) > 1
+    drawable = bool(game.stock) or len(game.pile) > 1
+    if drawn and drawable:  # may draw again (more_draws)
+        limit = v.draw_limit
+        drawable = limit is None or drawn < limit
     if drawable and (v.draw_with_playable or not playable):
         moves.append(_DRAWS[p])
-    if (game.drawn and playable) or not (playable or drawable):
+    if (drawn and playable) or not (playable or drawable):
         moves.append(_PASSES[p])
     return moves
 
@@ -633,24 +645,26 @@ def _turn_moves(game: Game) -> list[Move]:
 def _play_moves(game: Game, p: int, cards: list[Card], free: bool = False) -> list[Move]:
     """Plays of the given cards that are legal on a turn (or as the free card): the
     test of :func:`fits`, inlined, as this runs for every position of a playout."""
-    anything = free and not game.variant.three_matching
-    suit, up, wild = game.active_suit, game.upcard_as, game.wild[p]
-    anything = anything or suit is None
+    up, wild = game.upcard_as, game.wild[p]
+    suit: object = game.active_suit
+    if suit is None or (free and not game.variant.three_matching):
+        suit = _ANY_SUIT
     up_rank = up.rank if game.rank_open and up is not None else _NO_RANK
     moves: list[Move] = []
+    add = moves.append
+    plain, wilds = _PLAIN_PLAYS[p], _WILD_PLAYS[p]
     joker_done = False
-    plain = _PLAIN_PLAYS[p]
     # Only two-deck games hold duplicates (jokers are listed once below).
     for c in dict.fromkeys(cards) if game.deck.decks > 1 else cards:
         rank = c.rank
-        if rank is None:
+        if rank is wild:
+            moves += wilds[c]
+        elif rank is None:
             if not joker_done:
-                moves += _joker_moves(game, p, anything)
+                moves += _joker_moves(game, p, suit is _ANY_SUIT)
             joker_done = True
-        elif rank is wild:
-            moves += _WILD_PLAYS[p, c]
-        elif anything or c.suit is suit or rank is up_rank:
-            moves.append(plain[c])
+        elif c.suit is suit or rank is up_rank or suit is _ANY_SUIT:
+            add(plain[c])
     return moves
 
 

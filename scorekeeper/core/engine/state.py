@@ -27,6 +27,8 @@ from scorekeeper.core.sheets import Sheet
 
 __all__ = ["Debt", "Game", "Melee", "Outcome"]
 
+_new = object.__new__
+
 
 @dataclass(frozen=True)
 class Outcome:
@@ -65,6 +67,7 @@ class Game:
     __slots__ = (
         "_exact",
         "_listed",
+        "_rare",
         "active_suit",
         "counts",
         "dealer",
@@ -133,6 +136,7 @@ class Game:
         self.history: list[undo.Record] = []
         self._exact = False  # every card known, now and after any refill: see legal_moves
         self._listed: tuple[Move, ...] = ()  # what legal_moves last listed, until a move
+        self._rare: tuple[Any, ...] = ()  # the undo log's rarely changing facts, shared
 
     # ----------------------------------------------------------------- setup
 
@@ -325,7 +329,11 @@ class Game:
 
         When every card is known these moves are certainly legal, so until the next
         move :meth:`apply` makes any of them (the very objects listed) without judging
-        it again: the fast path that simulation runs on."""
+        it again: the fast path that simulation runs on. Until then, asking again
+        (:meth:`actors`, :meth:`summary`) copies that listing instead of working it out."""
+        listed = self._listed
+        if listed:
+            return list(listed)
         moves = rules.legal_moves(self)
         if self._exact:
             self._listed = tuple(moves)
@@ -370,19 +378,22 @@ class Game:
                 if made is move:
                     undo.make(self, move)
                     history = self.history
-                    return Verdict.later(True, Game._judge_made, self, move, history[-1],
-                                         len(history))
+                    # Verdict.later, built in place: this runs once a move in simulation.
+                    verdict = _new(Verdict)
+                    verdict.legal, verdict.cause, verdict.implied = True, "play", ()
+                    verdict._later = (Game._judge_made, self, history[-1], len(history))
+                    return verdict
         verdict = rules.check(self, move)
         if verdict.legal is False:
             raise ERRORS[verdict.cause](move, verdict)
-        self._listed = ()
         undo.make(self, move, verdict.implied)
         return verdict
 
-    def _judge_made(self, move: Move, rec: undo.Record, depth: int) -> Verdict:
+    def _judge_made(self, rec: undo.Record, depth: int) -> Verdict:
         """The full verdict on a move made by the fast path, judged when someone reads
         its reason: on a copy of this game taken back to just before the move (when
         the move has been undone since, the position it was made in is gone)."""
+        move = rec[undo.MOVE]
         if len(self.history) < depth or self.history[depth - 1] is not rec:
             return Verdict(True, f"{move} was listed by legal_moves (the position has "
                            "been taken back since)", self.variant.rule["turn"])
