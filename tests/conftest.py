@@ -3,12 +3,20 @@
 Every test that takes ``app`` (or ``client``/``runner``) runs twice: on SQLite, the
 embedded default, and on a real PostgreSQL cluster that the session starts itself.
 Without PostgreSQL binaries those runs are skipped locally and fail under CI.
+
+Each test still gets a new app and empty tables, but the work that would be the same
+for every test is done once per session: the schema (SQLite: a template database file
+copied per test; PostgreSQL: one database emptied per test) and the fingerprinted,
+gzip- and brotli-compressed static files, which every app writes to
+``instance/static-cache`` and which the tests share through a link to one folder
+(content-addressed, exactly as several server workers share it).
 """
 
 from __future__ import annotations
 
 import itertools
 import os
+import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -58,6 +66,33 @@ def _pg_schema(pg_url: str) -> str:
     return pg_url
 
 
+def _app_in(instance: Path, config: dict[str, object]):
+    """``create_app(config)`` with ``instance`` as its instance folder."""
+    os.environ["SCOREKEEPER_INSTANCE_PATH"] = str(instance)
+    try:
+        return create_app(config)
+    finally:
+        del os.environ["SCOREKEEPER_INSTANCE_PATH"]
+
+
+@pytest.fixture(scope="session")
+def _shared(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Built once per session: the static cache folder every test app links to, and an
+    SQLite database holding the empty schema that each SQLite test copies."""
+    root = tmp_path_factory.mktemp("shared")
+    cache, template = root / "static-cache", root / "schema.db"
+    cache.mkdir()
+    instance = root / "instance"
+    instance.mkdir()
+    (instance / "static-cache").symlink_to(cache)
+    app = _app_in(instance, {"TESTING": True, "SECRET_KEY": "template",
+                             "SQLALCHEMY_DATABASE_URI": f"sqlite:///{template}"})
+    with app.app_context():
+        db.create_all()
+        db.engine.dispose()
+    return {"static-cache": cache, "schema.db": template}
+
+
 def _empty_tables() -> None:
     names = ", ".join(f'"{t.name}"' for t in db.metadata.sorted_tables)
     db.session.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
@@ -71,25 +106,23 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-def app(backend: str, tmp_path: Path, request: pytest.FixtureRequest):
+def app(backend: str, tmp_path: Path, request: pytest.FixtureRequest,
+        _shared: dict[str, Path]):
     """A fresh app with empty tables on the chosen backend."""
     instance = tmp_path / f"instance-{next(_counter)}"
+    instance.mkdir()
+    (instance / "static-cache").symlink_to(_shared["static-cache"])
     config = {"TESTING": True, "SECRET_KEY": "test-secret-key", "WTF_CSRF_ENABLED": False,
               "RATE_LIMITS": False}  # tests of the limits turn them back on
     if backend == "postgresql":
         config["SQLALCHEMY_DATABASE_URI"] = request.getfixturevalue("_pg_schema")
     else:
+        shutil.copyfile(_shared["schema.db"], instance / "test.db")
         config["SQLALCHEMY_DATABASE_URI"] = f"sqlite:///{instance / 'test.db'}"
-    os.environ["SCOREKEEPER_INSTANCE_PATH"] = str(instance)
-    try:
-        application = create_app(config)
-    finally:
-        del os.environ["SCOREKEEPER_INSTANCE_PATH"]
-    with application.app_context():
-        if backend == "postgresql":
+    application = _app_in(instance, config)
+    if backend == "postgresql":
+        with application.app_context():
             _empty_tables()
-        else:
-            db.create_all()
     yield application
     with application.app_context():
         db.session.remove()
