@@ -10,6 +10,11 @@ copied per test; PostgreSQL: one database emptied per test) and the fingerprinte
 gzip- and brotli-compressed static files, which every app writes to
 ``instance/static-cache`` and which the tests share through a link to one folder
 (content-addressed, exactly as several server workers share it).
+
+A test marked ``no_database`` needs an app but reads and writes no table (a rules
+page, the play checker, a pure API endpoint): running it on PostgreSQL too would prove
+nothing more, so it runs on SQLite alone, and the ``app`` fixture fails it if it sends
+the database a single statement after all.
 """
 
 from __future__ import annotations
@@ -19,11 +24,13 @@ import os
 import shutil
 import tempfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from hypothesis.configuration import set_hypothesis_home_dir
-from sqlalchemy import text
+from sqlalchemy import event, text
+from sqlalchemy.engine import Engine
 
 from scorekeeper import create_app
 from scorekeeper.store.extensions import db
@@ -99,6 +106,35 @@ def _empty_tables() -> None:
     db.session.commit()
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A ``no_database`` test runs on SQLite only: its backend is fixed before the
+    ``backend`` fixture would parametrise it over both."""
+    test = metafunc.definition
+    if "backend" not in metafunc.fixturenames or not test.get_closest_marker("no_database"):
+        return
+    if any("backend" in str(m.args[0]) for m in test.iter_markers("parametrize")):
+        return  # the test names its backends itself
+    test.add_marker(pytest.mark.parametrize("backend", ["sqlite"], indirect=True))
+
+
+@contextmanager
+def _no_statements(test: str) -> Iterator[None]:
+    """Fail ``test`` if any engine executes SQL inside the block."""
+    sent: list[str] = []
+
+    def record(_conn, _cursor, statement, *_args) -> None:
+        sent.append(statement)
+
+    event.listen(Engine, "before_cursor_execute", record)
+    try:
+        yield
+    finally:
+        event.remove(Engine, "before_cursor_execute", record)
+    assert not sent, (f"{test} is marked no_database but sent {len(sent)} statement(s), "
+                      f"the first: {sent[0]!r}; drop the mark so it runs on both databases")
+
+
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
 def backend(request: pytest.FixtureRequest) -> str:
     """Which database the test runs on; also parametrises every app-based test."""
@@ -123,7 +159,11 @@ def app(backend: str, tmp_path: Path, request: pytest.FixtureRequest,
     if backend == "postgresql":
         with application.app_context():
             _empty_tables()
-    yield application
+    if request.node.get_closest_marker("no_database"):
+        with _no_statements(request.node.nodeid):
+            yield application
+    else:
+        yield application
     with application.app_context():
         db.session.remove()
         db.engine.dispose()
