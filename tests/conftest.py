@@ -65,8 +65,8 @@ def pg_url(pg: pgcluster.Cluster) -> str:
 
 
 @pytest.fixture(scope="session")
-def _pg_schema(pg_url: str) -> str:
-    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": pg_url})
+def _pg_schema(pg_url: str, _shared: dict[str, Path]) -> str:
+    app = _app_in(_shared["instance"], {"TESTING": True, "SQLALCHEMY_DATABASE_URI": pg_url})
     with app.app_context():
         db.create_all()
         db.engine.dispose()
@@ -84,8 +84,9 @@ def _app_in(instance: Path, config: dict[str, object]):
 
 @pytest.fixture(scope="session")
 def _shared(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """Built once per session: the static cache folder every test app links to, and an
-    SQLite database holding the empty schema that each SQLite test copies."""
+    """Built once per session: the static cache folder every test app links to, an
+    SQLite database holding the empty schema that each SQLite test copies, and an
+    instance folder for the apps that build schemas."""
     root = tmp_path_factory.mktemp("shared")
     cache, template = root / "static-cache", root / "schema.db"
     cache.mkdir()
@@ -97,7 +98,7 @@ def _shared(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     with app.app_context():
         db.create_all()
         db.engine.dispose()
-    return {"static-cache": cache, "schema.db": template}
+    return {"instance": instance, "static-cache": cache, "schema.db": template}
 
 
 def _empty_tables() -> None:
