@@ -81,7 +81,10 @@ def live_server(app) -> Iterator[str]:
     """Serve ``app`` on 127.0.0.1 (a free port) in a daemon thread; yield the base URL."""
     _require_chromium()
     server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
+    # Polled every 50 ms rather than Werkzeug's 0.5 s, so ``shutdown`` (which waits
+    # for the next poll) ends each test at once.
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
+                              name="live-server", daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_port}"

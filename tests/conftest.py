@@ -3,19 +3,34 @@
 Every test that takes ``app`` (or ``client``/``runner``) runs twice: on SQLite, the
 embedded default, and on a real PostgreSQL cluster that the session starts itself.
 Without PostgreSQL binaries those runs are skipped locally and fail under CI.
+
+Each test still gets a new app and empty tables, but the work that would be the same
+for every test is done once per session: the schema (SQLite: a template database file
+copied per test; PostgreSQL: one database emptied per test) and the fingerprinted,
+gzip- and brotli-compressed static files, which every app writes to
+``instance/static-cache`` and which the tests share through a link to one folder
+(content-addressed, exactly as several server workers share it).
+
+A test marked ``no_database`` needs an app but reads and writes no table (a rules
+page, the play checker, a pure API endpoint): running it on PostgreSQL too would prove
+nothing more, so it runs on SQLite alone, and the ``app`` fixture fails it if it sends
+the database a single statement after all.
 """
 
 from __future__ import annotations
 
 import itertools
 import os
+import shutil
 import tempfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from hypothesis.configuration import set_hypothesis_home_dir
-from sqlalchemy import text
+from sqlalchemy import event, text
+from sqlalchemy.engine import Engine
 
 from scorekeeper import create_app
 from scorekeeper.store.extensions import db
@@ -50,18 +65,75 @@ def pg_url(pg: pgcluster.Cluster) -> str:
 
 
 @pytest.fixture(scope="session")
-def _pg_schema(pg_url: str) -> str:
-    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": pg_url})
+def _pg_schema(pg_url: str, _shared: dict[str, Path]) -> str:
+    app = _app_in(_shared["instance"], {"TESTING": True, "SQLALCHEMY_DATABASE_URI": pg_url})
     with app.app_context():
         db.create_all()
         db.engine.dispose()
     return pg_url
 
 
+def _app_in(instance: Path, config: dict[str, object]):
+    """``create_app(config)`` with ``instance`` as its instance folder."""
+    os.environ["SCOREKEEPER_INSTANCE_PATH"] = str(instance)
+    try:
+        return create_app(config)
+    finally:
+        del os.environ["SCOREKEEPER_INSTANCE_PATH"]
+
+
+@pytest.fixture(scope="session")
+def _shared(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Built once per session: the static cache folder every test app links to, an
+    SQLite database holding the empty schema that each SQLite test copies, and an
+    instance folder for the apps that build schemas."""
+    root = tmp_path_factory.mktemp("shared")
+    cache, template = root / "static-cache", root / "schema.db"
+    cache.mkdir()
+    instance = root / "instance"
+    instance.mkdir()
+    (instance / "static-cache").symlink_to(cache)
+    app = _app_in(instance, {"TESTING": True, "SECRET_KEY": "template",
+                             "SQLALCHEMY_DATABASE_URI": f"sqlite:///{template}"})
+    with app.app_context():
+        db.create_all()
+        db.engine.dispose()
+    return {"instance": instance, "static-cache": cache, "schema.db": template}
+
+
 def _empty_tables() -> None:
     names = ", ".join(f'"{t.name}"' for t in db.metadata.sorted_tables)
     db.session.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
     db.session.commit()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A ``no_database`` test runs on SQLite only: its backend is fixed before the
+    ``backend`` fixture would parametrise it over both."""
+    test = metafunc.definition
+    if "backend" not in metafunc.fixturenames or not test.get_closest_marker("no_database"):
+        return
+    if any("backend" in str(m.args[0]) for m in test.iter_markers("parametrize")):
+        return  # the test names its backends itself
+    test.add_marker(pytest.mark.parametrize("backend", ["sqlite"], indirect=True))
+
+
+@contextmanager
+def _no_statements(test: str) -> Iterator[None]:
+    """Fail ``test`` if any engine executes SQL inside the block."""
+    sent: list[str] = []
+
+    def record(_conn, _cursor, statement, *_args) -> None:
+        sent.append(statement)
+
+    event.listen(Engine, "before_cursor_execute", record)
+    try:
+        yield
+    finally:
+        event.remove(Engine, "before_cursor_execute", record)
+    assert not sent, (f"{test} is marked no_database but sent {len(sent)} statement(s), "
+                      f"the first: {sent[0]!r}; drop the mark so it runs on both databases")
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
@@ -71,26 +143,28 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-def app(backend: str, tmp_path: Path, request: pytest.FixtureRequest):
+def app(backend: str, tmp_path: Path, request: pytest.FixtureRequest,
+        _shared: dict[str, Path]):
     """A fresh app with empty tables on the chosen backend."""
     instance = tmp_path / f"instance-{next(_counter)}"
+    instance.mkdir()
+    (instance / "static-cache").symlink_to(_shared["static-cache"])
     config = {"TESTING": True, "SECRET_KEY": "test-secret-key", "WTF_CSRF_ENABLED": False,
               "RATE_LIMITS": False}  # tests of the limits turn them back on
     if backend == "postgresql":
         config["SQLALCHEMY_DATABASE_URI"] = request.getfixturevalue("_pg_schema")
     else:
+        shutil.copyfile(_shared["schema.db"], instance / "test.db")
         config["SQLALCHEMY_DATABASE_URI"] = f"sqlite:///{instance / 'test.db'}"
-    os.environ["SCOREKEEPER_INSTANCE_PATH"] = str(instance)
-    try:
-        application = create_app(config)
-    finally:
-        del os.environ["SCOREKEEPER_INSTANCE_PATH"]
-    with application.app_context():
-        if backend == "postgresql":
+    application = _app_in(instance, config)
+    if backend == "postgresql":
+        with application.app_context():
             _empty_tables()
-        else:
-            db.create_all()
-    yield application
+    if request.node.get_closest_marker("no_database"):
+        with _no_statements(request.node.nodeid):
+            yield application
+    else:
+        yield application
     with application.app_context():
         db.session.remove()
         db.engine.dispose()

@@ -6,6 +6,9 @@ import copy
 
 import pytest
 
+# Pages and endpoints that read no table: SQLite alone (conftest checks no SQL is sent).
+pytestmark = pytest.mark.no_database
+
 URL = "/api/v1/replay"
 
 EXAMPLE = {

@@ -1,10 +1,13 @@
 """``POST /api/v1/score``: points per seat, and 400s that name the field at fault.
 
-Runs on SQLite and PostgreSQL through the ``client`` fixture."""
+Scoring reads no table, so these run on SQLite alone (marked ``no_database``)."""
 
 from __future__ import annotations
 
 import pytest
+
+# Pages and endpoints that read no table: SQLite alone (conftest checks no SQL is sent).
+pytestmark = pytest.mark.no_database
 
 URL = "/api/v1/score"
 C8 = {"game": "crazy-eights"}

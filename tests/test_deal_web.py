@@ -11,6 +11,9 @@ from scorekeeper import create_app
 from scorekeeper.api import document
 from scorekeeper.core.sheets import GAMES
 
+# Pages and endpoints that read no table: SQLite alone (conftest checks no SQL is sent).
+pytestmark = pytest.mark.no_database
+
 
 def page(client, url: str, status: int = 200) -> str:
     response = client.get(url)

@@ -20,11 +20,13 @@ from .test_cli import SCOREKEEPER, _free_port, _lines
 PUBLIC = "https://cards.example.org"
 
 
-@pytest.fixture
-def served(tmp_path):
-    """``scorekeeper serve`` with a public URL and one trusted proxy; yields its port."""
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """``scorekeeper serve`` with a public URL and one trusted proxy; yields its port.
+    One server for the module: the tests only send it requests that change nothing."""
     if not SCOREKEEPER.exists():
         pytest.skip("the scorekeeper console script is not installed")
+    tmp_path = tmp_path_factory.mktemp("serve")
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREKEEPER_")}
     env |= {"SCOREKEEPER_INSTANCE_PATH": str(tmp_path), "PYTHONUNBUFFERED": "1",

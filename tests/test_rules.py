@@ -12,6 +12,9 @@ from scorekeeper.core.sheets import GAMES, OPTIONS, SECTIONS, Sheet
 from scorekeeper.web.rules import card as rules_card
 from scorekeeper.web.rules import views as rules
 
+# Pages and endpoints that read no table: SQLite alone (conftest checks no SQL is sent).
+pytestmark = pytest.mark.no_database
+
 ENGINE = Path(rules.__file__).resolve().parents[2] / "core" / "engine"
 
 
