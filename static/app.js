@@ -460,3 +460,24 @@ document.querySelectorAll("form[data-seating]").forEach((form) => {
   form.querySelectorAll("[data-seat-help-js]").forEach((p) => { p.hidden = false; });
   show();
 });
+
+// ---- offline support (static/offline.js), never in the way of a first visit ----
+// A page the service worker serves gets offline.js at once (from this phone, no
+// network). A page it does not serve yet (the first visit, or a browser without
+// service workers) gets it once the page has loaded and the browser is idle: the
+// worker it registers, and the copies that worker keeps for offline use, then come
+// after the page instead of competing with it.
+(() => {
+  const tag = document.querySelector("script[data-offline]");
+  if (!tag) return;
+  const load = () => {
+    const script = document.createElement("script");
+    script.src = tag.dataset.offline;
+    document.head.append(script);
+  };
+  const idle = () => (window.requestIdleCallback ? window.requestIdleCallback(load, { timeout: 2000 })
+    : window.setTimeout(load, 200));
+  if (navigator.serviceWorker && navigator.serviceWorker.controller) load();
+  else if (document.readyState === "complete") idle();
+  else window.addEventListener("load", idle, { once: true });
+})();
