@@ -12,7 +12,8 @@ names what reached the network and how many of the page's files came from the
 service worker's cache instead.
 
 Times are medians over ``--repeat`` rounds (after a warm-up), twice: wall clock around
-the reload or the tap (the form is filled before the clock starts), and the browser's
+the reload or the tap (the form is filled and the button brought into view before the
+clock starts; the tap is a plain mouse click at the button), and the browser's
 own clock (``loadEventEnd`` of the scoreboard's navigation entry, which for a saved
 hand runs from the form's POST through the redirect). Needs Playwright (the ``test``
 extra) and a Chromium binary (``--chromium``); prints figures, asserts nothing.
@@ -47,7 +48,7 @@ _HTTP_EXTRA = len("Server: Werkzeug/3.1.3 Python/3.11.2\r\n"
 class Answer:
     """One response as it left the server."""
 
-    started: float  # time.perf_counter() when the request arrived
+    started: float  # time.time() when the request arrived (the browser's clock too)
     method: str
     path: str
     kind: str  # Sec-Fetch-Dest: document, style, script, serviceworker, empty (a fetch()) …
@@ -63,7 +64,7 @@ class Wire:
         self.answers: list[Answer] = []
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
-        started = time.perf_counter()
+        started = time.time()
         head: dict[str, Any] = {}
 
         def counting_start(status: str, headers: list[tuple[str, str]], *rest: Any) -> Any:
@@ -91,13 +92,20 @@ class Wire:
 
     def quiet(self, seconds: float = 1.0, limit: float = 20.0) -> None:
         """Wait until no request has arrived for ``seconds`` (at most ``limit``)."""
-        end = time.perf_counter() + limit
-        while time.perf_counter() < end:
+        end = time.time() + limit
+        while time.time() < end:
             with self._lock:
                 last = max((a.started for a in self.answers), default=0.0)
-            if time.perf_counter() - last >= seconds:
+            if time.time() - last >= seconds:
                 return
             time.sleep(0.1)
+
+
+def to_load(answers: list[Answer], loaded: float) -> list[Answer]:
+    """The answers a page needed to load: requests that arrived before its load event
+    (``loaded``, seconds since the epoch) and the favicon, asked for around then."""
+    return [a for a in answers if a.started < loaded or (a.kind == "image"
+                                                           and a.path.endswith(".svg"))]
 
 
 def _kb(answers: list[Answer]) -> str:
@@ -112,37 +120,45 @@ def _what(answers: list[Answer]) -> str:
     return ", ".join(f"{k} {n}" for k, n in sorted(kinds.items()))
 
 
-def _visit(page: Any, wire: Wire, url: str) -> tuple[list[Answer], list[Answer], dict[str, int]]:
-    """Open ``url``; the answers before its load event (and the favicon), those after it
-    until the network is quiet, and where the page's own responses came from."""
-    sources = {"network": 0, "service worker": 0, "HTTP cache": 0}
+def _source(response: dict[str, Any]) -> str:
+    """Where Chromium says a response came from (CDP ``Network.Response``)."""
+    if response.get("fromServiceWorker"):
+        if response.get("serviceWorkerResponseSource") == "cache-storage":
+            routed = (response.get("serviceWorkerRouterInfo") or {}).get("actualSourceType")
+            return "SW cache (static route)" if routed == "cache" else "SW cache"
+        return "network via the SW"
+    return "HTTP cache" if response.get("fromDiskCache") else "network"
 
-    def seen(request: Any) -> None:
-        response = request.response()
-        if response is None:
-            return
-        if response.from_service_worker:
-            sources["service worker"] += 1
-        elif request.sizes()["responseBodySize"] + request.sizes()["responseHeadersSize"] <= 0:
-            sources["HTTP cache"] += 1
-        else:
-            sources["network"] += 1
 
-    page.on("requestfinished", seen)
-    start = time.perf_counter()
+def _visit(page: Any, wire: Wire, url: str) -> tuple[list[Answer], list[Answer],
+                                                     dict[str, list[str]]]:
+    """Open ``url``; the answers to requests that arrived before its load event (and
+    the favicon), those after it until the network is quiet, and where each of the
+    page's own responses came from."""
+    sources: dict[str, list[str]] = {}
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+
+    def seen(event: dict[str, Any]) -> None:
+        response = event["response"]
+        sources.setdefault(_source(response), []).append(response["url"].rsplit("/", 1)[-1])
+
+    cdp.on("Network.responseReceived", seen)
+    start = time.time()
     page.goto(url, wait_until="load")
-    loaded = time.perf_counter()
+    loaded = page.evaluate("(performance.timeOrigin + performance.getEntriesByType("
+                           "'navigation')[0].loadEventStart) / 1000")
     wire.quiet()
-    page.remove_listener("requestfinished", seen)
+    cdp.detach()
     answers = wire.since(start)
-    before = [a for a in answers if a.started < loaded
-              or (a.path.endswith(".svg") and a.kind == "image")]
+    before = to_load(answers, loaded)
     after = [a for a in answers if a not in before]
     return before, after, sources
 
 
-def _fill(page: Any, number: int) -> None:
-    """Fill the hand form without the picker (untimed)."""
+def _fill(page: Any, number: int) -> tuple[float, float]:
+    """Fill the hand form without the picker and bring "Record hand" into view (both
+    untimed); the middle of the button."""
     page.evaluate("""([number, held]) => {
         const form = document.querySelector('form.hand-form');
         form.querySelector('[name=number]').value = number;
@@ -152,12 +168,17 @@ def _fill(page: Any, number: int) -> None:
             if (box) box.value = cards;
         }
     }""", [str(number), HELD])
+    button = page.locator("form.hand-form button[type=submit]")
+    button.scroll_into_view_if_needed()
+    box = button.bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
-def _record(page: Any) -> None:
-    """Press "Record hand" and wait for the scoreboard's load event."""
+def _record(page: Any, where: tuple[float, float]) -> None:
+    """Tap "Record hand" (a plain mouse click at its middle: no Playwright actionability
+    checks in the timing) and wait for the scoreboard's load event."""
     with page.expect_navigation(wait_until="load"):
-        page.click("form.hand-form button[type=submit]")
+        page.mouse.click(*where)
 
 
 def _median(values: list[float]) -> float:
@@ -199,9 +220,9 @@ def bench_browser(repeat: int, chromium: str) -> None:
                     wall["reload"].append((time.perf_counter() - start) * 1000)
                     clock["reload"].append(page.evaluate(LOADED))
                     page.goto(board + "/hands/new", wait_until="load")
-                    _fill(page, 11)
+                    where = _fill(page, 11)
                     start = time.perf_counter()
-                    _record(page)
+                    _record(page, where)
                     wall["save"].append((time.perf_counter() - start) * 1000)
                     clock["save"].append(page.evaluate(LOADED))
                     page.request.delete(f"{base}/api/v1/matches/{ids[10]}/hands/11",
@@ -220,5 +241,7 @@ def bench_browser(repeat: int, chromium: str) -> None:
     click.echo(f"hand entry, first visit, in all       {_kb(before + after)}")
     before, after, sources = again
     click.echo(f"hand entry, repeat visit              {_kb(before + after)} "
-               f"({_what(before + after)}); the page's responses came from: "
-               + ", ".join(f"{where} {n}" for where, n in sources.items()))
+               f"({_what(before + after)})")
+    for where, names in sorted(sources.items()):
+        click.echo(f"  the page's responses from {where + ':':25} {len(names)}: "
+                   f"{' '.join(sorted(names))}")
