@@ -179,6 +179,16 @@
       number = Math.max(number, ...waiting.map((item) => item.number + 1));
     }
     setNumber(number);
+    // Wake the service worker while a hand is being entered: a browser stops an idle
+    // worker after about 30 s, and the save would otherwise wait for it to start.
+    let woken = 0;
+    const wake = () => {
+      const worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+      if (!worker || Date.now() - woken < 10000) return;
+      woken = Date.now();
+      worker.postMessage({ type: "wake" });
+    };
+    ["input", "change", "focusin", "pointerdown"].forEach((type) => handForm.addEventListener(type, wake, { passive: true }));
     handForm.addEventListener("submit", (event) => {
       if (navigator.onLine && !replacing && !forMatch(matchId).length) return; // posts as usual
       event.preventDefault();

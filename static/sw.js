@@ -95,7 +95,8 @@ self.addEventListener("activate", (event) => {
 });
 
 // A page asks for what it uses (its own static files, the pages it links to) to be
-// kept; "fresh" ones are fetched again even when kept (the next hand's form).
+// kept; "fresh" ones are fetched again even when kept (the next hand's form). Any other
+// message ("wake", from a hand form being filled in) only keeps this worker running.
 self.addEventListener("message", (event) => {
   const data = event.data || {};
   if (data.type !== "keep") return;

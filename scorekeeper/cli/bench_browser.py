@@ -171,7 +171,11 @@ def _fill(page: Any, number: int) -> tuple[float, float]:
     button = page.locator("form.hand-form button[type=submit]")
     button.scroll_into_view_if_needed()
     box = button.bounding_box()
-    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    if not page.evaluate("([x, y]) => !!document.elementFromPoint(x, y)"
+                         "?.closest('form.hand-form button[type=submit]')", [x, y]):
+        raise click.ClickException("something covers the Record hand button")
+    return x, y
 
 
 def _record(page: Any, where: tuple[float, float]) -> None:
@@ -225,8 +229,12 @@ def bench_browser(repeat: int, chromium: str) -> None:
                     _record(page, where)
                     wall["save"].append((time.perf_counter() - start) * 1000)
                     clock["save"].append(page.evaluate(LOADED))
-                    page.request.delete(f"{base}/api/v1/matches/{ids[10]}/hands/11",
-                                        headers={"Authorization": f"Bearer {token}"})
+                    undone = page.request.delete(
+                        f"{base}/api/v1/matches/{ids[10]}/hands/11",
+                        headers={"Authorization": f"Bearer {token}"})
+                    if page.url != board or not undone.ok:  # the hand was not saved
+                        raise click.ClickException(f"the save did not land: {page.url}, "
+                                                   f"delete answered {undone.status}")
                 browser.close()
         finally:
             server.shutdown()
