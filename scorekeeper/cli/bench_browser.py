@@ -11,7 +11,9 @@ for a second (the offline script and the service worker's copies). A repeat visi
 names what reached the network and how many of the page's files came from the
 service worker's cache instead.
 
-Times are medians over ``--repeat`` rounds (after a warm-up), twice: wall clock around
+Times are medians over ``--repeat`` rounds (after a warm-up), and so is the ratio of
+each round's save to the reload just before it (steadier while the machine's load
+swings), twice: wall clock around
 the reload or the tap (the form is filled and the button brought into view before the
 clock starts; the tap is a plain mouse click at the button), and the browser's
 own clock (``loadEventEnd`` of the scoreboard's navigation entry, which for a saved
@@ -240,9 +242,10 @@ def bench_browser(repeat: int, chromium: str) -> None:
             server.shutdown()
     for label, figures in (("wall clock", wall), ("browser clock", clock)):
         reload_ms, save_ms = _median(figures["reload"]), _median(figures["save"])
+        paired = _median([s / r for s, r in zip(figures["save"], figures["reload"], strict=True)])
         click.echo(f"{label}: plain reload of the scoreboard {reload_ms:7.1f} ms, "
                    f"Record hand -> updated scoreboard {save_ms:7.1f} ms "
-                   f"({save_ms / reload_ms:.2f}x the reload)")
+                   f"({save_ms / reload_ms:.2f}x the reload; round by round {paired:.2f}x)")
     before, after, _ = first
     click.echo(f"hand entry, first visit, to load      {_kb(before)} ({_what(before)})")
     click.echo(f"hand entry, first visit, after load   {_kb(after)} ({_what(after)})")
