@@ -253,6 +253,6 @@ def bench_browser(repeat: int, chromium: str) -> None:
     before, after, sources = again
     click.echo(f"hand entry, repeat visit              {_kb(before + after)} "
                f"({_what(before + after)})")
-    for where, names in sorted(sources.items()):
-        click.echo(f"  the page's responses from {where + ':':25} {len(names)}: "
+    for source, names in sorted(sources.items()):
+        click.echo(f"  the page's responses from {source + ':':25} {len(names)}: "
                    f"{' '.join(sorted(names))}")

@@ -43,4 +43,5 @@ def worker() -> Response:
     response.headers["Cache-Control"] = "no-cache"
     response.headers["Service-Worker-Allowed"] = "/"
     response.set_etag(version)
-    return response.make_conditional(request)
+    response.make_conditional(request)  # 304 with no body when the ETag matches
+    return response
