@@ -1,5 +1,7 @@
-// Scorekeeper's one small script: progressive enhancement only. Every page works
-// without it; each feature below attaches to elements that ask for it by data-*.
+// Scorekeeper's small script for every page: progressive enhancement only. Every page
+// works without it; each feature below attaches to elements that ask for it by data-*.
+// What only pages away from the table use (rules search, deal helper, play checker,
+// seating) is in pages.js, which those pages load after this one.
 "use strict";
 
 // Disable a form's submit buttons once it is sent, so a double tap sends it once.
@@ -11,41 +13,7 @@ document.addEventListener("submit", (event) => {
   }, 0);
 });
 
-// ---- rules reference, rules card, deal helper (issue #5) ----
-// Rules search: hide the [data-search] sections and contents entries that don't hold
-// every typed word. The form still submits for the server-side search.
-document.querySelectorAll("form[data-rules-search]").forEach((form) => {
-  const input = form.querySelector("input[type=search]");
-  const status = form.nextElementSibling;
-  const items = Array.from(document.querySelectorAll("[data-search]"));
-  const empty = document.querySelector("[data-search-empty]");
-  if (!input || !items.length) return;
-  const filter = () => {
-    const words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
-    let shown = 0;
-    items.forEach((el) => {
-      const hit = words.every((w) => el.dataset.search.includes(w));
-      el.hidden = !hit;
-      if (hit && el.tagName === "SECTION") shown += 1;
-    });
-    const sections = items.filter((el) => el.tagName === "SECTION").length;
-    const visibleEntries = items.filter((el) => !el.hidden).length;
-    if (empty) empty.hidden = visibleEntries > 0;
-    if (status && status.hasAttribute("data-search-status")) {
-      status.textContent = words.length && sections ? `${shown} of ${sections} sections match` : "";
-    }
-  };
-  input.addEventListener("input", () => {
-    document.querySelectorAll("[data-search-results]").forEach((el) => { el.hidden = true; });
-    filter();
-  });
-});
-
-// Forms marked data-autosubmit answer as soon as a choice changes (the deal helper).
-document.querySelectorAll("form[data-autosubmit]").forEach((form) => {
-  form.addEventListener("change", () => form.requestSubmit());
-});
-
+// ---- rules card (issue #5) ----
 // Rules card: a Print button, and Share through the phone's share sheet when it has one.
 document.querySelectorAll("[data-print]").forEach((button) => {
   button.hidden = false;
@@ -345,29 +313,6 @@ document.querySelectorAll("form[data-hand-form]").forEach((form) => {
   preview();
 });
 
-// ---- play checker ----
-// The seats offered follow the players choice (those past it are hidden, not sent),
-// and the picker's joker key follows the game choice.
-document.querySelectorAll("form[data-check-form]").forEach((form) => {
-  const players = form.querySelector("select[name=players]");
-  const syncSeats = () => {
-    if (!players) return;
-    const n = Number(players.value);
-    form.querySelectorAll("[data-seat-n]").forEach((el) => {
-      const off = Number(el.dataset.seatN) > n;
-      el.hidden = off;
-      if (el.tagName === "OPTION") el.disabled = off;
-      el.querySelectorAll("input").forEach((input) => { input.disabled = off; });
-    });
-  };
-  if (players) players.addEventListener("change", syncSeats);
-  syncSeats();
-  const picker = CardPicker.of(form);
-  form.querySelectorAll("input[name=game]").forEach((radio) => radio.addEventListener("change", () => {
-    if (picker) picker.setJokers(radio.value === "last-one");
-  }));
-});
-
 // ---- at the table: keep the screen on (issue #10) ----
 // A [data-wake-lock] toggle (scoreboard, hand entry) holds a screen wake lock while the
 // page is visible, so the phone does not sleep mid-match. The choice is remembered on
@@ -397,66 +342,23 @@ document.querySelectorAll("[data-wake-lock]").forEach((toggle) => {
   hold();
 });
 
-// ---- new match: seating by tapping (issue #10) ----
-// The form's seat selects still carry the seating (and are the page without script);
-// here each tap on a player gives them the next seat number, a second tap unseats them
-// and closes the gap. Typing a new player's name seats them next too. Seats stop at
-// the game's maximum. The first-dealer choice names who sits in each seat.
-document.querySelectorAll("form[data-seating]").forEach((form) => {
-  const taps = form.querySelector("[data-seat-taps]");
-  if (!taps) return;
-  const max = Number(taps.dataset.max) || 99;
-  const buttons = Array.from(taps.querySelectorAll("[data-seat-for]"));
-  const selectOf = (button) => document.getElementById(button.dataset.seatFor);
-  const newRows = Array.from(form.querySelectorAll(".new-player"));
-  const seats = () => [
-    ...buttons.map((b) => ({ select: selectOf(b), name: b.querySelector(".who").textContent.trim(), button: b })),
-    ...newRows.map((row) => ({ select: row.querySelector("select"), name: row.querySelector("input").value.trim(), row })),
-  ].filter((s) => s.select);
-  const seated = () => seats().filter((s) => s.select.value).sort((a, b) => a.select.value - b.select.value);
-  const dealer = form.querySelector("select[name=first_dealer]");
-
-  const show = () => {
-    const order = seated();
-    buttons.forEach((b) => {
-      const n = selectOf(b).value;
-      b.setAttribute("aria-pressed", String(Boolean(n)));
-      b.querySelector("[data-seat-no]").textContent = n;
-      b.disabled = !n && order.length >= max;
-    });
-    if (dealer) {
-      Array.from(dealer.options).forEach((option) => {
-        const who = order[Number(option.value) - 1];
-        option.textContent = who ? `Seat ${option.value}: ${who.name}` : `The player in seat ${option.value}`;
-      });
-    }
+// ---- offline support (static/offline.js), never in the way of a first visit ----
+// A page the service worker serves gets offline.js at once (from this phone, no
+// network). A page it does not serve yet (the first visit, or a browser without
+// service workers) gets it once the page has loaded and the browser is idle: the
+// worker it registers, and the copies that worker keeps for offline use, then come
+// after the page instead of competing with it.
+(() => {
+  const tag = document.querySelector("script[data-offline]");
+  if (!tag) return;
+  const load = () => {
+    const script = document.createElement("script");
+    script.src = tag.dataset.offline;
+    document.head.append(script);
   };
-  const seat = (select) => { select.value = String(seated().length + 1); };
-  const unseat = (select) => {
-    const gone = Number(select.value);
-    select.value = "";
-    seated().forEach((s) => { if (Number(s.select.value) > gone) s.select.value = String(Number(s.select.value) - 1); });
-  };
-
-  buttons.forEach((b) => b.addEventListener("click", () => {
-    const select = selectOf(b);
-    if (select.value) unseat(select);
-    else if (seated().length < max) seat(select);
-    show();
-  }));
-  newRows.forEach((row) => {
-    const input = row.querySelector("input");
-    const select = row.querySelector("select");
-    select.hidden = true;
-    input.addEventListener("input", () => {
-      if (input.value.trim() && !select.value && seated().length < max) seat(select);
-      else if (!input.value.trim() && select.value) unseat(select);
-      show();
-    });
-  });
-  form.classList.add("js-seating");
-  taps.hidden = false;
-  form.querySelectorAll("[data-seat-help]").forEach((p) => { p.hidden = true; });
-  form.querySelectorAll("[data-seat-help-js]").forEach((p) => { p.hidden = false; });
-  show();
-});
+  const idle = () => (window.requestIdleCallback ? window.requestIdleCallback(load, { timeout: 2000 })
+    : window.setTimeout(load, 200));
+  if (navigator.serviceWorker && navigator.serviceWorker.controller) load();
+  else if (document.readyState === "complete") idle();
+  else window.addEventListener("load", idle, { once: true });
+})();

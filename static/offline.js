@@ -8,6 +8,15 @@
   const QUEUE = "scorekeeper.queue.v1";
   const RETRY = 20000; // ms between tries to send the queue while something waits
 
+  // Work that can wait until the page has loaded and the browser is idle: the page's
+  // own requests (and a saved hand's scoreboard) go first.
+  const afterLoad = (work) => {
+    const idle = () => (window.requestIdleCallback ? window.requestIdleCallback(work, { timeout: 2000 })
+      : window.setTimeout(work, 200));
+    if (document.readyState === "complete") idle();
+    else window.addEventListener("load", idle, { once: true });
+  };
+
   // ---- the service worker ----
   const workerTag = document.querySelector("script[data-worker]");
   const keepForOffline = async () => {
@@ -21,12 +30,11 @@
         const url = new URL(href, window.location.href);
         if (url.origin === window.location.origin) urls.add(url.pathname + url.search);
       };
-      // A page loaded before the worker took charge: keep it and what it uses.
-      if (!navigator.serviceWorker.controller) {
-        add(window.location.href);
-        document.querySelectorAll("link[href]").forEach((el) => add(el.href));
-        document.querySelectorAll("script[src], img[src]").forEach((el) => add(el.src));
-      }
+      // A page loaded before the worker took charge: keep it. And what it uses, every
+      // time (the worker skips what it has; static files may reach the page without it).
+      if (!navigator.serviceWorker.controller) add(window.location.href);
+      document.querySelectorAll("link[href]").forEach((el) => add(el.href));
+      document.querySelectorAll("script[src], img[src]").forEach((el) => add(el.src));
       // The next hand's form, fetched again each time so its number is current.
       document.querySelectorAll("a[href$='/hands/new']").forEach((a) => {
         add(a.href);
@@ -171,6 +179,16 @@
       number = Math.max(number, ...waiting.map((item) => item.number + 1));
     }
     setNumber(number);
+    // Wake the service worker while a hand is being entered: a browser stops an idle
+    // worker after about 30 s, and the save would otherwise wait for it to start.
+    let woken = 0;
+    const wake = () => {
+      const worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+      if (!worker || Date.now() - woken < 10000) return;
+      woken = Date.now();
+      worker.postMessage({ type: "wake" });
+    };
+    ["input", "change", "focusin", "pointerdown"].forEach((type) => handForm.addEventListener(type, wake, { passive: true }));
     handForm.addEventListener("submit", (event) => {
       if (navigator.onLine && !replacing && !forMatch(matchId).length) return; // posts as usual
       event.preventDefault();
@@ -373,7 +391,7 @@
     window.addEventListener("scorekeeper:sent", () => poll());
     window.setInterval(show, 1000);
     show();
-    poll();
+    afterLoad(poll);
   }
 
   renderQueue();
@@ -381,5 +399,5 @@
   window.addEventListener("online", send);
   window.setInterval(() => { if (navigator.onLine && load().some((x) => !x.error)) send(); }, RETRY);
   if (navigator.onLine && load().length) send();
-  keepForOffline();
+  afterLoad(keepForOffline);
 })();

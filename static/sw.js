@@ -10,7 +10,8 @@ const PAGES = `sk-pages-${VERSION}`; // rules, deal helper, scoreboards, hand fo
 const PENDING = "sk-pending"; // hand forms posted when the server was unreachable
 const START = ["/rules", "/deal"]; // open offline even before the phone visits them
 const MAX_PAGES = 60;
-const ASSET = /(?:href|src)="(\/static\/[^"?#]+(?:\?[^"#]*)?)"/g;
+// The static files a page uses: linked, or named for app.js to load (data-offline).
+const ASSET = /(?:href|src|data-offline)="(\/static\/[^"?#]+(?:\?[^"#]*)?)"/g;
 const RULES_PAGE = /href="(\/rules\/[a-z-]+)"/g;
 
 const isStatic = (url) => url.pathname.startsWith("/static/");
@@ -61,6 +62,14 @@ async function keepPage(path) {
 }
 
 self.addEventListener("install", (event) => {
+  // Where the browser has static routing (Chromium), files under /static/ come straight
+  // from the caches without starting this script for each one (their URLs change when
+  // they do); one not kept yet comes from the network. Elsewhere the fetch handler
+  // below does the same.
+  if (event.addRoutes) {
+    event.waitUntil(event.addRoutes({ condition: { urlPattern: "/static/*" }, source: "cache" })
+      .catch(() => { /* rules refused: the fetch handler serves them */ }));
+  }
   event.waitUntil((async () => {
     for (const path of START) {
       const html = await keepPage(path);
@@ -79,12 +88,15 @@ self.addEventListener("activate", (event) => {
     const current = [SHELL, PAGES, PENDING];
     await Promise.all(names.filter((n) => n.startsWith("sk-") && !current.includes(n))
       .map((n) => caches.delete(n)));
+    // A page's request starts while this worker is still waking up.
+    if (self.registration.navigationPreload) await self.registration.navigationPreload.enable();
     await self.clients.claim();
   })());
 });
 
 // A page asks for what it uses (its own static files, the pages it links to) to be
-// kept; "fresh" ones are fetched again even when kept (the next hand's form).
+// kept; "fresh" ones are fetched again even when kept (the next hand's form). Any other
+// message ("wake", from a hand form being filled in) only keeps this worker running.
 self.addEventListener("message", (event) => {
   const data = event.data || {};
   if (data.type !== "keep") return;
@@ -118,10 +130,12 @@ function offlinePage() {
 }
 
 // Pages: the network first (a scoreboard must be current), the kept copy when offline.
-async function pageFirstFromNetwork(request, url) {
+// The page gets its answer at once; the copy is written while it renders.
+async function pageFirstFromNetwork(event, url) {
+  const request = event.request;
   try {
-    const response = await fetch(request);
-    if (keepable(response)) await put(PAGES, pageKey(url), response.clone());
+    const response = (await event.preloadResponse) || await fetch(request);
+    if (keepable(response)) event.waitUntil(put(PAGES, pageKey(url), response.clone()));
     return response;
   } catch (error) {
     const pages = await caches.open(PAGES);
@@ -175,6 +189,6 @@ self.addEventListener("fetch", (event) => {
   if (isStatic(url)) {
     event.respondWith(staticFromCache(request, url));
   } else if (request.mode === "navigate" || (request.headers.get("Accept") || "").includes("text/html")) {
-    event.respondWith(pageFirstFromNetwork(request, url));
+    event.respondWith(pageFirstFromNetwork(event, url));
   }
 });

@@ -8,6 +8,8 @@ import hashlib
 import re
 from pathlib import Path
 
+from scorekeeper.web.assets import minified
+
 STATIC = Path(__file__).resolve().parent.parent / "static"
 LINKED = re.compile(r'/static/([\w.-]+)\.([0-9a-f]{12})\.(\w+)"')
 
@@ -17,10 +19,11 @@ def test_static_urls_carry_a_content_hash_and_are_immutable_for_a_year(client):
     linked = LINKED.findall(page)
     assert {f"{stem}.{ext}" for stem, _, ext in linked} >= {"style.css", "app.js", "icon.svg"}
     for stem, digest, ext in linked:
-        assert digest == hashlib.sha256((STATIC / f"{stem}.{ext}").read_bytes()).hexdigest()[:12]
+        served = minified(f"{stem}.{ext}", (STATIC / f"{stem}.{ext}").read_bytes())
+        assert digest == hashlib.sha256(served).hexdigest()[:12]
         response = client.get(f"/static/{stem}.{digest}.{ext}")
         assert response.status_code == 200
-        assert response.data == (STATIC / f"{stem}.{ext}").read_bytes()
+        assert response.data == served
         control = response.headers["Cache-Control"]
         assert "immutable" in control
         assert int(re.search(r"max-age=(\d+)", control).group(1)) >= 31536000
@@ -30,7 +33,8 @@ def test_static_files_come_compressed_and_answer_conditional_requests(client):
     (url,) = re.findall(r'/static/style\.[0-9a-f]{12}\.css', client.get("/rules/").text)
     response = client.get(url, headers={"Accept-Encoding": "gzip"})
     assert response.headers["Content-Encoding"] == "gzip"
-    assert gzip.decompress(response.data) == (STATIC / "style.css").read_bytes()
+    served = minified("style.css", (STATIC / "style.css").read_bytes())
+    assert gzip.decompress(response.data) == served
     again = client.get(url, headers={"If-None-Match": response.headers["ETag"]})
     assert again.status_code == 304
 

@@ -111,7 +111,16 @@ def test_the_service_worker_covers_the_whole_app(client):
     assert response.headers["Service-Worker-Allowed"] == "/"
     assert "no-cache" in response.headers["Cache-Control"]
     assert "__VERSION__" not in response.text
-    assert re.search(r'VERSION = "[0-9a-f]{12}"', response.text)
+    assert re.search(r'VERSION ?= ?"[0-9a-f]{12}"', response.text)  # served minified
+
+
+def test_the_worker_script_is_compressed_and_revalidated_with_a_304(client):
+    """The browser checks the worker for updates: while nothing changed, no body."""
+    first = client.get("/sw.js", headers={"Accept-Encoding": "gzip"})
+    assert first.headers["Content-Encoding"] == "gzip"
+    again = client.get("/sw.js", headers={"Accept-Encoding": "gzip",
+                                          "If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304 and again.data == b""
 
 
 def test_the_worker_version_follows_the_static_files(tmp_path):

@@ -10,6 +10,9 @@
   The fingerprinted copies and their gzip/brotli versions are written once, by
   WhiteNoise's own compressor, into ``instance/static-cache`` (content-addressed, so
   several workers writing at once write the same bytes).
+- The fingerprinted copies of scripts and stylesheets are minified (rjsmin, rcssmin:
+  comments and indentation go, about a quarter less on the wire after brotli); the
+  files in ``static/`` stay as written. The hash is that of the bytes served.
 - Flask-Compress compresses HTML and JSON responses for browsers that accept it.
 - Static answers carry the app's security headers too (``STATIC_HEADERS``, set by
   ``scorekeeper/security.py``): WhiteNoise answers before any ``after_request`` runs.
@@ -25,6 +28,8 @@ from typing import Any
 
 from flask import Flask
 from flask_compress import Compress
+from rcssmin import cssmin
+from rjsmin import jsmin
 from whitenoise import WhiteNoise
 from whitenoise.compress import Compressor
 
@@ -49,6 +54,16 @@ def fingerprinted(name: str, data: bytes) -> str:
     return f"{stem}.{digest}.{ext}" if dot and stem else f"{name}.{digest}"
 
 
+def minified(name: str, data: bytes) -> bytes:
+    """What is served for a script or stylesheet: the same code without comments and
+    indentation (``/*!`` comments are kept); other files as they are."""
+    if name.endswith(".js"):
+        return jsmin(data.decode("utf-8")).encode("utf-8")
+    if name.endswith(".css"):
+        return cssmin(data.decode("utf-8")).encode("utf-8")
+    return data
+
+
 def _write_once(path: Path, data: bytes) -> bool:
     """Write a content-addressed file unless it is there; atomic, so workers can race."""
     if path.exists():
@@ -61,13 +76,13 @@ def _write_once(path: Path, data: bytes) -> bool:
 
 
 def build_cache(static: Path, cache: Path) -> dict[str, str]:
-    """Fingerprinted (and compressed) copies of the files at the top of the static
+    """Fingerprinted (minified, compressed) copies of the files at the top of the static
     folder, the ones pages link to (not the README's screenshots); ``{name: hashed}``."""
     compressor = Compressor(quiet=True)
     names = {}
     for path in sorted(p for p in static.glob("*") if p.is_file()):
         name = path.relative_to(static).as_posix()
-        data = path.read_bytes()
+        data = minified(name, path.read_bytes())
         names[name] = fingerprinted(name, data)
         target = cache / names[name]
         if _write_once(target, data) and compressor.should_compress(target.name):
@@ -101,6 +116,6 @@ def register(app: Flask) -> None:
             values["filename"] = names[values["filename"]]
 
     app.config.setdefault("COMPRESS_MIMETYPES", [
-        "text/html", "application/json", "text/css", "application/javascript",
+        "text/html", "application/json", "text/css", "application/javascript", "text/javascript",
         "image/svg+xml", "text/csv", "application/manifest+json"])
     Compress(app)

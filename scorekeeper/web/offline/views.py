@@ -3,7 +3,9 @@
 The script lives in ``static/sw.js``; its ``__VERSION__`` is replaced by a digest of
 every static file, so any change to the CSS, the scripts or the icons makes a new
 worker, which the browser finds on the next visit (the script is never cached) and
-which drops the old caches when it takes over.
+which drops the old caches when it takes over. It is served minified like the other
+scripts, compressed, with the version as its ETag: the browser's update checks are
+answered 304 with no body while nothing changed.
 """
 
 from __future__ import annotations
@@ -12,7 +14,9 @@ import hashlib
 from functools import cache
 from pathlib import Path
 
-from flask import Blueprint, Response, current_app
+from flask import Blueprint, Response, current_app, request
+
+from scorekeeper.web.assets import minified
 
 bp = Blueprint("offline", __name__)
 
@@ -32,9 +36,12 @@ def _version(folder: str) -> str:
 def worker() -> Response:
     """The service worker script with its version filled in; never cached by HTTP."""
     folder = current_app.static_folder or ""
-    source = (Path(folder) / "sw.js").read_text(encoding="utf-8")
-    response = Response(source.replace("__VERSION__", _version(folder)),
+    version = _version(folder)
+    source = minified("sw.js", (Path(folder) / "sw.js").read_bytes())
+    response = Response(source.replace(b"__VERSION__", version.encode()),
                         mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"
     response.headers["Service-Worker-Allowed"] = "/"
+    response.set_etag(version)
+    response.make_conditional(request)  # 304 with no body when the ETag matches
     return response
