@@ -19,8 +19,7 @@ from scorekeeper.core.deal import DealError, nine_problem, plan_for_sheet
 from scorekeeper.core.errors import InputError, NotFoundError
 from scorekeeper.core.sheets import Sheet, read_sheet
 from scorekeeper.core.text import clean_name, name_key
-from scorekeeper.store.extensions import db
-from scorekeeper.store.groups import match_seats
+from scorekeeper.store import groups
 from scorekeeper.store.models import Group, Match, Player
 from scorekeeper.store.records import create_match
 
@@ -31,10 +30,7 @@ bp = Blueprint("api_matches", __name__)
 
 def group_match(group: Group, match_id: int) -> Match:
     """A match of the group by a client's id, else 404 (another group's match too)."""
-    id_in_range(match_id, "match", 404)
-    match = db.session.scalar(db.select(Match).where(Match.id == match_id,
-                                                     Match.group_id == group.id)
-                              .options(*match_seats()))
+    match = groups.group_match(group, id_in_range(match_id, "match", 404))
     if match is None:
         raise NotFoundError("no such match in this group", "match")
     return match

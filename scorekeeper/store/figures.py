@@ -11,6 +11,7 @@ The figures themselves are defined by :func:`scorekeeper.core.stats.seat_figures
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import bindparam, select, update
@@ -83,15 +84,21 @@ def _old_rows(match: Match) -> dict[int, dict[str, Any]]:
         select(_TABLE).where(_TABLE.c.match_id == match.id)).mappings()}
 
 
+@lru_cache(maxsize=1)
+def _rewrite_statement() -> Any:
+    """The UPDATE of :func:`rewrite`, built once (every save runs it)."""
+    return (update(SeatFigures)
+            .where(SeatFigures.match_id == bindparam("match"),
+                   SeatFigures.seat == bindparam("at_seat"))
+            .values({name: bindparam(name) for name in ("finished", "won", *_COLUMNS)}))
+
+
 def rewrite(match: Match, values: list[dict[str, Any]]) -> None:
     """Update a stored match's rows in one statement (executed with every seat's
     values: recomputed from every hand after an edit, moved on by one hand by a save),
     and add the difference from the rows they replace to the players' totals."""
     old = _old_rows(match)
-    statement = (update(SeatFigures)
-                 .where(SeatFigures.match_id == bindparam("match"),
-                        SeatFigures.seat == bindparam("at_seat"))
-                 .values({name: bindparam(name) for name in ("finished", "won", *_COLUMNS)}))
+    statement = _rewrite_statement()
     new = [{**old[row["seat"]], **row} for row in values]
     connection = db.session.connection()
     connection.execute(statement, [

@@ -8,8 +8,10 @@ caller turns that into its own 404; ids beyond a 32-bit integer never reach a qu
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
+from sqlalchemy import bindparam
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import joinedload, selectinload
 
@@ -53,18 +55,43 @@ class RecentHand:
 def recent_hands(match: Match, count: int) -> list[RecentHand]:
     """The match's last ``count`` hands, oldest first: one plain query (no ORM objects,
     whose building costs more than the query for a page shown after every save)."""
-    first = match.hand_count - count + 1
-    rows = db.session.execute(
-        db.select(Hand.number, Hand.dealer, Hand.out_seat, HandEntry.seat, HandEntry.points)
-        .join(HandEntry, HandEntry.hand_id == Hand.id)
-        .where(Hand.match_id == match.id, Hand.number >= first)
-        .order_by(Hand.number, HandEntry.seat))
+    rows = db.session.execute(_statements().recent_hands,
+                              {"match": match.id, "first": match.hand_count - count + 1})
     hands: dict[int, tuple[int, int | None, list[int]]] = {}
     for number, dealer, out, seat, points in rows:
         seats = hands.setdefault(number, (dealer, out, [0] * len(match.seats)))[2]
         seats[seat] = points
     return [RecentHand(number, dealer, out, tuple(points))
             for number, (dealer, out, points) in hands.items()]
+
+
+@dataclass(frozen=True)
+class _Statements:
+    """The lookups every page and API call makes, each built once with bound
+    parameters: building a statement (with its loader options) cost more than running
+    it against SQLite."""
+
+    recent_hands: Any
+    group_by_invite: Any
+    group_match: Any
+    match_by_view_token: Any
+
+
+@lru_cache(maxsize=1)
+def _statements() -> _Statements:
+    return _Statements(
+        recent_hands=db.select(Hand.number, Hand.dealer, Hand.out_seat, HandEntry.seat,
+                               HandEntry.points)
+        .join(HandEntry, HandEntry.hand_id == Hand.id)
+        .where(Hand.match_id == bindparam("match"), Hand.number >= bindparam("first"))
+        .order_by(Hand.number, HandEntry.seat),
+        group_by_invite=db.select(Group).where(Group.invite_token == bindparam("token")),
+        group_match=db.select(Match)
+        .where(Match.id == bindparam("match"), Match.group_id == bindparam("group"))
+        .options(*match_seats()),
+        match_by_view_token=db.select(Match).where(Match.view_token == bindparam("token"))
+        .options(*match_seats()),
+    )
 
 
 def in_range(value: int) -> bool:
@@ -81,24 +108,22 @@ def group_by_invite(token: str) -> Group | None:
     """The group whose current invite token this is, or None."""
     if not 0 < len(token) <= MAX_TOKEN:
         return None
-    return db.session.scalar(db.select(Group).where(Group.invite_token == token))
+    return db.session.scalar(_statements().group_by_invite, {"token": token})
 
 
 def group_match(group: Group, match_id: int) -> Match | None:
     """A match of the group, or None (another group's match is not found)."""
     if not in_range(match_id):
         return None
-    return db.session.scalar(
-        db.select(Match).where(Match.id == match_id, Match.group_id == group.id)
-        .options(*match_seats()))
+    return db.session.scalar(_statements().group_match,
+                             {"match": match_id, "group": group.id})
 
 
 def match_by_view_token(token: str) -> Match | None:
     """The match a spectator's view link points at, or None."""
     if not 0 < len(token) <= MAX_TOKEN:
         return None
-    return db.session.scalar(db.select(Match).where(Match.view_token == token)
-                             .options(*match_seats()))
+    return db.session.scalar(_statements().match_by_view_token, {"token": token})
 
 
 def group_player(group: Group, player_id: int) -> Player | None:

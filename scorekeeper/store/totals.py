@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import and_, case, event, or_, select, update
@@ -128,22 +129,29 @@ def _upsert(connection: Connection, model: type, keys: tuple[str, ...],
     """INSERT each row, or add its counts to the row already there (one executemany).
 
     Columns named in ``kept`` are the best comeback's: replaced only by a better one."""
-    if not rows:
-        return
+    if rows:
+        connection.execute(_upsert_statement(connection.dialect.name, model, keys,
+                                             tuple(rows[0]), kept), rows)
+
+
+@lru_cache(maxsize=32)
+def _upsert_statement(dialect_name: str, model: type, keys: tuple[str, ...],
+                      names: tuple[str, ...], kept: tuple[str, ...]) -> Any:
+    """The statement of :func:`_upsert`, built once per table and dialect (building it
+    cost more than running it on every save)."""
     table = model.__table__  # type: ignore[attr-defined]
-    dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
+    dialect = postgresql if dialect_name == "postgresql" else sqlite
     statement = dialect.insert(table)
     new = statement.excluded
     values = {name: table.c[name] + new[name]
-              for name in rows[0] if name not in keys and name not in kept}
+              for name in names if name not in keys and name not in kept}
     if kept:
         better = and_(new.best_deficit.is_not(None),
                       or_(T.best_deficit.is_(None), new.best_deficit > T.best_deficit,
                           and_(new.best_deficit == T.best_deficit,
                                new.best_match_id < T.best_match_id)))
         values |= {name: case((better, new[name]), else_=table.c[name]) for name in kept}
-    connection.execute(statement.on_conflict_do_update(index_elements=list(keys),
-                                                       set_=values), rows)
+    return statement.on_conflict_do_update(index_elements=list(keys), set_=values)
 
 
 def _write(connection: Connection, delta: _Delta) -> None:
