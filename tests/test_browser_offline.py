@@ -87,10 +87,12 @@ def start_match(page: Page, app, server: Server) -> tuple[str, str, int]:
 
 
 def kept_for_offline(page: Page, *paths: str) -> None:
-    """Wait until the service worker controls the page and has kept ``paths`` in the
-    cache it answers pages from (its own ``sk-pages-<version>``)."""
+    """Wait until the service worker is active and has kept ``paths`` in the cache it
+    answers pages from (its own ``sk-pages-<version>``). Not that it controls this
+    page: one whose navigation began before the worker took over stays uncontrolled,
+    yet the worker answers every navigation from it."""
     wait_until(page, """async (paths) => {
-        if (!navigator.serviceWorker.controller) return false;
+        if (!(await navigator.serviceWorker.ready).active) return false;
         const names = (await caches.keys()).filter((n) => n.startsWith("sk-pages-"));
         if (names.length !== 1) return false;  // a new version is taking over
         const pages = await caches.open(names[0]);
