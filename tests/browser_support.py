@@ -15,15 +15,18 @@ from __future__ import annotations
 import os
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page
 from werkzeug.serving import make_server
 
 __all__ = ["CHROMIUM", "SCREENSHOTS", "browser_context_args", "browser_type_launch_args",
-           "live_server"]
+           "live_server", "wait_until"]
 
 # Where the README's phone screenshots go. Only a run with SCOREKEEPER_SCREENSHOTS=1
 # rewrites the ones kept in static/screenshots; other runs write to a scratch folder,
@@ -91,3 +94,21 @@ def live_server(app) -> Iterator[str]:
     finally:
         server.shutdown()
         thread.join(timeout=5)
+
+
+def wait_until(page: Page, predicate: str, arg: Any = None, timeout: float = 15.0) -> None:
+    """Wait until the page-side ``predicate`` (a function, usually async) gives a truthy
+    value. Not ``page.wait_for_function``: that takes the Promise an async function
+    returns as truthy and returns at once, without waiting for anything. Here the
+    predicate is evaluated (``evaluate`` awaits it) every 50 ms until it holds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if page.evaluate(predicate, arg):
+                return
+        except PlaywrightError as error:  # a navigation replaced the page mid-check
+            if "context was destroyed" not in str(error):
+                raise
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not true after {timeout} s: {predicate}")
+        page.wait_for_timeout(50)

@@ -17,6 +17,7 @@ from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Hand, Match
 
 from .browser_support import *  # noqa: F403
+from .browser_support import wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -86,11 +87,17 @@ def start_match(page: Page, app, server: Server) -> tuple[str, str, int]:
 
 
 def kept_for_offline(page: Page, *paths: str) -> None:
-    """Wait until the service worker controls the page and has kept ``paths``."""
-    page.wait_for_function("async () => (await navigator.serviceWorker.ready).active !== null")
-    page.wait_for_function("""async (paths) => {
-        for (const p of paths) { if (!(await caches.match(p))) return false; }
-        return true; }""", arg=list(paths))
+    """Wait until the service worker is active and has kept ``paths`` in the cache it
+    answers pages from (its own ``sk-pages-<version>``). Not that it controls this
+    page: one whose navigation began before the worker took over stays uncontrolled,
+    yet the worker answers every navigation from it."""
+    wait_until(page, """async (paths) => {
+        if (!(await navigator.serviceWorker.ready).active) return false;
+        const names = (await caches.keys()).filter((n) => n.startsWith("sk-pages-"));
+        if (names.length !== 1) return false;  // a new version is taking over
+        const pages = await caches.open(names[0]);
+        for (const p of paths) { if (!(await pages.match(p))) return false; }
+        return true; }""", list(paths))
 
 
 def queue_hand(page: Page, number: int, out: int, held: dict[int, str]) -> None:
@@ -252,8 +259,8 @@ def test_a_new_version_reaches_the_phone_on_the_next_visit(
     assert any(name.startswith("sk-shell-") for name in old)
     monkeypatch.setattr(views, "_version", lambda folder: "newversion01")
     page.reload()  # the next visit
-    page.wait_for_function("""async () => {
+    wait_until(page, """async () => {
         const names = await caches.keys();
         return names.includes('sk-pages-newversion01')
             && !names.some((n) => n.startsWith('sk-') && !n.endsWith('newversion01')
-                                  && n !== 'sk-pending'); }""", timeout=15000)
+                                  && n !== 'sk-pending'); }""")

@@ -19,7 +19,7 @@ from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group
 
 from .browser_support import *  # noqa: F403
-from .browser_support import _require_chromium
+from .browser_support import _require_chromium, wait_until
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.parametrize("backend", ["sqlite"], indirect=True)]
@@ -74,10 +74,10 @@ def test_hand_entry_first_load_is_light_and_a_repeat_visit_fetches_only_the_page
     assert size <= FIRST_LOAD_LIMIT, [(a.path, a.size) for a in first]
 
     # After the load event the worker takes over and keeps this page and its files.
-    page.wait_for_function("""async (path) => {
+    wait_until(page, """async (path) => {
         const ready = await navigator.serviceWorker.ready;
         return ready.active !== null && navigator.serviceWorker.controller !== null
-            && (await caches.match(path)) !== undefined; }""", arg=path)
+            && (await caches.match(path)) !== undefined; }""", path)
     counted.quiet(0.3)
 
     start = time.time()
