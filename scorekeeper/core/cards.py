@@ -306,9 +306,11 @@ def check_entries(entries: Mapping[str, Sequence[Card]], deck: Deck) -> None:
     ...     print(exc.key, exc)
     Bo 8♠ is entered 2 times (Ann and Bo); the deck holds it once
     """
-    seen: Counter[Card] = Counter()
-    for cards in entries.values():
-        seen.update(cards)
+    every = [c for cards in entries.values() for c in cards]
+    if (deck.decks and len(set(every)) == len(every) <= deck.size - 1
+            and (deck.jokers or JOKER not in every)):
+        return  # each card once, no joker it lacks, not too many: the usual hand, quickly
+    seen: Counter[Card] = Counter(every)
     for c, n in seen.items():
         allowed = deck.copies(c)
         if c.is_joker and allowed == 0:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from scorekeeper.core.cards import Card, DeckError, Rank, check_entries, deck_for
+from scorekeeper.core.cards import JOKER, Card, DeckError, Rank, check_entries, deck_for
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.sheets import C8, CD, LO, Sheet, standard_deal
 
@@ -73,6 +73,22 @@ def card_points(game: str, card: Card) -> int:
     return table.get(card.rank, int(card.rank))
 
 
+class _Points(dict[Card, int]):
+    """:func:`card_points` of each card in one game, worked out once per card (a replay
+    scores the same 53 cards over and over); a card the game refuses raises as there."""
+
+    def __init__(self, game: str) -> None:
+        super().__init__()
+        self.game = game
+
+    def __missing__(self, card: Card) -> int:
+        self[card] = points = card_points(self.game, card)
+        return points
+
+
+_POINTS: dict[str, _Points] = {}
+
+
 @dataclass(frozen=True)
 class HandResult:
     """One recorded hand: who went out (None: blocked or jammed) and what each seat held.
@@ -107,8 +123,9 @@ def score_hand(sheet: Sheet, held: Sequence[Sequence[Card]], out: int | None,
                in_play: Sequence[bool] | None = None) -> HandScore:
     """Score one hand under a sheet. Call :func:`check_hand` first for entered data."""
     in_play = tuple(in_play) if in_play is not None else (True,) * len(held)
-    breakdown = tuple(tuple((c, card_points(sheet.game, c)) for c in cards) for cards in held)
-    values = [sum(p for _, p in cards) for cards in breakdown]
+    points_of = _POINTS.get(sheet.game) or _POINTS.setdefault(sheet.game, _Points(sheet.game))
+    breakdown = tuple([tuple([(c, points_of[c]) for c in cards]) for cards in held])
+    values = [sum([p for _, p in cards]) for cards in breakdown]
     notes = [""] * len(held)
     if sheet.game == LO:
         points = _score_last_one(held, out, in_play, values, notes)
@@ -188,14 +205,14 @@ def check_hand(sheet: Sheet, names: Sequence[str], result: HandResult,
         if cards and not in_play[seat]:
             raise ScoringError(f"{names[seat]} is out of the match and holds no cards",
                                f"seat:{seat}")
-        if sheet.game != LO and any(c.is_joker for c in cards):
+        if sheet.game != LO and JOKER in cards:  # cards are interned: one joker object
             raise ScoringError(f"{names[seat]}: {sheet.game_info.name} is played without "
                                "jokers", f"seat:{seat}")
     deck = deck_for(sheet.game, sum(in_play))
-    seat_of = {name: seat for seat, name in enumerate(names)}
     try:
-        check_entries({names[s]: c for s, c in enumerate(result.held)}, deck)
+        check_entries(dict(zip(names, result.held, strict=True)), deck)
     except DeckError as exc:
+        seat_of = {name: seat for seat, name in enumerate(names)}
         field = "hands" if exc.key is None else f"seat:{seat_of[exc.key]}"
         raise ScoringError(str(exc), field) from None
 

@@ -177,7 +177,10 @@ def _deficits(game: str, totals_after: list[list[int]], fallen: dict[int, int]
 
 def _holds(cards: str, token: str) -> bool:
     """Whether canonical card text holds a card with that rank prefix (``8``, ``JK``)."""
-    return any(c == token if token == "JK" else c[:-1] == token for c in cards.split())
+    tokens = cards.split()
+    if token == "JK":
+        return "JK" in tokens
+    return any([c[:-1] == token for c in tokens])
 
 
 def _one_seat(seat: int, hands: Sequence[HandRow], fell: int | None,

@@ -18,18 +18,22 @@ words (match 3, hand 5, Bob).
 from __future__ import annotations
 
 import csv
+import gc
 import io
 import json
 import re
-from collections.abc import Iterable, Sequence
+import threading
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from itertools import chain
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
-from scorekeeper.core.cards import CardError, format_cards, parse_cards
+from scorekeeper.core.cards import ALL_CARDS, JOKER, Card, CardError, parse_card, parse_cards
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.scoring import HandResult, ScoringError, Standings, standings
 from scorekeeper.core.sheets import LO, Sheet, SheetError
@@ -126,6 +130,7 @@ class _Plan:
     rulings: list[dict[str, Any]] = field(default_factory=list)
     table: Standings | None = None  # the replay that validated the hands
     uid: str | None = None  # the match's stable id, when the file carries one
+    texts: list[tuple[str, ...]] = field(default_factory=list)  # each hand's cards as stored
 
 
 @dataclass(frozen=True)
@@ -260,20 +265,89 @@ def _name(value: Any, where: str) -> str:
     return " ".join(_text(value, where, MAX_NAME).split())
 
 
-def _seats(data: Any, where: str, sheet: Sheet) -> list[str]:
+def _sheet(data: Any, where: str) -> Sheet:
+    try:
+        return Sheet.from_dict(data)
+    except SheetError as exc:
+        raise _Bad(f"{where}.sheet" + ("" if exc.field == "sheet" else
+                                       f".{exc.field.removeprefix('sheet.')}"), str(exc)) from None
+
+
+def _cards(text: Any, where: str, name: str) -> list[Card]:
+    try:
+        return parse_cards(_text(text, where, MAX_CARDS_TEXT, empty=True))
+    except CardError as exc:
+        raise _Bad(where, f"{name}: {exc}") from None
+
+
+_CANONICAL = {c: str(c) for c in (*ALL_CARDS, JOKER)}  # a card's text as stored
+
+
+class _Reader:
+    """Reads the sheets, names and card texts of one file, remembering each value read:
+    a big file repeats a few sheets, names and card spellings thousands of times.
+
+    Only what reads without a problem is kept, so every problem is still found and
+    worded by :func:`_sheet`, :func:`_name` and :func:`_cards`, the field named, as on
+    first sight. With ``lean`` false nothing is remembered (the reference the tests
+    hold the remembering reader equal to).
+    """
+
+    def __init__(self, lean: bool = True) -> None:
+        self.lean = lean
+        self.sheets: dict[str, Sheet] = {}
+        self.names: dict[str, str] = {}
+        # card spellings known good: the stored ones to start with (read, not assumed)
+        self.tokens = {text: parse_card(text) for text in _CANONICAL.values()}
+
+    def sheet(self, data: Any, where: str) -> Sheet:
+        if not self.lean or type(data) is not dict:
+            return _sheet(data, where)
+        key = repr(data)  # exact for JSON values: a different sheet has a different repr
+        found = self.sheets.get(key)
+        if found is None:
+            found = self.sheets[key] = _sheet(data, where)
+        return found
+
+    def name(self, value: Any, where: str) -> str:
+        if not self.lean or type(value) is not str:
+            return _name(value, where)
+        found = self.names.get(value)
+        if found is None:
+            found = self.names[value] = _name(value, where)
+        return found
+
+    def cards(self, text: Any, where: str, name: str) -> tuple[Card, ...]:
+        """One seat's cards. Printable ASCII is text :func:`clean_text` keeps as it is
+        (but trimmed), split by spaces, commas and semicolons only; its tokens, when all
+        known, are the cards. Anything else is read the long way (and its tokens kept)."""
+        if (self.lean and type(text) is str and len(text) <= MAX_CARDS_TEXT
+                and text.isascii() and text.isprintable()):
+            tokens = text.replace(",", " ").replace(";", " ").split()
+            try:
+                return tuple([self.tokens[token] for token in tokens])
+            except KeyError:
+                cards = _cards(text, where, name)
+                self.tokens.update(zip(tokens, cards, strict=True))
+                return tuple(cards)
+        return tuple(_cards(text, where, name))
+
+
+def _seats(data: Any, where: str, sheet: Sheet, read: _Reader) -> list[str]:
     if not isinstance(data, list):
         raise _Bad(where, "must be a list of player names in clockwise order")
     info = sheet.game_info
     problem = info.players_problem(len(data))
     if problem:
         raise _Bad(where, problem)
-    names = [_name(n, f"{where}[{i}]") for i, n in enumerate(data)]
+    names = [read.name(n, f"{where}[{i}]") for i, n in enumerate(data)]
     if len({name_key(n) for n in names}) != len(names):
         raise _Bad(where, "a player can take only one seat")
     return names
 
 
-def _hand(data: Any, where: str, number: int, names: list[str], sheet: Sheet) -> HandResult:
+def _hand(data: Any, where: str, number: int, names: list[str], sheet: Sheet,
+          read: _Reader) -> HandResult:
     if not isinstance(data, dict):
         raise _Bad(where, "must be an object with out and held")
     if data.get("number", number) != number:
@@ -285,14 +359,8 @@ def _hand(data: Any, where: str, number: int, names: list[str], sheet: Sheet) ->
         raise _Bad(f"{where}.hand_size", "a hand's own deal size is for Last One, 4 to 9")
     if not isinstance(held, list) or len(held) != len(names):
         raise _Bad(f"{where}.held", f"must list the cards of all {len(names)} seats")
-    cards = []
-    for seat, text in enumerate(held):
-        spot = f"{where}.held[{seat}]"
-        try:
-            cards.append(parse_cards(_text(text, spot, MAX_CARDS_TEXT, empty=True)))
-        except CardError as exc:
-            raise _Bad(spot, f"{names[seat]}: {exc}") from None
-    return HandResult.of(out, cards, size)
+    return HandResult(out, tuple([read.cards(text, f"{where}.held[{seat}]", names[seat])
+                                  for seat, text in enumerate(held)]), size)
 
 
 def _replay(sheet: Sheet, names: list[str], dealer: int, results: list[HandResult],
@@ -353,15 +421,11 @@ def _ruling(data: Any, where: str, hands: int) -> dict[str, Any]:
             "rule": _text(data.get("rule", ""), f"{where}.rule", MAX_RULE, empty=True)}
 
 
-def _match(data: Any, where: str, limits: Limits) -> _Plan:
+def _match(data: Any, where: str, limits: Limits, read: _Reader) -> _Plan:
     if not isinstance(data, dict):
         raise _Bad(where, "must be an object with sheet, seats and hands")
-    try:
-        sheet = Sheet.from_dict(data.get("sheet"))
-    except SheetError as exc:
-        raise _Bad(f"{where}.sheet" + ("" if exc.field == "sheet" else
-                                       f".{exc.field.removeprefix('sheet.')}"), str(exc)) from None
-    names = _seats(data.get("seats"), f"{where}.seats", sheet)
+    sheet = read.sheet(data.get("sheet"), where)
+    names = _seats(data.get("seats"), f"{where}.seats", sheet, read)
     dealer = data.get("first_dealer", 0)
     if not (_is_int(dealer) and 0 <= dealer < len(names)):
         raise _Bad(f"{where}.first_dealer", f"must be a seat from 0 to {len(names) - 1}")
@@ -374,14 +438,16 @@ def _match(data: Any, where: str, limits: Limits) -> _Plan:
     if uid is not None and not (isinstance(uid, str) and UID.match(uid)):
         raise _Bad(f"{where}.uid", "must be the match's id from its export (up to 32 "
                    "letters, digits, - or _) or absent")
-    results = [_hand(h, f"{where}.hands[{i}]", i + 1, names, sheet) for i, h in enumerate(hands)]
+    results = [_hand(h, f"{where}.hands[{i}]", i + 1, names, sheet, read)
+               for i, h in enumerate(hands)]
     table = _replay(sheet, names, dealer, results, where)
     _check_claims(data, table, names, where)
     return _Plan(sheet, names, dealer, results,
                  _moment(data.get("created_at"), f"{where}.created_at"),
                  _moment(data.get("finished_at"), f"{where}.finished_at"),
                  [_ruling(r, f"{where}.rulings[{i}]", len(hands)) for i, r in enumerate(rulings)],
-                 table, uid)
+                 table, uid, [tuple([" ".join([_CANONICAL[c] for c in cards])
+                                     for cards in result.held]) for result in results])
 
 
 def _envelope(doc: Any, limits: Limits) -> list[Any]:
@@ -428,8 +494,50 @@ def _where_words(where: str) -> str:
     return ", ".join(words)
 
 
-def validate(doc: Any, limits: Limits = Limits()) -> tuple[list[_Plan], dict[str, str]]:
-    """Check a whole document; raise :class:`TransferError` listing every bad match."""
+class _Collector:
+    """Python's cycle collector, paused while imports run (thread-safe, nestable).
+
+    An import makes hundreds of thousands of small objects beside the file's own
+    millions of parsed values, and every automatic collection walks all of them (a
+    third of validation's time on a 50,000-hand file). Nothing an import makes needs
+    the collector (reference counting frees it); it runs again, if it ran before,
+    when the last import running ends, however it ends.
+    """
+
+    def __init__(self) -> None:
+        self.lock, self.running, self.was_enabled = threading.Lock(), 0, False
+
+    @contextmanager
+    def paused(self) -> Iterator[None]:
+        with self.lock:
+            if not self.running:
+                self.was_enabled = gc.isenabled()
+                gc.disable()
+            self.running += 1
+        try:
+            yield
+        finally:
+            with self.lock:
+                self.running -= 1
+                if not self.running and self.was_enabled:
+                    gc.enable()
+
+
+_COLLECTOR = _Collector()
+
+
+def validate(doc: Any, limits: Limits = Limits(), *, lean: bool = True
+             ) -> tuple[list[_Plan], dict[str, str]]:
+    """Check a whole document; raise :class:`TransferError` listing every bad match.
+
+    ``lean=False`` reads every sheet, name and card text afresh: slower, and what the
+    tests hold the remembering reader equal to.
+    """
+    with _COLLECTOR.paused():
+        return _validate(doc, limits, _Reader(lean))
+
+
+def _validate(doc: Any, limits: Limits, read: _Reader) -> tuple[list[_Plan], dict[str, str]]:
     try:
         matches = _envelope(doc, limits)
         colours = _colours(doc, limits)
@@ -438,7 +546,7 @@ def validate(doc: Any, limits: Limits = Limits()) -> tuple[list[_Plan], dict[str
     plans, problems = [], []
     for i, data in enumerate(matches):
         try:
-            plans.append(_match(data, f"matches[{i}]", limits))
+            plans.append(_match(data, f"matches[{i}]", limits, read))
         except _Bad as bad:
             words = _where_words(bad.where)
             problems.append(Problem(bad.where, f"{words}: {bad.message}" if words
@@ -475,29 +583,37 @@ def _already_here(group: Group, plans: list[_Plan]) -> set[str]:
                                                               Match.uid.in_(uids))))
 
 
-def _players(group: Group, plans: list[_Plan], colours: dict[str, str]
+class _Keys(dict[str, str]):
+    """:func:`name_key` of each name, worked out once per import."""
+
+    def __missing__(self, name: str) -> str:
+        self[name] = key = name_key(name)
+        return key
+
+
+def _players(group: Group, plans: list[_Plan], colours: dict[str, str], key_of: _Keys
              ) -> tuple[dict[str, Player], list[Player]]:
     """Existing players by :func:`name_key`, plus the ones to create (not yet added)."""
     found = {name_key(p.name): p for p in db.session.scalars(
         db.select(Player).where(Player.group_id == group.id))}
     created = []
     for name in (n for plan in plans for n in plan.names):
-        if name_key(name) not in found:
-            player = Player(group_id=group.id, name=name,
-                            colour=colours.get(name_key(name), "#1f77b4"))
-            found[name_key(name)] = player
+        key = key_of[name]
+        if key not in found:
+            found[key] = player = Player(group_id=group.id, name=name,
+                                         colour=colours.get(key, "#1f77b4"))
             created.append(player)
     return found, created
 
 
-def _match_row(group: Group, plan: _Plan) -> dict[str, Any]:
+def _match_row(group: Group, plan: _Plan, sheet_json: str) -> dict[str, Any]:
     """A match's row: its derived columns from the validating replay, as
     :func:`records.build_match` would set them (a finished match keeps the file's
     finish time, or finishes now)."""
     table = plan.table
     assert table is not None  # set by validate()
     finished = (plan.finished_at or utcnow()) if table.over else None
-    return {"group_id": group.id, "game": plan.sheet.game, "sheet_json": plan.sheet.to_json(),
+    return {"group_id": group.id, "game": plan.sheet.game, "sheet_json": sheet_json,
             "first_dealer": plan.first_dealer, "uid": plan.uid or new_uid(),
             "view_token": new_token(), "created_at": plan.created_at or utcnow(),
             "status": "finished" if table.over else "active",
@@ -506,38 +622,44 @@ def _match_row(group: Group, plan: _Plan) -> dict[str, Any]:
 
 @dataclass
 class _Rows:
-    """Every row of an import, built before the first write. Rows below a match name it
-    by its position in ``matches``; those below a hand by (match position, number)."""
+    """Every row of an import, built before the first write, as values in the order of
+    each table's columns in :func:`_write`. Rows below a match name it by its position
+    in ``matches`` (``m``); rows below a hand by ``m`` and the hand's number."""
 
     matches: list[dict[str, Any]] = field(default_factory=list)
-    # match, position, player key, whether the seat won
+    # m, position, player key, whether the seat won
     seats: list[tuple[int, int, str, bool]] = field(default_factory=list)
-    hands: list[dict[str, Any]] = field(default_factory=list)
+    # m, number, dealer, out seat, Last One's own deal size
+    hands: list[tuple[int, int, int, int | None, int | None]] = field(default_factory=list)
+    # m, number, seat, cards as stored, points
     entries: list[tuple[int, int, int, str, int]] = field(default_factory=list)
     rulings: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    # m, player key, the seat's seat_figures columns
     figures: list[tuple[int, str, dict[str, Any]]] = field(default_factory=list)
 
 
-def _rows(group: Group, plans: list[_Plan]) -> _Rows:
-    rows, now = _Rows(), utcnow()
+def _rows(group: Group, plans: list[_Plan], key_of: _Keys) -> _Rows:
+    rows, sheets = _Rows(), {}
     for m, plan in enumerate(plans):
         table = plan.table
         assert table is not None  # set by validate()
-        rows.matches.append(_match_row(group, plan))
-        rows.seats += [(m, i, name_key(n), i in table.winners) for i, n in enumerate(plan.names)]
+        if id(plan.sheet) not in sheets:  # the reader gives equal sheets as one object
+            sheets[id(plan.sheet)] = plan.sheet.to_json()
+        sheet_json = sheets[id(plan.sheet)]
+        rows.matches.append(_match_row(group, plan, sheet_json))
+        keys = [key_of[name] for name in plan.names]
+        rows.seats += [(m, i, key, i in table.winners) for i, key in enumerate(keys)]
         rows.rulings += [(m, ruling) for ruling in plan.rulings]
         hand_rows = []
-        for i, (result, dealer) in enumerate(zip(plan.results, table.dealers, strict=True)):
-            rows.hands.append({"m": m, "number": i + 1, "dealer": dealer, "out_seat": result.out,
-                               "hand_size": result.hand_size, "created_at": now})
-            cards = tuple(format_cards(held) for held in result.held)
-            rows.entries += [(m, i + 1, seat, text, table.hands[i].points[seat])
-                             for seat, text in enumerate(cards)]
-            hand_rows.append(HandRow(result.out, cards, tuple(table.hands[i].points)))
+        for number, (result, dealer, texts, score) in enumerate(zip(
+                plan.results, table.dealers, plan.texts, table.hands, strict=True), start=1):
+            rows.hands.append((m, number, dealer, result.out, result.hand_size))
+            rows.entries += [(m, number, seat, text, points) for seat, (text, points)
+                             in enumerate(zip(texts, score.points, strict=True))]
+            hand_rows.append(HandRow(result.out, texts, score.points))
         # The player page's per-seat figures, as the records keep them for every match.
-        values = figure_values(plan.sheet.game, plan.sheet.to_json(), len(plan.names),
-                               hand_rows, table)
-        rows.figures += [(m, name_key(plan.names[v["seat"]]), v) for v in values]
+        values = figure_values(plan.sheet.game, sheet_json, len(plan.names), hand_rows, table)
+        rows.figures += [(m, keys[v["seat"]], v) for v in values]
         # Issue 12 (save round trip): the running state a save moves on from, as the
         # records store it (store/running.py).
         rows.matches[-1]["running_json"] = running.to_text(running.of_replay(table, values))
@@ -545,38 +667,60 @@ def _rows(group: Group, plans: list[_Plan]) -> _Rows:
 
 
 _MARKS = {"qmark": "?", "format": "%s", "pyformat": "%s"}  # sqlite3; psycopg
+_PARAMETERS = 999  # per statement: the oldest SQLite's limit (PostgreSQL's is 65,535)
 
 
 def _insert(model: type, rows: list[dict[str, Any]]) -> None:
-    """Insert many rows (all with the same keys) in one executemany, no RETURNING.
+    """Insert many rows, all with the same keys (see :func:`_insert_values`)."""
+    if rows:
+        names = list(rows[0])
+        _insert_values(model, names, [tuple([row[name] for name in names]) for row in rows])
+
+
+def _insert_values(model: type, names: Sequence[str], values: list[tuple[Any, ...]]) -> None:
+    """Insert many rows, given as tuples of the named columns, in at most two
+    executions, no RETURNING.
 
     SQLAlchemy's own executemany builds every row's parameters through the compiled
     statement, which costs more than the database's work for an import's hundreds of
     thousands of rows; so, when every column with a default is given, the rows go to
-    the driver as tuples, each value through its column type's bind processor (dates,
-    booleans) exactly as SQLAlchemy would pass it.
+    the driver as plain values, each through its column type's bind processor (dates,
+    booleans) exactly as SQLAlchemy would pass it (once per distinct value), up to
+    :data:`_PARAMETERS` values to a multi-row ``VALUES`` (on SQLite half the driver's
+    time of one row per statement).
     """
-    if not rows:
+    if not values:
         return
     table = model.__table__  # type: ignore[attr-defined]
     connection = db.session.connection()
     dialect = connection.dialect
-    names = list(rows[0])
     mark = _MARKS.get(dialect.paramstyle)
-    if mark is None or any(c.default is not None and c.name not in rows[0] for c in table.c):
-        connection.execute(table.insert(), rows)
+    if mark is None or any(c.default is not None and c.name not in names for c in table.c):
+        connection.execute(table.insert(), [dict(zip(names, v, strict=True)) for v in values])
         return
     quote = dialect.identifier_preparer
     columns = [table.c[name] for name in names]
-    sql = (f"INSERT INTO {quote.format_table(table)} "
-           f"({', '.join(quote.format_column(c) for c in columns)}) "
-           f"VALUES ({', '.join([mark] * len(names))})")
-    values = [tuple([row[name] for name in names]) for row in rows]
-    for i, column in enumerate(columns):
-        process = column.type.dialect_impl(dialect).bind_processor(dialect)
-        if process is not None:
-            values = [(*v[:i], process(v[i]), *v[i + 1:]) for v in values]
-    connection.exec_driver_sql(sql, values)
+    processors = [(i, process) for i, column in enumerate(columns)
+                  if (process := column.type.dialect_impl(dialect).bind_processor(dialect))]
+    if processors:
+        data = list(zip(*values, strict=True))  # column by column
+        for i, process in processors:
+            done = {value: process(value) for value in set(data[i])}  # dates, flags: few
+            data[i] = tuple([done[value] for value in data[i]])
+        values = list(zip(*data, strict=True))
+    head = (f"INSERT INTO {quote.format_table(table)} "
+            f"({', '.join(quote.format_column(c) for c in columns)}) VALUES ")
+    row = f"({', '.join([mark] * len(names))})"
+    per = max(1, _PARAMETERS // len(names))  # rows a statement
+    whole = len(values) - len(values) % per  # rows in full statements
+    flat = tuple(chain.from_iterable(values))  # a tuple's slices are tuples, as drivers want
+    step = per * len(names)
+    if whole:
+        connection.exec_driver_sql(head + ", ".join([row] * per), [
+            flat[i:i + step] for i in range(0, whole * len(names), step)])
+    if whole < len(values):
+        connection.exec_driver_sql(head + ", ".join([row] * (len(values) - whole)),
+                                   [flat[whole * len(names):]])
 
 
 def _write(group: Group, plans: list[_Plan], colours: dict[str, str]) -> list[str]:
@@ -586,29 +730,34 @@ def _write(group: Group, plans: list[_Plan], colours: dict[str, str]) -> list[st
     Every row is built first; new ids are read back by the match's stable id (unique
     in the group) and the hand's number (unique in the match), not row by row.
     """
-    players, created = _players(group, plans, colours)
-    rows = _rows(group, plans)
+    key_of = _Keys()
+    found, created = _players(group, plans, colours, key_of)
+    rows, now = _rows(group, plans, key_of), utcnow()
     db.session.add_all(created)
     db.session.flush()  # the first write: from here to the commit the lock is held
+    players = {key: player.id for key, player in found.items()}
+    connection = db.session.connection()
     _insert(Match, rows.matches)
     uids = [row["uid"] for row in rows.matches]
-    by_uid = dict(db.session.execute(db.select(Match.uid, Match.id).where(
+    by_uid = dict(connection.execute(db.select(Match.uid, Match.id).where(
         Match.group_id == group.id, Match.uid.in_(uids))).all())
     match_ids = [by_uid[uid] for uid in uids]
-    _insert(Seat, [{"match_id": match_ids[m], "position": position,
-                    "player_id": players[key].id, "winner": won}
-                   for m, position, key, won in rows.seats])
-    seat_rows = [{"match_id": match_ids[m], "player_id": players[key].id, **values}
+    _insert_values(Seat, ("match_id", "position", "player_id", "winner"),
+                   [(match_ids[m], position, players[key], won)
+                    for m, position, key, won in rows.seats])
+    seat_rows = [{"match_id": match_ids[m], "player_id": players[key], **values}
                  for m, key, values in rows.figures]
     _insert(SeatFigures, seat_rows)
     # Player totals (issue 12): the new matches' figures added to their players' sums.
-    player_totals.apply(db.session.connection(), [(None, row) for row in seat_rows])
-    _insert(Hand, [{"match_id": match_ids[h.pop("m")], **h} for h in rows.hands])
-    hand_ids = {(match, number): hand_id for hand_id, match, number in db.session.execute(
+    player_totals.apply(connection, [(None, row) for row in seat_rows])
+    _insert_values(Hand, ("match_id", "number", "dealer", "out_seat", "hand_size", "created_at"),
+                   [(match_ids[m], number, dealer, out, size, now)
+                    for m, number, dealer, out, size in rows.hands])
+    hand_ids = {(match, number): hand_id for hand_id, match, number in connection.execute(
         db.select(Hand.id, Hand.match_id, Hand.number).where(Hand.match_id.in_(match_ids)))}
-    _insert(HandEntry, [{"hand_id": hand_ids[match_ids[m], number], "seat": seat,
-                         "cards": cards, "points": points}
-                        for m, number, seat, cards, points in rows.entries])
+    _insert_values(HandEntry, ("hand_id", "seat", "cards", "points"),
+                   [(hand_ids[match_ids[m], number], seat, cards, points)
+                    for m, number, seat, cards, points in rows.entries])
     _insert(Ruling, [{"match_id": match_ids[m], **ruling} for m, ruling in rows.rulings])
     return [player.name for player in created]
 
@@ -630,7 +779,8 @@ def write_plans(group: Group, plans: list[_Plan], colours: dict[str, str]) -> Im
     try:
         here = _already_here(group, plans)
         fresh = [plan for plan in plans if plan.uid not in here]
-        created = _write(group, fresh, colours)
+        with _COLLECTOR.paused():
+            created = _write(group, fresh, colours)
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
