@@ -141,3 +141,4 @@ def test_web_bench_runs_every_request_it_prints(monkeypatch, tmp_path):
     assert result.exit_code == 0, result.output
     assert "| POST a hand, JSON API (hand 1) |" in result.output
     assert "| player statistics at 10 matches |" in result.output
+    assert "| CPU ms | CPU vs bare |" in result.output

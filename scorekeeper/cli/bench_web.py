@@ -3,7 +3,9 @@ timed in one process against a bare route of the same app.
 
 Absolute times on a shared machine swing with its load, so every figure is a median
 over ``--repeat`` requests and is also printed as a ratio to the median of a route that
-does nothing (measured in the same run). Query counts come from a
+does nothing (measured in the same run). Beside the wall clock it prints the CPU time
+of this process (the test client runs the app in this thread), which other jobs on
+the machine disturb much less. Query counts come from a
 ``before_cursor_execute`` listener. Saves are timed by recording hand *n* and then
 deleting it again (untimed), so every repeat saves the same hand of the same match.
 """
@@ -37,11 +39,12 @@ BARE = "/__bench/bare"
 
 @dataclass
 class Row:
-    """One printed line: a request's median, its ratio to the bare route, its queries."""
+    """One printed line: a request's medians (wall clock and CPU), its queries."""
 
     label: str
     ms: float
     queries: int
+    cpu_ms: float = 0.0
 
 
 class Timer:
@@ -58,18 +61,19 @@ class Timer:
     def run(self, label: str, request: Callable[[], object],
             undo: Callable[[], object] | None = None) -> Row:
         """Median ms of ``request`` (after a warm-up); ``undo`` runs untimed after each."""
-        times, queries = [], 0
+        times, cpu, queries = [], [], 0
         for i in range(self.repeat + 1):
             self.count = 0
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             request()
-            elapsed = time.perf_counter() - start
+            elapsed, used = time.perf_counter() - start, time.process_time() - start_cpu
             queries = self.count
             if undo is not None:
                 undo()
             if i:
                 times.append(elapsed * 1000)
-        return Row(label, statistics.median(times), queries)
+                cpu.append(used * 1000)
+        return Row(label, statistics.median(times), queries, statistics.median(cpu))
 
 
 def _ok(response, *codes: int):
@@ -153,10 +157,11 @@ def _get(client: Any, url: str) -> None:
 
 def print_rows(rows: list[Row], bare: Row) -> None:
     """The rows as a Markdown table, ratios against ``bare``."""
-    click.echo("| request | median ms | vs bare route | SQL queries |")
-    click.echo("| --- | ---: | ---: | ---: |")
+    click.echo("| request | median ms | vs bare route | CPU ms | CPU vs bare | SQL queries |")
+    click.echo("| --- | ---: | ---: | ---: | ---: | ---: |")
     for row in [bare, *rows]:
-        click.echo(f"| {row.label} | {row.ms:.1f} | {row.ms / bare.ms:.1f}× | {row.queries} |")
+        click.echo(f"| {row.label} | {row.ms:.1f} | {row.ms / bare.ms:.1f}× | {row.cpu_ms:.2f} "
+                   f"| {row.cpu_ms / max(bare.cpu_ms, 1e-6):.1f}× | {row.queries} |")
 
 
 def bench_app(tmp: str, database_url: str | None) -> Flask:
