@@ -176,7 +176,7 @@ def test_random_sequences_of_writes_keep_the_totals(app, seed):
 
 
 def test_writes_on_a_match_loaded_for_a_save_use_the_figures_in_memory(app):
-    """A page or the API loads the match with each seat's figures (``whole_match``): the
+    """A page or the API loads the match with each seat's figures (``match_seats``): the
     old rows then come from memory, and stay current across several writes in one
     session (commits there do not expire what was loaded)."""
     rng = random.Random(5)

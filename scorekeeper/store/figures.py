@@ -75,7 +75,7 @@ def rows_for(match: Match, values: list[dict[str, Any]]) -> None:
 
 def _old_rows(match: Match) -> dict[int, dict[str, Any]]:
     """The match's stored rows by seat: from memory when loaded with the seats (as
-    :func:`groups.whole_match` does), else one SELECT. Rows in memory are current: any
+    :func:`groups.match_seats` does), else one SELECT. Rows in memory are current: any
     other change to the match would have failed the version check of this flush."""
     if all("figures" in seat.__dict__ and seat.figures is not None for seat in match.seats):
         return {seat.position: {c.key: getattr(seat.figures, c.key) for c in _TABLE.c}

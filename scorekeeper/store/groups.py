@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy import bindparam
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import joinedload, selectinload
+from sqlalchemy.orm import joinedload
 
 from scorekeeper.core.errors import ConflictError, InputError
 from scorekeeper.core.text import clean_colour, clean_name, name_key, next_colour
@@ -23,21 +23,11 @@ from scorekeeper.store.models import MAX_ID, Group, Hand, HandEntry, Match, Play
 MAX_TOKEN = 64
 
 
-def whole_match() -> tuple[Any, ...]:
-    """Loader options for a match with its seats, players, hands and entries: a fixed
-    four queries whatever the number of hands (a scoreboard and a save need them all).
-    Each seat's figures come in the seats' query: a save adds their change to the
-    players' totals."""
-    return (selectinload(Match.seats).options(joinedload(Seat.player),
-                                              joinedload(Seat.figures)),
-            selectinload(Match.hands).selectinload(Hand.entries))
-
-
 def match_seats() -> tuple[Any, ...]:
     """Loader options for a match with its seats, players and seat figures in the same
-    query, not its hands: what a save and the scoreboard need (their standings come from the match's
-    running state). ``match.hands`` loads on first use, with every hand's entries: two
-    more queries."""
+    query, not its hands: what a save and the scoreboard need (their standings come from
+    the match's running state). ``match.hands`` loads on first use, with every hand's
+    entries: two more queries."""
     return (joinedload(Match.seats).options(joinedload(Seat.player),
                                             joinedload(Seat.figures)),)
 
