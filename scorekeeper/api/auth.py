@@ -44,13 +44,23 @@ def bearer_group() -> Group:
     the limit every bearer request from that address is a 429 with ``Retry-After``
     until the window moves on, so guessing tokens is slow as well as hopeless.
     """
+    return token_group(bearer_token())
+
+
+def bearer_token() -> str:
+    """The request's bearer token (429 while this address is guessing, 401 if none)."""
     _refuse_when_guessing()
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         _count_failure()
         raise MissingTokenError("send the group's invite token as "
                                 "'Authorization: Bearer <token>'", "authorization")
-    group = group_by_invite(token.strip())
+    return token.strip()
+
+
+def token_group(token: str) -> Group:
+    """The group a bearer token opens, else 404 (and the failure counted)."""
+    group = group_by_invite(token)
     if group is None:
         _count_failure()
         raise NotFoundError("no group here opens with that token", "authorization")

@@ -14,12 +14,12 @@ from collections.abc import Callable
 from flask import Blueprint, Response, current_app, jsonify, request
 from sqlalchemy.orm.exc import StaleDataError
 
-from scorekeeper.api.auth import bearer_group, id_in_range
+from scorekeeper.api.auth import id_in_range
 from scorekeeper.api.common import api_error, json_object
 from scorekeeper.api.hand_body import hand_body
 from scorekeeper.api.hands_openapi import PATHS, SCHEMAS
 from scorekeeper.api.match_data import recorded_json
-from scorekeeper.api.matches import group_match, match_json
+from scorekeeper.api.matches import bearer_match, match_json
 from scorekeeper.core.errors import ConflictError, InputError, NotFoundError
 from scorekeeper.store.extensions import db
 from scorekeeper.store.idempotency import clean_key, replayed, request_digest
@@ -82,7 +82,7 @@ def record(match_id: int):
     not the next.
 
     With an ``Idempotency-Key``, a request already answered gets that answer again."""
-    match = group_match(bearer_group(), match_id)
+    match = bearer_match(match_id)
     data = json_object()
     key = clean_key(request.headers.get("Idempotency-Key"), "Idempotency-Key")
     digest = request_digest(data) if key else None
@@ -97,7 +97,7 @@ def record(match_id: int):
 
 
 def _existing(match_id: int, number: int) -> Match:
-    match = group_match(bearer_group(), match_id)
+    match = bearer_match(match_id)
     id_in_range(number, "hand", 404)
     if number > match.hand_count:
         raise NotFoundError(f"there is no hand {number} in this match", "number")

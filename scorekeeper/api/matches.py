@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Blueprint, jsonify
 
-from scorekeeper.api.auth import bearer_group, id_in_range
+from scorekeeper.api.auth import bearer_group, bearer_token, id_in_range, token_group
 from scorekeeper.api.common import json_object
 from scorekeeper.api.match_data import match_json
 from scorekeeper.api.matches_openapi import PATHS, SCHEMAS
@@ -23,7 +23,7 @@ from scorekeeper.store import groups
 from scorekeeper.store.models import Group, Match, Player
 from scorekeeper.store.records import create_match
 
-__all__ = ["PATHS", "SCHEMAS", "bp", "group_match", "match_json"]
+__all__ = ["PATHS", "SCHEMAS", "bearer_match", "bp", "group_match", "match_json"]
 
 bp = Blueprint("api_matches", __name__)
 
@@ -34,6 +34,15 @@ def group_match(group: Group, match_id: int) -> Match:
     if match is None:
         raise NotFoundError("no such match in this group", "match")
     return match
+
+
+def bearer_match(match_id: int) -> Match:
+    """The match a request names in the group its bearer token opens: one query when
+    both are right (every hand's save asks), else the answer of :func:`bearer_group`
+    or :func:`group_match`, whichever is at fault."""
+    token = bearer_token()
+    match = groups.invited_match(token, match_id)
+    return match if match is not None else group_match(token_group(token), match_id)
 
 
 def _players(group: Group, data: Any) -> list[Player]:
@@ -89,4 +98,4 @@ def create():
 @bp.get("/matches/<int:match_id>")
 def show(match_id: int):
     """A match with its hands and standings."""
-    return jsonify(match_json(group_match(bearer_group(), match_id)))
+    return jsonify(match_json(bearer_match(match_id)))

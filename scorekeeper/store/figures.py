@@ -15,7 +15,6 @@ from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import bindparam, select, update
-from sqlalchemy.orm.attributes import set_committed_value
 
 from scorekeeper.core.scoring import Standings
 from scorekeeper.core.stats import HandRow, seat_figures
@@ -24,7 +23,8 @@ from scorekeeper.store import totals
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Match, SeatFigures
 
-__all__ = ["as_values", "figure_values", "figures_of", "hand_rows", "rewrite", "rows_for"]
+__all__ = ["as_values", "figure_values", "figures_of", "hand_rows", "rewrite", "rows_before_save",
+           "rows_for"]
 
 _TABLE = SeatFigures.__table__
 _COLUMNS = ("hands", "points", "went_out", "caught_eight", "caught_joker", "fell",
@@ -74,14 +74,19 @@ def rows_for(match: Match, values: list[dict[str, Any]]) -> None:
 
 
 def _old_rows(match: Match) -> dict[int, dict[str, Any]]:
-    """The match's stored rows by seat: from memory when loaded with the seats (as
-    :func:`groups.match_seats` does), else one SELECT. Rows in memory are current: any
-    other change to the match would have failed the version check of this flush."""
-    if all("figures" in seat.__dict__ and seat.figures is not None for seat in match.seats):
-        return {seat.position: {c.key: getattr(seat.figures, c.key) for c in _TABLE.c}
-                for seat in match.seats if seat.figures is not None}
+    """The match's stored rows by seat (one SELECT)."""
     return {row["seat"]: dict(row) for row in db.session.connection().execute(
         select(_TABLE).where(_TABLE.c.match_id == match.id)).mappings()}
+
+
+def rows_before_save(match: Match, kept: tuple[Figures, ...]) -> dict[int, dict[str, Any]]:
+    """The match's rows as they stand before its next hand is saved, from its running
+    state's figures (``kept``), which the records write with the rows and hold equal to
+    them: no SELECT. A match that takes another hand is not finished, so no seat won."""
+    return {f.seat: {"match_id": match.id, "seat": f.seat, "player_id": seat.player_id,
+                     "game": match.game, "finished": False, "won": False,
+                     **{name: getattr(f, name) for name in _COLUMNS}}
+            for f, seat in zip(kept, match.seats, strict=True)}
 
 
 @lru_cache(maxsize=1)
@@ -93,20 +98,17 @@ def _rewrite_statement() -> Any:
             .values({name: bindparam(name) for name in ("finished", "won", *_COLUMNS)}))
 
 
-def rewrite(match: Match, values: list[dict[str, Any]]) -> None:
+def rewrite(match: Match, values: list[dict[str, Any]],
+            old: dict[int, dict[str, Any]] | None = None) -> None:
     """Update a stored match's rows in one statement (executed with every seat's
     values: recomputed from every hand after an edit, moved on by one hand by a save),
-    and add the difference from the rows they replace to the players' totals."""
-    old = _old_rows(match)
-    statement = _rewrite_statement()
+    and add the difference from the rows they replace (``old``: read when not given)
+    to the players' totals."""
+    if old is None:
+        old = _old_rows(match)
     new = [{**old[row["seat"]], **row} for row in values]
     connection = db.session.connection()
-    connection.execute(statement, [
+    connection.execute(_rewrite_statement(), [
         {"match": match.id, "at_seat": row["seat"],
          **{name: row[name] for name in ("finished", "won", *_COLUMNS)}} for row in new])
     totals.apply(connection, [(old[row["seat"]], row) for row in new])
-    for seat in match.seats:  # keep the loaded rows in step (the session outlives commits)
-        loaded = seat.__dict__.get("figures")
-        if loaded is not None:
-            for name in ("finished", "won", *_COLUMNS):
-                set_committed_value(loaded, name, new[seat.position][name])

@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy import bindparam
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import joinedload
+from sqlalchemy.orm import contains_eager, joinedload
 
 from scorekeeper.core.errors import ConflictError, InputError
 from scorekeeper.core.text import clean_colour, clean_name, name_key, next_colour
@@ -24,12 +24,11 @@ MAX_TOKEN = 64
 
 
 def match_seats() -> tuple[Any, ...]:
-    """Loader options for a match with its seats, players and seat figures in the same
-    query, not its hands: what a save and the scoreboard need (their standings come from
-    the match's running state). ``match.hands`` loads on first use, with every hand's
-    entries: two more queries."""
-    return (joinedload(Match.seats).options(joinedload(Seat.player),
-                                            joinedload(Seat.figures)),)
+    """Loader options for a match with its seats and players in the same query, not
+    its hands: what a save and the scoreboard need (their standings and a save's seat
+    figures come from the match's running state). ``match.hands`` loads on first use,
+    with every hand's entries: two more queries."""
+    return (joinedload(Match.seats).joinedload(Seat.player),)
 
 
 @dataclass(frozen=True)
@@ -64,6 +63,8 @@ class _Statements:
     recent_hands: Any
     group_by_invite: Any
     group_match: Any
+    member_match: Any
+    invited_match: Any
     match_by_view_token: Any
 
 
@@ -79,9 +80,19 @@ def _statements() -> _Statements:
         group_match=db.select(Match)
         .where(Match.id == bindparam("match"), Match.group_id == bindparam("group"))
         .options(*match_seats()),
+        member_match=_with_group().where(Match.id == bindparam("match"),
+                                         Match.group_id == bindparam("group")),
+        invited_match=_with_group().where(Match.id == bindparam("match"),
+                                          Group.invite_token == bindparam("token")),
         match_by_view_token=db.select(Match).where(Match.view_token == bindparam("token"))
         .options(*match_seats()),
     )
+
+
+def _with_group() -> Any:
+    """A match with its group (joined, for the access check) and its seats."""
+    return (db.select(Match).join(Match.group)
+            .options(contains_eager(Match.group), *match_seats()))
 
 
 def in_range(value: int) -> bool:
@@ -107,6 +118,24 @@ def group_match(group: Group, match_id: int) -> Match | None:
         return None
     return db.session.scalar(_statements().group_match,
                              {"match": match_id, "group": group.id})
+
+
+def member_match(group_id: int, match_id: int) -> Match | None:
+    """A match of the group with this id, its group loaded with it (one query), or
+    None. The caller still checks that the phone may see that group."""
+    if not (in_range(group_id) and in_range(match_id)):
+        return None
+    return db.session.scalar(_statements().member_match,
+                             {"match": match_id, "group": group_id})
+
+
+def invited_match(token: str, match_id: int) -> Match | None:
+    """The match with this id in the group this invite token opens, its group loaded
+    with it (one query), or None: either is wrong (the caller tells which)."""
+    if not (0 < len(token) <= MAX_TOKEN and in_range(match_id)):
+        return None
+    return db.session.scalar(_statements().invited_match,
+                             {"match": match_id, "token": token})
 
 
 def match_by_view_token(token: str) -> Match | None:

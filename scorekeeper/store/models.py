@@ -146,12 +146,6 @@ class Seat(Model):
 
     match: Mapped[Match] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship()
-    # This seat's row of SeatFigures, loaded with the seat for a save: the figures it
-    # replaces, whose difference goes to the player's totals (read-only here).
-    figures: Mapped[SeatFigures | None] = relationship(
-        primaryjoin="and_(foreign(SeatFigures.match_id) == Seat.match_id, "
-                    "foreign(SeatFigures.seat) == Seat.position)",
-        viewonly=True, uselist=False)
 
 
 class Hand(Model):

@@ -18,8 +18,9 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
+from sqlalchemy import bindparam, insert, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm.attributes import flag_modified
+from sqlalchemy.orm.attributes import flag_modified, set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 
 from scorekeeper.core.cards import Card, format_cards, parse_cards
@@ -270,6 +271,10 @@ def record_hand(match: Match, number: int, out: int | None, held: Sequence[Seque
     ``key`` and ``digest`` are the client's idempotency key and its request's fingerprint
     (see :mod:`.idempotency`); ``reply`` renders the answer to keep with them, inside the
     same transaction, so a resent request gets exactly the first answer.
+
+    The rows are written with a few plain statements (see :func:`_insert_hand`), not
+    through the ORM's unit of work, which cost more than everything else in a save; the
+    returned hand is a detached copy of the row, entries included.
     """
     expected = match.hand_count + 1
     if number != expected:
@@ -279,23 +284,95 @@ def record_hand(match: Match, number: int, out: int | None, held: Sequence[Seque
         raise InputError("the match is over: no more hands can be recorded", "number")
     _check_hand_size(match, hand_size)
     result = HandResult.of(out, held, hand_size)
+    old = figures.rows_before_save(match, running_state(match).figures)
     state, score, dealer = _step(match, result)
-    # Set on the hand's side: a backref never loads ``match.hands`` (every hand) to add it.
-    hand = Hand(match=match, number=number, dealer=dealer, out_seat=out,
-                hand_size=hand_size, idempotency_key=key, request_digest=digest)
-    _fill_entries(hand, result, score.points)
-    db.session.add(hand)
     table = standings_at(match_sheet(match), match_names(match), state.position)
-    _refresh(match, table)
-    _keep_state(match, state)
-
-    def keep_reply() -> None:
+    hand = Hand(match_id=match.id, number=number, dealer=dealer, out_seat=out,
+                hand_size=hand_size, idempotency_key=key, request_digest=digest,
+                created_at=utcnow())
+    hand.entries = [HandEntry(seat=seat, cards=format_cards(cards), points=points)
+                    for seat, (cards, points) in enumerate(zip(result.held, score.points,
+                                                               strict=True))]
+    conflict = f"hand {number} was just recorded from another phone"
+    session = db.session()
+    try:
+        _bump(match, table, state, conflict)
         if reply is not None:
             hand.reply_json = reply(match, hand)
-
-    _commit(match, figures.as_values(match.game, state.figures, table),
-            f"hand {number} was just recorded from another phone", keep_reply)
+        _insert_hand(hand)
+        figures.rewrite(match, figures.as_values(match.game, state.figures, table), old)
+        # What was just written is what the caller shows next: keep it in memory.
+        session.expire_on_commit = False
+        session.commit()
+    except IntegrityError:
+        session.rollback()
+        raise ConflictError(conflict, "number") from None
+    finally:
+        session.expire_on_commit = True
+    if "hands" in match.__dict__:  # a list loaded before this save lacks the new hand
+        session.expire(match, ["hands"])
     return hand
+
+
+@dataclass(frozen=True)
+class _SaveStatements:
+    """The statements of :func:`record_hand`, built once (every save runs them)."""
+
+    bump: Any
+    hand: Any
+    entries: Any
+
+
+@lru_cache(maxsize=1)
+def _save_statements() -> _SaveStatements:
+    return _SaveStatements(
+        bump=update(Match).where(Match.id == bindparam("match_id"),
+                                 Match.version == bindparam("old_version"))
+        .values({name: bindparam(name) for name in _BUMPED}),
+        hand=insert(Hand).values({c: bindparam(c) for c in _HAND_COLUMNS}),
+        entries=insert(HandEntry),
+    )
+
+
+_BUMPED = ("hand_count", "running_json", "version", "status", "finished_at")
+_HAND_COLUMNS = ("match_id", "number", "dealer", "out_seat", "hand_size", "created_at",
+                 "idempotency_key", "request_digest", "reply_json")
+
+
+def _bump(match: Match, table: Standings, state: running.Running, conflict: str) -> None:
+    """Move the match row on to its state after a new hand, its version by one: the
+    UPDATE matches no row when another phone changed the match meanwhile (then
+    :class:`ConflictError`). The loaded match is kept in step, as the ORM would."""
+    text = running.to_text(state)
+    values = {"hand_count": table.played, "running_json": text,
+              "version": match.version + 1, "status": match.status,
+              "finished_at": match.finished_at}
+    if table.over:
+        values["status"], values["finished_at"] = "finished", utcnow()
+        for seat in match.seats:  # the ORM writes these at the commit: rare, so fine
+            seat.winner = seat.position in table.winners
+    done = db.session.connection().execute(
+        _save_statements().bump, {"match_id": match.id, "old_version": match.version,
+                                  **values})
+    if done.rowcount != 1:
+        db.session.rollback()
+        raise ConflictError(conflict, "number")
+    for name, value in values.items():
+        set_committed_value(match, name, value)
+    match.__dict__["_running"] = (text, state)
+
+
+def _insert_hand(hand: Hand) -> None:
+    """INSERT the hand and its entries (one statement each) and give the copy its id."""
+    statements = _save_statements()
+    connection = db.session.connection()
+    inserted = connection.execute(statements.hand, {c: getattr(hand, c) for c in _HAND_COLUMNS})
+    key = inserted.inserted_primary_key
+    assert key is not None  # an INSERT always has one
+    hand.id = key[0]
+    connection.execute(statements.entries, [
+        {"hand_id": hand.id, "seat": e.seat, "cards": e.cards, "points": e.points}
+        for e in hand.entries])
 
 
 def edit_hand(match: Match, number: int, out: int | None, held: Sequence[Sequence[Card]],

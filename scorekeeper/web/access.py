@@ -107,6 +107,17 @@ def group_match(group: Group, match_id: int) -> Match:
     return match
 
 
+def member_match(group_id: int, match_id: int) -> tuple[Group, Match]:
+    """A match of a group this phone is a member of, with its group, in one query
+    (every match page asks); else the 404 of :func:`current_group` or
+    :func:`group_match`, whichever is at fault."""
+    match = groups.member_match(group_id, match_id)
+    if match is None or not is_member(match.group):
+        group = current_group(group_id)
+        return group, group_match(group, match_id)
+    return match.group, match
+
+
 def match_from_view_token(token: str) -> Match:
     """The match a spectator's view link points at, else 404."""
     match = groups.match_by_view_token(token)

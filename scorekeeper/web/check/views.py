@@ -138,16 +138,14 @@ def index():
 @bp.get(MATCH)
 def for_match(group_id: int, match_id: int):
     """The checker inside a match: its sheet and seat names; a member may save."""
-    group = access.current_group(group_id)
-    match = access.group_match(group, match_id)
+    match = access.member_match(group_id, match_id)[1]
     return _render(request.args, match_sheet(match), match)
 
 
 @bp.post(MATCH)
 def save(group_id: int, match_id: int):
     """Save the ruling the form describes to the match record (judged again here)."""
-    group = access.current_group(group_id)
-    match = access.group_match(group, match_id)
+    group, match = access.member_match(group_id, match_id)
     args = MultiDict([(k, v) for k, v in request.form.items(multi=True) if k != "csrf_token"])
     form, result = answer(args, match_sheet(match), match_names(match))
     question = form.question

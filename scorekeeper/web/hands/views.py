@@ -41,8 +41,7 @@ bp = Blueprint("hands", __name__, url_prefix="/groups/<int:group_id>/matches/<in
 
 
 def _load(group_id: int, match_id: int) -> tuple[Group, Match]:
-    group = access.current_group(group_id)
-    return group, access.group_match(group, match_id)
+    return access.member_match(group_id, match_id)
 
 
 def _form(match: Match, in_play: tuple[bool, ...], formdata=None, data=None) -> HandForm:

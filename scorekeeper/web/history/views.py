@@ -102,8 +102,7 @@ def export_group(group_id: int, fmt: str):
 @bp.get("/matches/<int:match_id>/export.<any(json, csv):fmt>")
 def export_match(group_id: int, match_id: int, fmt: str):
     """Download one match."""
-    group = access.current_group(group_id)
-    match = access.group_match(group, match_id)
+    group, match = access.member_match(group_id, match_id)
     return _download(group, load_matches(group, match.id), fmt, f"scorekeeper-match-{match.id}")
 
 

@@ -40,7 +40,7 @@ def _answer(match: Match) -> Response:
 @bp.get("/groups/<int:group_id>/matches/<int:match_id>/live")
 def member(group_id: int, match_id: int) -> Response:
     """The match's version for a member's scoreboard."""
-    return _answer(access.group_match(access.current_group(group_id), match_id))
+    return _answer(access.member_match(group_id, match_id)[1])
 
 
 @bp.get("/view/<token>/live")

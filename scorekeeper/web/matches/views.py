@@ -71,8 +71,7 @@ def _new_field(form, name: str) -> str:
 @bp.get(PREFIX + "/<int:match_id>")
 def show(group_id: int, match_id: int):
     """The scoreboard, with the actions of a member's phone."""
-    group = access.current_group(group_id)
-    match = access.group_match(group, match_id)
+    group, match = access.member_match(group_id, match_id)
     return render_template("matches/show.html", group=group, readonly=False, **board(match))
 
 
@@ -87,8 +86,7 @@ def view(token: str):
 @bp.post(PREFIX + "/<int:match_id>/rematch")
 def rematch(group_id: int, match_id: int):
     """A new match: same players, same sheet, the deal moved one seat on."""
-    group = access.current_group(group_id)
-    old = access.group_match(group, match_id)
+    group, old = access.member_match(group_id, match_id)
     players = [seat.player for seat in old.seats]
     match = create_match(group, match_sheet(old), players, (old.first_dealer + 1) % len(players))
     flash(f"Rematch! {players[match.first_dealer].name} deals first.")
@@ -98,8 +96,7 @@ def rematch(group_id: int, match_id: int):
 @bp.post(PREFIX + "/<int:match_id>/view-link")
 def rotate_view(group_id: int, match_id: int):
     """Replace the view link: the old one stops working."""
-    group = access.current_group(group_id)
-    match = access.group_match(group, match_id)
+    group, match = access.member_match(group_id, match_id)
     match.view_token = new_token()
     db.session.commit()
     flash("New view link made; the old one no longer works.")
