@@ -105,8 +105,14 @@ def running_state(match: Match) -> running.Running:
 def current_standings(match: Match) -> Standings:
     """The standings after the last hand, from the stored running state: no hand is
     read. They carry no per-hand history (``progress``, ``hands`` and ``dealers`` are
-    empty); :func:`match_standings` replays every hand for pages that show them."""
-    return standings_at(match_sheet(match), match_names(match), running_state(match).position)
+    empty); :func:`match_standings` replays every hand for pages that show them.
+    Worked out once per running state (and names) for the rest of the request."""
+    state, names = running_state(match), match_names(match)
+    kept = match.__dict__.get("_standings")
+    if kept is None or kept[0] is not state or kept[1] != names:
+        kept = (state, names, standings_at(match_sheet(match), names, state.position))
+        match.__dict__["_standings"] = kept
+    return kept[2]
 
 
 def match_standings(match: Match) -> Standings:
@@ -286,7 +292,6 @@ def record_hand(match: Match, number: int, out: int | None, held: Sequence[Seque
     result = HandResult.of(out, held, hand_size)
     old = figures.rows_before_save(match, running_state(match).figures)
     state, score, dealer = _step(match, result)
-    table = standings_at(match_sheet(match), match_names(match), state.position)
     hand = Hand(match_id=match.id, number=number, dealer=dealer, out_seat=out,
                 hand_size=hand_size, idempotency_key=key, request_digest=digest,
                 created_at=utcnow())
@@ -296,7 +301,7 @@ def record_hand(match: Match, number: int, out: int | None, held: Sequence[Seque
     conflict = f"hand {number} was just recorded from another phone"
     session = db.session()
     try:
-        _bump(match, table, state, conflict)
+        table = _bump(match, state, conflict)
         if reply is not None:
             hand.reply_json = reply(match, hand)
         _insert_hand(hand)
@@ -339,11 +344,13 @@ _HAND_COLUMNS = ("match_id", "number", "dealer", "out_seat", "hand_size", "creat
                  "idempotency_key", "request_digest", "reply_json")
 
 
-def _bump(match: Match, table: Standings, state: running.Running, conflict: str) -> None:
-    """Move the match row on to its state after a new hand, its version by one: the
-    UPDATE matches no row when another phone changed the match meanwhile (then
-    :class:`ConflictError`). The loaded match is kept in step, as the ORM would."""
-    text = running.to_text(state)
+def _bump(match: Match, state: running.Running, conflict: str) -> Standings:
+    """Move the match row on to its state after a new hand, its version by one, and
+    answer the standings there: the UPDATE matches no row when another phone changed
+    the match meanwhile (then :class:`ConflictError`). The loaded match is kept in
+    step, as the ORM would."""
+    text, names = running.to_text(state), match_names(match)
+    table = standings_at(match_sheet(match), names, state.position)
     values = {"hand_count": table.played, "running_json": text,
               "version": match.version + 1, "status": match.status,
               "finished_at": match.finished_at}
@@ -359,7 +366,9 @@ def _bump(match: Match, table: Standings, state: running.Running, conflict: str)
         raise ConflictError(conflict, "number")
     for name, value in values.items():
         set_committed_value(match, name, value)
-    match.__dict__["_running"] = (text, state)
+    match.__dict__["_running"] = (text, state)  # as running_state and current_standings
+    match.__dict__["_standings"] = (state, names, table)  # would find them
+    return table
 
 
 def _insert_hand(hand: Hand) -> None:
