@@ -92,7 +92,9 @@ def test_countdown_rows_count_one_down_for_who_went_out(app, client):
     ("matches.show", {"group_id": 0, "match_id": 77}),
     ("groups.show", {"group_id": 41}),
     ("offline.worker", {}),
-    ("matches.view", {"token": "ab_C-9"}),  # text: url_for itself
+    ("matches.view", {"token": "ab_C-9"}),
+    ("live.spectator", {"token": "a b/é?"}),  # text a URL must quote: url_for itself
+    ("rules.game_page", {"game_key": "last-one"}),
 ])
 def test_url_shortcuts_give_what_url_for_gives(app, root, endpoint, values):
     with app.test_request_context("/", base_url=f"http://phone.test{root}"):

@@ -12,12 +12,14 @@ and :func:`static_url` give the same URLs from what was built once per app (see
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import current_app, has_request_context, url_for
 
 from scorekeeper.web.memo import remembered
 
+_TOKEN = re.compile(r"[A-Za-z0-9_-]+")
 _STAND_IN = 1_000_000_007  # built into a pattern in place of each value: digits no route spells
 
 
@@ -31,16 +33,26 @@ def public_url(endpoint: str, **values: Any) -> str:
 
 def url_for_ids(endpoint: str, **values: Any) -> str:
     """``url_for(endpoint, **values)`` when every value is a whole number (ids, hand
-    numbers): the route's :func:`url_pattern`, filled in. Anything else (text, a
+    numbers) or a token of letters, digits, ``-`` and ``_`` (which URLs carry as they
+    are): the route's :func:`url_pattern`, filled in. Anything else (other text, a
     blueprint-relative endpoint) goes to ``url_for`` itself."""
-    if endpoint.startswith(".") or not all(type(v) is int and v >= 0 for v in values.values()):
+    if endpoint.startswith(".") or not all(map(_plain, values.values())):
         return url_for(endpoint, **values)
     return url_pattern(endpoint, *values).format_map(values)
 
 
+def _plain(value: Any) -> bool:
+    """Whether ``url_for`` would put ``value`` into a URL unchanged, as its digits or
+    characters (a bool is refused: it is an int, but not an id)."""
+    if type(value) is int:
+        return value >= 0
+    return type(value) is str and _TOKEN.fullmatch(value) is not None
+
+
 def url_pattern(endpoint: str, *names: str) -> str:
-    """The URL of ``endpoint`` with ``{name}`` where each (whole-number) value goes, for
-    ``str.format``: built by ``url_for`` once per app, so a table can link every row."""
+    """The URL of ``endpoint`` with ``{name}`` where each value goes (a whole number or a
+    plain token, see :func:`url_for_ids`), for ``str.format``: built by ``url_for`` once
+    per app, so a table can link every row."""
     if not has_request_context():
         return _pattern(endpoint, names)
     return remembered(("url_pattern", endpoint, names), lambda: _pattern(endpoint, names))

@@ -41,6 +41,11 @@ class Row:
     plays_first: bool
     cards_next: int | None
 
+    @property
+    def bar_width(self) -> int:
+        """The bar's drawn width: at least a sliver, so a bar at zero still shows colour."""
+        return max(self.bar, 1)
+
 
 @dataclass(frozen=True)
 class HandLine:
@@ -91,10 +96,11 @@ def _hand_rows(match: Match, sheet: Sheet, st: Standings) -> list[HandLine]:
         return []
     countdown, stuck = sheet.game == CD, ("blocked" if sheet.game == LO else "jammed")
     edit = url_pattern("hands.edit", "group_id", "match_id", "number")
+    group_id, match_id = match.group_id, match.id
     return [HandLine(hand.number,
-                    edit.format(group_id=match.group_id, match_id=match.id, number=hand.number),
-                    "" if hand.out_seat is not None else stuck,
-                    _cells(countdown, st.eliminated, hand))
+                     edit.format(group_id=group_id, match_id=match_id, number=hand.number),
+                     "" if hand.out_seat is not None else stuck,
+                     _cells(countdown, st.eliminated, hand))
             for hand in recent_hands(match, RECENT)]
 
 
