@@ -4,7 +4,7 @@ shows every hand).
 
 The page is shown after every save, so the hands table is worked out here, each cell's
 classes and contents at once, and the template only prints it (deciding forty cells
-in the template cost more than the rest of the page).
+in the template was the bulk of the page's rendering).
 """
 
 from __future__ import annotations
@@ -73,11 +73,12 @@ def _cells(countdown: bool, eliminated: Mapping[int, int], hand: RecentHand) -> 
     """A hand's cells: a seat already out before this hand shows a dash; in Countdown
     the player who went out counts one down and the others stay; else the seat's
     points. A star marks who went out; the dealer's cell is marked for the stylesheet."""
+    number, out, dealer = hand.number, hand.out_seat, hand.dealer
     tds = []
     for seat, points in enumerate(hand.points):
         out_in = eliminated.get(seat)
-        gone = out_in is not None and out_in < hand.number
-        went_out = hand.out_seat == seat
+        gone = out_in is not None and out_in < number
+        went_out = out == seat
         if gone:
             body = GONE
         elif countdown:
@@ -86,7 +87,7 @@ def _cells(countdown: bool, eliminated: Mapping[int, int], hand: RecentHand) -> 
             body = str(int(points))
         if went_out:
             body += WENT_OUT
-        tds.append(f'<td class="{_CLASSES[went_out, hand.dealer == seat, gone]}">{body}</td>')
+        tds.append(f'<td class="{_CLASSES[went_out, dealer == seat, gone]}">{body}</td>')
     return Markup("".join(tds))
 
 
