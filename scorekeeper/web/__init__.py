@@ -17,13 +17,14 @@ def register(app: Flask) -> None:
     from scorekeeper.web.groups import views as groups
     from scorekeeper.web.hands import views as hands
     from scorekeeper.web.history import views as history
-    from scorekeeper.web.links import public_url
+    from scorekeeper.web.links import public_url, static_url, url_for_ids
     from scorekeeper.web.matches import live
     from scorekeeper.web.matches import views as matches
     from scorekeeper.web.offline import views as offline
     from scorekeeper.web.rules import views as rules
 
-    app.jinja_env.globals["public_url"] = public_url
+    app.jinja_env.globals.update(public_url=public_url, url_for_ids=url_for_ids,
+                                 static_url=static_url)
     for blueprint in (groups.bp, players.bp, matches.bp, hands.bp, rules.bp, deal.bp,
                       check.bp, history.bp, live.bp, offline.bp):
         app.register_blueprint(blueprint)

@@ -1,18 +1,27 @@
 """What the scoreboard shows: the standings from the match's running state and its most
 recent hands, so the page costs the same at hand 500 as at hand 5 (the match record
-shows every hand)."""
+shows every hand).
+
+The page is shown after every save, so the hands table is worked out here, each cell's
+classes and contents at once, and the template only prints it (deciding forty cells
+in the template was the bulk of the page's rendering).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from markupsafe import Markup
+
 from scorekeeper.core.deal import DealError, DealPlan, plan_for_sheet
 from scorekeeper.core.scoring import Standings
-from scorekeeper.core.sheets import CD, Sheet
-from scorekeeper.store.groups import recent_hands
+from scorekeeper.core.sheets import CD, LO, Sheet
+from scorekeeper.store.groups import RecentHand, recent_hands
 from scorekeeper.store.models import Match, Player
 from scorekeeper.store.records import current_standings, match_sheet
+from scorekeeper.web.links import url_pattern
 
 RECENT = 10  # hands on the scoreboard: what a player at the table needs at a glance
 
@@ -31,6 +40,69 @@ class Row:
     deals_next: bool
     plays_first: bool
     cards_next: int | None
+
+    @property
+    def bar_width(self) -> int:
+        """The bar's drawn width: at least a sliver, so a bar at zero still shows colour."""
+        return max(self.bar, 1)
+
+
+@dataclass(frozen=True)
+class HandLine:
+    """One hand in the scoreboard's table: its number, the link to edit it, "blocked" or
+    "jammed" when nobody went out (else empty), and its seats' cells, one ``<td>`` each
+    (see :func:`_cells`)."""
+
+    number: int
+    edit_url: str
+    stuck: str
+    cells: Markup
+
+
+# A cell's classes by (went out, dealt, gone): "num went-out dealt gone" in that order.
+_CLASSES = {(out, dealt, gone): "num" + " went-out" * out + " dealt" * dealt + " gone" * gone
+            for out in (False, True) for dealt in (False, True) for gone in (False, True)}
+# What a cell can hold besides points; the hidden words are for screen readers.
+GONE = '–<span class="visually-hidden"> out of the match</span>'
+NO_CHANGE = '<span class="muted">·<span class="visually-hidden"> no change</span></span>'
+COUNT_DOWN = "−1"
+WENT_OUT = '<span class="mark" title="went out">★</span>'
+
+
+def _cells(countdown: bool, eliminated: Mapping[int, int], hand: RecentHand) -> Markup:
+    """A hand's cells: a seat already out before this hand shows a dash; in Countdown
+    the player who went out counts one down and the others stay; else the seat's
+    points. A star marks who went out; the dealer's cell is marked for the stylesheet."""
+    number, out, dealer = hand.number, hand.out_seat, hand.dealer
+    tds = []
+    for seat, points in enumerate(hand.points):
+        out_in = eliminated.get(seat)
+        gone = out_in is not None and out_in < number
+        went_out = out == seat
+        if gone:
+            body = GONE
+        elif countdown:
+            body = COUNT_DOWN if went_out else NO_CHANGE
+        else:
+            body = str(int(points))
+        if went_out:
+            body += WENT_OUT
+        tds.append(f'<td class="{_CLASSES[went_out, dealer == seat, gone]}">{body}</td>')
+    return Markup("".join(tds))
+
+
+def _hand_rows(match: Match, sheet: Sheet, st: Standings) -> list[HandLine]:
+    """The last :data:`RECENT` hands as table rows, oldest first."""
+    if not match.hand_count:
+        return []
+    countdown, stuck = sheet.game == CD, ("blocked" if sheet.game == LO else "jammed")
+    edit = url_pattern("hands.edit", "group_id", "match_id", "number")
+    group_id, match_id = match.group_id, match.id
+    return [HandLine(hand.number,
+                     edit.format(group_id=group_id, match_id=match_id, number=hand.number),
+                     "" if hand.out_seat is not None else stuck,
+                     _cells(countdown, st.eliminated, hand))
+            for hand in recent_hands(match, RECENT)]
 
 
 def _bar(sheet: Sheet, st: Standings, total: int) -> tuple[int, str]:
@@ -61,8 +133,8 @@ def _plan(sheet: Sheet, st: Standings, players: list[Player]) -> DealPlan | None
 
 def board(match: Match) -> dict[str, Any]:
     """Template context of the scoreboard: sheet, standings, one row per seat, the deal,
-    and the last :data:`RECENT` hands with each seat's points (``earlier``: how many
-    hands are left out)."""
+    and the last :data:`RECENT` hands as :class:`HandLine` (``earlier``: how many hands
+    are left out)."""
     sheet = match_sheet(match)
     st = current_standings(match)
     players = [seat.player for seat in match.seats]
@@ -77,7 +149,7 @@ def board(match: Match) -> dict[str, Any]:
         "plan": _plan(sheet, st, players),
         "winner_names": " and ".join(players[s].name for s in st.winners),
         "next_number": match.hand_count + 1,
-        "hands": recent_hands(match, RECENT) if match.hand_count else [],
+        "hands": _hand_rows(match, sheet, st),
         "earlier": max(0, match.hand_count - RECENT),
     }
 

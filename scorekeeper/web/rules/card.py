@@ -3,7 +3,9 @@
 Built from a stored or proposed :class:`Sheet` only, so a match's card can never
 disagree with its scorer or engine. ``/rules/card?game=...&<option>=...`` shows it as a
 page (see :mod:`scorekeeper.rules`); matches include ``templates/rules/_card.html``,
-which reads :func:`rules_card_facts` and :func:`points_rows` (template globals).
+which reads :func:`rules_card_facts` and :func:`points_rows` (template globals); the
+scoreboard shows it through :func:`rules_card_html`, rendered once per sheet and table
+size.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from flask import url_for
+from flask import current_app, has_request_context, url_for
+from markupsafe import Markup
 
 from scorekeeper.core.cards import JOKER, Rank, Suit, card, deck_for
 from scorekeeper.core.deal import NINE, DealError, plan_for_sheet
@@ -30,6 +33,7 @@ from scorekeeper.core.sheets import (
     options_for,
     standard_deal,
 )
+from scorekeeper.web.memo import remembered
 
 _TRUE, _FALSE = {"true", "yes", "on", "1"}, {"false", "no", "off", "0"}
 
@@ -87,6 +91,20 @@ def rules_card_url(sheet: Sheet, players: int | None = None) -> str:
     """A shareable link to the rules card of ``sheet``."""
     query: dict[str, Any] = {"game": sheet.game, "players": players, **sheet_query(sheet)}
     return url_for("rules.card_page", **query)
+
+
+def rules_card_html(sheet: Sheet, players: int | None = None) -> Markup:
+    """The ``rules_card`` macro's HTML for this sheet and table size. It follows from
+    those two alone (and the app's URLs), so it is rendered once and then reused: the
+    scoreboard shows it on every load."""
+    def render() -> Markup:
+        card_macro = current_app.jinja_env.get_template("rules/_card.html").module
+        return Markup(card_macro.rules_card(sheet, players))  # type: ignore[attr-defined]
+
+    if not has_request_context():
+        return render()
+    key = ("rules-card", sheet.game, sheet.version, tuple(sheet.options.items()), players)
+    return remembered(key, render)
 
 
 def points_rows(game_key: str) -> list[tuple[str, str]]:

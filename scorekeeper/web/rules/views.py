@@ -21,12 +21,13 @@ from scorekeeper.web.rules.card import (
     players_from_args,
     points_rows,
     rules_card_facts,
+    rules_card_html,
     rules_card_url,
     sheet_from_args,
 )
 
 bp = Blueprint("rules", __name__, url_prefix="/rules")
-for _helper in (rules_card_url, points_rows, rules_card_facts):
+for _helper in (rules_card_url, points_rows, rules_card_facts, rules_card_html):
     bp.add_app_template_global(_helper)
 
 MAX_QUERY = 100
