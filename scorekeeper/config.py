@@ -29,7 +29,6 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI="sqlite:///" + str(Path(app.instance_path) / "scorekeeper.db"),
-        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
         WTF_CSRF_TIME_LIMIT=None,
         SESSION_COOKIE_SAMESITE="Lax",
         MEMBERSHIP_COOKIE="scorekeeper_groups",
@@ -59,6 +58,12 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         app.config["SQLALCHEMY_DATABASE_URI"] = "postgresql+psycopg://" + uri[len("postgres://"):]
     elif uri.startswith("postgresql://"):
         app.config["SQLALCHEMY_DATABASE_URI"] = "postgresql+psycopg://" + uri[len("postgresql://"):]
+    if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+        # A database server may drop a pooled connection (a restart, an idle timeout):
+        # test each one as it leaves the pool. A SQLite file has no server to lose, and
+        # the test is one more statement in every request.
+        options = app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {})
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"pool_pre_ping": True, **options}
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _persisted_secret(Path(app.instance_path) / "secret_key")
 
