@@ -10,6 +10,7 @@ group exists.
 from __future__ import annotations
 
 import hmac
+from functools import lru_cache
 
 from flask import abort, after_this_request, current_app, g, request
 from flask.wrappers import Response
@@ -22,22 +23,30 @@ from scorekeeper.store.models import Group, Match
 _SALT = "scorekeeper.membership"
 
 
-def _serializer() -> URLSafeSerializer:
-    return URLSafeSerializer(current_app.config["SECRET_KEY"], salt=_SALT)
+def _serializer(secret: str | None = None) -> URLSafeSerializer:
+    return URLSafeSerializer(secret or current_app.config["SECRET_KEY"], salt=_SALT)
 
 
 def memberships() -> dict[int, str]:
     """The groups this phone joined, ``{group id: invite token}``, from the cookie."""
     if "memberships" not in g:
         raw = request.cookies.get(current_app.config["MEMBERSHIP_COOKIE"], "")
-        try:
-            data = _serializer().loads(raw) if raw else {}
-        except BadSignature:
-            data = {}
-        if not isinstance(data, dict):
-            data = {}
-        g.memberships = {int(k): str(v) for k, v in data.items() if str(k).isdigit()}
+        g.memberships = dict(_read_cookie(current_app.config["SECRET_KEY"], raw)) if raw else {}
     return g.memberships
+
+
+@lru_cache(maxsize=256)
+def _read_cookie(secret: str, raw: str) -> tuple[tuple[int, str], ...]:
+    """A membership cookie's groups, if its signature holds (else none). Every page a
+    phone opens sends the same cookie: its signature is checked once per process, not
+    on every request (the answer follows from the secret and the text alone)."""
+    try:
+        data = _serializer(secret).loads(raw)
+    except BadSignature:
+        return ()
+    if not isinstance(data, dict):
+        return ()
+    return tuple((int(k), str(v)) for k, v in data.items() if str(k).isdigit())
 
 
 def _same(a: str, b: str) -> bool:
