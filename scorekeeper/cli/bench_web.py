@@ -6,8 +6,10 @@ over ``--repeat`` requests and is also printed as a ratio to the median of a rou
 does nothing (measured in the same run). Beside the wall clock it prints the CPU time
 of this process (the test client runs the app in this thread), which other jobs on
 the machine disturb much less. Query counts come from a
-``before_cursor_execute`` listener. Saves are timed by recording hand *n* and then
-deleting it again (untimed), so every repeat saves the same hand of the same match.
+``before_cursor_execute`` listener. Every timed save records the next hand of its own
+copy of a match, built before the timing starts: nothing is undone between repeats
+(undoing hand 500 loads every hand of its match, and the next save paid for
+collecting that garbage).
 """
 
 from __future__ import annotations
@@ -58,18 +60,15 @@ class Timer:
     def _seen(self, *_args: object) -> None:
         self.count += 1
 
-    def run(self, label: str, request: Callable[[], object],
-            undo: Callable[[], object] | None = None) -> Row:
-        """Median ms of ``request`` (after a warm-up); ``undo`` runs untimed after each."""
+    def run(self, label: str, request: Callable[[int], object]) -> Row:
+        """Median ms of ``request(i)`` for i = 1 … repeat, after a warm-up (i = 0)."""
         times, cpu, queries = [], [], 0
         for i in range(self.repeat + 1):
             self.count = 0
             start, start_cpu = time.perf_counter(), time.process_time()
-            request()
+            request(i)
             elapsed, used = time.perf_counter() - start, time.process_time() - start_cpu
             queries = self.count
-            if undo is not None:
-                undo()
             if i:
                 times.append(elapsed * 1000)
                 cpu.append(used * 1000)
@@ -91,47 +90,58 @@ def _match(group: Group, players: list[Player], hands: int) -> int:
     return match.id
 
 
-def _setup(app: Flask) -> tuple[int, str, dict[int, int]]:
-    """A group with matches of 0, 10, 499 and 500 hands; its id, invite token, match ids."""
+@dataclass
+class Table:
+    """The bench's group: its id and invite, and its matches by number of hands."""
+
+    group_id: int
+    token: str
+    matches: dict[int, list[int]]
+
+
+def _setup(app: Flask, copies: int) -> Table:
+    """A group with ``copies`` matches each of 0, 10 and 499 hands (one per timed save,
+    so every save records the next hand of a match as it was built, with no undo
+    between repeats) and one of 500 hands."""
     with app.app_context():
         group = Group(name="Bench table")
         players = [Player(group=group, name=n) for n in SEATS]
         db.session.add_all([group, *players])
         db.session.commit()
-        ids = {n: _match(group, players, n) for n in (0, 10, 499, 500)}
-        return group.id, group.invite_token, ids
+        matches = {n: [_match(group, players, n) for _ in range(copies)] for n in (0, 10, 499)}
+        matches[500] = [_match(group, players, 500)]
+        return Table(group.id, group.invite_token, matches)
 
 
 def save_rows(app: Flask, timer: Timer) -> list[Row]:
     """The save round trip (API and form) and the scoreboard, on small and long matches."""
-    group_id, token, ids = _setup(app)
+    table = _setup(app, timer.repeat + 1)
     client = app.test_client()
-    _ok(client.get(f"/join/{token}"), 302)
-    auth = {"Authorization": f"Bearer {token}"}
+    _ok(client.get(f"/join/{table.token}"), 302)
+    auth = {"Authorization": f"Bearer {table.token}"}
     api = "/api/v1/matches/{}/hands"
-    pages = f"/groups/{group_id}/matches/{{}}"
+    pages = f"/groups/{table.group_id}/matches/{{}}"
 
-    def api_save(match_id: int, number: int) -> Row:
-        body = {"number": number, "out": 0, "held": HELD}
+    def api_save(hands: int) -> Row:
+        body = {"number": hands + 1, "out": 0, "held": HELD}
+        ids = table.matches[hands]
         return timer.run(
-            f"POST a hand, JSON API (hand {number})",
-            lambda: _ok(client.post(api.format(match_id), json=body, headers=auth), 201),
-            lambda: _ok(client.delete(f"{api.format(match_id)}/{number}", headers=auth)))
+            f"POST a hand, JSON API (hand {hands + 1})",
+            lambda i: _ok(client.post(api.format(ids[i]), json=body, headers=auth), 201))
 
-    def form_save(match_id: int, number: int) -> Row:
-        form = {"number": str(number), "out": "0"} | {f"seat-{k}": v for k, v in HELD.items()}
+    def form_save(hands: int) -> Row:
+        form = {"number": str(hands + 1), "out": "0"} | {f"seat-{k}": v for k, v in HELD.items()}
+        ids = table.matches[hands]
         return timer.run(
-            f"POST a hand, form + redirected scoreboard (hand {number})",
-            lambda: _ok(client.post(pages.format(match_id) + "/hands/new", data=form,
-                                    follow_redirects=True)),
-            lambda: _ok(client.delete(f"{api.format(match_id)}/{number}", headers=auth)))
+            f"POST a hand, form + redirected scoreboard (hand {hands + 1})",
+            lambda i: _ok(client.post(pages.format(ids[i]) + "/hands/new", data=form,
+                                      follow_redirects=True)))
 
-    def board(match_id: int, hands: int) -> Row:
-        return timer.run(f"scoreboard GET ({hands} hands)",
-                         lambda: _ok(client.get(pages.format(match_id))))
+    def board(hands: int) -> Row:
+        url = pages.format(table.matches[hands][0])
+        return timer.run(f"scoreboard GET ({hands} hands)", lambda _: _ok(client.get(url)))
 
-    return [api_save(ids[0], 1), api_save(ids[499], 500), form_save(ids[10], 11),
-            board(ids[10], 10), board(ids[500], 500)]
+    return [api_save(0), api_save(499), form_save(10), board(10), board(500)]
 
 
 def group_rows(app: Flask, timer: Timer, group_id: int, size: int) -> list[Row]:
@@ -151,7 +161,7 @@ def group_rows(app: Flask, timer: Timer, group_id: int, size: int) -> list[Row]:
             for label, url in pages]
 
 
-def _get(client: Any, url: str) -> None:
+def _get(client: Any, url: str, _repeat: int) -> None:
     _ok(client.get(url))
 
 
@@ -205,7 +215,7 @@ def bench_web(matches: int, repeat: int, database_url: str | None, seed: int) ->
                 fill_group(db.session.get_one(Group, group_id), rng, size - filled)
             filled = size
             rows += group_rows(app, timer, group_id, size)
-        bare = timer.run("bare route", lambda: _ok(client.get(BARE)))
+        bare = timer.run("bare route", lambda _: _ok(client.get(BARE)))
         print_rows(rows, bare)
         with app.app_context():
             db.engine.dispose()
