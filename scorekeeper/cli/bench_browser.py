@@ -203,13 +203,14 @@ def bench_browser(repeat: int, chromium: str) -> None:
         raise click.ClickException("needs Playwright: pip install -e '.[test]'") from None
     with tempfile.TemporaryDirectory() as tmp:
         app = bench_app(tmp, None)
-        group_id, token, ids = _setup(app)
+        table = _setup(app, 1)
+        token, match_id = table.token, table.matches[10][0]
         logging.getLogger("werkzeug").setLevel(logging.WARNING)
         wire = Wire(app)
         server = make_server("127.0.0.1", 0, wire, threaded=True)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         base = f"http://127.0.0.1:{server.server_port}"
-        board = f"{base}/groups/{group_id}/matches/{ids[10]}"
+        board = f"{base}/groups/{table.group_id}/matches/{match_id}"
         wall: dict[str, list[float]] = {"reload": [], "save": []}
         clock: dict[str, list[float]] = {"reload": [], "save": []}
         try:
@@ -232,7 +233,7 @@ def bench_browser(repeat: int, chromium: str) -> None:
                     wall["save"].append((time.perf_counter() - start) * 1000)
                     clock["save"].append(page.evaluate(LOADED))
                     undone = page.request.delete(
-                        f"{base}/api/v1/matches/{ids[10]}/hands/11",
+                        f"{base}/api/v1/matches/{match_id}/hands/11",
                         headers={"Authorization": f"Bearer {token}"})
                     if page.url != board or not undone.ok:  # the hand was not saved
                         raise click.ClickException(f"the save did not land: {page.url}, "
