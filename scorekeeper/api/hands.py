@@ -24,7 +24,7 @@ from scorekeeper.core.errors import ConflictError, InputError, NotFoundError
 from scorekeeper.store.extensions import db
 from scorekeeper.store.idempotency import clean_key, replayed, request_digest
 from scorekeeper.store.models import Hand, Match
-from scorekeeper.store.records import delete_last_hand, edit_hand, record_hand
+from scorekeeper.store.records import SavedHand, delete_last_hand, edit_hand, record_hand
 
 __all__ = ["PATHS", "SCHEMAS", "bp"]
 
@@ -36,14 +36,14 @@ def _conflict(match: Match, message: str):
     return api_error(409, message, "number", next_hand=next_hand)
 
 
-def _replay(hand: Hand) -> Response:
+def _replay(hand: Hand | SavedHand) -> Response:
     """The answer stored with a hand recorded under an idempotency key."""
     response = Response(hand.reply_json, 201, mimetype="application/json")
     response.headers["Location"] = f"/api/v1/matches/{hand.match_id}/hands/{hand.number}"
     return response
 
 
-def _reply(match: Match, hand: Hand) -> str:
+def _reply(match: Match, hand: SavedHand) -> str:
     """The body of a 201 for a new hand, as kept for a resent request."""
     return current_app.json.dumps(recorded_json(match, hand)) + "\n"
 
@@ -69,7 +69,7 @@ def _write(match: Match, action: Callable[[], object], status: int = 200,
         field = exc.field or "held"
         field = {"cards": "held"}.get(field, field.replace("seat-", "held."))
         raise InputError(exc.message, field) from None
-    if isinstance(result, Hand) and status == 201:  # a new hand (an edit answers 200)
+    if isinstance(result, SavedHand):  # a new hand (an edit or delete answers the match)
         if result.reply_json is not None:
             return _replay(result)
         return jsonify(recorded_json(match, result)), status

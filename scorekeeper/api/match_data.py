@@ -11,7 +11,7 @@ from werkzeug.routing import BuildError
 from scorekeeper.core.scoring import Standings
 from scorekeeper.store.figures import hand_rows
 from scorekeeper.store.models import Hand, Match
-from scorekeeper.store.records import current_standings, match_sheet
+from scorekeeper.store.records import SavedHand, current_standings, match_sheet
 
 
 def _view_path(match: Match) -> str | None:
@@ -39,13 +39,14 @@ def standings_json(table: Standings) -> dict[str, Any]:
     }
 
 
-def _hand_json(hand: Hand, cards: tuple[str, ...], points: tuple[int, ...]) -> dict[str, Any]:
+def _hand_json(hand: Hand | SavedHand, cards: tuple[str, ...], points: tuple[int, ...]
+               ) -> dict[str, Any]:
     return {"number": hand.number, "dealer": hand.dealer, "out": hand.out_seat,
             "blocked": hand.out_seat is None, "hand_size": hand.hand_size,
             "cards": list(cards), "points": list(points)}
 
 
-def recorded_json(match: Match, hand: Hand) -> dict[str, Any]:
+def recorded_json(match: Match, hand: SavedHand) -> dict[str, Any]:
     """The answer to a recorded hand: the match's id, status and version, the new hand
     and the standings after it. Not every hand: the answer stays the same size however
     long the match is (``GET /matches/{id}`` has them all)."""

@@ -40,6 +40,8 @@ from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Hand, HandEntry, Match, Player, Seat, utcnow
 
 __all__ = [
+    "SavedEntry",
+    "SavedHand",
     "build_match",
     "create_match",
     "current_standings",
@@ -267,10 +269,37 @@ def _check_hand_size(match: Match, hand_size: int | None) -> None:
                           f"{size.maximum} cards", "hand_size")
 
 
+@dataclass(frozen=True)
+class SavedEntry:
+    """One seat's row of a hand just recorded: its cards (canonical text) and points."""
+
+    seat: int
+    cards: str
+    points: int
+
+
+@dataclass
+class SavedHand:
+    """A hand just recorded, as its rows were written (what the caller answers with).
+    Plain values, not a mapped object: the rows go in as plain statements."""
+
+    match_id: int
+    number: int
+    dealer: int
+    out_seat: int | None
+    hand_size: int | None
+    idempotency_key: str | None
+    request_digest: str | None
+    created_at: datetime
+    entries: tuple[SavedEntry, ...]
+    reply_json: str | None = None
+    id: int | None = None
+
+
 def record_hand(match: Match, number: int, out: int | None, held: Sequence[Sequence[Card]],
                 hand_size: int | None = None, *, key: str | None = None,
-                digest: str | None = None, reply: Callable[[Match, Hand], str] | None = None
-                ) -> Hand:
+                digest: str | None = None,
+                reply: Callable[[Match, SavedHand], str] | None = None) -> SavedHand:
     """Record the next hand. ``number`` is the hand the form was showing: anything but
     the next number means the form is stale and nothing is stored.
 
@@ -279,8 +308,7 @@ def record_hand(match: Match, number: int, out: int | None, held: Sequence[Seque
     same transaction, so a resent request gets exactly the first answer.
 
     The rows are written with a few plain statements (see :func:`_insert_hand`), not
-    through the ORM's unit of work, which cost more than everything else in a save; the
-    returned hand is a detached copy of the row, entries included.
+    through the ORM's unit of work, which cost more than everything else in a save.
     """
     expected = match.hand_count + 1
     if number != expected:
@@ -292,12 +320,9 @@ def record_hand(match: Match, number: int, out: int | None, held: Sequence[Seque
     result = HandResult.of(out, held, hand_size)
     old = figures.rows_before_save(match, running_state(match).figures)
     state, score, dealer = _step(match, result)
-    hand = Hand(match_id=match.id, number=number, dealer=dealer, out_seat=out,
-                hand_size=hand_size, idempotency_key=key, request_digest=digest,
-                created_at=utcnow())
-    hand.entries = [HandEntry(seat=seat, cards=format_cards(cards), points=points)
-                    for seat, (cards, points) in enumerate(zip(result.held, score.points,
-                                                               strict=True))]
+    hand = SavedHand(match.id, number, dealer, out, hand_size, key, digest, utcnow(), tuple(
+        SavedEntry(seat, format_cards(cards), points)
+        for seat, (cards, points) in enumerate(zip(result.held, score.points, strict=True))))
     conflict = f"hand {number} was just recorded from another phone"
     session = db.session()
     try:
@@ -371,8 +396,8 @@ def _bump(match: Match, state: running.Running, conflict: str) -> Standings:
     return table
 
 
-def _insert_hand(hand: Hand) -> None:
-    """INSERT the hand and its entries (one statement each) and give the copy its id."""
+def _insert_hand(hand: SavedHand) -> None:
+    """INSERT the hand and its entries (one statement each) and note the hand's id."""
     statements = _save_statements()
     connection = db.session.connection()
     inserted = connection.execute(statements.hand, {c: getattr(hand, c) for c in _HAND_COLUMNS})
