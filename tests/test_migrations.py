@@ -195,3 +195,29 @@ def test_the_player_totals_migration_backfills_from_the_seat_figures(fresh_app):
         db.session.remove()
         group = db.session.get(type(group), group.id)
         assert kept(group) == before == recomputed(group)
+
+
+def test_the_recent_hands_migration_fills_every_running_state(fresh_app):
+    """States stored before they kept the last hands get them from the hands, as a
+    replay would give them; going back takes them out again."""
+    from scorekeeper.store.models import Group, Match
+
+    from .test_running_state import assert_state_is_a_replay
+    from .test_seat_figures import imported
+
+    with fresh_app.app_context():
+        flask_migrate.upgrade()
+        group = imported(7)
+        before = dict(db.session.execute(db.select(Match.id, Match.running_json)
+                                         .where(Match.group_id == group.id)).all())
+        assert all('"recent":' in state for state in before.values())
+        db.session.remove()  # no open transaction may hold a lock on the tables
+        flask_migrate.downgrade(revision="b7d2e4f6a813")
+        with db.engine.connect() as conn:
+            states = conn.execute(text("SELECT running_json FROM match")).scalars().all()
+        assert states and not any('"recent":' in state for state in states)
+        flask_migrate.upgrade()
+        db.session.remove()
+        after = dict(db.session.execute(db.select(Match.id, Match.running_json)).all())
+        assert after == before
+        assert assert_state_is_a_replay(db.session.get_one(Group, group.id)) == len(before)

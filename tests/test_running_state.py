@@ -45,7 +45,7 @@ LOW = parse_cards("2C 2D 2H 2S 3C 3D 3H")
 def replayed(match: Match) -> running.Running:
     """The state from scratch: every stored hand replayed, figures from every hand."""
     table = match_standings(match)
-    return running.of_replay(table, figures_of(match, table))
+    return running.of_replay(table, figures_of(match, table), [h.out_seat for h in match.hands])
 
 
 def assert_state_is_a_replay(group: Group) -> int:

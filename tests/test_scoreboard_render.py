@@ -121,3 +121,28 @@ def test_rules_card_is_the_macro_once_per_sheet_and_table_size(app):
                 assert rules_card_html(sheet, players) is card  # remembered
                 seen.add(str(card))
         assert len(seen) == len(sheets) * 3
+
+
+def test_the_last_hands_come_from_the_state_and_equal_the_stored_hands(app, client):
+    """The table lists the last ten hands from the match's running state; a state
+    stored before it kept them (no ``recent``) shows the same rows, read from the hands."""
+    import json
+
+    gid = start_group(client)
+    ann, bo = add_players(client, gid, "Ann", "Bo")
+    mid = start_match(client, gid, [ann, bo], threshold="500")
+    for number in range(1, 13):
+        record(client, gid, mid, number, number % 2, "" if number % 2 == 0 else "5c",
+               "" if number % 2 else "9d 2c")
+    kept, _ = pages(app, client, gid, mid)
+    rows = hand_rows(kept)
+    assert [head.split('aria-label="Edit hand ')[1].split('"')[0] for head, _ in rows] == [
+        str(n) for n in range(3, 13)]
+    with app.app_context():
+        match = db.session.get_one(Match, mid)
+        state = json.loads(match.running_json)
+        assert [hand[0] for hand in state.pop("recent")] == list(range(3, 13))
+        match.running_json = json.dumps(state, separators=(",", ":"), sort_keys=True)
+        db.session.commit()
+    read, _ = pages(app, client, gid, mid)
+    assert hand_rows(read) == rows

@@ -19,6 +19,7 @@ from scorekeeper.core.errors import ConflictError, InputError
 from scorekeeper.core.text import clean_colour, clean_name, name_key, next_colour
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import MAX_ID, Group, Hand, HandEntry, Match, Player, Seat
+from scorekeeper.store.running import Recent
 
 MAX_TOKEN = 64
 
@@ -31,17 +32,7 @@ def match_seats() -> tuple[Any, ...]:
     return (joinedload(Match.seats).joinedload(Seat.player),)
 
 
-@dataclass(frozen=True)
-class RecentHand:
-    """A hand as the scoreboard lists it: who dealt, who went out, each seat's points."""
-
-    number: int
-    dealer: int
-    out_seat: int | None
-    points: tuple[int, ...]
-
-
-def recent_hands(match: Match, count: int) -> list[RecentHand]:
+def recent_hands(match: Match, count: int) -> list[Recent]:
     """The match's last ``count`` hands, oldest first: one plain query on the session's
     connection (no ORM objects, nor the ORM's execute: each cost more than the query
     for a page shown after every save)."""
@@ -51,7 +42,7 @@ def recent_hands(match: Match, count: int) -> list[RecentHand]:
     for number, dealer, out, seat, points in rows:
         seats = hands.setdefault(number, (dealer, out, [0] * len(match.seats)))[2]
         seats[seat] = points
-    return [RecentHand(number, dealer, out, tuple(points))
+    return [Recent(number, dealer, out, tuple(points))
             for number, (dealer, out, points) in hands.items()]
 
 

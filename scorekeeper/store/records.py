@@ -96,7 +96,8 @@ def running_state(match: Match) -> running.Running:
     text = match.running_json
     if text is None:
         table = match_standings(match)
-        return running.of_replay(table, figures.figures_of(match, table))
+        return running.of_replay(table, figures.figures_of(match, table),
+                                 [result.out for result in hand_results(match)])
     kept = match.__dict__.get("_running")
     if kept is None or kept[0] != text:
         kept = (text, running.from_text(text))
@@ -227,7 +228,7 @@ def build_match(group: Group, sheet: Sheet, players: Sequence[Player], first_dea
     _remember(match, hands, table)
     values = figures.figures_of(match, table)
     figures.rows_for(match, values)
-    _keep_state(match, running.of_replay(table, values))
+    _keep_state(match, running.of_replay(table, values, [result.out for result in hands]))
     if table.over and finished_at is not None:
         match.finished_at = finished_at
     db.session.add(match)
@@ -450,7 +451,7 @@ def _replayed(match: Match, table: Standings, results: Sequence[HandResult]
     _refresh(match, table)
     _remember(match, results, table)
     values = figures.figures_of(match, table)
-    _keep_state(match, running.of_replay(table, values))
+    _keep_state(match, running.of_replay(table, values, [result.out for result in results]))
     return values
 
 

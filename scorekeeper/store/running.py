@@ -29,39 +29,72 @@ from scorekeeper.core.scoring import (
 from scorekeeper.core.sheets import LO, Sheet
 from scorekeeper.core.stats import HandRow, SeatFigures
 
-__all__ = ["Running", "advance", "from_text", "of_replay", "to_text"]
+__all__ = ["KEPT", "Recent", "Running", "advance", "from_text", "of_replay", "to_text"]
+
+KEPT = 10  # the last hands a state keeps: what the scoreboard lists
+
+
+@dataclass(frozen=True)
+class Recent:
+    """One of a match's last hands as the scoreboard lists it: its number, who dealt,
+    who went out (None: blocked or jammed) and each seat's points."""
+
+    number: int
+    dealer: int
+    out_seat: int | None
+    points: tuple[int, ...]
 
 
 @dataclass(frozen=True)
 class Running:
-    """Where a match stands after its last hand, and each seat's figures there."""
+    """Where a match stands after its last hand, each seat's figures there, and its
+    last :data:`KEPT` hands, oldest first (``None`` in a state stored before they were
+    kept: the scoreboard then reads them from the hands)."""
 
     position: Position
     figures: tuple[SeatFigures, ...]
+    recent: tuple[Recent, ...] | None = None
 
 
 def to_text(state: Running) -> str:
-    """The state as compact JSON (figures as one list per seat, in ``FIGURES`` order)."""
-    return json.dumps({"position": state.position.to_dict(),
-                       "figures": [[getattr(f, name) for name in FIGURES]
-                                   for f in state.figures]},
-                      separators=(",", ":"), sort_keys=True)
+    """The state as compact JSON (figures as one list per seat, in ``FIGURES`` order;
+    each recent hand as ``[number, dealer, out, [points…]]``)."""
+    data: dict[str, Any] = {"position": state.position.to_dict(),
+                            "figures": [[getattr(f, name) for name in FIGURES]
+                                        for f in state.figures]}
+    if state.recent is not None:
+        data["recent"] = [[h.number, h.dealer, h.out_seat, list(h.points)]
+                          for h in state.recent]
+    return json.dumps(data, separators=(",", ":"), sort_keys=True)
 
 
 def from_text(text: str) -> Running:
     """Read back what :func:`to_text` wrote."""
     data = json.loads(text)
+    recent = data.get("recent")
     return Running(Position.from_dict(data["position"]),
                    tuple(SeatFigures(seat, **dict(zip(FIGURES, row, strict=True)))
-                         for seat, row in enumerate(data["figures"])))
+                         for seat, row in enumerate(data["figures"])),
+                   None if recent is None else tuple(
+                       Recent(number, dealer, out, tuple(points))
+                       for number, dealer, out, points in recent))
 
 
-def of_replay(table: Standings, values: Sequence[dict[str, Any]]) -> Running:
-    """The state a full replay ends in: its standings and every seat's figure values
-    (as :func:`scorekeeper.store.figures.figure_values` gives them)."""
+def of_replay(table: Standings, values: Sequence[dict[str, Any]],
+              outs: Sequence[int | None] | None = None) -> Running:
+    """The state a full replay ends in: its standings, every seat's figure values
+    (as :func:`scorekeeper.store.figures.figure_values` gives them) and, given who went
+    out of each hand (``outs``), its last hands."""
+    recent = None
+    if outs is not None:
+        first = max(0, table.played - KEPT)
+        recent = tuple(Recent(number, dealer, out, tuple(score.points))
+                       for number, dealer, out, score in zip(
+                           range(first + 1, table.played + 1), table.dealers[first:],
+                           outs[first:], table.hands[first:], strict=True))
     return Running(position_of(table),
                    tuple(SeatFigures(v["seat"], **{name: v[name] for name in FIGURES})
-                         for v in values))
+                         for v in values), recent)
 
 
 def advance(sheet: Sheet, names: Sequence[str], state: Running, result: HandResult
@@ -74,4 +107,6 @@ def advance(sheet: Sheet, names: Sequence[str], state: Running, result: HandResu
     threshold = sheet["threshold"] if sheet.game == LO else None
     figures = advance_figures(sheet.game, state.figures, position.played, row,
                               position.totals, position.winners, threshold)
-    return Running(position, figures), score, dealer
+    recent = None if state.recent is None else (
+        *state.recent, Recent(position.played, dealer, result.out, tuple(score.points)))[-KEPT:]
+    return Running(position, figures, recent), score, dealer

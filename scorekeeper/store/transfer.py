@@ -662,7 +662,8 @@ def _rows(group: Group, plans: list[_Plan], key_of: _Keys) -> _Rows:
         rows.figures += [(m, keys[v["seat"]], v) for v in values]
         # Issue 12 (save round trip): the running state a save moves on from, as the
         # records store it (store/running.py).
-        rows.matches[-1]["running_json"] = running.to_text(running.of_replay(table, values))
+        rows.matches[-1]["running_json"] = running.to_text(running.of_replay(
+            table, values, [result.out for result in plan.results]))
     return rows
 
 

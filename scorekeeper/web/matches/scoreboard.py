@@ -18,12 +18,13 @@ from markupsafe import Markup
 from scorekeeper.core.deal import DealError, DealPlan, plan_for_sheet
 from scorekeeper.core.scoring import Standings
 from scorekeeper.core.sheets import CD, LO, Sheet
-from scorekeeper.store.groups import RecentHand, recent_hands
+from scorekeeper.store.groups import recent_hands
 from scorekeeper.store.models import Match, Player
-from scorekeeper.store.records import current_standings, match_sheet
+from scorekeeper.store.records import current_standings, match_sheet, running_state
+from scorekeeper.store.running import KEPT, Recent
 from scorekeeper.web.links import url_pattern
 
-RECENT = 10  # hands on the scoreboard: what a player at the table needs at a glance
+RECENT = KEPT  # hands on the scoreboard: what a player at the table needs at a glance
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,7 @@ COUNT_DOWN = "−1"
 WENT_OUT = '<span class="mark" title="went out">★</span>'
 
 
-def _cells(countdown: bool, eliminated: Mapping[int, int], hand: RecentHand) -> Markup:
+def _cells(countdown: bool, eliminated: Mapping[int, int], hand: Recent) -> Markup:
     """A hand's cells: a seat already out before this hand shows a dash; in Countdown
     the player who went out counts one down and the others stay; else the seat's
     points. A star marks who went out; the dealer's cell is marked for the stylesheet."""
@@ -92,9 +93,13 @@ def _cells(countdown: bool, eliminated: Mapping[int, int], hand: RecentHand) -> 
 
 
 def _hand_rows(match: Match, sheet: Sheet, st: Standings) -> list[HandLine]:
-    """The last :data:`RECENT` hands as table rows, oldest first."""
+    """The last :data:`RECENT` hands as table rows, oldest first: kept in the match's
+    running state (read from the hands for a state stored before it kept them)."""
     if not match.hand_count:
         return []
+    recent = running_state(match).recent
+    if recent is None:
+        recent = tuple(recent_hands(match, RECENT))
     countdown, stuck = sheet.game == CD, ("blocked" if sheet.game == LO else "jammed")
     edit = url_pattern("hands.edit", "group_id", "match_id", "number")
     group_id, match_id = match.group_id, match.id
@@ -102,7 +107,7 @@ def _hand_rows(match: Match, sheet: Sheet, st: Standings) -> list[HandLine]:
                      edit.format(group_id=group_id, match_id=match_id, number=hand.number),
                      "" if hand.out_seat is not None else stuck,
                      _cells(countdown, st.eliminated, hand))
-            for hand in recent_hands(match, RECENT)]
+            for hand in recent]
 
 
 def _bar(sheet: Sheet, st: Standings, total: int) -> tuple[int, str]:
