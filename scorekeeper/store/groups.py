@@ -17,6 +17,7 @@ from sqlalchemy.orm import contains_eager, joinedload
 
 from scorekeeper.core.errors import ConflictError, InputError
 from scorekeeper.core.text import clean_colour, clean_name, name_key, next_colour
+from scorekeeper.store.boards import MatchView
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import MAX_ID, Group, Hand, HandEntry, Match, Player, Seat
 from scorekeeper.store.running import Recent
@@ -32,7 +33,7 @@ def match_seats() -> tuple[Any, ...]:
     return (joinedload(Match.seats).joinedload(Seat.player),)
 
 
-def recent_hands(match: Match, count: int) -> list[Recent]:
+def recent_hands(match: Match | MatchView, count: int) -> list[Recent]:
     """The match's last ``count`` hands, oldest first: one plain query on the session's
     connection (no ORM objects, nor the ORM's execute: each cost more than the query
     for a page shown after every save)."""

@@ -36,6 +36,7 @@ from scorekeeper.core.scoring import (
 )
 from scorekeeper.core.sheets import LO, OPTIONS, Sheet
 from scorekeeper.store import figures, running
+from scorekeeper.store.boards import MatchView
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Hand, HandEntry, Match, Player, Seat, utcnow
 
@@ -62,7 +63,7 @@ __all__ = [
 RACED = "another phone changed this match at the same moment; "
 
 
-def match_sheet(match: Match) -> Sheet:
+def match_sheet(match: Match | MatchView) -> Sheet:
     """The frozen rule sheet a match is played under."""
     return _sheet(match.sheet_json)
 
@@ -73,7 +74,7 @@ def _sheet(text: str) -> Sheet:
     return Sheet.from_json(text)
 
 
-def match_names(match: Match) -> list[str]:
+def match_names(match: Match | MatchView) -> list[str]:
     """Player names in seat order."""
     return [seat.player.name for seat in match.seats]
 
@@ -90,11 +91,14 @@ def _result_of(hand: Hand, seats: int) -> HandResult:
     return HandResult.of(hand.out_seat, held, hand.hand_size)
 
 
-def running_state(match: Match) -> running.Running:
+def running_state(match: Match | MatchView) -> running.Running:
     """The match's stored running state (parsed once per stored text). A row from
-    before the state was kept (the migration fills them in) is replayed instead."""
+    before the state was kept (the migration fills them in) is replayed instead (the
+    scoreboard's view of such a row is never made: see ``web.access.member_board``)."""
     text = match.running_json
     if text is None:
+        if not isinstance(match, Match):
+            raise TypeError("a match without a running state is replayed from its model")
         table = match_standings(match)
         return running.of_replay(table, figures.figures_of(match, table),
                                  [result.out for result in hand_results(match)])
@@ -105,7 +109,7 @@ def running_state(match: Match) -> running.Running:
     return kept[1]
 
 
-def current_standings(match: Match) -> Standings:
+def current_standings(match: Match | MatchView) -> Standings:
     """The standings after the last hand, from the stored running state: no hand is
     read. They carry no per-hand history (``progress``, ``hands`` and ``dealers`` are
     empty); :func:`match_standings` replays every hand for pages that show them.

@@ -16,7 +16,8 @@ from flask import abort, after_this_request, current_app, g, request
 from flask.wrappers import Response
 from itsdangerous import BadSignature, URLSafeSerializer
 
-from scorekeeper.store import groups
+from scorekeeper.store import boards, groups
+from scorekeeper.store.boards import GroupView, MatchView
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match
 
@@ -53,7 +54,7 @@ def _same(a: str, b: str) -> bool:
     return hmac.compare_digest(a.encode(), b.encode())
 
 
-def is_member(group: Group) -> bool:
+def is_member(group: Group | GroupView) -> bool:
     """Whether this phone joined the group with its current invite token."""
     token = memberships().get(group.id)
     return token is not None and _same(token, group.invite_token)
@@ -125,6 +126,27 @@ def member_match(group_id: int, match_id: int) -> tuple[Group, Match]:
         group = current_group(group_id)
         return group, group_match(group, match_id)
     return match.group, match
+
+
+def member_board(group_id: int, match_id: int
+                 ) -> tuple[Group | GroupView, Match | MatchView]:
+    """What the scoreboard shows of a match of a group this phone is a member of: its
+    read-only view, in one plain query (the page every phone loads after every save);
+    the models for a match whose running state is still to be worked out, and the
+    404s of :func:`member_match`."""
+    view = boards.board_match(group_id, match_id)
+    if view is None or view.running_json is None or not is_member(view.group):
+        return member_match(group_id, match_id)
+    return view.group, view
+
+
+def watched_board(token: str) -> Match | MatchView:
+    """What a spectator's view link shows: the match's read-only view (as
+    :func:`member_board`), else :func:`match_from_view_token`."""
+    view = boards.watched_match(token)
+    if view is None or view.running_json is None:
+        return match_from_view_token(token)
+    return view
 
 
 def match_from_view_token(token: str) -> Match:

@@ -9,7 +9,7 @@ in the template was the bulk of the page's rendering).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +18,7 @@ from markupsafe import Markup
 from scorekeeper.core.deal import DealError, DealPlan, plan_for_sheet
 from scorekeeper.core.scoring import Standings
 from scorekeeper.core.sheets import CD, LO, Sheet
+from scorekeeper.store.boards import MatchView, PlayerView
 from scorekeeper.store.groups import recent_hands
 from scorekeeper.store.models import Match, Player
 from scorekeeper.store.records import current_standings, match_sheet, running_state
@@ -32,7 +33,7 @@ class Row:
     """One seat on the scoreboard."""
 
     seat: int
-    player: Player
+    player: Player | PlayerView
     total: int
     bar: int  # percent of the way to the threshold / target / zero
     to_go: str  # words under the bar, e.g. "130 to go"
@@ -92,7 +93,7 @@ def _cells(countdown: bool, eliminated: Mapping[int, int], hand: Recent) -> Mark
     return Markup("".join(tds))
 
 
-def _hand_rows(match: Match, sheet: Sheet, st: Standings) -> list[HandLine]:
+def _hand_rows(match: Match | MatchView, sheet: Sheet, st: Standings) -> list[HandLine]:
     """The last :data:`RECENT` hands as table rows, oldest first: kept in the match's
     running state (read from the hands for a state stored before it kept them)."""
     if not match.hand_count:
@@ -123,7 +124,8 @@ def _bar(sheet: Sheet, st: Standings, total: int) -> tuple[int, str]:
     return pct, (f"{left} {word}" if left > 0 else "reached")
 
 
-def _plan(sheet: Sheet, st: Standings, players: list[Player]) -> DealPlan | None:
+def _plan(sheet: Sheet, st: Standings, players: Sequence[Player | PlayerView]
+          ) -> DealPlan | None:
     """The next deal from the deal helper (None when the match is over)."""
     if st.over or st.next_dealer is None:
         return None
@@ -136,7 +138,7 @@ def _plan(sheet: Sheet, st: Standings, players: list[Player]) -> DealPlan | None
         return None
 
 
-def board(match: Match) -> dict[str, Any]:
+def board(match: Match | MatchView) -> dict[str, Any]:
     """Template context of the scoreboard: sheet, standings, one row per seat, the deal,
     and the last :data:`RECENT` hands as :class:`HandLine` (``earlier``: how many hands
     are left out)."""

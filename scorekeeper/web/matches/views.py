@@ -71,14 +71,14 @@ def _new_field(form, name: str) -> str:
 @bp.get(PREFIX + "/<int:match_id>")
 def show(group_id: int, match_id: int):
     """The scoreboard, with the actions of a member's phone."""
-    group, match = access.member_match(group_id, match_id)
+    group, match = access.member_board(group_id, match_id)
     return render_template("matches/show.html", group=group, readonly=False, **board(match))
 
 
 @bp.get("/view/<token>")
 def view(token: str):
     """The same scoreboard for spectators: read-only, refreshed by the page script."""
-    match = access.match_from_view_token(token)
+    match = access.watched_board(token)
     return render_template("matches/show.html", group=match.group, readonly=True,
                            **board(match))
 

@@ -1,0 +1,113 @@
+"""A match as its scoreboard reads it: plain values from one query, no mapped objects.
+
+The scoreboard is the page every phone at the table loads after every save, and
+building the mapped objects of a match, its group, seats and players cost more than
+the rest of finding it. These read-only views carry what the scoreboard and the
+standings read, under the models' own attribute names (so
+:func:`~scorekeeper.store.records.current_standings` and the running state read
+either), and nothing to write back: pages that change a match load the models.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from sqlalchemy import bindparam, select
+
+from scorekeeper.store.extensions import db
+from scorekeeper.store.models import MAX_ID, Group, Match, Player, Seat
+
+__all__ = ["GroupView", "MatchView", "PlayerView", "SeatView", "board_match", "watched_match"]
+
+MAX_TOKEN = 64
+
+
+@dataclass(frozen=True)
+class GroupView:
+    """The group a scoreboard belongs to: its name, and its invite for the access check."""
+
+    id: int
+    name: str
+    invite_token: str
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """A seated player as the scoreboard shows them."""
+
+    id: int
+    name: str
+    colour: str
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """A seat: its place clockwise, whether it won, who sits there."""
+
+    position: int
+    winner: bool
+    player: PlayerView
+
+
+@dataclass
+class MatchView:
+    """A match's row, its group and its seats in order (not its hands)."""
+
+    id: int
+    group_id: int
+    game: str
+    sheet_json: str
+    first_dealer: int
+    view_token: str
+    status: str
+    hand_count: int
+    running_json: str | None
+    version: int
+    group: GroupView
+    seats: list[SeatView]
+
+
+_MATCH = ("id", "group_id", "game", "sheet_json", "first_dealer", "view_token", "status",
+          "hand_count", "running_json", "version")
+
+
+@lru_cache(maxsize=1)
+def _statements() -> tuple[Any, Any]:
+    """The two lookups, built once: by group and match id, and by view token."""
+    m, g, s, p = Match.__table__, Group.__table__, Seat.__table__, Player.__table__
+    base = (select(*(m.c[name] for name in _MATCH), g.c.name, g.c.invite_token, s.c.position,
+                   s.c.winner, p.c.id, p.c.name, p.c.colour)
+            .join(g, g.c.id == m.c.group_id).join(s, s.c.match_id == m.c.id)
+            .join(p, p.c.id == s.c.player_id).order_by(s.c.position))
+    return (base.where(m.c.id == bindparam("match"), m.c.group_id == bindparam("group")),
+            base.where(m.c.view_token == bindparam("token")))
+
+
+def _view(rows: Sequence[Any]) -> MatchView | None:
+    if not rows:
+        return None
+    first = rows[0]
+    match = dict(zip(_MATCH, first, strict=False))
+    group = GroupView(match["group_id"], first[10], first[11])
+    return MatchView(**match, group=group, seats=[
+        SeatView(row[12], bool(row[13]), PlayerView(row[14], row[15], row[16]))
+        for row in rows])
+
+
+def board_match(group_id: int, match_id: int) -> MatchView | None:
+    """The match with this id in this group, or None. The caller still checks that
+    the phone may see the group."""
+    if not (0 < group_id <= MAX_ID and 0 < match_id <= MAX_ID):
+        return None
+    return _view(db.session.connection().execute(
+        _statements()[0], {"group": group_id, "match": match_id}).all())
+
+
+def watched_match(token: str) -> MatchView | None:
+    """The match a spectator's view link points at, or None."""
+    if not 0 < len(token) <= MAX_TOKEN:
+        return None
+    return _view(db.session.connection().execute(_statements()[1], {"token": token}).all())
