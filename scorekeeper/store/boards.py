@@ -18,11 +18,10 @@ from typing import Any
 from sqlalchemy import bindparam, select
 
 from scorekeeper.store.extensions import db
-from scorekeeper.store.models import MAX_ID, Group, Match, Player, Seat
+from scorekeeper.store.models import MAX_ID, MAX_TOKEN, Group, Match, Player, Seat
 
 __all__ = ["GroupView", "MatchView", "PlayerView", "SeatView", "board_match", "watched_match"]
 
-MAX_TOKEN = 64
 
 
 @dataclass(frozen=True)

@@ -19,10 +19,8 @@ from scorekeeper.core.errors import ConflictError, InputError
 from scorekeeper.core.text import clean_colour, clean_name, name_key, next_colour
 from scorekeeper.store.boards import MatchView
 from scorekeeper.store.extensions import db
-from scorekeeper.store.models import MAX_ID, Group, Hand, HandEntry, Match, Player, Seat
+from scorekeeper.store.models import MAX_ID, MAX_TOKEN, Group, Hand, HandEntry, Match, Player, Seat
 from scorekeeper.store.running import Recent
-
-MAX_TOKEN = 64
 
 
 def match_seats() -> tuple[Any, ...]:

@@ -32,6 +32,7 @@ from scorekeeper.store.extensions import Model
 
 MAX_ID = 2**31 - 1  # PostgreSQL integer: larger ids from a client never reach a query
 TOKEN_BYTES = 24  # 32 url-safe characters: long enough that guessing is hopeless
+MAX_TOKEN = 64  # the token columns' width: a longer one from a client never reaches a query
 
 
 def new_token() -> str:
