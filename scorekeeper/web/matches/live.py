@@ -1,6 +1,7 @@
 """Cheap live updates for the scoreboard: a tiny endpoint keyed on the match version.
 
-The page script asks every few seconds with ``If-None-Match``; while nothing changed
+The page script asks every few seconds with ``If-None-Match`` (the match found as the
+scoreboard finds it, one plain query); while nothing changed
 the answer is a bodiless 304 (the match row's version is the ETag), otherwise a few
 hundred bytes saying what changed, and only then does the page fetch the new board.
 """
@@ -11,6 +12,7 @@ from datetime import UTC, datetime
 
 from flask import Blueprint, Response, jsonify, request
 
+from scorekeeper.store.boards import MatchView
 from scorekeeper.store.models import Match
 from scorekeeper.web import access
 
@@ -23,7 +25,7 @@ def _rendered_at() -> dict[str, str]:
     return {"rendered_at": datetime.now(UTC).isoformat(timespec="seconds")}
 
 
-def _answer(match: Match) -> Response:
+def _answer(match: Match | MatchView) -> Response:
     """304 when the client holds the current version, else the match's live summary."""
     etag = f"m{match.id}v{match.version}"
     if request.if_none_match.contains(etag):
@@ -40,10 +42,10 @@ def _answer(match: Match) -> Response:
 @bp.get("/groups/<int:group_id>/matches/<int:match_id>/live")
 def member(group_id: int, match_id: int) -> Response:
     """The match's version for a member's scoreboard."""
-    return _answer(access.member_match(group_id, match_id)[1])
+    return _answer(access.member_board(group_id, match_id)[1])
 
 
 @bp.get("/view/<token>/live")
 def spectator(token: str) -> Response:
     """The match's version for the spectators' view link."""
-    return _answer(access.match_from_view_token(token))
+    return _answer(access.watched_board(token))
