@@ -143,6 +143,27 @@ def test_csrf_is_enforced(csrf_app):
         db.engine.dispose()
 
 
+def test_a_sessions_token_is_signed_once_and_accepted_on_every_later_page(csrf_app):
+    """The token a session's later pages carry is the one signed for it at first
+    (web/csrf.py), and Flask-WTF accepts it; another phone gets another token, which
+    does not pass for the first phone's session."""
+    import re
+
+    def token(phone) -> str:
+        return re.search(r'name="csrf_token" value="([^"]+)"', phone.get("/").text).group(1)
+
+    phone, other = csrf_app.test_client(), csrf_app.test_client()
+    token(phone)  # the session's random token is made here
+    later = token(phone)
+    assert token(phone) == later != token(other)
+    assert phone.post("/groups", data={"name": "Later", "csrf_token": later}).status_code == 302
+    assert phone.post("/groups", data={"name": "Other", "csrf_token": token(other)}
+                      ).status_code == 400
+    with csrf_app.app_context():
+        assert db.session.scalars(db.select(Group.name)).all() == ["Later"]
+        db.engine.dispose()
+
+
 def test_csrf_token_from_the_form_is_accepted(csrf_app):
     import re
 
