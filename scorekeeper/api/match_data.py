@@ -9,6 +9,7 @@ from flask import url_for
 from werkzeug.routing import BuildError
 
 from scorekeeper.core.scoring import Standings
+from scorekeeper.store.boards import MatchView
 from scorekeeper.store.figures import hand_rows
 from scorekeeper.store.models import Hand, Match
 from scorekeeper.store.records import SavedHand, current_standings, match_sheet
@@ -46,7 +47,7 @@ def _hand_json(hand: Hand | SavedHand, cards: tuple[str, ...], points: tuple[int
             "cards": list(cards), "points": list(points)}
 
 
-def recorded_json(match: Match, hand: SavedHand) -> dict[str, Any]:
+def recorded_json(match: Match | MatchView, hand: SavedHand) -> dict[str, Any]:
     """The answer to a recorded hand: the match's id, status and version, the new hand
     and the standings after it. Not every hand: the answer stays the same size however
     long the match is (``GET /matches/{id}`` has them all)."""

@@ -19,11 +19,12 @@ from scorekeeper.core.deal import DealError, nine_problem, plan_for_sheet
 from scorekeeper.core.errors import InputError, NotFoundError
 from scorekeeper.core.sheets import Sheet, read_sheet
 from scorekeeper.core.text import clean_name, name_key
-from scorekeeper.store import groups
+from scorekeeper.store import boards, groups
+from scorekeeper.store.boards import MatchView
 from scorekeeper.store.models import Group, Match, Player
 from scorekeeper.store.records import create_match
 
-__all__ = ["PATHS", "SCHEMAS", "bearer_match", "bp", "group_match", "match_json"]
+__all__ = ["PATHS", "SCHEMAS", "bearer_board", "bearer_match", "bp", "group_match", "match_json"]
 
 bp = Blueprint("api_matches", __name__)
 
@@ -43,6 +44,16 @@ def bearer_match(match_id: int) -> Match:
     token = bearer_token()
     match = groups.invited_match(token, match_id)
     return match if match is not None else group_match(token_group(token), match_id)
+
+
+def bearer_board(match_id: int) -> Match | MatchView:
+    """What a new hand needs of the match a request names (see :func:`bearer_match`):
+    its read-only view, in one plain query, which the records write a new hand from;
+    the model for a match whose running state is still to be worked out."""
+    view = boards.invited_match(bearer_token(), match_id)
+    if view is None or view.running_json is None:
+        return bearer_match(match_id)
+    return view
 
 
 def _players(group: Group, data: Any) -> list[Player]:

@@ -20,7 +20,8 @@ from sqlalchemy import bindparam, select
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import MAX_ID, MAX_TOKEN, Group, Match, Player, Seat
 
-__all__ = ["GroupView", "MatchView", "PlayerView", "SeatView", "board_match", "watched_match"]
+__all__ = ["GroupView", "MatchView", "PlayerView", "SeatView", "board_match", "invited_match",
+           "watched_match"]
 
 
 
@@ -74,15 +75,17 @@ _MATCH = ("id", "group_id", "game", "sheet_json", "first_dealer", "view_token", 
 
 
 @lru_cache(maxsize=1)
-def _statements() -> tuple[Any, Any]:
-    """The two lookups, built once: by group and match id, and by view token."""
+def _statements() -> tuple[Any, Any, Any]:
+    """The lookups, built once: by group and match id, by view token, and by match id
+    and the group's invite token (the API's bearer token)."""
     m, g, s, p = Match.__table__, Group.__table__, Seat.__table__, Player.__table__
     base = (select(*(m.c[name] for name in _MATCH), g.c.name, g.c.invite_token, s.c.position,
                    s.c.winner, p.c.id, p.c.name, p.c.colour)
             .join(g, g.c.id == m.c.group_id).join(s, s.c.match_id == m.c.id)
             .join(p, p.c.id == s.c.player_id).order_by(s.c.position))
     return (base.where(m.c.id == bindparam("match"), m.c.group_id == bindparam("group")),
-            base.where(m.c.view_token == bindparam("token")))
+            base.where(m.c.view_token == bindparam("token")),
+            base.where(m.c.id == bindparam("match"), g.c.invite_token == bindparam("token")))
 
 
 def _view(rows: Sequence[Any]) -> MatchView | None:
@@ -103,6 +106,15 @@ def board_match(group_id: int, match_id: int) -> MatchView | None:
         return None
     return _view(db.session.connection().execute(
         _statements()[0], {"group": group_id, "match": match_id}).all())
+
+
+def invited_match(token: str, match_id: int) -> MatchView | None:
+    """The match with this id in the group this invite token opens, or None (either
+    is wrong: the caller tells which)."""
+    if not (0 < len(token) <= MAX_TOKEN and 0 < match_id <= MAX_ID):
+        return None
+    return _view(db.session.connection().execute(
+        _statements()[2], {"token": token, "match": match_id}).all())
 
 
 def watched_match(token: str) -> MatchView | None:

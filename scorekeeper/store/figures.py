@@ -20,6 +20,7 @@ from scorekeeper.core.scoring import Standings
 from scorekeeper.core.stats import HandRow, seat_figures
 from scorekeeper.core.stats import SeatFigures as Figures
 from scorekeeper.store import totals
+from scorekeeper.store.boards import MatchView
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Match, SeatFigures
 
@@ -73,20 +74,22 @@ def rows_for(match: Match, values: list[dict[str, Any]]) -> None:
                      for seat, seat_values in zip(match.seats, values, strict=True)]
 
 
-def _old_rows(match: Match) -> dict[int, dict[str, Any]]:
+def _old_rows(match: Match | MatchView) -> dict[int, dict[str, Any]]:
     """The match's stored rows by seat (one SELECT)."""
     return {row["seat"]: dict(row) for row in db.session.connection().execute(
         select(_TABLE).where(_TABLE.c.match_id == match.id)).mappings()}
 
 
-def rows_before_save(match: Match, kept: tuple[Figures, ...]) -> dict[int, dict[str, Any]]:
+def rows_before_save(match: Match | MatchView, kept: tuple[Figures, ...]
+                     ) -> dict[int, dict[str, Any]]:
     """The match's rows as they stand before its next hand is saved, from its running
     state's figures (``kept``), which the records write with the rows and hold equal to
     them: no SELECT. A match that takes another hand is not finished, so no seat won."""
-    return {f.seat: {"match_id": match.id, "seat": f.seat, "player_id": seat.player_id,
+    players = [seat.player.id for seat in match.seats]
+    return {f.seat: {"match_id": match.id, "seat": f.seat, "player_id": players[f.seat],
                      "game": match.game, "finished": False, "won": False,
                      **{name: getattr(f, name) for name in _COLUMNS}}
-            for f, seat in zip(kept, match.seats, strict=True)}
+            for f in kept}
 
 
 @lru_cache(maxsize=1)
@@ -98,7 +101,7 @@ def _rewrite_statement() -> Any:
             .values({name: bindparam(name) for name in ("finished", "won", *_COLUMNS)}))
 
 
-def rewrite(match: Match, values: list[dict[str, Any]],
+def rewrite(match: Match | MatchView, values: list[dict[str, Any]],
             old: dict[int, dict[str, Any]] | None = None) -> None:
     """Update a stored match's rows in one statement (executed with every seat's
     values: recomputed from every hand after an edit, moved on by one hand by a save),

@@ -13,7 +13,7 @@ exactly one insert succeeds and the other gets :class:`ConflictError`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
@@ -192,7 +192,7 @@ def _compute(match: Match, results: Sequence[HandResult], written: int = 0) -> S
     return table
 
 
-def _step(match: Match, result: HandResult) -> tuple[running.Running, HandScore, int]:
+def _step(match: Match | MatchView, result: HandResult) -> tuple[running.Running, HandScore, int]:
     """Check and score the match's next hand from its stored running state, as
     :func:`_compute` would by replaying every hand: the state after it, its score and
     its dealer. The hand must be complete (see :func:`_compute`)."""
@@ -267,7 +267,7 @@ def create_match(group: Group, sheet: Sheet, players: Sequence[Player], first_de
     return match
 
 
-def _check_hand_size(match: Match, hand_size: int | None) -> None:
+def _check_hand_size(match: Match | MatchView, hand_size: int | None) -> None:
     size = OPTIONS["hand_size"]
     if hand_size is not None and (match.game != LO or not size.allows(hand_size)):
         raise InputError(f"a hand's own deal size is for Last One, {size.minimum} to "
@@ -301,10 +301,12 @@ class SavedHand:
     id: int | None = None
 
 
-def record_hand(match: Match, number: int, out: int | None, held: Sequence[Sequence[Card]],
+def record_hand(match: Match | MatchView, number: int, out: int | None,
+                held: Sequence[Sequence[Card]],
                 hand_size: int | None = None, *, key: str | None = None,
                 digest: str | None = None,
-                reply: Callable[[Match, SavedHand], str] | None = None) -> SavedHand:
+                reply: Callable[[Match | MatchView, SavedHand], str] | None = None
+                ) -> SavedHand:
     """Record the next hand. ``number`` is the hand the form was showing: anything but
     the next number means the form is stale and nothing is stored.
 
@@ -313,7 +315,9 @@ def record_hand(match: Match, number: int, out: int | None, held: Sequence[Seque
     same transaction, so a resent request gets exactly the first answer.
 
     The rows are written with a few plain statements (see :func:`_insert_hand`), not
-    through the ORM's unit of work, which cost more than everything else in a save.
+    through the ORM's unit of work, which cost more than everything else in a save;
+    ``match`` may be the model or the scoreboard's read-only view of it (the API's
+    save), and either is kept in step with what was written.
     """
     expected = match.hand_count + 1
     if number != expected:
@@ -344,8 +348,8 @@ def record_hand(match: Match, number: int, out: int | None, held: Sequence[Seque
         raise ConflictError(conflict, "number") from None
     finally:
         session.expire_on_commit = True
-    if "hands" in match.__dict__:  # a list loaded before this save lacks the new hand
-        session.expire(match, ["hands"])
+    if isinstance(match, Match) and "hands" in match.__dict__:  # loaded before this save:
+        session.expire(match, ["hands"])                          # it lacks the new hand
     return hand
 
 
@@ -354,6 +358,7 @@ class _SaveStatements:
     """The statements of :func:`record_hand`, built once (every save runs them)."""
 
     bump: Any
+    winners: Any
     hand: Any
     entries: Any
 
@@ -364,6 +369,8 @@ def _save_statements() -> _SaveStatements:
         bump=update(Match).where(Match.id == bindparam("match_id"),
                                  Match.version == bindparam("old_version"))
         .values({name: bindparam(name) for name in _BUMPED}),
+        winners=update(Seat).where(Seat.match_id == bindparam("match"),
+                                   Seat.position == bindparam("at")).values(winner=True),
         hand=insert(Hand).values({c: bindparam(c) for c in _HAND_COLUMNS}),
         entries=insert(HandEntry),
     )
@@ -374,28 +381,35 @@ _HAND_COLUMNS = ("match_id", "number", "dealer", "out_seat", "hand_size", "creat
                  "idempotency_key", "request_digest", "reply_json")
 
 
-def _bump(match: Match, state: running.Running, conflict: str) -> Standings:
+def _bump(match: Match | MatchView, state: running.Running, conflict: str) -> Standings:
     """Move the match row on to its state after a new hand, its version by one, and
     answer the standings there: the UPDATE matches no row when another phone changed
-    the match meanwhile (then :class:`ConflictError`). The loaded match is kept in
-    step, as the ORM would."""
+    the match meanwhile (then :class:`ConflictError`). The match in memory is kept in
+    step (a model as if the ORM had written it)."""
     text, names = running.to_text(state), match_names(match)
     table = standings_at(match_sheet(match), names, state.position)
     values = {"hand_count": table.played, "running_json": text,
-              "version": match.version + 1, "status": match.status,
-              "finished_at": match.finished_at}
+              "version": match.version + 1, "status": "active", "finished_at": None}
     if table.over:
         values["status"], values["finished_at"] = "finished", utcnow()
-        for seat in match.seats:  # the ORM writes these at the commit: rare, so fine
-            seat.winner = seat.position in table.winners
-    done = db.session.connection().execute(
-        _save_statements().bump, {"match_id": match.id, "old_version": match.version,
-                                  **values})
+    connection = db.session.connection()
+    done = connection.execute(_save_statements().bump,
+                              {"match_id": match.id, "old_version": match.version, **values})
     if done.rowcount != 1:
         db.session.rollback()
         raise ConflictError(conflict, "number")
+    if table.winners:
+        connection.execute(_save_statements().winners,
+                           [{"match": match.id, "at": seat} for seat in table.winners])
+    keep = set_committed_value if isinstance(match, Match) else setattr
     for name, value in values.items():
-        set_committed_value(match, name, value)
+        keep(match, name, value)
+    if isinstance(match, Match):
+        for seat in match.seats:
+            set_committed_value(seat, "winner", seat.position in table.winners)
+    else:
+        match.seats = [replace(seat, winner=seat.position in table.winners)
+                       for seat in match.seats]
     match.__dict__["_running"] = (text, state)  # as running_state and current_standings
     match.__dict__["_standings"] = (state, names, table)  # would find them
     return table
