@@ -29,7 +29,7 @@ from scorekeeper.core.scoring import (
 from scorekeeper.core.sheets import LO, Sheet
 from scorekeeper.core.stats import HandRow, SeatFigures
 
-__all__ = ["Running", "advance", "from_text", "of_replay", "to_text"]
+__all__ = ["Running", "advance", "at_end", "from_text", "of_replay", "to_text"]
 
 
 @dataclass(frozen=True)
@@ -40,12 +40,14 @@ class Running:
     figures: tuple[SeatFigures, ...]
 
 
+_JSON = json.JSONEncoder(separators=(",", ":"), sort_keys=True)  # made once, not per call
+
+
 def to_text(state: Running) -> str:
     """The state as compact JSON (figures as one list per seat, in ``FIGURES`` order)."""
-    return json.dumps({"position": state.position.to_dict(),
-                       "figures": [[getattr(f, name) for name in FIGURES]
-                                   for f in state.figures]},
-                      separators=(",", ":"), sort_keys=True)
+    return _JSON.encode({"position": state.position.to_dict(),
+                         "figures": [[getattr(f, name) for name in FIGURES]
+                                     for f in state.figures]})
 
 
 def from_text(text: str) -> Running:
@@ -59,9 +61,14 @@ def from_text(text: str) -> Running:
 def of_replay(table: Standings, values: Sequence[dict[str, Any]]) -> Running:
     """The state a full replay ends in: its standings and every seat's figure values
     (as :func:`scorekeeper.store.figures.figure_values` gives them)."""
-    return Running(position_of(table),
-                   tuple(SeatFigures(v["seat"], **{name: v[name] for name in FIGURES})
-                         for v in values))
+    return at_end(table, [SeatFigures(v["seat"], **{name: v[name] for name in FIGURES})
+                          for v in values])
+
+
+def at_end(table: Standings, figures: Sequence[SeatFigures]) -> Running:
+    """The state a full replay ends in: its standings and every seat's figures (as
+    :func:`scorekeeper.store.figures.replayed_figures` gives them)."""
+    return Running(position_of(table), tuple(figures))
 
 
 def advance(sheet: Sheet, names: Sequence[str], state: Running, result: HandResult
