@@ -14,7 +14,7 @@ score the next hand without replaying the ones before it; both give the same res
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
@@ -427,8 +427,6 @@ class _Tally:
         self.over = at.over
         self.why = at.why
         self.next_dealer = at.next_dealer
-        self.end = {LO: self._end_last_one, C8: self._end_crazy_eights,
-                    CD: self._end_countdown}[sheet.game]  # the game's match end
 
     def step(self, result: HandResult) -> int:
         """Check and add the next hand; return its dealer."""
@@ -461,7 +459,7 @@ class _Tally:
         else:
             self.totals = [t + p for t, p in zip(self.totals, score.points, strict=True)]
         self.progress.append(tuple(self.totals))
-        self.end(number, result)
+        _ENDS[self.sheet.game](self, number, result)
 
     def _end_last_one(self, number: int, result: HandResult) -> None:
         threshold = self.sheet["threshold"]
@@ -533,3 +531,9 @@ class _Tally:
             next_deal=MappingProxyType(deal), goal=goal, goal_kind=kind,
             in_play=tuple(self.in_play), played=self.played, why=self.why,
         )
+
+
+# Each game's match end (functions, not bound methods: a tally holding its own bound
+# method would be a reference cycle, freed only by the cycle collector).
+_ENDS: dict[str, Callable[[_Tally, int, HandResult], None]] = {
+    LO: _Tally._end_last_one, C8: _Tally._end_crazy_eights, CD: _Tally._end_countdown}
