@@ -169,16 +169,20 @@ def _comebacks(game: str, totals_after: Sequence[Sequence[int]], fallen: dict[in
     """Each seat's largest deficit to the leader still in the match after any hand, and
     the first hand it stood at that deficit ((0, 0) if never behind)."""
     low = game in (LO, CD)  # the leader has the lowest total (count), else the highest
-    deficit, at = [0] * seats, [0] * seats
-    for number, totals in enumerate(totals_after, start=1):
-        alive = ([t for s, t in enumerate(totals) if fallen.get(s, number) >= number]
-                 if fallen else totals)
-        lead = min(alive) if low else max(alive)
-        for seat, total in enumerate(totals):
-            behind = total - lead if low else lead - total
-            if behind > deficit[seat]:
-                deficit[seat], at[seat] = behind, number
-    return list(zip(deficit, at, strict=True))
+    lead = min if low else max
+    if fallen:
+        leads = [lead([t for s, t in enumerate(totals) if fallen.get(s, number) >= number])
+                 for number, totals in enumerate(totals_after, start=1)]
+    else:
+        leads = list(map(lead, totals_after))
+    pairs = list(zip(totals_after, leads, strict=True))
+    comebacks = []
+    for seat in range(seats):
+        behind = ([totals[seat] - best for totals, best in pairs] if low
+                  else [best - totals[seat] for totals, best in pairs])
+        deficit = max(behind, default=0)
+        comebacks.append((deficit, behind.index(deficit) + 1) if deficit > 0 else (0, 0))
+    return comebacks
 
 
 def _holds(cards: str, token: str) -> bool:
@@ -195,12 +199,11 @@ def _one_seat(seat: int, hands: Sequence[HandRow], fell: int | None,
               comeback: tuple[int, int]) -> SeatFigures:
     played = hands[:fell] if fell is not None else hands
     caught = [h.cards[seat] for h in played if h.out != seat]
-    return SeatFigures(
-        seat, hands=len(played), points=sum([h.points[seat] for h in played]),
-        went_out=len(played) - len(caught),
-        caught_eight=sum([_holds(c, "8") for c in caught]),
-        caught_joker=sum([_holds(c, "JK") for c in caught]),
-        fell=fell, deficit=comeback[0], deficit_hand=comeback[1])
+    return SeatFigures(seat, len(played), sum([h.points[seat] for h in played]),
+                       len(played) - len(caught),
+                       sum([_holds(c, "8") for c in caught if "8" in c]),
+                       sum([_holds(c, "JK") for c in caught if "JK" in c]),
+                       fell, *comeback)
 
 
 def seat_figures(game: str, seats: int, hands: Sequence[HandRow], winners: Sequence[int] = (),
