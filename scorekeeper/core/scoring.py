@@ -167,7 +167,7 @@ def score_hand(sheet: Sheet, held: Sequence[Sequence[Card]], out: int | None,
 def _frozen(held: Sequence[Sequence[Card]]) -> tuple[tuple[Card, ...], ...]:
     """``held`` as tuples (a score keeps it), the same object when it is already."""
     if type(held) is tuple and all([type(cards) is tuple for cards in held]):
-        return held  # type: ignore[return-value]  # checked just above
+        return held  # checked just above
     return tuple([tuple(cards) for cards in held])
 
 

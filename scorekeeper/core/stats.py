@@ -141,7 +141,7 @@ def _totals_after(game: str, hands: Sequence[HandRow], seats: int, start: int
                   ) -> list[Sequence[int]]:
     """Totals (Countdown: counts) after each hand."""
     totals: Sequence[int] = [start if game == CD else 0] * seats
-    rows = []
+    rows: list[Sequence[int]] = []
     for hand in hands:
         if game == CD:
             totals = list(totals)

@@ -338,19 +338,23 @@ class _Reader:
 
     def held(self, held: list[Any], where: str, names: list[str]
              ) -> tuple[tuple[tuple[Card, ...], ...], tuple[str, ...]]:
-        """Every seat's cards in one hand (``held``, one text per seat), and each seat's
-        cards as stored (canonical text)."""
-        texts, cards, stored = self.texts, [], []
-        for seat, text in enumerate(held):
-            found = texts.get(text) if self.lean and type(text) is str else None
-            if found is None:
-                read = self.cards(text, f"{where}[{seat}]", names[seat])
-                found = (read, " ".join([_CANONICAL[c] for c in read]))
-                if self.lean and type(text) is str:
-                    texts[text] = found
-            cards.append(found[0])
-            stored.append(found[1])
-        return tuple(cards), tuple(stored)
+        """Every seat's cards in one hand (``held``, one text per seat, at least one),
+        and each seat's cards as stored (canonical text)."""
+        texts = self.texts
+        found: list[tuple[tuple[Card, ...], str] | None]
+        try:
+            found = [texts.get(text) for text in held] if self.lean else [None] * len(held)
+        except TypeError:  # a list or object where text belongs: read the long way below
+            found = [None] * len(held)
+        if None in found:  # a text not read before
+            for seat, text in enumerate(held):
+                if found[seat] is None:
+                    cards = self.cards(text, f"{where}[{seat}]", names[seat])
+                    found[seat] = known = (cards, " ".join([_CANONICAL[c] for c in cards]))
+                    if self.lean and type(text) is str:
+                        texts[text] = known
+        every, stored = zip(*found, strict=True)  # (cards, text) pairs, none None by now
+        return every, stored
 
 
 def _seats(data: Any, where: str, sheet: Sheet, read: _Reader) -> list[str]:
