@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any
 
 from sqlalchemy import bindparam, select, update
@@ -30,6 +31,7 @@ __all__ = ["as_values", "figure_values", "figures_of", "hand_rows", "replayed_fi
 _TABLE = SeatFigures.__table__
 _COLUMNS = ("hands", "points", "went_out", "caught_eight", "caught_joker", "fell",
             "deficit", "deficit_hand")
+_FIGURES = attrgetter(*_COLUMNS)  # a seat's figures in that order, as one tuple
 
 
 def hand_rows(match: Match) -> list[HandRow]:
@@ -71,9 +73,9 @@ def figure_values(game: str, sheet_json: str, seats: int, rows: list[HandRow],
 def as_values(game: str, figures: list[Figures] | tuple[Figures, ...], table: Standings
               ) -> list[dict[str, Any]]:
     """Every seat's column values from its figures and the match's standings."""
-    return [{"seat": f.seat, "game": game, "finished": table.over,
-             "won": table.over and f.seat in table.winners,
-             **{name: getattr(f, name) for name in _COLUMNS}} for f in figures]
+    over, winners = table.over, table.winners
+    return [{"seat": f.seat, "game": game, "finished": over, "won": over and f.seat in winners,
+             **dict(zip(_COLUMNS, _FIGURES(f), strict=True))} for f in figures]
 
 
 def figures_of(match: Match, table: Standings) -> list[dict[str, Any]]:

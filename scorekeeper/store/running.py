@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 from scorekeeper.core.cards import format_cards
@@ -40,14 +41,14 @@ class Running:
     figures: tuple[SeatFigures, ...]
 
 
+_FIGURES = attrgetter(*FIGURES)  # a seat's figures in that order, as one tuple
 _JSON = json.JSONEncoder(separators=(",", ":"), sort_keys=True)  # made once, not per call
 
 
 def to_text(state: Running) -> str:
     """The state as compact JSON (figures as one list per seat, in ``FIGURES`` order)."""
     return _JSON.encode({"position": state.position.to_dict(),
-                         "figures": [[getattr(f, name) for name in FIGURES]
-                                     for f in state.figures]})
+                         "figures": [list(_FIGURES(f)) for f in state.figures]})
 
 
 def from_text(text: str) -> Running:
