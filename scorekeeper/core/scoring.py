@@ -103,7 +103,7 @@ def _points_of(game: str) -> _Points:
     return _POINTS.get(game) or _POINTS.setdefault(game, _Points(game))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HandResult:
     """One recorded hand: who went out (None: blocked or jammed) and what each seat held.
 

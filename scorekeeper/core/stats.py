@@ -37,7 +37,7 @@ __all__ = ["Comeback", "GameStats", "HandRow", "HeadToHead", "PlayerStats", "Sea
            "seat_figures"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HandRow:
     """A stored hand: who went out (None: blocked), each seat's cards as canonical
     text (``"8S KH"``) and each seat's points."""
@@ -47,7 +47,7 @@ class HandRow:
     points: tuple[int, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SeatFigures:
     """One seat's figures in one match: hands played (up to its fall), points, times
     out, times caught with an 8 / a joker, the hand it fell in (Last One), and its
