@@ -24,15 +24,17 @@ from scorekeeper.core.scoring import (
     start_position,
 )
 from scorekeeper.core.sheets import Sheet
+from scorekeeper.core.stats import seat_figures
 from scorekeeper.store import running
 from scorekeeper.store.extensions import db
-from scorekeeper.store.figures import figures_of, rows_before_save
+from scorekeeper.store.figures import as_values, figures_of, hand_rows, rows_before_save
 from scorekeeper.store.models import Group, Match, Player, SeatFigures
 from scorekeeper.store.records import (
     build_match,
     current_standings,
     delete_last_hand,
     edit_hand,
+    match_sheet,
     match_standings,
     record_hand,
     running_state,
@@ -40,6 +42,8 @@ from scorekeeper.store.records import (
 from scorekeeper.store.transfer import import_document, load_matches
 
 LOW = parse_cards("2C 2D 2H 2S 3C 3D 3H")
+VALUES = ("seat", "game", "finished", "won", "hands", "points", "went_out", "caught_eight",
+          "caught_joker", "fell", "deficit", "deficit_hand")
 
 
 def replayed(match: Match) -> running.Running:
@@ -206,3 +210,27 @@ def test_a_match_without_a_stored_state_is_replayed_and_then_kept(app):
         record_hand(match, 5, out, held)
         assert match.running_json is not None
         assert assert_state_is_a_replay(match.group) == 1
+
+
+def test_an_import_stores_the_rows_of_replays_that_add_up_their_own_totals(app):
+    """The bulk import takes each seat's figures from its validating replay (its totals
+    after each hand): the stored state and rows are, to the byte, those of a replay
+    whose figures add the totals up from the stored hands alone."""
+    with app.app_context():
+        group = Group(name="Bulk")
+        db.session.add(group)
+        db.session.commit()
+        import_document(group, random_document(random.Random(7), 30))
+        db.session.expire_all()
+        for match in load_matches(group):
+            table = match_standings(match)
+            sheet = match_sheet(match)
+            figures = seat_figures(match.game, len(match.seats), hand_rows(match),
+                                   table.winners, sheet.options.get("start_count", 0),
+                                   sheet.options.get("threshold"))  # no totals passed
+            outs = [hand.out_seat for hand in match.hands]
+            assert match.running_json == running.to_text(running.at_end(table, figures, outs))
+            rows = db.session.scalars(db.select(SeatFigures).where(
+                SeatFigures.match_id == match.id).order_by(SeatFigures.seat)).all()
+            assert [{c: getattr(r, c) for c in VALUES} for r in rows] == [
+                {c: v[c] for c in VALUES} for v in as_values(match.game, figures, table)]

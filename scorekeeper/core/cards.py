@@ -14,6 +14,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.sheets import LO
@@ -28,6 +29,7 @@ __all__ = [
     "Suit",
     "check_entries",
     "deck_for",
+    "fits_deck",
     "format_cards",
     "parse_card",
     "parse_cards",
@@ -280,6 +282,7 @@ class Deck:
 _ORDERS: dict[tuple[int, int], tuple[Card, ...]] = {}
 
 
+@lru_cache(maxsize=32)
 def deck_for(game: str, players: int) -> Deck:
     """The deck a game uses at that table size (the rules reference "Cards").
 
@@ -307,9 +310,8 @@ def check_entries(entries: Mapping[str, Sequence[Card]], deck: Deck) -> None:
     Bo 8♠ is entered 2 times (Ann and Bo); the deck holds it once
     """
     every = [c for cards in entries.values() for c in cards]
-    if (deck.decks and len(set(every)) == len(every) <= deck.size - 1
-            and (deck.jokers or JOKER not in every)):
-        return  # each card once, no joker it lacks, not too many: the usual hand, quickly
+    if fits_deck(every, deck):
+        return
     seen: Counter[Card] = Counter(every)
     for c, n in seen.items():
         allowed = deck.copies(c)
@@ -327,6 +329,14 @@ def check_entries(entries: Mapping[str, Sequence[Card]], deck: Deck) -> None:
             f"{total} cards entered, but at most {deck.size - 1} can be in hands "
             f"(the deck has {deck.size} and one is the upcard)"
         )
+
+
+def fits_deck(cards: Sequence[Card], deck: Deck) -> bool:
+    """A quick yes for :func:`check_entries` on the usual hand, given all its cards:
+    each card once, no joker the deck lacks, not too many. False means: look closer
+    (:func:`check_entries` says whether, and what, is wrong)."""
+    return bool(deck.decks and len(set(cards)) == len(cards) <= deck.size - 1
+                and (deck.jokers or JOKER not in cards))
 
 
 def _past(entries: Mapping[str, Sequence[Card]], c: Card, allowed: int) -> str | None:

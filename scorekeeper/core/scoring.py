@@ -14,12 +14,21 @@ score the next hand without replaying the ones before it; both give the same res
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
-from scorekeeper.core.cards import JOKER, Card, DeckError, Rank, check_entries, deck_for
+from scorekeeper.core.cards import (
+    JOKER,
+    Card,
+    DeckError,
+    Rank,
+    check_entries,
+    deck_for,
+    fits_deck,
+)
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.sheets import C8, CD, LO, Sheet, standard_deal
 
@@ -89,7 +98,12 @@ class _Points(dict[Card, int]):
 _POINTS: dict[str, _Points] = {}
 
 
-@dataclass(frozen=True)
+def _points_of(game: str) -> _Points:
+    """The card values of a game (one table per game, filled as cards are met)."""
+    return _POINTS.get(game) or _POINTS.setdefault(game, _Points(game))
+
+
+@dataclass(frozen=True, slots=True)
 class HandResult:
     """One recorded hand: who went out (None: blocked or jammed) and what each seat held.
 
@@ -111,21 +125,33 @@ class HandResult:
 
 @dataclass(frozen=True)
 class HandScore:
-    """The points each seat scored in one hand, with each card's value and a note where a
-    rule changed the sum (e.g. Last One's one-card zero)."""
+    """The points each seat scored in one hand, a note where a rule changed the sum
+    (e.g. Last One's one-card zero), and each card's value (``breakdown``).
+
+    ``held`` and ``game`` are what was scored: the breakdown is worked out from them
+    when first read (the record page and the API read it; a replay of a long match or
+    an import never does, and skips building a pair for every card).
+    """
 
     points: tuple[int, ...]
-    breakdown: tuple[tuple[tuple[Card, int], ...], ...]
     notes: tuple[str, ...]
+    held: tuple[tuple[Card, ...], ...]
+    game: str
+
+    @cached_property
+    def breakdown(self) -> tuple[tuple[tuple[Card, int], ...], ...]:
+        """Each seat's cards, each with its value in the game."""
+        points_of = _points_of(self.game)
+        return tuple([tuple([(c, points_of[c]) for c in cards]) for cards in self.held])
 
 
 def score_hand(sheet: Sheet, held: Sequence[Sequence[Card]], out: int | None,
                in_play: Sequence[bool] | None = None) -> HandScore:
     """Score one hand under a sheet. Call :func:`check_hand` first for entered data."""
-    in_play = tuple(in_play) if in_play is not None else (True,) * len(held)
-    points_of = _POINTS.get(sheet.game) or _POINTS.setdefault(sheet.game, _Points(sheet.game))
-    breakdown = tuple([tuple([(c, points_of[c]) for c in cards]) for cards in held])
-    values = [sum([p for _, p in cards]) for cards in breakdown]
+    in_play = in_play if in_play is not None else (True,) * len(held)
+    kept = _frozen(held)
+    value = _points_of(sheet.game).__getitem__  # a card a game refuses raises here
+    values = [sum(map(value, cards)) for cards in kept]
     notes = [""] * len(held)
     if sheet.game == LO:
         points = _score_last_one(held, out, in_play, values, notes)
@@ -135,7 +161,14 @@ def score_hand(sheet: Sheet, held: Sequence[Sequence[Card]], out: int | None,
         points = [0] * len(held)
         if out is not None:
             notes[out] = "went out: count down by one"
-    return HandScore(tuple(points), breakdown, tuple(notes))
+    return HandScore(tuple(points), tuple(notes), kept, sheet.game)
+
+
+def _frozen(held: Sequence[Sequence[Card]]) -> tuple[tuple[Card, ...], ...]:
+    """``held`` as tuples (a score keeps it), the same object when it is already."""
+    if type(held) is tuple and all([type(cards) is tuple for cards in held]):
+        return held  # checked just above
+    return tuple([tuple(cards) for cards in held])
 
 
 def _score_last_one(held: Sequence[Sequence[Card]], out: int | None, in_play: Sequence[bool],
@@ -190,27 +223,32 @@ def check_hand(sheet: Sheet, names: Sequence[str], result: HandResult,
     seat:2 8♠ is entered 2 times (Ann and Cy); the deck holds it once
     """
     seats = len(names)
-    in_play = tuple(in_play) if in_play is not None else (True,) * seats
-    if len(result.held) != seats:
-        raise ScoringError(f"expected cards for {seats} seats, got {len(result.held)}")
+    held = result.held
+    in_play = in_play if in_play is not None else (True,) * seats
+    if len(held) != seats:
+        raise ScoringError(f"expected cards for {seats} seats, got {len(held)}")
     if result.out is not None:
         if not 0 <= result.out < seats:
             raise ScoringError(f"seat {result.out} is not at this table", "out")
         if not in_play[result.out]:
             raise ScoringError(f"{names[result.out]} is out of the match", "out")
-        if result.held[result.out]:
+        if held[result.out]:
             raise ScoringError(f"{names[result.out]} went out, so holds no cards",
                                f"seat:{result.out}")
-    for seat, cards in enumerate(result.held):
-        if cards and not in_play[seat]:
-            raise ScoringError(f"{names[seat]} is out of the match and holds no cards",
-                               f"seat:{seat}")
-        if sheet.game != LO and JOKER in cards:  # cards are interned: one joker object
-            raise ScoringError(f"{names[seat]}: {sheet.game_info.name} is played without "
-                               "jokers", f"seat:{seat}")
+    every = [c for cards in held for c in cards]
+    if not all(in_play) or (sheet.game != LO and JOKER in every):  # else nothing to find
+        for seat, cards in enumerate(held):
+            if cards and not in_play[seat]:
+                raise ScoringError(f"{names[seat]} is out of the match and holds no cards",
+                                   f"seat:{seat}")
+            if sheet.game != LO and JOKER in cards:  # cards are interned: one joker object
+                raise ScoringError(f"{names[seat]}: {sheet.game_info.name} is played "
+                                   "without jokers", f"seat:{seat}")
     deck = deck_for(sheet.game, sum(in_play))
+    if fits_deck(every, deck):  # the usual hand: check_entries would find nothing
+        return
     try:
-        check_entries(dict(zip(names, result.held, strict=True)), deck)
+        check_entries(dict(zip(names, held, strict=True)), deck)
     except DeckError as exc:
         seat_of = {name: seat for seat, name in enumerate(names)}
         field = "hands" if exc.key is None else f"seat:{seat_of[exc.key]}"
@@ -421,8 +459,7 @@ class _Tally:
         else:
             self.totals = [t + p for t, p in zip(self.totals, score.points, strict=True)]
         self.progress.append(tuple(self.totals))
-        {LO: self._end_last_one, C8: self._end_crazy_eights, CD: self._end_countdown}[
-            self.sheet.game](number, result)
+        _ENDS[self.sheet.game](self, number, result)
 
     def _end_last_one(self, number: int, result: HandResult) -> None:
         threshold = self.sheet["threshold"]
@@ -494,3 +531,9 @@ class _Tally:
             next_deal=MappingProxyType(deal), goal=goal, goal_kind=kind,
             in_play=tuple(self.in_play), played=self.played, why=self.why,
         )
+
+
+# Each game's match end (functions, not bound methods: a tally holding its own bound
+# method would be a reference cycle, freed only by the cycle collector).
+_ENDS: dict[str, Callable[[_Tally, int, HandResult], None]] = {
+    LO: _Tally._end_last_one, C8: _Tally._end_crazy_eights, CD: _Tally._end_countdown}

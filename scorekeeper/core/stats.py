@@ -37,7 +37,7 @@ __all__ = ["Comeback", "GameStats", "HandRow", "HeadToHead", "PlayerStats", "Sea
            "seat_figures"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HandRow:
     """A stored hand: who went out (None: blocked), each seat's cards as canonical
     text (``"8S KH"``) and each seat's points."""
@@ -47,7 +47,7 @@ class HandRow:
     points: tuple[int, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SeatFigures:
     """One seat's figures in one match: hands played (up to its fall), points, times
     out, times caught with an 8 / a joker, the hand it fell in (Last One), and its
@@ -138,13 +138,13 @@ class HeadToHead:
 
 
 def _totals_after(game: str, hands: Sequence[HandRow], seats: int, start: int
-                  ) -> list[list[int]]:
+                  ) -> list[Sequence[int]]:
     """Totals (Countdown: counts) after each hand."""
-    totals = [start if game == CD else 0] * seats
-    rows = []
+    totals: Sequence[int] = [start if game == CD else 0] * seats
+    rows: list[Sequence[int]] = []
     for hand in hands:
-        totals = list(totals)
         if game == CD:
+            totals = list(totals)
             if hand.out is not None:
                 totals[hand.out] -= 1
         else:
@@ -153,7 +153,7 @@ def _totals_after(game: str, hands: Sequence[HandRow], seats: int, start: int
     return rows
 
 
-def _falls(totals_after: list[list[int]], winners: Sequence[int], threshold: int
+def _falls(totals_after: Sequence[Sequence[int]], winners: Sequence[int], threshold: int
            ) -> dict[int, int]:
     """Last One: the hand in which each seat (never a winner) first reached the threshold."""
     fallen: dict[int, int] = {}
@@ -164,19 +164,31 @@ def _falls(totals_after: list[list[int]], winners: Sequence[int], threshold: int
     return fallen
 
 
-def _deficits(game: str, totals_after: list[list[int]], fallen: dict[int, int]
-              ) -> list[list[int]]:
-    """Each seat's deficit to the leader still in the match, after each hand."""
-    rows = []
-    for number, totals in enumerate(totals_after, start=1):
-        alive = [t for s, t in enumerate(totals) if fallen.get(s, number) >= number]
-        lead = min(alive) if game in (LO, CD) else max(alive)
-        rows.append([t - lead if game in (LO, CD) else lead - t for t in totals])
-    return rows
+def _comebacks(game: str, totals_after: Sequence[Sequence[int]], fallen: dict[int, int],
+               seats: int) -> list[tuple[int, int]]:
+    """Each seat's largest deficit to the leader still in the match after any hand, and
+    the first hand it stood at that deficit ((0, 0) if never behind)."""
+    low = game in (LO, CD)  # the leader has the lowest total (count), else the highest
+    lead = min if low else max
+    if fallen:
+        leads = [lead([t for s, t in enumerate(totals) if fallen.get(s, number) >= number])
+                 for number, totals in enumerate(totals_after, start=1)]
+    else:
+        leads = list(map(lead, totals_after))
+    pairs = list(zip(totals_after, leads, strict=True))
+    comebacks = []
+    for seat in range(seats):
+        behind = ([totals[seat] - best for totals, best in pairs] if low
+                  else [best - totals[seat] for totals, best in pairs])
+        deficit = max(behind, default=0)
+        comebacks.append((deficit, behind.index(deficit) + 1) if deficit > 0 else (0, 0))
+    return comebacks
 
 
 def _holds(cards: str, token: str) -> bool:
     """Whether canonical card text holds a card with that rank prefix (``8``, ``JK``)."""
+    if token not in cards:  # most hands: no such token can be in the text
+        return False
     tokens = cards.split()
     if token == "JK":
         return "JK" in tokens
@@ -184,30 +196,29 @@ def _holds(cards: str, token: str) -> bool:
 
 
 def _one_seat(seat: int, hands: Sequence[HandRow], fell: int | None,
-              deficits: list[list[int]]) -> SeatFigures:
+              comeback: tuple[int, int]) -> SeatFigures:
     played = hands[:fell] if fell is not None else hands
     caught = [h.cards[seat] for h in played if h.out != seat]
-    deficit, deficit_hand = 0, 0
-    for number, row in enumerate(deficits, start=1):
-        if row[seat] > deficit:
-            deficit, deficit_hand = row[seat], number
-    return SeatFigures(
-        seat, hands=len(played), points=sum(h.points[seat] for h in played),
-        went_out=len(played) - len(caught),
-        caught_eight=sum(_holds(c, "8") for c in caught),
-        caught_joker=sum(_holds(c, "JK") for c in caught),
-        fell=fell, deficit=deficit, deficit_hand=deficit_hand)
+    return SeatFigures(seat, len(played), sum([h.points[seat] for h in played]),
+                       len(played) - len(caught),
+                       sum([_holds(c, "8") for c in caught if "8" in c]),
+                       sum([_holds(c, "JK") for c in caught if "JK" in c]),
+                       fell, *comeback)
 
 
 def seat_figures(game: str, seats: int, hands: Sequence[HandRow], winners: Sequence[int] = (),
-                 start: int = 0, threshold: int | None = None) -> list[SeatFigures]:
+                 start: int = 0, threshold: int | None = None,
+                 totals_after: Sequence[Sequence[int]] | None = None) -> list[SeatFigures]:
     """Every seat's figures in one match of ``seats`` seats, from its hands in order.
 
     ``winners`` are the winning seats as stored (a winner never falls); ``start`` is
-    Countdown's starting count and ``threshold`` Last One's.
+    Countdown's starting count and ``threshold`` Last One's. ``totals_after``, the
+    totals after each hand, may be passed by a caller that has them already (the
+    replay's ``Standings.progress``); they are otherwise added up from the hands.
     """
-    totals_after = _totals_after(game, hands, seats, start)
+    if totals_after is None:
+        totals_after = _totals_after(game, hands, seats, start)
     fallen = (_falls(totals_after, winners, threshold)
               if game == LO and threshold is not None else {})
-    deficits = _deficits(game, totals_after, fallen)
-    return [_one_seat(seat, hands, fallen.get(seat), deficits) for seat in range(seats)]
+    comebacks = _comebacks(game, totals_after, fallen, seats)
+    return [_one_seat(seat, hands, fallen.get(seat), comebacks[seat]) for seat in range(seats)]

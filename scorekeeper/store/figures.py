@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any
 
 from sqlalchemy import bindparam, select, update
@@ -24,12 +25,13 @@ from scorekeeper.store.boards import MatchView
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Match, SeatFigures
 
-__all__ = ["as_values", "figure_values", "figures_of", "hand_rows", "rewrite", "rows_before_save",
-           "rows_for"]
+__all__ = ["as_values", "figure_values", "figures_of", "hand_rows", "replayed_figures",
+           "rewrite", "rows_before_save", "rows_for"]
 
 _TABLE = SeatFigures.__table__
 _COLUMNS = ("hands", "points", "went_out", "caught_eight", "caught_joker", "fell",
             "deficit", "deficit_hand")
+_FIGURES = attrgetter(*_COLUMNS)  # a seat's figures in that order, as one tuple
 
 
 def hand_rows(match: Match) -> list[HandRow]:
@@ -44,21 +46,36 @@ def hand_rows(match: Match) -> list[HandRow]:
     return rows
 
 
+@lru_cache(maxsize=256)
+def _limits(sheet_json: str) -> tuple[int, int | None]:
+    """Countdown's starting count and Last One's threshold in a stored sheet (read once
+    per sheet text: an import writes thousands of matches under a few sheets)."""
+    options = json.loads(sheet_json).get("options", {})
+    return options.get("start_count", 0), options.get("threshold")
+
+
+def replayed_figures(game: str, sheet_json: str, seats: int, rows: list[HandRow],
+                     table: Standings) -> list[Figures]:
+    """Every seat's figures from a match's hand rows and the full replay of them
+    (``table``), whose totals after each hand they reuse instead of adding them up
+    again."""
+    start, threshold = _limits(sheet_json)
+    progress = table.progress if len(table.progress) == len(rows) else None
+    return seat_figures(game, seats, rows, table.winners, start, threshold, progress)
+
+
 def figure_values(game: str, sheet_json: str, seats: int, rows: list[HandRow],
                   table: Standings) -> list[dict[str, Any]]:
     """Every seat's column values from a match's hand rows and their standings."""
-    options = json.loads(sheet_json).get("options", {})
-    return as_values(game, seat_figures(game, seats, rows, table.winners,
-                                        options.get("start_count", 0),
-                                        options.get("threshold")), table)
+    return as_values(game, replayed_figures(game, sheet_json, seats, rows, table), table)
 
 
 def as_values(game: str, figures: list[Figures] | tuple[Figures, ...], table: Standings
               ) -> list[dict[str, Any]]:
     """Every seat's column values from its figures and the match's standings."""
-    return [{"seat": f.seat, "game": game, "finished": table.over,
-             "won": table.over and f.seat in table.winners,
-             **{name: getattr(f, name) for name in _COLUMNS}} for f in figures]
+    over, winners = table.over, table.winners
+    return [{"seat": f.seat, "game": game, "finished": over, "won": over and f.seat in winners,
+             **dict(zip(_COLUMNS, _FIGURES(f), strict=True))} for f in figures]
 
 
 def figures_of(match: Match, table: Standings) -> list[dict[str, Any]]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 from scorekeeper.core.cards import format_cards
@@ -29,7 +30,7 @@ from scorekeeper.core.scoring import (
 from scorekeeper.core.sheets import LO, Sheet
 from scorekeeper.core.stats import HandRow, SeatFigures
 
-__all__ = ["KEPT", "Recent", "Running", "advance", "from_text", "of_replay", "to_text"]
+__all__ = ["KEPT", "Recent", "Running", "advance", "at_end", "from_text", "of_replay", "to_text"]
 
 KEPT = 10  # the last hands a state keeps: what the scoreboard lists
 
@@ -56,16 +57,19 @@ class Running:
     recent: tuple[Recent, ...] | None = None
 
 
+_FIGURES = attrgetter(*FIGURES)  # a seat's figures in that order, as one tuple
+_JSON = json.JSONEncoder(separators=(",", ":"), sort_keys=True)  # made once, not per call
+
+
 def to_text(state: Running) -> str:
     """The state as compact JSON (figures as one list per seat, in ``FIGURES`` order;
     each recent hand as ``[number, dealer, out, [points…]]``)."""
     data: dict[str, Any] = {"position": state.position.to_dict(),
-                            "figures": [[getattr(f, name) for name in FIGURES]
-                                        for f in state.figures]}
+                            "figures": [list(_FIGURES(f)) for f in state.figures]}
     if state.recent is not None:
         data["recent"] = [[h.number, h.dealer, h.out_seat, list(h.points)]
                           for h in state.recent]
-    return json.dumps(data, separators=(",", ":"), sort_keys=True)
+    return _JSON.encode(data)
 
 
 def from_text(text: str) -> Running:
@@ -85,6 +89,15 @@ def of_replay(table: Standings, values: Sequence[dict[str, Any]],
     """The state a full replay ends in: its standings, every seat's figure values
     (as :func:`scorekeeper.store.figures.figure_values` gives them) and, given who went
     out of each hand (``outs``), its last hands."""
+    return at_end(table, [SeatFigures(v["seat"], **{name: v[name] for name in FIGURES})
+                          for v in values], outs)
+
+
+def at_end(table: Standings, figures: Sequence[SeatFigures],
+           outs: Sequence[int | None] | None = None) -> Running:
+    """The state a full replay ends in: its standings, every seat's figures (as
+    :func:`scorekeeper.store.figures.replayed_figures` gives them) and, given who went
+    out of each hand (``outs``), its last :data:`KEPT` hands."""
     recent = None
     if outs is not None:
         first = max(0, table.played - KEPT)
@@ -92,9 +105,7 @@ def of_replay(table: Standings, values: Sequence[dict[str, Any]],
                        for number, dealer, out, score in zip(
                            range(first + 1, table.played + 1), table.dealers[first:],
                            outs[first:], table.hands[first:], strict=True))
-    return Running(position_of(table),
-                   tuple(SeatFigures(v["seat"], **{name: v[name] for name in FIGURES})
-                         for v in values), recent)
+    return Running(position_of(table), tuple(figures), recent)
 
 
 def advance(sheet: Sheet, names: Sequence[str], state: Running, result: HandResult

@@ -76,10 +76,11 @@ class _Delta:
 
     def seat(self, old: Row | None, new: Row) -> None:
         key = (new["player_id"], new["game"])
-        before = _sums(old)
+        change = _sums(new) if old is None else [
+            a - b for a, b in zip(_sums(new), _sums(old), strict=True)]
         sums = self.sums.get(key)
-        self.sums[key] = [a - b + (sums[i] if sums else 0)
-                          for i, (a, b) in enumerate(zip(_sums(new), before, strict=True))]
+        self.sums[key] = (list(change) if sums is None
+                          else [a + b for a, b in zip(sums, change, strict=True)])
         if new["won"]:
             candidate = (new["deficit"], new["match_id"], new["deficit_hand"])
             if _better(candidate, self.best.get(key)):
@@ -97,13 +98,12 @@ class _Delta:
         before, after = _pairs(old), _pairs(new)
         if before == after:  # the usual save: the match neither finished nor reopened
             return
-        none = (0, 0, 0)
-        for pair in before.keys() | after.keys():
-            (b0, b1, b2), (a0, a1, a2) = before.get(pair, none), after.get(pair, none)
-            counts = self.rivals.setdefault(pair, [0, 0, 0])
-            counts[0] += a0 - b0
-            counts[1] += a1 - b1
-            counts[2] += a2 - b2
+        for pairs, sign in ((after, 1), (before, -1)):
+            for pair, (together, wins, theirs) in pairs.items():
+                counts = self.rivals.setdefault(pair, [0, 0, 0])
+                counts[0] += sign * together
+                counts[1] += sign * wins
+                counts[2] += sign * theirs
 
 
 def apply(connection: Connection, changes: Iterable[tuple[Row | None, Row]]) -> None:
