@@ -99,18 +99,25 @@ def _view(rows: Sequence[Any]) -> MatchView | None:
         for row in rows])
 
 
+def _read(statement: Any, values: dict[str, Any]) -> MatchView | None:
+    """One look-up on a connection of its own: a page that only shows a match never
+    starts the ORM session (its transaction and teardown cost more than the query)."""
+    with db.engine.connect() as connection:
+        return _view(connection.execute(statement, values).all())
+
+
 def board_match(group_id: int, match_id: int) -> MatchView | None:
     """The match with this id in this group, or None. The caller still checks that
     the phone may see the group."""
     if not (0 < group_id <= MAX_ID and 0 < match_id <= MAX_ID):
         return None
-    return _view(db.session.connection().execute(
-        _statements()[0], {"group": group_id, "match": match_id}).all())
+    return _read(_statements()[0], {"group": group_id, "match": match_id})
 
 
 def invited_match(token: str, match_id: int) -> MatchView | None:
     """The match with this id in the group this invite token opens, or None (either
-    is wrong: the caller tells which)."""
+    is wrong: the caller tells which). Read in the session's transaction: a new hand
+    is written from it."""
     if not (0 < len(token) <= MAX_TOKEN and 0 < match_id <= MAX_ID):
         return None
     return _view(db.session.connection().execute(
@@ -121,4 +128,4 @@ def watched_match(token: str) -> MatchView | None:
     """The match a spectator's view link points at, or None."""
     if not 0 < len(token) <= MAX_TOKEN:
         return None
-    return _view(db.session.connection().execute(_statements()[1], {"token": token}).all())
+    return _read(_statements()[1], {"token": token})
