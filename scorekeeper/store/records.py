@@ -5,9 +5,10 @@ Every write is validated through the scoring replay before anything is committed
 recorded match is always scoreable. Recording the next hand resumes the replay from the
 match's stored running state (:mod:`.running`): it reads and writes the same few rows
 at hand 500 as at hand 1. Editing or deleting a hand replays the whole match and stores
-the state that replay ends in. A hand's number is
-unique per match in the database: when two phones record the same hand at once,
-exactly one insert succeeds and the other gets :class:`ConflictError`.
+the state that replay ends in. A new hand goes in as a few plain statements, the first
+of them the match row's version-checked UPDATE; with a hand's number unique per match
+in the database as well, when two phones record the same hand at once exactly one
+commits and the other gets :class:`ConflictError`.
 """
 
 from __future__ import annotations
