@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from functools import lru_cache
 from typing import Any
 
@@ -64,6 +65,7 @@ class MatchView:
     view_token: str
     status: str
     hand_count: int
+    finished_at: datetime | None
     running_json: str | None
     version: int
     group: GroupView
@@ -71,7 +73,7 @@ class MatchView:
 
 
 _MATCH = ("id", "group_id", "game", "sheet_json", "first_dealer", "view_token", "status",
-          "hand_count", "running_json", "version")
+          "hand_count", "finished_at", "running_json", "version")
 
 
 @lru_cache(maxsize=1)
@@ -89,14 +91,17 @@ def _statements() -> tuple[Any, Any, Any]:
 
 
 def _view(rows: Sequence[Any]) -> MatchView | None:
+    """The view of a match from its rows, one per seat (see :func:`_statements`)."""
     if not rows:
         return None
-    first = rows[0]
-    match = dict(zip(_MATCH, first, strict=False))
-    group = GroupView(match["group_id"], first[10], first[11])
-    return MatchView(**match, group=group, seats=[
-        SeatView(row[12], bool(row[13]), PlayerView(row[14], row[15], row[16]))
-        for row in rows])
+    *match, group_name, invite_token = rows[0][:len(_MATCH) + 2]
+    values = dict(zip(_MATCH, match, strict=True))
+    seats = []
+    for row in rows:
+        position, winner, player_id, name, colour = row[len(_MATCH) + 2:]
+        seats.append(SeatView(position, bool(winner), PlayerView(player_id, name, colour)))
+    return MatchView(**values, group=GroupView(values["group_id"], group_name, invite_token),
+                     seats=seats)
 
 
 def _read(statement: Any, values: dict[str, Any]) -> MatchView | None:

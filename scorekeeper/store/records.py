@@ -389,10 +389,7 @@ def _bump(match: Match | MatchView, state: running.Running, conflict: str) -> St
     step (a model as if the ORM had written it)."""
     text, names = running.to_text(state), match_names(match)
     table = standings_at(match_sheet(match), names, state.position)
-    values = {"hand_count": table.played, "running_json": text,
-              "version": match.version + 1, "status": "active", "finished_at": None}
-    if table.over:
-        values["status"], values["finished_at"] = "finished", utcnow()
+    values = {**_listing(match, table), "running_json": text, "version": match.version + 1}
     connection = db.session.connection()
     done = connection.execute(_save_statements().bump,
                               {"match_id": match.id, "old_version": match.version, **values})
@@ -531,12 +528,16 @@ def _restamp(hands: Sequence[Hand], table: Standings) -> None:
 
 def _refresh(match: Match, table: Standings) -> None:
     """Rewrite the match's derived listing columns from standings."""
-    match.hand_count = table.played
+    for name, value in _listing(match, table).items():
+        setattr(match, name, value)
     for seat in match.seats:
         seat.winner = seat.position in table.winners
-    if table.over:
-        if match.status != "finished":
-            match.finished_at = utcnow()
-        match.status = "finished"
-    else:
-        match.status, match.finished_at = "active", None
+
+
+def _listing(match: Match | MatchView, table: Standings) -> dict[str, Any]:
+    """The match's listing columns after ``table``: hands played, active or finished,
+    and since when (kept if it was finished already)."""
+    if not table.over:
+        return {"hand_count": table.played, "status": "active", "finished_at": None}
+    finished = match.finished_at if match.status == "finished" else utcnow()
+    return {"hand_count": table.played, "status": "finished", "finished_at": finished}
