@@ -34,8 +34,7 @@ from sqlalchemy.engine import Engine
 
 from scorekeeper import create_app
 from scorekeeper.store.extensions import db
-
-from . import pgcluster
+from tests.support import pgcluster
 
 IN_CI = bool(os.environ.get("CI"))
 
@@ -178,3 +177,22 @@ def client(app):
 @pytest.fixture
 def runner(app):
     return app.test_cli_runner()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def fresh_app(request, tmp_path):
+    """An app on an empty database: no tables at all."""
+    if request.param == "postgresql":
+        pg = request.getfixturevalue("pg")
+        url = pg.create_database(f"sk_migrate_{os.getpid()}_{next(_counter)}")
+    else:
+        url = f"sqlite:///{tmp_path / 'fresh.db'}"
+    os.environ["SCOREKEEPER_INSTANCE_PATH"] = str(tmp_path / "instance")
+    try:
+        app = create_app({"TESTING": True, "SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": url})
+    finally:
+        del os.environ["SCOREKEEPER_INSTANCE_PATH"]
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()

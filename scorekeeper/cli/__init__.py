@@ -7,17 +7,12 @@ command (``db upgrade``, ``db check``, …) works under it too.
 from __future__ import annotations
 
 import contextlib
-import json
-import os
 import socket
 import sys
-from typing import NoReturn
 
 import click
 from flask import Flask, current_app
 from flask.cli import FlaskGroup, with_appcontext
-
-from scorekeeper.core.sheets import GAMES, LO
 
 
 def _create_app() -> Flask:
@@ -112,107 +107,10 @@ def check_names() -> None:
         sys.exit(1)
 
 
-def fail(message: str) -> NoReturn:
-    """Print ``Error: message`` on stderr and exit with code 2 (bad usage)."""
-    click.echo(f"Error: {message}", err=True)
-    raise SystemExit(2)
-
-
-class OneLineErrors(click.Group):
-    """A command group whose usage errors print one line (``Error: …``) and exit 2."""
-
-    def invoke(self, ctx: click.Context):
-        try:
-            return super().invoke(ctx)
-        except click.UsageError as exc:
-            exc.ctx = None  # without a context, click prints the message alone
-            raise
-
-
-@click.group("bench", cls=OneLineErrors)
-def bench() -> None:
-    """Benchmarks that print figures (not tests)."""
-
-
-@bench.command("engine")
-@click.option("--game", default=LO, show_default=True, type=click.Choice(list(GAMES)))
-@click.option("--players", default=4, show_default=True, type=int)
-@click.option("--games", default=1000, show_default=True, type=click.IntRange(1, 10**6))
-@click.option("--seed", default=0, show_default=True, type=int)
-@click.option("--against", type=click.Choice(["openspiel"]),
-              help="Also run OpenSpiel's crazy_eights in the same process, alternating, "
-                   "for Crazy Eights at 2, 4, 7 and Last One at 4, 6 players.")
-@click.option("--repeats", default=5, show_default=True, type=click.IntRange(1, 100),
-              help="With --against: batches of --games per engine; medians are printed.")
-@click.option("--baseline", metavar="DIR",
-              help="With --against: also time the engine checked out in DIR (e.g. "
-                   "`git worktree add DIR <commit>`) in a subprocess, same batches.")
-@click.option("--clock", default="cpu", show_default=True, type=click.Choice(["cpu", "wall"]),
-              help="With --against: time by this process's CPU time (steady on a shared "
-                   "machine) or by the wall clock.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
-def bench_engine(game: str, players: int, games: int, seed: int, against: str | None,
-                 repeats: int, baseline: str | None, clock: str, as_json: bool) -> None:
-    """Play K seeded random complete games and print games and moves per second."""
-    if baseline is not None and not os.path.isfile(
-            os.path.join(baseline, "scorekeeper", "cli", "versus.py")):
-        fail(f"--baseline: {baseline!r} is not a checkout with scorekeeper/cli/versus.py")
-    if against:
-        _versus(games, repeats, seed, as_json, baseline, clock)
-        return
-    problem = GAMES[game].players_problem(players)
-    if problem:
-        fail(f"--players: {problem}")
-    from scorekeeper.core.engine.bench import run_bench
-
-    result = run_bench(game, players, games, seed)
-    if as_json:
-        click.echo(json.dumps(result))
-        return
-    click.echo(
-        f"{result['game']}, {result['players']} players: {result['games']} games, "
-        f"{result['moves']} moves in {result['seconds']:.2f} s — "
-        f"{result['games_per_second']:.0f} games/s, {result['moves_per_second']:.0f} moves/s"
-    )
-
-
-def _versus(games: int, repeats: int, seed: int, as_json: bool,
-            baseline: str | None = None, clock: str = "cpu") -> None:
-    """The side-by-side run behind ``bench engine --against openspiel``."""
-    from scorekeeper.cli import versus
-
-    pyspiel = versus.load_pyspiel()
-    if pyspiel is None:
-        fail("--against openspiel needs OpenSpiel: pip install open-spiel")
-    rows = []
-    for game, players in versus.CONFIGS:
-        rows.append(versus.compare(game, players, games, repeats, seed, pyspiel, baseline,
-                                   clock))
-        if not as_json:
-            click.echo(f"{game}, {players} players: done", err=True)
-    if as_json:
-        click.echo(json.dumps(rows))
-        return
-    click.echo(versus.table(rows))
-    click.echo(f"({'CPU' if clock == 'cpu' else 'Wall-clock'} time; medians of {repeats} "
-               f"batches of {games} hands per engine.)")
-
-
 def register(app: Flask) -> None:
     """Add the commands to ``app.cli``: ``flask --app scorekeeper serve`` works too, and
     the ``scorekeeper`` group finds them through the app."""
-    from scorekeeper.cli.bench_browser import bench_browser
-    from scorekeeper.cli.bench_web import bench_web
-    from scorekeeper.cli.history import (
-        bench_history,
-        bench_import,
-        export_command,
-        import_command,
-    )
+    from scorekeeper.cli.transfer import export_command, import_command
 
-    bench.add_command(bench_history)
-    bench.add_command(bench_import)
-    bench.add_command(bench_web)
-    bench.add_command(bench_browser)
-    for command in (serve, bench, export_command, import_command, check_names):
+    for command in (serve, export_command, import_command, check_names):
         app.cli.add_command(command)

@@ -1,0 +1,137 @@
+"""The benchmark commands run and print figures; bad arguments are one line and exit 2.
+
+A smoke run of each, so the benchmarks (not collected as tests themselves) do not rot."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from tests.bench import versus
+from tests.bench.__main__ import bench
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["engine", "--players", "9"], "Last One is for 2 to 6 players; 9 is too many"),
+    (["engine", "--game", "crazy-eights", "--players", "1"], "needs at least 2 players"),
+    (["engine", "--players", "x"], "'x' is not a valid integer"),
+    (["engine", "--games", "0"], "--games"),
+    (["engine", "--against", "chess"], "'chess' is not 'openspiel'"),
+    (["engine", "--against", "openspiel", "--baseline", "/nowhere"], "--baseline: '/nowhere'"),
+])
+def test_a_bad_argument_is_one_line_and_exit_2(args, words):
+    result = CliRunner().invoke(bench, args)
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and words in lines[0], lines
+
+
+def test_engine_bench_prints_json():
+    result = CliRunner().invoke(bench, ["engine", "--game", "countdown", "--players", "3",
+                                       "--games", "3", "--json"])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output)
+    assert figures["games"] == 3 and figures["moves"] > 0
+
+
+def test_play_first_policy_plays_when_it_can():
+    import random
+
+    from scorekeeper.core.engine import parse_position
+
+    g = parse_position("c8 | up 4H | turn 1 | hands 8S,KH/4S,5C,9D")
+    moves = g.legal_moves()
+    assert {versus.play_first(moves, random.Random(i)).kind for i in range(20)} == {"play"}
+
+
+def test_versus_runs_ours_alone_and_tabulates():
+    row = versus.compare("crazy-eights", 3, 2, 1, seed=0, pyspiel=None)
+    assert row["ours_games_per_second"] > 0 and "games_ratio" not in row
+    assert "| crazy-eights | 3 |" in versus.table([row])
+
+
+def test_versus_against_openspiel_when_installed():
+    pyspiel = versus.load_pyspiel()
+    if pyspiel is None:
+        pytest.skip("OpenSpiel (pip install open-spiel) is not installed")
+    row = versus.compare("crazy-eights", 4, 2, 1, seed=0, pyspiel=pyspiel)
+    assert row["openspiel_games_per_second"] > 0 and row["games_ratio"] > 0
+
+
+def test_versus_times_a_baseline_checkout():
+    import pathlib
+
+    here = str(pathlib.Path(versus.__file__).parents[2])  # this checkout as its own baseline
+    row = versus.compare("last-one", 3, 2, 1, seed=0, pyspiel=None, baseline=here)
+    assert row["before_games_per_second"] > 0 and row["speedup"] > 0
+    assert "| Before games/s | Speed-up |" in versus.table([row])
+
+
+@pytest.mark.parametrize(("players", "uniform"), [(2, True), (4, True), (7, False)])
+def test_a_uniform_pick_of_openspiels_chance_outcomes_is_the_same_draw_with_one_deck(
+        players, uniform):
+    import random
+
+    pyspiel = versus.load_pyspiel()
+    if pyspiel is None:
+        pytest.skip("OpenSpiel (pip install open-spiel) is not installed")
+    game, rng, odds = versus.openspiel_game(pyspiel, players), random.Random(players), set()
+    for _ in range(3):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                assert sorted(a for a, _ in outcomes) == sorted(state.legal_actions())
+                odds.add(len({round(p * len(outcomes), 9) for _, p in outcomes}) == 1)
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert odds == ({True} if uniform else {True, False})  # two decks: copies weigh
+    row = versus.compare("crazy-eights", players, 2, 1, seed=0, pyspiel=pyspiel)
+    assert ("uniform_games_ratio" in row) is uniform
+    assert ("uniform chance" in versus.table([row])) is uniform
+
+
+def test_versus_times_by_cpu_unless_asked_for_the_wall_clock():
+    assert versus.compare("countdown", 3, 2, 1, seed=0, pyspiel=None)["clock"] == "cpu"
+    row = versus.compare("countdown", 3, 2, 1, seed=0, pyspiel=None, clock="wall")
+    assert row["clock"] == "wall" and row["ours_games_per_second"] > 0
+
+
+def test_an_unknown_clock_is_one_line_and_exit_2():
+    result = CliRunner().invoke(bench, ["engine", "--against", "openspiel", "--clock", "sun"])
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [
+        line for line in result.output.strip().splitlines() if "'sun' is not one of" in line]
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["import", "--hands", "0"], "--hands"),
+    (["import", "--hands", "many"], "'many'"),
+    (["import", "--seed", "x"], "--seed"),
+])
+def test_import_bench_bad_argument_is_one_line_and_exit_2(args, words):
+    result = CliRunner().invoke(bench, args)
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and words in lines[0], lines
+
+
+def test_import_bench_prints_validation_write_and_rate(monkeypatch, tmp_path):
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE_PATH", str(tmp_path))  # the bench sets it
+    result = CliRunner().invoke(bench, ["import", "--hands", "30", "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    assert "hands in" in result.output and "validation" in result.output
+    assert "write" in result.output and "hands/s" in result.output
+    hands = int(result.output.split()[0])
+    assert 30 <= hands < 30 + 13  # whole matches of at most 12 hands
+
+
+def test_web_bench_runs_every_request_it_prints(monkeypatch, tmp_path):
+    """A smoke run: each timed request must succeed (a save the app refuses stops the bench)."""
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE_PATH", str(tmp_path))
+    result = CliRunner().invoke(bench, ["web", "--matches", "10", "--repeat", "3"])
+    assert result.exit_code == 0, result.output
+    assert "| POST a hand, JSON API (hand 1) |" in result.output
+    assert "| player statistics at 10 matches |" in result.output
+    assert "| CPU ms | CPU vs bare |" in result.output

@@ -1,0 +1,124 @@
+"""The play checker in a real browser at phone size: the common case tapped in with the
+card picker, and a melee dispute."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.support.browser import SCREENSHOTS
+
+pytestmark = pytest.mark.browser
+
+SUITS = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
+
+
+def tap_card(page: Page, text: str) -> None:
+    """Tap one card into the field the picker serves: its rank, then its suit."""
+    if text == "jk":
+        page.locator(".picker [data-joker]").tap()
+        return
+    page.locator(f'.picker [data-rank="{text[:-1].upper()}"]').tap()
+    page.locator(".picker").get_by_role("button", name=SUITS[text[-1]], exact=True).tap()
+
+
+def wide_enough(page: Page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the checker is {width}px wide on a 390px phone"
+
+
+def test_card_on_a_named_suit(page: Page, live_server: str, backend: str):
+    page.goto(f"{live_server}/check")
+    page.get_by_role("radio", name="Game: Crazy Eights", exact=True).check()
+    # The picker starts on the upcard and moves on to the card played by itself.
+    expect(page.locator("[data-picker-name]")).to_have_text("Upcard")
+    expect(page.locator(".picker [data-joker]")).to_be_hidden()  # no jokers in Crazy Eights
+    tap_card(page, "8s")
+    expect(page.get_by_label("Upcard", exact=True)).to_have_value("8S")
+    expect(page.locator("[data-picker-name]")).to_have_text("Card played")
+    page.get_by_role("radio", name="Suit named (after an 8): ♦").check()
+    tap_card(page, "5h")
+    expect(page.get_by_label("Card played", exact=True)).to_have_value("5H")
+    for key in ('[data-rank="10"]', '[data-suit="H"]'):
+        box = page.locator(f".picker {key}").bounding_box()
+        assert box and box["width"] >= 44 and box["height"] >= 44
+    box = page.get_by_role("radio", name="Suit named (after an 8): ♦").bounding_box()
+    assert box and box["width"] >= 44 and box["height"] >= 44
+    red = page.locator('.check-picks .pick span.suit.red').first
+    assert red.evaluate("el => getComputedStyle(el).backgroundColor") == "rgb(185, 28, 28)"
+    page.get_by_role("button", name="Check").tap()
+    answer = page.locator("[data-check-answer]")
+    expect(answer).to_contain_text("Not legal")
+    expect(answer).to_contain_text("play a diamond")
+    link = answer.get_by_role("link", name="Rule: Eights: name a suit →")
+    expect(link).to_have_attribute("href", "/rules/crazy-eights#c8-eights")
+    wide_enough(page)
+    if backend == "sqlite":  # the README's screenshot: the answer, then the form
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=str(SCREENSHOTS / "check.png"))
+    # Checked again with another card: the picker waits on the card played.
+    expect(page.locator("[data-picker-name]")).to_have_text("Card played")
+    page.locator(".picker [data-undo]").tap()
+    expect(page.get_by_label("Card played", exact=True)).to_have_value("")
+    tap_card(page, "5d")
+    page.get_by_role("button", name="Check").tap()
+    expect(page.locator("[data-check-answer]")).to_contain_text("Legal")
+
+
+def test_a_joker_and_typing_still_work(page: Page, live_server: str):
+    page.goto(f"{live_server}/check?game=last-one")
+    tap_card(page, "4h")
+    tap_card(page, "jk")
+    expect(page.get_by_label("Card played", exact=True)).to_have_value("JK")
+    expect(page.locator("[data-picker-name]")).to_have_text("A joker stands for")
+    expect(page.locator(".picker [data-joker]")).to_be_hidden()
+    tap_card(page, "4c")
+    expect(page.get_by_label("A joker stands for", exact=True)).to_have_value("4C")
+    page.get_by_role("button", name="Check").tap()
+    expect(page.locator("[data-check-answer]")).to_contain_text("The joker stands for 4♣")
+    page.get_by_label("Card played", exact=True).fill("5s")
+    page.get_by_label("A joker stands for", exact=True).fill("")
+    page.get_by_role("button", name="Check").tap()
+    expect(page.locator("[data-check-answer]")).to_contain_text("Not legal")
+
+
+def test_melee_dispute(page: Page, live_server: str):
+    page.goto(f"{live_server}/check?game=last-one&players=4")
+    tap_card(page, "4h")
+    page.get_by_text("A melee is on (Last One)").tap()
+    page.get_by_label("Melee in progress").check()
+    page.get_by_label("Aggressor", exact=True).select_option("1")
+    page.get_by_label("Defender", exact=True).select_option("2")
+    page.get_by_label("Who plays", exact=True).select_option("3")
+    tap_card(page, "5h")
+    page.get_by_role("button", name="Check").tap()
+    answer = page.locator("[data-check-answer]")
+    expect(answer).to_contain_text("✓ Legal")
+    expect(answer).to_contain_text("5♥ continues the melee; Seat 3 is the aggressor")
+    page.get_by_label("Card played", exact=True).fill("5c")
+    page.get_by_role("button", name="Check").tap()
+    expect(page.locator("[data-check-answer]")).to_contain_text("Not legal")
+
+
+def test_more_players_show_more_seats(page: Page, live_server: str):
+    page.goto(f"{live_server}/check?game=crazy-eights&players=3")
+    page.get_by_text("Advanced: a sequence of plays").tap()
+    expect(page.get_by_label("Seat 3 holds")).to_be_visible()
+    expect(page.get_by_label("Seat 4 holds")).to_be_hidden()
+    page.get_by_label("Players", exact=True).select_option("5")
+    expect(page.get_by_label("Seat 5 holds")).to_be_visible()
+    page.get_by_label("Seat 5 holds").fill("8s kh")
+    page.get_by_label("Start from the deal: who dealt").select_option("4")
+    page.locator("label[for=up]").tap()  # moves the picker back, no phone keyboard
+    expect(page.locator("[data-picker-name]")).to_have_text("Upcard")
+    assert page.evaluate("document.activeElement.id") != "up"
+    tap_card(page, "4h")
+    expect(page.get_by_label("Seat 5 holds")).to_have_value("8s kh")
+    page.get_by_label("Plays since the last undisputed moment, one per line").fill(
+        "5 plays 8S names D\n1 plays 5D")
+    page.get_by_role("button", name="Check").tap()
+    answer = page.locator("[data-check-answer]")
+    expect(answer).to_contain_text("✓ Legal")
+    expect(answer).to_contain_text("Seat 4 dealt")
+    wide_enough(page)

@@ -1,0 +1,264 @@
+"""Offline at the table, on a phone: the service worker keeps the scoreboard, the hand
+form, the rules and the deal helper; hands recorded with no network wait on the phone
+and reach the server once each, in order, when it is back. "Offline" here is real: the
+browser is set offline *and* the server is stopped, then started again on its port."""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import BrowserContext, Page, expect
+from werkzeug.serving import make_server
+
+from scorekeeper.store.extensions import db
+from scorekeeper.store.models import Group, Hand, Match
+from tests.support.browser import wait_until
+
+pytestmark = pytest.mark.browser
+
+
+class Server:
+    """The app on a fixed local port that can be stopped and started again."""
+
+    def __init__(self, app) -> None:
+        self.app, self.port, self._server, self._thread = app, 0, None, None
+
+    def start(self) -> Server:
+        self._server = make_server("127.0.0.1", self.port, self.app, threaded=True)
+        self.port = self._server.server_port
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._thread.join(timeout=5)
+            self._server = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+
+@pytest.fixture
+def server(app) -> Iterator[Server]:
+    running = Server(app).start()
+    yield running
+    running.stop()
+
+
+def go_offline(context: BrowserContext, server: Server) -> None:
+    context.set_offline(True)
+    server.stop()
+
+
+def go_online(context: BrowserContext, server: Server) -> None:
+    server.start()
+    context.set_offline(False)
+
+
+def start_match(page: Page, app, server: Server) -> tuple[str, str, int]:
+    """A group started on this phone, a Crazy Eights match for Ann, Bo and Cy; returns
+    the scoreboard URL, the group's token and the match id."""
+    page.goto(server.url + "/")
+    page.get_by_label("Group name").fill("Garden table")
+    page.get_by_role("button", name="Start the group").tap()
+    page.wait_for_url(re.compile(r"/groups/\d+"))
+    group_id = int(re.search(r"/groups/(\d+)", page.url)[1])
+    with app.app_context():
+        token = db.session.get(Group, group_id).invite_token
+    api = app.test_client()
+    auth = {"Authorization": f"Bearer {token}"}
+    for name in ("Ann", "Bo", "Cy"):
+        assert api.post("/api/v1/players", json={"name": name}, headers=auth).status_code == 201
+    match = api.post("/api/v1/matches", headers=auth, json={
+        "sheet": {"game": "crazy-eights", "options": {}}, "players": ["Ann", "Bo", "Cy"]}).json
+    board = f"{server.url}/groups/{group_id}/matches/{match['id']}"
+    page.goto(board)
+    kept_for_offline(page, f"/groups/{group_id}/matches/{match['id']}/hands/new")
+    return board, token, match["id"]
+
+
+def kept_for_offline(page: Page, *paths: str) -> None:
+    """Wait until the service worker is active and has kept ``paths`` in the cache it
+    answers pages from (its own ``sk-pages-<version>``). Not that it controls this
+    page: one whose navigation began before the worker took over stays uncontrolled,
+    yet the worker answers every navigation from it."""
+    wait_until(page, """async (paths) => {
+        if (!(await navigator.serviceWorker.ready).active) return false;
+        const names = (await caches.keys()).filter((n) => n.startsWith("sk-pages-"));
+        if (names.length !== 1) return false;  // a new version is taking over
+        const pages = await caches.open(names[0]);
+        for (const p of paths) { if (!(await pages.match(p))) return false; }
+        return true; }""", list(paths))
+
+
+def queue_hand(page: Page, number: int, out: int, held: dict[int, str]) -> None:
+    page.get_by_role("link", name=re.compile(r"Record hand \d+")).tap()
+    expect(page.get_by_role("heading", name=re.compile(f"Record hand {number}"))).to_be_visible()
+    page.locator(f'.went-out input[name=out][value="{out}"]').tap()
+    for seat, cards in held.items():
+        page.locator(f"#seat-{seat}").fill(cards)
+    page.get_by_role("button", name=f"Record hand {number}").tap()
+    expect(page.locator(f'[data-queued-hand="{number}"]')).to_contain_text("waiting to sync")
+
+
+def stored(app, match_id: int) -> list[tuple[int, str | None]]:
+    with app.app_context():
+        rows = db.session.execute(db.select(Hand.number, Hand.idempotency_key)
+                                  .where(Hand.match_id == match_id).order_by(Hand.id))
+        return [tuple(r) for r in rows]
+
+
+def test_two_hands_recorded_offline_sync_in_order_once_each(
+        page: Page, context: BrowserContext, app, server: Server):
+    board, _, match_id = start_match(page, app, server)
+    go_offline(context, server)
+    queue_hand(page, 1, 0, {1: "8s kh", 2: "5c"})
+    queue_hand(page, 2, 1, {0: "7d", 2: "qs 2h"})
+    waiting = page.locator("[data-offline-queue]")
+    expect(waiting.locator('[data-queued-hand="1"]')).to_contain_text("Bo 60 card points 8♠ K♥")
+    expect(waiting.locator('[data-queued-hand="2"]')).to_contain_text("Cy 12 card points Q♠ 2♥")
+
+    page.reload()  # still offline: the page and the queue come from the phone
+    expect(page.locator("[data-live-status]")).to_contain_text("offline — last updated")
+    expect(waiting.locator("[data-queued-hand]")).to_have_count(2)
+    expect(page.get_by_role("button", name="Sync now")).to_be_visible()
+    assert stored(app, match_id) == []
+
+    go_online(context, server)
+    expect(waiting).to_be_hidden(timeout=15000)
+    expect(page.locator(".hands-table tbody tr")).to_have_count(2, timeout=15000)
+    expect(page.locator("[data-live-status]")).to_contain_text("live · updated")
+    numbers = stored(app, match_id)
+    assert [n for n, _ in numbers] == [1, 2]
+    assert all(key for _, key in numbers) and numbers[0][1] != numbers[1][1]
+    assert page.evaluate("localStorage.getItem('scorekeeper.queue.v1')") == "[]"
+    assert board in page.url
+
+
+def test_a_refused_hand_stays_with_the_servers_message_and_a_lost_answer_is_not_doubled(
+        page: Page, context: BrowserContext, app, server: Server):
+    _, token, match_id = start_match(page, app, server)
+    go_offline(context, server)
+    queue_hand(page, 1, 0, {1: "8s kh", 2: "5c"})
+    # Meanwhile another phone records hand 1.
+    with app.app_context():
+        other = app.test_client().post(
+            f"/api/v1/matches/{match_id}/hands", headers={"Authorization": f"Bearer {token}"},
+            json={"number": 1, "out": 1, "held": {"0": "9d", "2": "4c"}})
+        assert other.status_code == 201
+    go_online(context, server)
+    refused = page.locator('[data-queued-hand="1"]')
+    expect(refused).to_contain_text("not accepted", timeout=15000)
+    expect(refused).to_contain_text(
+        "The server said: hand 1 is already recorded; the next hand is 2")
+    page.reload()
+    expect(refused).to_contain_text("hand 1 is already recorded")  # kept on the phone
+    page.get_by_role("link", name="Fix the cards").tap()  # the form, filled in again
+    expect(page.locator("#seat-1")).to_have_value("8s kh")
+    expect(page.locator('input[name=out][value="0"]')).to_be_checked()
+    page.go_back()
+
+    # Resent as hand 2, the answer is lost on the way back: the phone keeps the hand and
+    # sends it again with the same key; the server stores it once.
+    lost = []
+
+    def drop_answer(route):
+        route.fetch()
+        lost.append(route.request.headers["idempotency-key"])
+        route.abort()
+
+    page.route("**/api/v1/matches/*/hands", drop_answer, times=1)
+    page.get_by_role("button", name="Send as hand 2").tap()
+    expect(page.locator('[data-queued-hand="2"]')).to_contain_text("waiting to sync")
+    for _ in range(100):  # until the server has stored it and the answer was dropped
+        if lost:
+            break
+        page.wait_for_timeout(100)
+    expect(page.locator('[data-queued-hand="2"]')).to_contain_text("waiting to sync")
+    page.get_by_role("button", name="Sync now").tap()
+    expect(page.locator("[data-offline-queue]")).to_be_hidden(timeout=15000)
+    assert stored(app, match_id) == [(1, None), (2, lost[0])]
+
+
+def test_rules_and_deal_open_offline(page: Page, context: BrowserContext, app, server: Server):
+    page.goto(server.url + "/")
+    kept_for_offline(page, "/rules", "/deal", "/rules/last-one")
+    go_offline(context, server)
+    page.goto(server.url + "/rules")
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Rules")
+    page.goto(server.url + "/rules/last-one")
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Last One")
+    page.goto(server.url + "/deal")
+    expect(page.get_by_role("heading", level=1)).to_contain_text("How many cards?")
+    page.goto(server.url + "/groups/999/matches/1")  # never opened: a plain explanation
+    expect(page.get_by_role("heading", level=1)).to_have_text("You are offline")
+
+
+def test_wifi_without_internet_keeps_the_typed_hand(
+        page: Page, context: BrowserContext, app, server: Server):
+    """The phone thinks it is online, so the form posts; the server is unreachable, and
+    the service worker hands the typed cards back to the page to queue."""
+    _, _, match_id = start_match(page, app, server)
+    server.stop()
+    queue_hand(page, 1, 2, {0: "ah", 1: "10c"})
+    expect(page.locator('[data-queued-hand="1"]')).to_contain_text("Bo 10 card points 10♣")
+    server.start()
+    page.get_by_role("button", name="Sync now").tap()
+    expect(page.locator("[data-offline-queue]")).to_be_hidden(timeout=15000)
+    assert [n for n, _ in stored(app, match_id)] == [1]
+
+
+def test_a_spectator_board_updates_in_place_from_a_304_poll(page: Page, app, server: Server):
+    _, token, match_id = start_match(page, app, server)
+    with app.app_context():
+        view = db.session.get(Match, match_id).view_token
+    polls: list[int] = []
+    live = f"/view/{view}/live"
+    page.on("response", lambda r: polls.append(r.status) if r.url.endswith(live) else None)
+
+    def polled(times: int) -> None:
+        for _ in range(100):
+            if len(polls) >= times:
+                return
+            page.wait_for_timeout(100)
+
+    page.goto(f"{server.url}/view/{view}")
+    expect(page.locator("[data-live-status]")).to_contain_text("live · updated")
+    polled(1)
+    wake = "document.dispatchEvent(new Event('visibilitychange'))"  # poll now
+    page.evaluate(wake)
+    polled(2)
+    assert polls[:2] == [200, 304]  # the second poll: nothing changed, no body
+    page.evaluate("document.getElementById('board').dataset.marker = 'same element'")
+    app.test_client().post(f"/api/v1/matches/{match_id}/hands",
+                           headers={"Authorization": f"Bearer {token}"},
+                           json={"number": 1, "out": 0, "held": {"1": "9d", "2": "4c"}})
+    page.evaluate(wake)
+    expect(page.locator(".hands-table tbody tr")).to_have_count(1)
+    assert page.evaluate("document.getElementById('board').dataset.marker") == "same element"
+
+
+def test_a_new_version_reaches_the_phone_on_the_next_visit(
+        page: Page, app, server: Server, monkeypatch):
+    """A change to the static files makes a new worker; the next page load installs it
+    and its activation removes the old version's caches."""
+    from scorekeeper.web.offline import views
+
+    page.goto(server.url + "/rules")
+    kept_for_offline(page, "/rules")
+    old = page.evaluate("caches.keys()")
+    assert any(name.startswith("sk-shell-") for name in old)
+    monkeypatch.setattr(views, "_version", lambda folder: "newversion01")
+    page.reload()  # the next visit
+    wait_until(page, """async () => {
+        const names = await caches.keys();
+        return names.includes('sk-pages-newversion01')
+            && !names.some((n) => n.startsWith('sk-') && !n.endsWith('newversion01')
+                                  && n !== 'sk-pending'); }""")

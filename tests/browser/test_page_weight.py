@@ -1,0 +1,86 @@
+"""Page weight on the wire (issue 12): the first load of hand entry stays within 15 KB,
+and a repeat visit fetches only the page itself, its static files coming from the
+phone. Bytes are counted where they leave the server (status line, headers, body), so
+whatever the service worker fetches counts too. On SQLite only: the bytes do not
+depend on the database."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Page
+from werkzeug.serving import make_server
+
+from scorekeeper.store.extensions import db
+from scorekeeper.store.models import Group
+from tests.bench.browser import Wire, to_load
+from tests.support.browser import require_chromium, wait_until
+
+pytestmark = [pytest.mark.browser,
+              pytest.mark.parametrize("backend", ["sqlite"], indirect=True)]
+
+FIRST_LOAD_LIMIT = 15 * 1024
+LOADED_AT = ("(performance.timeOrigin"
+             " + performance.getEntriesByType('navigation')[0].loadEventStart) / 1000")
+
+
+@pytest.fixture
+def wire(app) -> Iterator[tuple[Wire, str]]:
+    """The app behind a byte-counting wrapper on a free local port; (wrapper, base URL)."""
+    require_chromium()
+    counted = Wire(app)
+    server = make_server("127.0.0.1", 0, counted, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield counted, f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join(timeout=5)
+
+
+def hand_entry(app, base: str, page: Page) -> str:
+    """A group (joined by this page's browser) with a three-player match; the path of
+    its hand-entry page."""
+    client = app.test_client()
+    assert client.post("/groups", data={"name": "Weight table"}).status_code == 302
+    with app.app_context():
+        group_id, token = db.session.execute(db.select(Group.id, Group.invite_token)).one()
+    auth = {"Authorization": f"Bearer {token}"}
+    for name in ("Ann", "Bo", "Cy"):
+        assert client.post("/api/v1/players", json={"name": name}, headers=auth).status_code == 201
+    match = client.post("/api/v1/matches", headers=auth, json={
+        "sheet": {"game": "crazy-eights", "options": {}}, "players": ["Ann", "Bo", "Cy"]}).json
+    page.request.get(f"{base}/join/{token}")
+    return f"/groups/{group_id}/matches/{match['id']}/hands/new"
+
+
+def test_hand_entry_first_load_is_light_and_a_repeat_visit_fetches_only_the_page(
+        app, wire, page: Page):
+    counted, base = wire
+    path = hand_entry(app, base, page)
+
+    start = time.time()
+    page.goto(base + path)
+    loaded = page.evaluate(LOADED_AT)
+    page.wait_for_function("document.querySelector('script[src*=\"/static/offline.\"]')")
+    counted.quiet(0.2)  # the favicon comes around the load event; offline.js after it
+    first = to_load(counted.since(start), loaded)
+    assert [a.path for a in first if a.kind == "document"] == [path]
+    size = sum(a.size for a in first)
+    assert size <= FIRST_LOAD_LIMIT, [(a.path, a.size) for a in first]
+
+    # After the load event the worker takes over and keeps this page and its files.
+    wait_until(page, """async (path) => {
+        const ready = await navigator.serviceWorker.ready;
+        return ready.active !== null && navigator.serviceWorker.controller !== null
+            && (await caches.match(path)) !== undefined; }""", path)
+    counted.quiet(0.3)
+
+    start = time.time()
+    page.goto(base + path)
+    counted.quiet(0.3)
+    again = counted.since(start)
+    assert [(a.method, a.path, a.kind) for a in again] == [("GET", path, "document")]
+    assert page.locator("form.hand-form").is_visible()

@@ -1,0 +1,185 @@
+"""Seeded random playouts under many option mixes, checking invariants at every step.
+
+Invariants: cards are conserved; someone is to act until the hand is over; every
+listed move is accepted by apply and every refused move is absent from the list;
+undo restores the exact state; hands end (blocked/jammed hands are detected by the
+engine itself) within a move cap.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from scorekeeper.core.cards import ALL_CARDS, JOKER, Suit
+from scorekeeper.core.engine import Game, IllegalMoveError, Move
+from scorekeeper.core.sheets import GAMES, OPTIONS, Sheet
+from tests.bench.engine import run_bench
+from tests.support.engine import MOVE_CAP, choose, random_sheet
+
+CHECK_EVERY_MOVE = 6  # full list/refusal/undo checks on every n-th position
+# Random play is a random walk: under some option mixes (draw until playable, no play
+# after drawing, 2s draw two) about one hand in 1,500 runs past the bench's MOVE_CAP
+# and still ends. A stuck engine never ends, so the test allows more moves.
+PLAYOUT_CAP = 4 * MOVE_CAP
+
+
+def conserved(g: Game) -> None:
+    everything = [c for k in g.known for c in k] + g.stock + g.pile
+    assert None not in everything and not any(g.unknown)
+    assert Counter(everything) == Counter(g.deck.cards())
+
+
+def candidates(g: Game, rng: random.Random) -> list[Move]:
+    """Moves worth asking about: draws, passes, calls, and plays of held cards."""
+    out: list[Move] = []
+    for p in range(g.players):
+        out += [Move.draw(p), Move.pass_(p), Move.call(p)]
+        for c in set(g.known[p]):
+            if c is JOKER:
+                named = rng.choice(ALL_CARDS)
+                out += [Move.play(p, c, as_card=named), Move.play(p, c, Suit.HEARTS, named)]
+            else:
+                out += [Move.play(p, c), Move.play(p, c, rng.choice(list(Suit)))]
+    return out
+
+
+def full_check(g: Game, rng: random.Random) -> None:
+    listed = g.legal_moves()
+    key = g.state_key()
+    for m in listed:
+        g.apply(m)
+        g.undo()
+        assert g.state_key() == key, f"undo after {m} changed the state"
+    listed_set = set(listed)
+    for m in candidates(g, rng):
+        verdict = g.check(m)
+        if verdict.legal is False:
+            assert m not in listed_set, f"{m} listed but refused: {verdict}"
+            with pytest.raises(IllegalMoveError):
+                g.apply(m)
+            assert g.state_key() == key
+        elif verdict.implied:  # another seat acts after the turn seat's unsaid pass
+            assert Move.pass_(verdict.implied[0]) in listed_set, f"{m}: {verdict}"
+        else:
+            assert m in listed_set, f"{m} accepted ({verdict}) but not listed"
+
+
+def playout(g: Game, rng: random.Random, checks: bool) -> int:
+    moves = 0
+    while not g.is_over:
+        assert moves < PLAYOUT_CAP, f"hand did not end: {g!r}"
+        if checks:
+            conserved(g)
+        else:  # cheap: the number of cards only
+            assert sum(g.hand_sizes()) + len(g.stock) + len(g.pile) == g.deck.size
+        assert g.current_player is not None
+        listed = g.legal_moves()
+        assert listed, f"nobody can act: {g.summary()}"
+        assert g.current_player in {m.player for m in listed}
+        if checks and moves % CHECK_EVERY_MOVE == 0 and rng.random() < 0.5:
+            full_check(g, rng)
+        g.apply(choose(listed, rng))
+        moves += 1
+    conserved(g)
+    out = g.outcome()
+    assert out is not None and g.legal_moves() == []
+    if out.result == "out":
+        assert out.winner is not None and not out.hands[out.winner]
+    else:
+        assert out.result == ("blocked" if g.variant.is_last_one else "jammed")
+    return moves
+
+
+CASES = [(game, n) for game in GAMES for n in range(GAMES[game].min_players,
+                                                       GAMES[game].max_players + 1)]
+
+
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_random_playouts_keep_invariants(game: str, players: int) -> None:
+    rng = random.Random(f"{game}/{players}")
+    for i in range(40):
+        sheet = random_sheet(game, rng, players) if i % 4 else Sheet.make(game)
+        counts = None
+        if game == "countdown" and i % 3 == 0:
+            counts = [rng.randint(1, 8) for _ in range(players)]
+        g = Game.deal(sheet, players, i % players, rng, counts=counts)
+        playout(g, rng, checks=True)
+        while g.history:  # undo all the way back to the deal
+            g.undo()
+        conserved(g)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_many_fast_playouts_end(game: str) -> None:
+    rng = random.Random(game)
+    for _ in range(500):
+        players = rng.randint(GAMES[game].min_players, GAMES[game].max_players)
+        g = Game.deal(random_sheet(game, rng, players), players, 0, rng)
+        playout(g, rng, checks=False)
+
+
+def test_undo_replays_the_same_hand() -> None:
+    rng = random.Random(3)
+    g = Game.deal(Sheet.make("last-one"), 4, 1, rng)
+    played = []
+    while not g.is_over:
+        m = choose(g.legal_moves(), rng)
+        played.append((g.state_key(), m))
+        g.apply(m)
+    for key, move in reversed(played):
+        assert g.history, f"no move to take back before {move}"
+        g.undo()
+        assert g.state_key() == key
+
+
+def test_bench_reports_every_field() -> None:
+    r = run_bench("last-one", 3, 20, seed=5)
+    assert set(r) == {"game", "players", "games", "moves", "seconds", "games_per_second",
+                      "moves_per_second"}
+    assert r["games"] == 20 and r["moves"] > 20
+
+
+def test_option_keys_are_all_exercised() -> None:
+    rng = random.Random(0)
+    seen = {k for game in GAMES for _ in range(20) for k in random_sheet(game, rng).options}
+    assert seen == set(OPTIONS)
+
+
+def hide(g: Game, rng: random.Random) -> Game:
+    """The same position as a table sees it: some hands and the stock unseen."""
+    hands = []
+    for seat in range(g.players):
+        cards = [str(c) for c in g.known[seat]]
+        seen = rng.randint(0, len(cards))
+        hands.append({"cards": cards[:seen], "unknown": len(cards) - seen}
+                     if seen < len(cards) else cards)
+    stock = len(g.stock) if rng.random() < 0.5 else [str(c) for c in reversed(g.stock)]
+    return Game.start(g.sheet, g.players, g.dealer, hands, str(g.upcard), stock,
+                      counts=g.counts)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_partly_seen_hands_list_only_accepted_moves(game: str) -> None:
+    rng = random.Random(f"hidden/{game}")
+    for _ in range(60):
+        players = rng.randint(GAMES[game].min_players, GAMES[game].max_players)
+        g = hide(Game.deal(random_sheet(game, rng, players), players, 0, rng), rng)
+        for _step in range(80):
+            if g.is_over:
+                break
+            assert sum(g.hand_sizes()) + len(g.stock) + len(g.pile) == g.deck.size
+            listed = g.legal_moves()
+            assert listed, f"nobody can act: {g.summary()}"
+            for m in listed:
+                assert g.check(m).legal is not False
+            key = g.state_key()
+            for m in candidates(g, rng):
+                if g.check(m).legal is False:
+                    assert m not in listed
+            g.apply(choose(listed, rng))
+            g.undo()
+            assert g.state_key() == key
+            g.apply(choose(listed, rng))

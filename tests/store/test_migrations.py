@@ -1,0 +1,202 @@
+"""Migrations build the schema on a fresh SQLite file and a fresh PostgreSQL database,
+and the models match them (the ``flask db check`` guard fails when they drift)."""
+
+from __future__ import annotations
+
+import itertools
+
+import flask_migrate
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Column, Integer, MetaData, inspect, text
+
+from scorekeeper.store.extensions import db
+
+_numbers = itertools.count()
+
+
+def _head(app) -> str:
+    config = app.extensions["migrate"].migrate.get_config()
+    return ScriptDirectory.from_config(config).get_current_head()
+
+
+def _diffs(metadata: MetaData) -> list:
+    with db.engine.connect() as conn:
+        context = MigrationContext.configure(conn, opts={"compare_type": True})
+        return compare_metadata(context, metadata)
+
+
+def test_upgrade_creates_the_schema(fresh_app):
+    result = fresh_app.test_cli_runner().invoke(args=["db", "upgrade"])
+    assert result.exit_code == 0, result.output
+    with fresh_app.app_context():
+        tables = set(inspect(db.engine).get_table_names())
+        assert set(db.metadata.tables) | {"alembic_version"} <= tables
+        assert {"group", "player", "match", "seat", "hand", "hand_entry", "ruling"} <= tables
+        version = db.session.scalar(text("SELECT version_num FROM alembic_version"))
+        assert version == _head(fresh_app)
+
+
+def test_models_match_the_migrations(fresh_app):
+    with fresh_app.app_context():
+        flask_migrate.upgrade()
+        assert _diffs(db.metadata) == []
+        flask_migrate.check()  # exits 1 on drift; returning means no drift
+    result = fresh_app.test_cli_runner().invoke(args=["db", "check"])
+    assert result.exit_code == 0, result.output
+
+
+def test_the_check_fails_when_models_drift(fresh_app):
+    with fresh_app.app_context():
+        flask_migrate.upgrade()
+        drifted = MetaData(naming_convention=db.metadata.naming_convention)
+        for table in db.metadata.sorted_tables:
+            table.to_metadata(drifted)
+        drifted.tables["player"].append_column(Column("nickname", Integer))
+        diffs = _diffs(drifted)
+        assert [d[0] for d in diffs] == ["add_column"]
+        assert diffs[0][3].name == "nickname"
+
+
+def test_the_check_fails_when_the_database_drifts(fresh_app):
+    with fresh_app.app_context():
+        flask_migrate.upgrade()
+        with db.engine.begin() as conn:
+            conn.execute(text("DROP INDEX ix_match_status"))
+        assert _diffs(db.metadata)
+        with pytest.raises(SystemExit) as info:
+            flask_migrate.check()
+        assert info.value.code == 1
+
+
+def test_downgrade_to_base_and_back(fresh_app):
+    with fresh_app.app_context():
+        flask_migrate.upgrade()
+        flask_migrate.downgrade(revision="base")
+        assert set(inspect(db.engine).get_table_names()) <= {"alembic_version"}
+        flask_migrate.upgrade()
+        assert _diffs(db.metadata) == []
+
+
+def test_winners_text_becomes_seat_flags_and_back(fresh_app):
+    """The winners migration converts stored rows: ``"0 2"`` on a match becomes the
+    ``winner`` flag on seats 0 and 2, and the downgrade writes the text back."""
+    rows = [
+        "INSERT INTO \"group\" (id, name, invite_token, created_at) "
+        "VALUES (1, 'G', 't', '2026-01-01')",
+        *(f"INSERT INTO player (id, group_id, name, colour, hidden, created_at) "
+          f"VALUES ({p}, 1, 'P{p}', '#000000', false, '2026-01-01')" for p in (1, 2, 3)),
+        *(f"INSERT INTO match (id, group_id, game, sheet_json, first_dealer, view_token, "
+          f"created_at, status, winners, hand_count, version) VALUES ({m}, 1, 'last-one', "
+          f"'{{}}', 0, 'v{m}', '2026-01-01', '{status}', '{won}', 3, 1)"
+          for m, status, won in ((1, "finished", "0 2"), (2, "active", ""))),
+        *(f"INSERT INTO seat (id, match_id, position, player_id) VALUES ({m * 10 + s}, {m}, "
+          f"{s}, {s + 1})" for m in (1, 2) for s in range(3)),
+    ]
+    flags = "SELECT match_id, position FROM seat WHERE winner ORDER BY match_id, position"
+    with fresh_app.app_context():
+        flask_migrate.upgrade(revision="ceab98e32aa4")
+        with db.engine.begin() as conn:
+            for row in rows:
+                conn.execute(text(row))
+        flask_migrate.upgrade()
+        with db.engine.connect() as conn:
+            assert conn.execute(text(flags)).all() == [(1, 0), (1, 2)]
+        flask_migrate.downgrade(revision="ceab98e32aa4")
+        with db.engine.connect() as conn:
+            assert conn.execute(text("SELECT id, winners FROM match ORDER BY id")).all() == [
+                (1, "0 2"), (2, "")]
+
+
+def test_the_seat_figures_migration_backfills_existing_matches(fresh_app):
+    """Matches stored before the figures existed get them from their hands."""
+    from .test_seat_figures import assert_figures_match, imported, stored
+
+    with fresh_app.app_context():
+        flask_migrate.upgrade()
+        group = imported(5)
+        before = stored(group)
+        assert before
+        db.session.remove()  # no open transaction may hold a lock on the tables
+        flask_migrate.downgrade(revision="ceab98e32aa4")
+        flask_migrate.upgrade()
+        db.session.remove()
+        group = db.session.get(type(group), group.id)
+        assert stored(group) == before
+        assert_figures_match(group)
+
+
+def test_the_running_state_migration_backfills_existing_matches(fresh_app):
+    """Matches stored before the running state existed get the state a replay gives."""
+    from scorekeeper.store.models import Group, Match
+
+    from .test_running_state import assert_state_is_a_replay
+    from .test_seat_figures import imported
+
+    with fresh_app.app_context():
+        flask_migrate.upgrade()
+        group = imported(5)
+        before = dict(db.session.execute(db.select(Match.id, Match.running_json)
+                                         .where(Match.group_id == group.id)).all())
+        assert before and all(before.values())
+        db.session.remove()  # no open transaction may hold a lock on the tables
+        flask_migrate.downgrade(revision="e7a3c91f4b28")
+        flask_migrate.upgrade()
+        db.session.remove()
+        after = dict(db.session.execute(db.select(Match.id, Match.running_json)).all())
+        assert after == before
+        assert assert_state_is_a_replay(db.session.get_one(Group, group.id)) == len(before)
+
+
+def test_the_player_totals_migration_backfills_from_the_seat_figures(fresh_app):
+    """Groups stored before the totals existed get them summed from their seat figures,
+    including matches edited, reopened and finished since their import."""
+    from scorekeeper.store.records import delete_last_hand
+    from scorekeeper.store.transfer import load_matches
+
+    from .test_player_totals import kept, recomputed
+    from .test_seat_figures import imported
+
+    with fresh_app.app_context():
+        flask_migrate.upgrade()
+        group = imported(9)
+        for match in load_matches(group)[:5]:
+            delete_last_hand(match)
+        before = kept(group)
+        assert before[0] and before[1] and before[2]
+        db.session.remove()  # no open transaction may hold a lock on the tables
+        flask_migrate.downgrade(revision="b8d2f4a61c37")
+        with db.engine.connect() as conn:
+            assert "player_totals" not in inspect(conn).get_table_names()
+        flask_migrate.upgrade()
+        db.session.remove()
+        group = db.session.get(type(group), group.id)
+        assert kept(group) == before == recomputed(group)
+
+
+def test_the_recent_hands_migration_fills_every_running_state(fresh_app):
+    """States stored before they kept the last hands get them from the hands, as a
+    replay would give them; going back takes them out again."""
+    from scorekeeper.store.models import Group, Match
+
+    from .test_running_state import assert_state_is_a_replay
+    from .test_seat_figures import imported
+
+    with fresh_app.app_context():
+        flask_migrate.upgrade()
+        group = imported(7)
+        before = dict(db.session.execute(db.select(Match.id, Match.running_json)
+                                         .where(Match.group_id == group.id)).all())
+        assert all('"recent":' in state for state in before.values())
+        db.session.remove()  # no open transaction may hold a lock on the tables
+        flask_migrate.downgrade(revision="b7d2e4f6a813")
+        with db.engine.connect() as conn:
+            states = conn.execute(text("SELECT running_json FROM match")).scalars().all()
+        assert states and not any('"recent":' in state for state in states)
+        flask_migrate.upgrade()
+        db.session.remove()
+        after = dict(db.session.execute(db.select(Match.id, Match.running_json)).all())
+        assert after == before
+        assert assert_state_is_a_replay(db.session.get_one(Group, group.id)) == len(before)

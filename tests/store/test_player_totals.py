@@ -1,0 +1,193 @@
+"""The players' running totals (``player_totals``, ``player_falls``, ``player_rivals``)
+equal the totals recomputed from ``seat_figures`` after every kind of write — record,
+edit, delete, a new match, import, finishing and reopening a match, and random sequences
+of them — and the player page built from them equals the reference definitions replayed
+over every hand (:mod:`tests.support.stats_oracle`), on both databases."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from scorekeeper.core.cards import parse_cards
+from scorekeeper.core.errors import InputError
+from scorekeeper.core.sheets import Sheet
+from scorekeeper.store.extensions import db
+from scorekeeper.store.groups import group_match
+from scorekeeper.store.models import (
+    Group,
+    Player,
+    PlayerFalls,
+    PlayerRivals,
+    PlayerTotals,
+    SeatFigures,
+)
+from scorekeeper.store.records import (
+    create_match,
+    delete_last_hand,
+    edit_hand,
+    match_standings,
+    record_hand,
+)
+from scorekeeper.store.totals import SUMMED
+from scorekeeper.store.transfer import import_document, load_matches
+from tests.support.documents import random_document
+from tests.support.figures import assert_figures_match, blocked, imported
+
+BEST = ("best_deficit", "best_match_id", "best_hand")
+Tables = tuple[dict[Any, tuple], dict[Any, int], dict[Any, tuple]]
+
+
+pytestmark = pytest.mark.usefixtures("ctx")
+
+
+def _players(group: Group) -> list[int]:
+    return list(db.session.scalars(db.select(Player.id).where(Player.group_id == group.id)))
+
+
+def kept(group: Group) -> Tables:
+    """The three tables' rows for the group's players (rows that count nothing left out:
+    a reopened match can leave a fall or a rivalry at zero)."""
+    ids, T, F, R = _players(group), PlayerTotals, PlayerFalls, PlayerRivals
+    totals = {(p, g): tuple(rest) for p, g, *rest in db.session.execute(
+        db.select(T.player_id, T.game, *(getattr(T, n) for n in (*SUMMED, *BEST)))
+        .where(T.player_id.in_(ids)))}
+    falls = {(p, g, h): n for p, g, h, n in db.session.execute(
+        db.select(F.player_id, F.game, F.hand, F.times).where(F.player_id.in_(ids))) if n}
+    rivals = {(p, o): (t, w, x) for p, o, t, w, x in db.session.execute(
+        db.select(R.player_id, R.opponent_id, R.together, R.wins, R.their_wins)
+        .where(R.player_id.in_(ids))) if (t, w, x) != (0, 0, 0)}
+    return totals, falls, rivals
+
+
+def recomputed(group: Group) -> Tables:
+    """The same tables summed straight from the group's ``seat_figures`` rows."""
+    columns = [c for c in SeatFigures.__table__.c]
+    rows = [dict(zip((c.key for c in columns), r, strict=True)) for r in db.session.execute(
+        db.select(*columns).where(SeatFigures.player_id.in_(_players(group))))]
+    totals: dict[Any, list] = {}
+    best: dict[Any, tuple] = {}
+    falls: Counter = Counter()
+    by_match: dict[int, list[dict]] = {}
+    for r in rows:
+        key = (r["player_id"], r["game"])
+        sums = totals.setdefault(key, [0] * len(SUMMED))
+        values = (r["finished"], r["won"], not r["finished"], r["hands"], r["points"],
+                  r["went_out"], r["caught_eight"], r["caught_joker"])
+        for i, value in enumerate(values):
+            sums[i] += int(value)
+        if r["won"] and (key not in best or (r["deficit"], -r["match_id"])
+                         > (best[key][0], -best[key][1])):
+            best[key] = (r["deficit"], r["match_id"], r["deficit_hand"])
+        if r["fell"] is not None:
+            falls[(*key, r["fell"])] += 1
+        by_match.setdefault(r["match_id"], []).append(r)
+    rivals: Counter = Counter()
+    for seats in by_match.values():
+        for me in seats:
+            for them in seats:
+                if me is not them and me["finished"]:
+                    pair = (me["player_id"], them["player_id"])
+                    rivals[pair, 0] += 1
+                    rivals[pair, 1] += int(me["won"])
+                    rivals[pair, 2] += int(them["won"])
+    pairs = {pair for pair, _ in rivals}
+    return ({key: (*sums, *best.get(key, (None, None, None))) for key, sums in totals.items()},
+            dict(falls), {p: tuple(rivals[p, i] for i in range(3)) for p in pairs})
+
+
+def assert_totals(group: Group) -> None:
+    assert kept(group) == recomputed(group)
+
+
+def complete_hand(match, rng: random.Random) -> tuple[int, list[list]]:
+    """A valid next hand: someone still in goes out, every other seat still in holds a
+    card (sometimes an 8)."""
+    table = match_standings(match)
+    alive = [s for s, playing in enumerate(table.in_play) if playing]
+    out = rng.choice(alive)
+    cards = iter(rng.sample(parse_cards("8C 2D 9H 3S KD 4C 8H 5S"), 8))
+    return out, [[next(cards)] if s in alive and s != out else [] for s in range(len(match.seats))]
+
+
+def test_import_and_a_new_match_add_to_the_totals(app):
+    group = imported(11)
+    assert_totals(group)
+    assert kept(group)[2], "some finished matches, so some head to head"
+    players = list(group.players)[:3]
+    create_match(group, Sheet.make("crazy-eights", {}), players, 0)
+    assert_totals(group)
+    import_document(group, random_document(random.Random(12), 4))  # into the same players
+    assert_totals(group)
+    assert_figures_match(group)
+
+
+def test_finishing_and_reopening_a_match_moves_the_totals(app):
+    group = imported()
+    match = next(m for m in load_matches(group) if m.status == "finished" and m.hands)
+    before = kept(group)
+    number = len(match.hands)
+    last = match.hands[-1]
+    out, held = last.out_seat, [parse_cards(e.cards) for e in last.entries]
+    delete_last_hand(match)  # reopened: no longer played or won, no head to head
+    assert match.status == "active"
+    assert_totals(group)
+    assert kept(group) != before
+    record_hand(match, number, out, held)  # finished again, exactly as before
+    assert match.status == "finished"
+    assert kept(group) == before
+    assert_figures_match(group)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_random_sequences_of_writes_keep_the_totals(app, seed):
+    rng = random.Random(seed)
+    group = imported(seed)
+    for _ in range(24):
+        matches = load_matches(group)
+        match = rng.choice(matches)
+        kind = rng.choice(["record", "record", "edit", "delete", "new", "import"])
+        if kind == "record" and match.status == "active":
+            out, held = complete_hand(match, rng)
+            record_hand(match, len(match.hands) + 1, out, held)
+        elif kind == "edit" and match.hands:
+            number = rng.randint(1, len(match.hands))
+            # Refused (nothing changes) when it would decide the match before a later hand.
+            with contextlib.suppress(InputError):
+                edit_hand(match, number, None, blocked(match, number))
+        elif kind == "delete" and match.hands:
+            delete_last_hand(match)
+        elif kind == "new":
+            seated = rng.sample(list(group.players), 2)
+            create_match(group, Sheet.make(rng.choice(["crazy-eights", "last-one"]), {}),
+                         seated, 0)
+        elif kind == "import":
+            import_document(group, random_document(rng, 2))
+        assert_totals(group)
+    assert_figures_match(group)
+
+
+def test_several_writes_on_one_loaded_match_keep_the_totals(app):
+    """A page or the API loads the match once (``match_seats``); a save takes the rows
+    it replaces from the match's running state, an edit or delete reads them: either
+    stays current across several writes in one session (commits there do not expire
+    what was loaded)."""
+    rng = random.Random(5)
+    group = imported(5)
+    match_id = next(m.id for m in load_matches(group) if len(m.hands) > 2)
+    db.session.expunge_all()
+    group = db.session.get_one(Group, group.id)
+    match = group_match(group, match_id)
+    for _ in range(6):
+        if match.status == "finished" or rng.random() < 0.3:
+            delete_last_hand(match)
+        else:
+            record_hand(match, len(match.hands) + 1, *complete_hand(match, rng))
+        assert_totals(group)
+    edit_hand(match, 1, None, blocked(match, 1))
+    assert_totals(group)
+    assert_figures_match(group)

@@ -1,0 +1,236 @@
+"""The running state a match keeps after its last hand (``match.running_json``) always
+equals what a full replay of its stored hands gives — standings position and every
+seat's figures — after any mix of record, edit, delete and import (both databases);
+and a new hand's one step gives the same standings and errors as a replay."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from scorekeeper.core.cards import parse_cards
+from scorekeeper.core.errors import InputError
+from scorekeeper.core.scoring import (
+    HandResult,
+    ScoringError,
+    Standings,
+    play_hand,
+    position_of,
+    standings,
+    standings_at,
+    start_position,
+)
+from scorekeeper.core.sheets import Sheet
+from scorekeeper.core.stats import seat_figures
+from scorekeeper.store import running
+from scorekeeper.store.extensions import db
+from scorekeeper.store.figures import as_values, figures_of, hand_rows, rows_before_save
+from scorekeeper.store.models import Group, Match, Player, SeatFigures
+from scorekeeper.store.records import (
+    build_match,
+    current_standings,
+    delete_last_hand,
+    edit_hand,
+    match_sheet,
+    match_standings,
+    record_hand,
+    running_state,
+)
+from scorekeeper.store.transfer import import_document, load_matches
+from tests.support.documents import random_document
+
+LOW = parse_cards("2C 2D 2H 2S 3C 3D 3H")
+VALUES = ("seat", "game", "finished", "won", "hands", "points", "went_out", "caught_eight",
+          "caught_joker", "fell", "deficit", "deficit_hand")
+
+
+def replayed(match: Match) -> running.Running:
+    """The state from scratch: every stored hand replayed, figures from every hand."""
+    table = match_standings(match)
+    return running.of_replay(table, figures_of(match, table), [h.out_seat for h in match.hands])
+
+
+def assert_state_is_a_replay(group: Group) -> int:
+    """Compare every match of the group as freshly read from the database."""
+    db.session.expire_all()
+    matches = load_matches(group)
+    for match in matches:
+        assert match.running_json is not None, match.id
+        expected = replayed(match)
+        assert running.from_text(match.running_json) == expected, match.id
+        rows = db.session.scalars(db.select(SeatFigures).where(SeatFigures.match_id == match.id)
+                                  .order_by(SeatFigures.seat)).all()
+        assert [(r.hands, r.points, r.fell, r.deficit, r.deficit_hand) for r in rows] == [
+            (f.hands, f.points, f.fell, f.deficit, f.deficit_hand) for f in expected.figures]
+        assert current_standings(match) == _without_history(match_standings(match))
+        if match.status != "finished":  # a save takes the rows it replaces from the state
+            stored = {r.seat: {c.key: getattr(r, c.key) for c in SeatFigures.__table__.c
+                               if c.key != "id"} for r in rows}
+            assert rows_before_save(match, running_state(match).figures) == stored, match.id
+    return len(matches)
+
+
+def _without_history(table: Standings) -> Standings:
+    """Full standings as :func:`standings_at` gives them: no per-hand history."""
+    return replace(table, progress=(), hands=(), dealers=())
+
+
+def _next_hand(match: Match, rng: random.Random) -> tuple[int | None, list[list]]:
+    """A complete next hand: someone still in goes out, everyone else holds a low card."""
+    in_play = current_standings(match).in_play
+    out = rng.choice([s for s, playing in enumerate(in_play) if playing])
+    return out, [[LOW[s]] if playing and s != out else [] for s, playing in enumerate(in_play)]
+
+
+def _edit(match: Match, rng: random.Random) -> None:
+    number = rng.randint(1, match.hand_count)
+    hand = match.hands[number - 1]
+    held = [[] for _ in match.seats]
+    for entry in hand.entries:
+        held[entry.seat] = parse_cards(entry.cards)
+    if hand.out_seat is not None and rng.random() < 0.5:  # the same hand, others' cards
+        held = [[LOW[s]] if cards else [] for s, cards in enumerate(held)]
+    edit_hand(match, number, hand.out_seat, held, hand.hand_size)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_any_mix_of_writes_leaves_the_state_of_a_full_replay(app, seed):
+    rng = random.Random(seed)
+    with app.app_context():
+        group = Group(name=f"Running {seed}")
+        db.session.add(group)
+        db.session.commit()
+        import_document(group, random_document(rng, 6))
+        done = {"record": 0, "edit": 0, "delete": 0, "import": 1}
+        for _ in range(40):
+            match = rng.choice(load_matches(group))
+            action = rng.choice(["record", "record", "record", "edit", "delete", "import"])
+            try:
+                if action == "record" and match.status == "active":
+                    out, held = _next_hand(match, rng)
+                    record_hand(match, match.hand_count + 1, out, held)
+                elif action == "edit" and match.hand_count:
+                    _edit(match, rng)
+                elif action == "delete" and match.hand_count:
+                    delete_last_hand(match)
+                elif action == "import":
+                    import_document(group, random_document(rng, 2))
+                else:
+                    continue
+            except InputError:  # e.g. a game whose hands hold no such cards: nothing stored
+                db.session.rollback()
+                continue
+            done[action] += 1
+        assert all(done.values()), done
+        assert assert_state_is_a_replay(group) >= 6
+
+
+def test_a_long_match_played_hand_by_hand(app):
+    """Hundreds of hands recorded one at a time end where one replay of them ends."""
+    from .test_query_counts import table
+
+    client = app.test_client()
+    _, match_id, _ = table(app, client, 3, 0)
+    rng = random.Random(5)
+    with app.app_context():
+        match = db.session.get_one(Match, match_id)
+        for number in range(1, 121):
+            if match.status == "finished":
+                break
+            out, held = _next_hand(match, rng)
+            record_hand(match, number, out, held)
+        assert match.hand_count > 50
+        assert assert_state_is_a_replay(match.group) == 1
+
+
+SHEETS = [Sheet.make("last-one", {"threshold": 30}), Sheet.make("crazy-eights", {}),
+          Sheet.make("countdown", {"start_count": 2})]
+
+
+@pytest.mark.parametrize("sheet", SHEETS, ids=lambda s: s.game)
+def test_one_step_at_a_time_is_the_replay(sheet):
+    """Folding play_hand from the start gives the replay's standings after every hand,
+    and a hand the replay refuses is refused the same way."""
+    names = ["Ann", "Bob", "Cat"]
+    rng = random.Random(sheet.game)
+    position = start_position(sheet, 3, 1)
+    hands: list[HandResult] = []
+    for _ in range(12):
+        out = rng.choice([s for s, p in enumerate(position.in_play) if p] + [None])
+        result = HandResult.of(out, [[LOW[s]] if p and s != out else []
+                                     for s, p in enumerate(position.in_play)])
+        if position.over:
+            with pytest.raises(ScoringError) as refused:
+                play_hand(sheet, names, position, result)
+            with pytest.raises(ScoringError) as replay_refused:
+                standings(sheet, names, 1, [*hands, result])
+            assert str(refused.value) == str(replay_refused.value)
+            break
+        position, _, _ = play_hand(sheet, names, position, result)
+        hands.append(result)
+        table = standings(sheet, names, 1, hands)
+        assert position == position_of(table)
+        assert standings_at(sheet, names, position) == _without_history(table)
+
+
+def test_a_stored_reason_follows_a_renamed_winner(app):
+    """The stored state keeps the winners' names out of the reason: a rename shows."""
+    with app.app_context():
+        group = Group(name="Rename")
+        players = [Player(group=group, name=n) for n in ("Ann", "Bob")]
+        db.session.add_all([group, *players])
+        db.session.commit()
+        match = build_match(group, Sheet.make("countdown", {"start_count": 1}), players, 0)
+        db.session.commit()
+        record_hand(match, 1, 0, [[], []])
+        assert match.status == "finished"
+        players[0].name = "Annie"
+        db.session.commit()
+        db.session.expire_all()
+        match = db.session.get_one(Match, match.id)
+        assert current_standings(match).reason == match_standings(match).reason
+        assert current_standings(match).reason.startswith("Annie counted down to 0")
+
+
+def test_a_match_without_a_stored_state_is_replayed_and_then_kept(app):
+    """A row the migration could not fill (NULL) still saves: replayed, then stored."""
+    from .test_query_counts import table
+
+    client = app.test_client()
+    _, match_id, _ = table(app, client, 3, 4)
+    with app.app_context():
+        db.session.execute(db.update(Match).where(Match.id == match_id)
+                           .values(running_json=None))
+        db.session.commit()
+        match = db.session.get_one(Match, match_id)
+        assert current_standings(match).played == 4
+        out, held = _next_hand(match, random.Random(1))
+        record_hand(match, 5, out, held)
+        assert match.running_json is not None
+        assert assert_state_is_a_replay(match.group) == 1
+
+
+def test_an_import_stores_the_rows_of_replays_that_add_up_their_own_totals(app):
+    """The bulk import takes each seat's figures from its validating replay (its totals
+    after each hand): the stored state and rows are, to the byte, those of a replay
+    whose figures add the totals up from the stored hands alone."""
+    with app.app_context():
+        group = Group(name="Bulk")
+        db.session.add(group)
+        db.session.commit()
+        import_document(group, random_document(random.Random(7), 30))
+        db.session.expire_all()
+        for match in load_matches(group):
+            table = match_standings(match)
+            sheet = match_sheet(match)
+            figures = seat_figures(match.game, len(match.seats), hand_rows(match),
+                                   table.winners, sheet.options.get("start_count", 0),
+                                   sheet.options.get("threshold"))  # no totals passed
+            outs = [hand.out_seat for hand in match.hands]
+            assert match.running_json == running.to_text(running.at_end(table, figures, outs))
+            rows = db.session.scalars(db.select(SeatFigures).where(
+                SeatFigures.match_id == match.id).order_by(SeatFigures.seat)).all()
+            assert [{c: getattr(r, c) for c in VALUES} for r in rows] == [
+                {c: v[c] for c in VALUES} for v in as_values(match.game, figures, table)]

@@ -1,0 +1,70 @@
+"""Helpers for browser tests: Debian's Chromium, a phone's viewport, waiting on the page.
+
+The fixtures (``browser_type_launch_args``, ``browser_context_args``, ``live_server``)
+live in ``tests/browser/conftest.py``; test modules import these helpers from here.
+Without ``/usr/bin/chromium`` the tests are skipped locally and fail under CI (the
+``CI`` environment variable); ``playwright install`` cannot work on these machines.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page
+
+# Where the README's phone screenshots go. Only a run with SCOREKEEPER_SCREENSHOTS=1
+# rewrites the ones kept in static/screenshots; other runs write to a scratch folder,
+# so running the tests never dirties the work tree.
+_KEPT = Path(__file__).resolve().parents[2] / "static" / "screenshots"
+SCREENSHOTS = _KEPT if os.environ.get("SCOREKEEPER_SCREENSHOTS") else Path(
+    tempfile.mkdtemp(prefix="sk-shots-"))
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 3,
+    "is_mobile": True,
+    "has_touch": True,
+}
+
+
+def require_chromium() -> None:
+    if CHROMIUM.exists():
+        return
+    if os.environ.get("CI"):
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium")
+    pytest.skip(f"{CHROMIUM} not found")
+
+
+def wait_until(page: Page, predicate: str, arg: Any = None, timeout: float = 15.0) -> None:
+    """Wait until the page-side ``predicate`` (a function, usually async) gives a truthy
+    value. Not ``page.wait_for_function``: that takes the Promise an async function
+    returns as truthy and returns at once, without waiting for anything. Here the
+    predicate is evaluated (``evaluate`` awaits it) every 50 ms until it holds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if page.evaluate(predicate, arg):
+                return
+        except PlaywrightError as error:  # a navigation replaced the page mid-check
+            if "context was destroyed" not in str(error):
+                raise
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not true after {timeout} s: {predicate}")
+        page.wait_for_timeout(50)

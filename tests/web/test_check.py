@@ -1,0 +1,357 @@
+"""The play checker page: the common case, melee disputes, sequences, saving rulings."""
+
+from __future__ import annotations
+
+import html
+import re
+from urllib.parse import urlencode
+
+import pytest
+
+from scorekeeper.store.extensions import db
+from scorekeeper.store.models import Ruling
+from tests.support.web import add_players, field_errors, start_group, start_match
+
+
+def answer(client, url, status=200):
+    """The big answer's text (tags stripped) and the rule link it carries."""
+    response = client.get(url)
+    assert response.status_code == status, response.text
+    box = re.search(r"data-check-answer[^>]*>(.*?)</section>", response.text, re.S)
+    if box is None:
+        return None, None, response.text
+    inline = re.sub(r"</?span[^>]*>", "", box.group(1))  # a red ♥ is part of its word
+    text = html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", inline))).strip()
+    link = re.search(r'class="check-rule" href="([^"]+)"', box.group(0))
+    return text, link.group(1) if link else None, response.text
+
+
+def check(**params):
+    return "/check?" + urlencode(params)
+
+
+@pytest.mark.parametrize(("params", "verdict", "rule"), [
+    ({"game": "crazy-eights", "up": "4h", "card": "5h"}, "✓ Legal", "/rules/crazy-eights#c8-turn"),
+    ({"game": "crazy-eights", "up": "4h", "card": "4s"}, "✓ Legal", "/rules/crazy-eights#c8-turn"),
+    ({"game": "crazy-eights", "up": "4h", "card": "5s"}, "✗ Not legal",
+     "/rules/crazy-eights#c8-turn"),
+    ({"game": "crazy-eights", "up": "8s", "suit": "D", "card": "5h"}, "✗ Not legal",
+     "/rules/crazy-eights#c8-eights"),
+    ({"game": "crazy-eights", "up": "8s", "suit": "D", "card": "5d"}, "✓ Legal",
+     "/rules/crazy-eights#c8-turn"),
+    ({"game": "crazy-eights", "up": "4h", "card": "8c", "csuit": "S"}, "✓ Legal",
+     "/rules/crazy-eights#c8-eights"),
+    ({"game": "crazy-eights", "up": "4h", "card": "8c"}, "✗ Not legal",
+     "/rules/crazy-eights#c8-eights"),
+    ({"game": "last-one", "up": "2h", "owed": "2", "card": "5h"}, "✗ Not legal",
+     "/rules/last-one#lo-twos"),
+    ({"game": "last-one", "up": "2h", "owed": "2", "card": "2s", "opt-twos_stack": "true"},
+     "✓ Legal", "/rules/last-one#lo-twos"),
+    ({"game": "last-one", "up": "4h", "card": "5h", "who": "3"}, "✗ Not legal",
+     "/rules/last-one#lo-turn"),
+    ({"game": "last-one", "up": "4h", "card": "jk", "cas": "4c"}, "✓ Legal",
+     "/rules/last-one#lo-jokers"),
+])
+def test_common_case(client, params, verdict, rule):
+    text, link, _ = answer(client, check(**params))
+    assert text.startswith(verdict + " ")
+    assert link == rule
+
+
+def test_melee_dispute_out_of_turn(client):
+    melee = {"game": "last-one", "players": "4", "up": "4h", "melee": "1", "ma": "1",
+             "md": "2", "who": "3"}
+    text, link, _ = answer(client, check(**melee, card="5h"))
+    assert text.startswith("✓ Legal") and "continues the melee" in text
+    assert "Seat 3 is the aggressor" in text
+    assert link == "/rules/last-one#lo-melee"
+    text, link, _ = answer(client, check(**melee, card="5c"))
+    assert text.startswith("✗ Not legal") and "Only 5♥ continues the melee" in text
+    assert link == "/rules/last-one#lo-melee"
+    text, _, _ = answer(client, check(**melee | {"who": "1"}, card="5h"))
+    assert text.startswith("✗ Not legal") and "aggressor" in text  # not the aggressor
+
+
+def test_a_sequence(client):
+    lines = "2 plays 4S\n3 draws\n3 passes\n1 plays 8C names D\n2 plays 5H"
+    text, link, _ = answer(client, check(game="crazy-eights", players="3", up="4h", turn="2",
+                                         events=lines))
+    assert text.startswith("✗ Not legal") and "Line 5: 2 plays 5H" in text
+    assert link == "/rules/crazy-eights#c8-eights"
+    ok, _, _ = answer(client, check(game="last-one", up="5h", turn="2",
+                                    events="2 plays 5S\n3 plays jk as 5c"))
+    assert ok.startswith("✓ Legal")
+
+
+def test_cannot_tell(client):
+    # Crazy Eights: drawing while holding a playable card is refused, but nobody saw
+    # seat 1's cards.
+    text, link, _ = answer(client, check(game="crazy-eights", up="4h", events="1 draws"))
+    assert text.startswith("? Cannot tell") and link == "/rules/crazy-eights#c8-drawing"
+
+
+@pytest.mark.parametrize(("params", "field", "words"), [
+    ({"up": "zz", "card": "5h"}, "up", "'zz' is not a card"),
+    ({"up": "4h", "card": "5x"}, "card", "is not a card"),
+    ({"game": "crazy-eights", "up": "4h", "card": "jk"}, "card", "without jokers"),
+    ({"up": "4h", "card": "4h", "game": "crazy-eights"}, "card", "appears 2 times"),
+    ({"up": "4h", "events": "2 flies"}, "events", "Line 1"),
+    ({"up": "4h", "events": "2 plays 4S\n9 plays 5S"}, "events", "Line 2"),
+    ({"up": "4h", "card": "5h", "who": "12"}, "who", "from 1 to 4"),
+    ({"up": "4h", "card": "5h", "opt-threshold": "lots"}, "opt-threshold", "whole number"),
+    ({"up": "4h", "card": "5h", "game": "snap"}, "game", "no game called"),
+    ({"up": "4h", "card": "5h", "melee": "1", "ma": "2", "md": "2"}, "melee", "defender"),
+    ({"up": "4h", "card": "5h", "game": "crazy-eights", "melee": "1"}, "melee", "Last One"),
+])
+def test_bad_input_is_explained_on_the_form(client, params, field, words):
+    response = client.get(check(**params))
+    assert response.status_code == 400
+    errors = field_errors(response.text)
+    assert field in errors and words in errors[field], errors
+
+
+def test_the_page_without_a_question(client):
+    response = client.get("/check")
+    assert response.status_code == 200
+    assert "data-check-answer" not in response.text
+    assert 'name="up"' in response.text and 'name="events"' in response.text
+
+
+def _match(client):
+    gid = start_group(client)
+    pids = add_players(client, gid, "Ann", "Bob", "Cy")
+    mid = start_match(client, gid, pids, game="last-one", twos_stack="yes")
+    return gid, mid
+
+
+def test_in_a_match_uses_its_sheet_and_names(client):
+    gid, mid = _match(client)
+    url = f"/groups/{gid}/matches/{mid}/check?" + urlencode(
+        {"up": "2h", "owed": "2", "card": "2s", "turn": "2"})
+    text, link, page = answer(client, url)
+    assert text.startswith("✓ Legal")  # the match stacks 2s
+    assert "Bob" in text and link == "/rules/last-one#lo-twos"
+    assert "Save this ruling to the match" in page
+    seq = f"/groups/{gid}/matches/{mid}/check?" + urlencode(
+        {"up": "4h", "turn": "2", "events": "Bob plays 4s\ncy plays 5s"})
+    text, _, _ = answer(client, seq)
+    assert text.startswith("✓ Legal")
+
+
+def test_save_a_ruling(app, client):
+    gid, mid = _match(client)
+    form = {"up": "4h", "card": "5c", "turn": "1"}
+    response = client.post(f"/groups/{gid}/matches/{mid}/check", data=form)
+    assert response.status_code == 302 and "card=5c" in response.location
+    follow = client.get(response.location)
+    assert "Ruling saved" in follow.text
+    with app.app_context():
+        [ruling] = db.session.scalars(db.select(Ruling)).all()
+        assert ruling.match_id == mid and ruling.legal is False
+        assert ruling.rule == "lo-turn" and ruling.hand_number == 1
+        assert "Ann" in ruling.question and "5♣" in ruling.question
+        assert '"play": "5C"' in ruling.request_json
+
+
+def test_only_members_may_save(app, client):
+    gid, mid = _match(client)
+    stranger = app.test_client()
+    form = {"up": "4h", "card": "5c"}
+    assert stranger.post(f"/groups/{gid}/matches/{mid}/check", data=form).status_code == 404
+    assert stranger.get(f"/groups/{gid}/matches/{mid}/check").status_code == 404
+    other = start_group(stranger, "Elsewhere")
+    assert stranger.post(f"/groups/{other}/matches/{mid}/check", data=form).status_code == 404
+    assert client.post(f"/groups/{gid}/matches/{mid + 1}/check", data=form).status_code == 404
+    assert client.post(f"/groups/{gid}/matches/99999999999/check", data=form).status_code == 404
+    # A spectator's view link shows the scoreboard but no way to save rulings.
+    board = client.get(f"/groups/{gid}/matches/{mid}").text
+    token = re.search(r"/view/([\w-]+)", board).group(1)
+    spectator = app.test_client()
+    view = spectator.get(f"/view/{token}").text
+    assert "/check" not in view.replace('href="/check"', "")
+    with app.app_context():
+        assert db.session.scalars(db.select(Ruling)).all() == []
+
+
+def test_nothing_to_save_without_a_question(app, client):
+    gid, mid = _match(client)
+    response = client.post(f"/groups/{gid}/matches/{mid}/check", data={"up": "zz", "card": "5c"})
+    assert response.status_code == 302
+    with app.app_context():
+        assert db.session.scalars(db.select(Ruling)).all() == []
+
+
+# ---- seat names in reasons, per-seat hands, the dealer
+
+def test_reasons_name_the_seats_from_one(client):
+    text, _, _ = answer(client, check(game="crazy-eights", up="4h", card="5h", who="2"))
+    assert "It is Seat 1's turn, not Seat 2's." in text
+    text, _, _ = answer(client, check(game="last-one", up="2h", owed="2", card="5h", turn="3"))
+    assert "Seat 3 owes 2 cards" in text and "seat 2" not in text
+
+
+def test_in_a_match_reasons_use_the_players_names(client):
+    gid, mid = _match(client)
+    base = f"/groups/{gid}/matches/{mid}/check?"
+    text, _, _ = answer(client, base + urlencode({"up": "4h", "card": "5h", "who": "3"}))
+    assert "It is Ann's turn, not Cy's." in text
+    melee = {"up": "4h", "melee": "1", "ma": "1", "md": "2", "who": "3", "card": "5h"}
+    text, _, _ = answer(client, base + urlencode(melee))
+    assert "continues the melee; Cy is the aggressor" in text
+
+
+def test_saved_ruling_reason_names_the_player(app, client):
+    gid, mid = _match(client)
+    client.post(f"/groups/{gid}/matches/{mid}/check", data={"up": "4h", "card": "5h", "who": "2"})
+    with app.app_context():
+        [ruling] = db.session.scalars(db.select(Ruling)).all()
+        assert ruling.reason == "it is Ann's turn, not Bob's"
+
+
+@pytest.mark.parametrize(("holds", "events", "verdict", "words"), [
+    ({"hold-2": "4s 5c"}, "2 plays 4S", "✓ Legal", "4♠ follows the upcard"),
+    ({"hold-2": "4s 5c"}, "2 plays 4D", "✗ Not legal", "Seat 2 does not hold 4♦"),
+    ({"hold-2": "4s, 5c +2"}, "2 plays 4D", "✓ Legal", ""),  # 4♦ may be among the unseen
+    ({"hold-2": "9c 5c"}, "2 draws", "✓ Legal", "Seat 2 draws"),
+    ({"hold-2": "9c 4s"}, "2 draws", "✗ Not legal", "Seat 2 holds a playable card"),
+    ({}, "2 draws", "? Cannot tell", "whether Seat 2 could play"),
+])
+def test_per_seat_hands_in_a_sequence(client, holds, events, verdict, words):
+    text, _, _ = answer(client, check(game="crazy-eights", players="3", up="4h", turn="2",
+                                      events=events, **holds))
+    assert text.startswith(verdict), text
+    assert words in text
+
+
+def test_per_seat_hand_in_the_common_case_holds_the_card_played(client):
+    text, _, _ = answer(client, check(game="crazy-eights", up="4h", card="5h", **{"hold-1": "9c"}))
+    assert text.startswith("✓ Legal")
+    # A count is a hand nobody saw; the one-count shortcut stays the default.
+    text, _, _ = answer(client, check(game="crazy-eights", up="4h", card="5h", held="3",
+                                      **{"hold-1": "1"}))
+    assert text.startswith("✓ Legal")
+
+
+@pytest.mark.parametrize(("params", "field", "words"), [
+    ({"hold-2": "zz"}, "hold-2", "'zz' is not a card"),
+    ({"hold-2": "4s 3 +2"}, "hold-2", "a count (6)"),
+    ({"hold-2": "0"}, "hold-2", "at least one card"),
+    ({"hold-2": "99"}, "hold-2", "a count (6)"),
+    ({"players": "3", "hold-5": "4s"}, "hold-5", "only 3 players"),
+    ({"dealer": "9"}, "dealer", "from 1 to 4"),
+    ({"dealer": "1", "suit": "D"}, "dealer", "clear the suit named"),
+    ({"dealer": "1", "owed": "2", "melee": "1"}, "dealer", "the melee and the cards to draw"),
+])
+def test_bad_hands_and_dealer_are_explained_on_their_field(client, params, field, words):
+    response = client.get(check(game="last-one", up="4h", card="5h", **params))
+    assert response.status_code == 400
+    errors = field_errors(response.text)
+    assert field in errors and words in errors[field], errors
+
+
+def test_from_the_deal_the_upcard_is_the_starter(client):
+    # Last One: a starting 2 is the dealer's play, so the first player draws two.
+    text, link, _ = answer(client, check(game="last-one", up="2h", dealer="1", card="5h"))
+    assert text.startswith("✗ Not legal") and "Seat 2 owes 2 cards" in text
+    assert "Seat 1 dealt" in text and link == "/rules/last-one#lo-twos"
+    # A starting 8: the dealer names its suit first, then the suit must be followed.
+    text, _, _ = answer(client, check(game="last-one", up="8h", dealer="4",
+                                      events="4 names D\n1 plays 5D"))
+    assert text.startswith("✓ Legal")
+    text, _, _ = answer(client, check(game="last-one", up="8h", dealer="4",
+                                      events="1 plays 5H"))
+    assert "The dealer (Seat 4) first names the starter" in text
+    # Crazy Eights: the player after the dealer may play anything on a starting 8.
+    text, _, _ = answer(client, check(game="crazy-eights", players="3", up="8h", dealer="2",
+                                      events="3 plays 5C\n1 plays 6C"))
+    assert text.startswith("✓ Legal")
+
+
+def test_page_offers_seat_hands_dealer_and_the_picker(client):
+    page = client.get(check(game="crazy-eights", players="3")).text
+    assert 'name="hold-3"' in page and 'name="dealer"' in page
+    assert re.search(r'data-seat-n="4" hidden', page)  # seats past the table wait hidden
+    assert "data-picker" in page and 'data-cards="one"' in page
+    assert re.search(r"<button[^>]*data-joker hidden", page)  # no jokers in Crazy Eights
+    assert 'class="suit red"' in page and 'class="suit black"' in page
+    page = client.get(check(game="last-one")).text
+    assert re.search(r"<button[^>]*data-joker>", page)
+
+
+def test_form_field_for_a_seat_hand():
+    from scorekeeper.web.check.form import form_field
+    assert form_field("hands[1]", True, {1}) == "hold-2"
+    assert form_field("hands[1]", True, set()) == "held"
+    assert form_field("hands[1]", False) == "card"
+    assert form_field("dealer", False) == "dealer"
+
+
+# ---- issue 15: "drew this turn", the headline on the last line, articles ----
+
+@pytest.mark.parametrize(("params", "verdict", "words"), [
+    # the card drawn, or any other card that fits, may be played (Crazy Eights)
+    ({"game": "crazy-eights", "up": "5h", "drew": "1", "drawn": "7h", "card": "7h"},
+     "✓ Legal", "drew 1 card (7♥) this turn"),
+    ({"game": "crazy-eights", "up": "5h", "drew": "1", "drawn": "kc", "card": "9h",
+      "hold-1": "kc 9h 2d"}, "✓ Legal", "9♥ follows the upcard"),
+    # Last One: a player who drew may not also play
+    ({"game": "last-one", "up": "5h", "drew": "1", "drawn": "7h", "card": "7h"},
+     "✗ Not legal", "may not also play"),
+    ({"game": "last-one", "up": "5h", "drew": "1", "drawn": "7h", "card": "7h",
+      "opt-play_after_draw": "true"}, "✓ Legal", "7♥ follows the upcard"),
+])
+def test_drew_this_turn_in_the_simple_form(client, params, verdict, words):
+    text, _link, _page = answer(client, check(**params))
+    assert text.startswith(verdict), text
+    assert words in text
+
+
+@pytest.mark.parametrize(("params", "field"), [
+    ({"game": "crazy-eights", "up": "5h", "drew": "1", "card": "7h", "who": "2"}, "drew"),
+    ({"game": "crazy-eights", "up": "5h", "drew": "1", "card": "7h", "owed": "2"}, "drew"),
+    ({"game": "crazy-eights", "up": "5h", "drew": "x", "card": "7h"}, "drew"),
+    ({"game": "crazy-eights", "up": "5h", "drawn": "zz", "card": "7h"}, "drawn"),
+    ({"game": "crazy-eights", "up": "5h", "drew": "1", "card": "7h", "dealer": "2"},
+     "dealer"),
+])
+def test_drew_this_turn_errors_go_to_their_field(client, params, field):
+    response = client.get(check(**params))
+    assert response.status_code == 400 and field in field_errors(response.text)
+
+
+def test_the_headline_is_about_the_last_line(client):
+    """The evidence screenshot: line 1 (a draw from an unseen hand) cannot be told; the
+    headline is line 2, the play in dispute, with line 1 as an assumption."""
+    text, link, _page = answer(client, check(game="crazy-eights", up="5h",
+                                             events="1 draws 7H\n1 plays 7H"))
+    assert text.startswith("✓ Legal") and "Line 2: 1 plays 7H" in text
+    assert "Line 1 (1 draws 7H): assuming Seat 1 could not play" in text
+    assert link == "/rules/crazy-eights#c8-turn"
+
+
+def test_an_earlier_illegal_line_is_still_the_answer(client):
+    text, _link, _page = answer(client, check(game="crazy-eights", up="5h",
+                                              events="2 plays 7H\n1 plays 7H"))
+    assert text.startswith("✗ Not legal") and "Line 1" in text
+
+
+def test_an_unsaid_pass_is_noted(client):
+    text, _link, _page = answer(client, check(
+        game="last-one", up="5h", **{"hold-1": "kc 9d"}, **{"hold-2": "7h qs"},
+        events="1 draws 2c\n2 plays 7H"))
+    assert text.startswith("✓ Legal")
+    assert "the pass by Seat 1 was taken as said" in text
+
+
+def test_several_cards_drawn_in_one_line(client):
+    text, _link, _page = answer(client, check(
+        game="last-one", up="5h", turn="1", events="1 plays 2H\n2 draws 2\n3 plays 9H",
+        players="3", **{"hold-1": "2h kc 9c"}))
+    assert "Line 3" in text and text.startswith(("✓ Legal", "? Cannot tell"))
+
+
+@pytest.mark.parametrize(("up", "phrase"), [("8h", "a heart or an 8"),
+                                            ("ah", "a heart or an A")])
+def test_reasons_say_an_8(client, up, phrase):
+    text, _link, _page = answer(client, check(game="last-one", up=up, card="5c"))
+    assert phrase in text and " a 8" not in text and " a A" not in text

@@ -1,0 +1,217 @@
+"""Match setup, the scoreboard, rematch and the spectators' view link."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from scorekeeper.store.extensions import db
+from scorekeeper.store.models import Match, Player
+from tests.support.web import add_players, field_errors, record, start_group, start_match
+
+
+@pytest.fixture
+def table(client):
+    """A group with four players: (group id, [Ann, Bo, Cy, Di ids])."""
+    gid = start_group(client)
+    return gid, add_players(client, gid, "Ann", "Bo", "Cy", "Di")
+
+
+def stored(app, mid: int) -> tuple[list[str], dict, int]:
+    with app.app_context():
+        match = db.session.get(Match, mid)
+        return ([s.player.name for s in match.seats], json.loads(match.sheet_json)["options"],
+                match.first_dealer)
+
+
+def post_setup(client, gid: int, **data: str):
+    return client.post(f"/groups/{gid}/matches/new", data={"first_dealer": "1", **data})
+
+
+def test_setup_form_lists_options_with_defaults_help_and_rule_links(client, table):
+    gid, _ = table
+    page = client.get(f"/groups/{gid}/matches/new?game=crazy-eights").text
+    assert 'name="opt-match_end"' in page and 'name="opt-threshold"' not in page
+    assert "Usually: first to 100 points." in page
+    assert 'href="/rules/crazy-eights#c8-match-end"' in page
+    lo = client.get(f"/groups/{gid}/matches/new").text
+    assert 'name="opt-threshold"' in lo and 'value="250"' in lo and 'name="agree_nine"' in lo
+
+
+def test_seats_follow_the_numbers_and_first_dealer(app, client, table):
+    gid, (ann, bo, cy, _) = table
+    made = post_setup(client, gid, game="last-one", **{f"order-p{cy}": "1", f"order-p{ann}": "2",
+                      f"order-p{bo}": "3"}, first_dealer="2", **{"opt-threshold": "100"})
+    assert made.status_code == 302
+    mid = int(made.location.rsplit("/", 1)[1])
+    seats, options, dealer = stored(app, mid)
+    assert seats == ["Cy", "Ann", "Bo"] and dealer == 1 and options["threshold"] == 100
+    board = client.get(made.location).text
+    assert "Ann deals, Bo plays first" in board
+    assert "7</strong> cards each" in board
+    assert "Record hand 1" in board
+
+
+def test_new_players_are_added_during_setup(app, client, table):
+    gid, (ann, *_rest) = table
+    made = post_setup(client, gid, game="crazy-eights", **{f"order-p{ann}": "2"},
+                      **{"new-0": "Zed", "order-n0": "1", "new-1": "Yo"})
+    assert made.status_code == 302
+    seats, _, _ = stored(app, int(made.location.rsplit("/", 1)[1]))
+    assert seats == ["Zed", "Ann", "Yo"]
+
+
+@pytest.mark.parametrize("data, field", [
+    ({"opt-threshold": "0"}, "opt-threshold"),
+    ({"opt-threshold": "lots"}, "opt-threshold"),
+    ({"opt-hand_size": "12"}, "opt-hand_size"),
+    ({"opt-twos_stack": "maybe"}, "opt-twos_stack"),
+    ({"opt-three_free_play": "whatever"}, "opt-three_free_play"),
+    ({"opt-hand_size": "9"}, "agree_nine"),
+    ({"first_dealer": "7"}, "first_dealer"),
+    ({"order-p999999": "3"}, "players"),
+    ({"order-pX": "3"}, "players"),
+    ({"new-0": "Ann"}, "new-0"),
+    ({"game": "snap"}, "game"),
+])
+def test_bad_setup_input_is_shown_on_its_field(app, client, table, data, field):
+    gid, (ann, bo, *_rest) = table
+    form = {"game": "last-one", f"order-p{ann}": "1", f"order-p{bo}": "2", **data}
+    page = post_setup(client, gid, **form)
+    assert page.status_code == 400
+    assert field in field_errors(page.text), field_errors(page.text)
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count(Match.id))) == 0
+        assert db.session.scalar(db.select(db.func.count(Player.id))) == 4
+
+
+def test_nine_cards_with_agreement(client, table):
+    gid, (ann, bo, *_rest) = table
+    made = post_setup(client, gid, game="last-one", **{f"order-p{ann}": "1", f"order-p{bo}": "2",
+                      "opt-hand_size": "9", "agree_nine": "yes"})
+    assert made.status_code == 302
+
+
+def test_same_seat_number_twice_and_too_few_players(client, table):
+    gid, (ann, bo, *_rest) = table
+    twice = post_setup(client, gid, game="last-one", **{f"order-p{ann}": "1", f"order-p{bo}": "1"})
+    assert "same seat number" in field_errors(twice.text)["players"]
+    alone = post_setup(client, gid, game="last-one", **{f"order-p{ann}": "1"})
+    assert "needs at least 2 players; 1 is too few" in field_errors(alone.text)["players"]
+
+
+def test_six_players_of_nine_cards_leave_no_upcard(client):
+    gid = start_group(client)
+    pids = add_players(client, gid, *"ABCDEF")
+    form = {f"order-p{p}": str(i + 1) for i, p in enumerate(pids)}
+    page = post_setup(client, gid, game="last-one", **form, **{"opt-hand_size": "9",
+                                                               "agree_nine": "yes"})
+    assert page.status_code == 400 and "no card is left" in field_errors(page.text)["opt-hand_size"]
+
+
+def test_countdown_board_shows_cards_per_player(client, table):
+    gid, (ann, bo, cy, _) = table
+    mid = start_match(client, gid, [ann, bo, cy], game="countdown", **{"start_count": "5"})
+    record(client, gid, mid, 1, 1, "5c 6c", "", "7h")
+    board = client.get(f"/groups/{gid}/matches/{mid}").text
+    assert re.search(r"Ann <strong>5</strong>.*Bo <strong>4</strong>.*Cy <strong>5</strong>",
+                     board, re.S)
+
+
+def test_scoreboard_shows_bars_eliminations_and_hand_table(client, table):
+    gid, (ann, bo, cy, _) = table
+    mid = start_match(client, gid, [ann, bo, cy], threshold="50")
+    record(client, gid, mid, 1, 0, "", "8s 8h 2c", "5d 6d")
+    board = client.get(f"/groups/{gid}/matches/{mid}").text
+    assert "out in hand 1" in board and "39 until out" in board
+    assert '<rect width="22" height="1"' in board  # Cy: 11 of 50
+    assert re.search(r"<td class=\"num[^\"]*\">\s*52", board)  # Bo: 25 + 25 + 2
+    assert "Cy deals, Ann plays first" in board  # Bo is out: the deal skips him
+    assert "style=" not in board  # nothing inline: the pages run under a strict CSP
+
+
+def test_eliminated_players_show_a_dash_in_later_hands(client, table):
+    gid, (ann, bo, cy, _) = table
+    mid = start_match(client, gid, [ann, bo, cy], threshold="50")
+    record(client, gid, mid, 1, 0, "", "8s 8h 2c", "5d 6d")
+    record(client, gid, mid, 2, 2, "4c 5c", "", "")
+    rows = re.findall(r"<tr>\s*<th scope=\"row\">.*?</tr>", board_of(client, gid, mid), re.S)
+    cells = [re.findall(r"<td class=\"num([^\"]*)\">(.*?)</td>", row, re.S) for row in rows]
+    assert [c.strip() for c, _ in cells[1]][1] == "gone"  # Bo fell in hand 1
+    assert cells[1][1][1].startswith("–") and "0" not in cells[1][1][1]
+    assert "gone" not in "".join(c for c, _ in cells[0])
+
+
+def board_of(client, gid: int, mid: int) -> str:
+    return client.get(f"/groups/{gid}/matches/{mid}").text
+
+
+def test_view_link_is_read_only_and_live(app, client, table):
+    gid, (ann, bo, *_rest) = table
+    mid = start_match(client, gid, [ann, bo])
+    with app.app_context():
+        token = db.session.get(Match, mid).view_token
+    spectator = app.test_client()
+    page = spectator.get(f"/view/{token}")
+    assert page.status_code == 200 and "data-live" in page.text
+    assert "Record hand" not in page.text and "<form" not in page.text
+    assert spectator.get(f"/groups/{gid}/matches/{mid}").status_code == 404
+    refused = record(spectator, gid, mid, 1, 0, "", "5c 6c")
+    assert refused.status_code == 404
+    assert spectator.post(f"/view/{token}").status_code == 405
+    assert client.get(f"/groups/{gid}/matches/{mid}").text.count("Hands") == 0
+    assert "data-live" in client.get(f"/groups/{gid}/matches/{mid}").text  # members too
+    assert spectator.get("/view/wrong-token").status_code == 404
+
+
+def test_rotating_the_view_link(app, client, table):
+    gid, (ann, bo, *_rest) = table
+    mid = start_match(client, gid, [ann, bo])
+    with app.app_context():
+        old = db.session.get(Match, mid).view_token
+    client.post(f"/groups/{gid}/matches/{mid}/view-link")
+    with app.app_context():
+        new = db.session.get(Match, mid).view_token
+    assert new != old
+    assert client.get(f"/view/{old}").status_code == 404
+    assert client.get(f"/view/{new}").status_code == 200
+
+
+def test_rematch_keeps_players_and_sheet_and_moves_the_deal(app, client, table):
+    gid, (ann, bo, cy, _) = table
+    mid = start_match(client, gid, [ann, bo, cy], threshold="30", first_dealer=3)
+    made = client.post(f"/groups/{gid}/matches/{mid}/rematch")
+    new = int(made.location.rsplit("/", 1)[1])
+    assert new != mid
+    assert stored(app, new) == (["Ann", "Bo", "Cy"], stored(app, mid)[1], 0)
+
+
+def test_group_page_lists_matches(client, table):
+    gid, (ann, bo, *_rest) = table
+    start_match(client, gid, [ann, bo])
+    page = client.get(f"/groups/{gid}").text
+    assert "Last One · Ann, Bo" in page
+
+
+@pytest.mark.parametrize(("hands", "shown"), [(3, [1, 2, 3]), (25, list(range(16, 26)))])
+def test_the_scoreboard_shows_the_last_hands_and_links_the_record(app, client, hands, shown):
+    """The standings and the last ten hands; earlier ones are in the match record."""
+    from .test_query_counts import table
+
+    gid, mid, _ = table(app, client, 3, hands)
+    page = client.get(f"/groups/{gid}/matches/{mid}").get_data(as_text=True)
+    numbers = [int(n) for n in re.findall(r'aria-label="Edit hand (\d+)"', page)]
+    assert numbers == shown
+    record = f"/groups/{gid}/matches/{mid}/record"
+    if hands > 10:
+        assert f"{hands - 10} earlier hands: every hand is in the" in page
+        assert f'<a href="{record}">match record</a>' in page
+    else:
+        assert "earlier hand" not in page
+    assert f"Delete hand {hands}" in page and f"Record hand {hands + 1}" in page
+    with app.app_context():
+        view = db.session.scalar(db.select(Match.view_token).where(Match.id == mid))
+    spectator = client.get(f"/view/{view}").get_data(as_text=True)
+    assert (f"{hands - 10} earlier hands not shown here" in spectator) == (hands > 10)

@@ -1,0 +1,140 @@
+"""The server side of offline use: the hand form's idempotency key, the cheap live
+endpoint (ETag on the match version, 304 with no body), and the service worker route."""
+
+from __future__ import annotations
+
+import re
+
+from sqlalchemy import func
+
+from scorekeeper.store.extensions import db
+from scorekeeper.store.models import Hand, Match
+from tests.support.web import add_players, record, start_group, start_match
+
+
+def _match(client) -> tuple[int, int]:
+    gid = start_group(client)
+    return gid, start_match(client, gid, add_players(client, gid, "Ann", "Bo", "Cy"),
+                            threshold="50")
+
+
+def _count(app) -> int:
+    with app.app_context():
+        return db.session.scalar(db.select(func.count()).select_from(Hand))
+
+
+def test_the_form_carries_a_fresh_key_each_time(client):
+    gid, mid = _match(client)
+    keys = [re.search(r'name="idempotency_key" value="([^"]+)"',
+                      client.get(f"/groups/{gid}/matches/{mid}/hands/new").text)[1]
+            for _ in range(2)]
+    assert keys[0] != keys[1] and len(keys[0]) == 36
+
+
+def test_the_same_form_sent_twice_stores_one_hand_and_says_saved(app, client):
+    gid, mid = _match(client)
+    first = record(client, gid, mid, 1, 1, "8s", "", "9c", idempotency_key="k-1")
+    again = record(client, gid, mid, 1, 1, "8s", "", "9c", idempotency_key="k-1",
+                   csrf_token="a-newer-token")
+    assert first.status_code == again.status_code == 302
+    assert again.location == first.location
+    assert "Hand 1 saved." in client.get(again.location).text
+    assert _count(app) == 1
+
+
+def test_a_key_reused_for_another_hand_saves_nothing_and_says_why(app, client):
+    gid, mid = _match(client)
+    record(client, gid, mid, 1, 1, "8s", "", "9c", idempotency_key="k-1")
+    reused = record(client, gid, mid, 2, 0, "", "kh", "4d", idempotency_key="k-1")
+    assert reused.status_code == 302
+    page = client.get(reused.location).text
+    assert "Not saved: this form was already used to record a hand" in page
+    assert "Bo: K♥; Cy: 4♦" in page
+    assert _count(app) == 1
+
+
+def test_a_malformed_key_is_shown_on_the_form(app, client):
+    gid, mid = _match(client)
+    sent = record(client, gid, mid, 1, 1, "8s", "", "9c", idempotency_key="x" * 81)
+    assert sent.status_code == 400 and "idempotency_key is damaged" in sent.text
+    assert _count(app) == 0
+
+
+def test_an_unchanged_poll_is_a_304_with_no_body(app, client):
+    gid, mid = _match(client)
+    url = f"/groups/{gid}/matches/{mid}/live"
+    fresh = client.get(url)
+    assert fresh.status_code == 200 and fresh.json == {
+        "version": 1, "hands": 0, "next_hand": 1, "status": "active"}
+    assert len(fresh.data) < 300
+    etag = fresh.headers["ETag"]
+    same = client.get(url, headers={"If-None-Match": etag})
+    assert same.status_code == 304 and same.data == b""
+    assert same.headers["ETag"] == etag
+    record(client, gid, mid, 1, 1, "8s", "", "9c")
+    moved = client.get(url, headers={"If-None-Match": etag})
+    assert moved.status_code == 200 and moved.json["hands"] == 1
+    assert moved.headers["ETag"] != etag
+
+
+def test_spectators_poll_by_view_token_and_strangers_get_404(app, client):
+    gid, mid = _match(client)
+    with app.app_context():
+        token = db.session.get(Match, mid).view_token
+    seen = client.get(f"/view/{token}/live")
+    assert seen.status_code == 200 and seen.json["version"] == 1
+    assert client.get(f"/view/{token}/live",
+                      headers={"If-None-Match": seen.headers["ETag"]}).status_code == 304
+    assert client.get("/view/not-a-token/live").status_code == 404
+    stranger = app.test_client()
+    assert stranger.get(f"/groups/{gid}/matches/{mid}/live").status_code == 404
+
+
+def test_the_scoreboard_offers_the_hooks_and_no_token_to_spectators(app, client):
+    gid, mid = _match(client)
+    page = client.get(f"/groups/{gid}/matches/{mid}").text
+    assert f'data-live-url="/groups/{gid}/matches/{mid}/live"' in page
+    assert f'data-offline-queue="{mid}"' in page
+    form = client.get(f"/groups/{gid}/matches/{mid}/hands/new").text
+    assert 'data-token="' in form and f'data-api="/api/v1/matches/{mid}/hands"' in form
+    with app.app_context():
+        token = db.session.get(Match, mid).view_token
+    view = client.get(f"/view/{token}").text
+    assert "data-token" not in view and "data-offline-queue" not in view
+
+
+def test_the_service_worker_covers_the_whole_app(client):
+    response = client.get("/sw.js")
+    assert response.status_code == 200
+    assert response.mimetype == "text/javascript"
+    assert response.headers["Service-Worker-Allowed"] == "/"
+    assert "no-cache" in response.headers["Cache-Control"]
+    assert "__VERSION__" not in response.text
+    assert re.search(r'VERSION ?= ?"[0-9a-f]{12}"', response.text)  # served minified
+
+
+def test_the_worker_script_is_compressed_and_revalidated_with_a_304(client):
+    """The browser checks the worker for updates: while nothing changed, no body."""
+    first = client.get("/sw.js", headers={"Accept-Encoding": "gzip"})
+    assert first.headers["Content-Encoding"] == "gzip"
+    again = client.get("/sw.js", headers={"Accept-Encoding": "gzip",
+                                          "If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304 and again.data == b""
+
+
+def test_the_worker_version_follows_the_static_files(tmp_path):
+    """Any change to a static file makes a new worker script (and so new caches);
+    the README's screenshots do not count."""
+    from scorekeeper.web.offline.views import _version
+
+    def folder(name: str, css: str, shot: bytes) -> str:
+        root = tmp_path / name
+        (root / "screenshots").mkdir(parents=True)
+        (root / "sw.js").write_text('const VERSION = "__VERSION__";')
+        (root / "style.css").write_text(css)
+        (root / "screenshots" / "a.png").write_bytes(shot)
+        return str(root)
+
+    first = _version(folder("a", "body {}", b"1"))
+    assert _version(folder("b", "body {}", b"2")) == first
+    assert _version(folder("c", "body { color: red }", b"1")) != first
