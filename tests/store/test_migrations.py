@@ -112,7 +112,7 @@ def test_winners_text_becomes_seat_flags_and_back(fresh_app):
 
 def test_the_seat_figures_migration_backfills_existing_matches(fresh_app):
     """Matches stored before the figures existed get them from their hands."""
-    from .test_seat_figures import assert_figures_match, imported, stored
+    from tests.support.figures import assert_figures_match, imported, stored
 
     with fresh_app.app_context():
         flask_migrate.upgrade()
@@ -131,9 +131,8 @@ def test_the_seat_figures_migration_backfills_existing_matches(fresh_app):
 def test_the_running_state_migration_backfills_existing_matches(fresh_app):
     """Matches stored before the running state existed get the state a replay gives."""
     from scorekeeper.store.models import Group, Match
-
-    from .test_running_state import assert_state_is_a_replay
-    from .test_seat_figures import imported
+    from tests.support.figures import imported
+    from tests.support.running import assert_state_is_a_replay
 
     with fresh_app.app_context():
         flask_migrate.upgrade()
@@ -155,9 +154,8 @@ def test_the_player_totals_migration_backfills_from_the_seat_figures(fresh_app):
     including matches edited, reopened and finished since their import."""
     from scorekeeper.store.records import delete_last_hand
     from scorekeeper.store.transfer import load_matches
-
-    from .test_player_totals import kept, recomputed
-    from .test_seat_figures import imported
+    from tests.support.figures import imported
+    from tests.support.totals import kept, recomputed
 
     with fresh_app.app_context():
         flask_migrate.upgrade()
@@ -180,9 +178,8 @@ def test_the_recent_hands_migration_fills_every_running_state(fresh_app):
     """States stored before they kept the last hands get them from the hands, as a
     replay would give them; going back takes them out again."""
     from scorekeeper.store.models import Group, Match
-
-    from .test_running_state import assert_state_is_a_replay
-    from .test_seat_figures import imported
+    from tests.support.figures import imported
+    from tests.support.running import assert_state_is_a_replay
 
     with fresh_app.app_context():
         flask_migrate.upgrade()
