@@ -53,7 +53,7 @@ def json_depth(raw: bytes) -> int:
 def json_object() -> dict[str, Any]:
     """The request body as a JSON object, or :class:`InputError` 400.
 
-    The body's size was checked before it was read (see ``scorekeeper/security.py``);
+    The body's size was checked before it was read (see ``scorekeeper/web/security.py``);
     its nesting is checked here before it is parsed (``JSON_MAX_DEPTH``).
     """
     limit = current_app.config.get("JSON_MAX_DEPTH", 32)
