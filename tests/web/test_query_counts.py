@@ -167,7 +167,7 @@ def test_history_record_and_player_page_run_fixed_queries(app, client, kind):
 
 
 def test_saving_hand_500_runs_the_queries_of_hand_1(app, client):
-    """The API save reads the match's running state, not its hands (issue 12)."""
+    """The API save reads the match's running state, not its hands."""
     counts = []
     for hands in (0, 499):
         _, mid, token = table(app, client, 4, hands)
