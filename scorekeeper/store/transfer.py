@@ -817,7 +817,7 @@ def import_document(group: Group, doc: Any, limits: Limits = Limits()) -> Import
 def write_plans(group: Group, plans: list[_Plan], colours: dict[str, str]) -> ImportReport:
     """The writing half of :func:`import_document`, for plans :func:`validate` returned:
     one transaction, committed, or rolled back on any error. Separate so that
-    ``scorekeeper bench import`` can time validation and writing apart."""
+    the import benchmark can time validation and writing apart."""
     try:
         here = _already_here(group, plans)
         fresh = [plan for plan in plans if plan.uid not in here]
