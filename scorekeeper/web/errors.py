@@ -22,6 +22,7 @@ from werkzeug.exceptions import Conflict, HTTPException, InternalServerError
 from scorekeeper.core.errors import InputError
 from scorekeeper.store.extensions import db
 
+# The JSON error body and its status, given the status, message and field at fault.
 JsonError = Callable[[int, str, "str | None"], tuple[ResponseReturnValue, int]]
 _KEY = "scorekeeper.json_errors"
 
@@ -44,7 +45,8 @@ def wants_json() -> bool:
     return request.path.startswith(_json_errors().prefix)
 
 
-def _api_error(status: int, message: str, field: str | None = None):
+def _json_error(status: int, message: str, field: str | None = None):
+    """The error in JSON, as the API answers it."""
     return _json_errors().body(status, message, field)
 
 
@@ -54,7 +56,7 @@ def _http_error(exc: HTTPException):
     # Keep the exception's own headers (a 405's Allow), not its HTML content type.
     headers = [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
     if wants_json():
-        body, status = _api_error(status, message)
+        body, status = _json_error(status, message)
         return body, status, headers
     if request_ctx.url_adapter is None:  # an untrusted Host: no links can be built
         return f"{status} {exc.name}: {message}\n", status, [
@@ -66,7 +68,7 @@ def _http_error(exc: HTTPException):
 def _csrf_error(exc: CSRFError):
     message = "This form was open too long or came from elsewhere. Reload the page and try again."
     if wants_json():
-        return _api_error(400, message)
+        return _json_error(400, message)
     return render_template("error.html", status=400, title="Form expired", message=message), 400
 
 
@@ -75,7 +77,7 @@ def _input_error(exc: InputError):
     a page it is a bug (pages show input errors on their fields), so a 500."""
     if wants_json():
         db.session.rollback()  # nothing a refused request began is kept
-        return _api_error(exc.status, exc.message, exc.field)
+        return _json_error(exc.status, exc.message, exc.field)
     return _unexpected(exc)
 
 
