@@ -7,7 +7,8 @@ settings) wires the layers together and may import any of them. The core imports
 framework. No modules import each other in a ring; a page room (``web/<room>/``) shares
 code with another only through a common module of ``web``, never through the other
 room's modules (and a common module needs no room); and nothing in the package imports
-the tests or their benchmarks.
+the tests or their benchmarks. The tests keep a rule of their own: no test module
+imports another (shared code lives in ``tests/support``, fixtures in ``conftest.py``).
 
 Imports are read with ``ast`` (``tests/support/imports.py``): those inside functions
 and under ``TYPE_CHECKING`` count too.
@@ -29,6 +30,7 @@ import pytest
 from tests.support.imports import Import, all_imports, cycles, imports_of, module_of, sources
 
 PACKAGE = Path(__file__).resolve().parent.parent / "scorekeeper"
+TESTS = Path(__file__).resolve().parent
 FRAMEWORKS = {"flask", "sqlalchemy", "flask_sqlalchemy", "wtforms", "flask_wtf", "werkzeug",
               "alembic", "flask_migrate", "itsdangerous", "jinja2", "markupsafe"}
 
@@ -138,6 +140,13 @@ def test_no_page_room_imports_another_room():
 
 def test_the_package_imports_no_test_or_benchmark():
     found = [found for found in all_imports(PACKAGE) if found.target.split(".")[0] == "tests"]
+    assert found == []
+
+
+def test_no_test_module_imports_another():
+    found = [f"{found.source}:{found.line} imports {found.target}"
+             for found in all_imports(TESTS)
+             if found.target.rsplit(".", 1)[-1].startswith(("test_", "conftest"))]
     assert found == []
 
 

@@ -6,7 +6,6 @@ and a new hand's one step gives the same standings and errors as a replay."""
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 import pytest
 
@@ -15,7 +14,6 @@ from scorekeeper.core.errors import InputError
 from scorekeeper.core.scoring import (
     HandResult,
     ScoringError,
-    Standings,
     play_hand,
     position_of,
     standings,
@@ -26,7 +24,7 @@ from scorekeeper.core.sheets import Sheet
 from scorekeeper.core.stats import seat_figures
 from scorekeeper.store import running
 from scorekeeper.store.extensions import db
-from scorekeeper.store.figures import as_values, figures_of, hand_rows, rows_before_save
+from scorekeeper.store.figures import as_values, hand_rows
 from scorekeeper.store.models import Group, Match, Player, SeatFigures
 from scorekeeper.store.records import (
     build_match,
@@ -36,45 +34,15 @@ from scorekeeper.store.records import (
     match_sheet,
     match_standings,
     record_hand,
-    running_state,
 )
 from scorekeeper.store.transfer import import_document, load_matches
 from tests.support.documents import random_document
+from tests.support.running import assert_state_is_a_replay, without_history
+from tests.support.web import joined_match
 
 LOW = parse_cards("2C 2D 2H 2S 3C 3D 3H")
 VALUES = ("seat", "game", "finished", "won", "hands", "points", "went_out", "caught_eight",
           "caught_joker", "fell", "deficit", "deficit_hand")
-
-
-def replayed(match: Match) -> running.Running:
-    """The state from scratch: every stored hand replayed, figures from every hand."""
-    table = match_standings(match)
-    return running.of_replay(table, figures_of(match, table), [h.out_seat for h in match.hands])
-
-
-def assert_state_is_a_replay(group: Group) -> int:
-    """Compare every match of the group as freshly read from the database."""
-    db.session.expire_all()
-    matches = load_matches(group)
-    for match in matches:
-        assert match.running_json is not None, match.id
-        expected = replayed(match)
-        assert running.from_text(match.running_json) == expected, match.id
-        rows = db.session.scalars(db.select(SeatFigures).where(SeatFigures.match_id == match.id)
-                                  .order_by(SeatFigures.seat)).all()
-        assert [(r.hands, r.points, r.fell, r.deficit, r.deficit_hand) for r in rows] == [
-            (f.hands, f.points, f.fell, f.deficit, f.deficit_hand) for f in expected.figures]
-        assert current_standings(match) == _without_history(match_standings(match))
-        if match.status != "finished":  # a save takes the rows it replaces from the state
-            stored = {r.seat: {c.key: getattr(r, c.key) for c in SeatFigures.__table__.c
-                               if c.key != "id"} for r in rows}
-            assert rows_before_save(match, running_state(match).figures) == stored, match.id
-    return len(matches)
-
-
-def _without_history(table: Standings) -> Standings:
-    """Full standings as :func:`standings_at` gives them: no per-hand history."""
-    return replace(table, progress=(), hands=(), dealers=())
 
 
 def _next_hand(match: Match, rng: random.Random) -> tuple[int | None, list[list]]:
@@ -129,10 +97,8 @@ def test_any_mix_of_writes_leaves_the_state_of_a_full_replay(app, seed):
 
 def test_a_long_match_played_hand_by_hand(app):
     """Hundreds of hands recorded one at a time end where one replay of them ends."""
-    from .test_query_counts import table
-
     client = app.test_client()
-    _, match_id, _ = table(app, client, 3, 0)
+    _, match_id, _ = joined_match(app, client, 3, 0)
     rng = random.Random(5)
     with app.app_context():
         match = db.session.get_one(Match, match_id)
@@ -172,7 +138,7 @@ def test_one_step_at_a_time_is_the_replay(sheet):
         hands.append(result)
         table = standings(sheet, names, 1, hands)
         assert position == position_of(table)
-        assert standings_at(sheet, names, position) == _without_history(table)
+        assert standings_at(sheet, names, position) == without_history(table)
 
 
 def test_a_stored_reason_follows_a_renamed_winner(app):
@@ -196,10 +162,8 @@ def test_a_stored_reason_follows_a_renamed_winner(app):
 
 def test_a_match_without_a_stored_state_is_replayed_and_then_kept(app):
     """A row the migration could not fill (NULL) still saves: replayed, then stored."""
-    from .test_query_counts import table
-
     client = app.test_client()
-    _, match_id, _ = table(app, client, 3, 4)
+    _, match_id, _ = joined_match(app, client, 3, 4)
     with app.app_context():
         db.session.execute(db.update(Match).where(Match.id == match_id)
                            .values(running_json=None))

@@ -13,15 +13,12 @@ from contextlib import contextmanager
 import pytest
 from sqlalchemy import event
 
-from scorekeeper.core.scoring import HandResult
-from scorekeeper.core.sheets import LO, Sheet
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, Player
-from scorekeeper.store.records import build_match
 from scorekeeper.store.transfer import import_document
 from tests.support.documents import random_document
-
-NAMES = ("Ann", "Bob", "Cat", "Dev", "Eli", "Fay")
+from tests.support.figures import TABLE
+from tests.support.web import joined_match
 
 
 @contextmanager
@@ -47,21 +44,6 @@ def queries(app, request: Callable[[], object]) -> int:
     return seen[0]
 
 
-def table(app, client, players: int, hands: int) -> tuple[int, int, str]:
-    """A joined group with a Last One match of ``players`` and ``hands`` empty hands."""
-    with app.app_context():
-        group = Group(name=f"T{players}x{hands}")
-        seated = [Player(group=group, name=n) for n in NAMES[:players]]
-        db.session.add_all([group, *seated])
-        db.session.commit()
-        blank = HandResult.of(0, [[] for _ in seated])
-        match = build_match(group, Sheet.make(LO, {}), seated, 0, [blank] * hands)
-        db.session.commit()
-        ids = group.id, match.id, group.invite_token
-    assert client.get(f"/join/{ids[2]}").status_code == 302
-    return ids
-
-
 def held(players: int) -> dict[str, str]:
     """Seat 0 went out; every other seat holds a card or two (a hand must be complete)."""
     cards = ("", "3C 4D", "5H", "6S", "7C", "9D")
@@ -83,7 +65,7 @@ def save_sizes(backend: str) -> list[tuple[int, int]]:
 def test_a_save_through_the_api_runs_a_fixed_number_of_queries(app, client, backend):
     counts = []
     for players, hands in save_sizes(backend):
-        _, mid, token = table(app, client, players, hands)
+        _, mid, token = joined_match(app, client, players, hands)
         body = {"number": hands + 1, "out": 0, "held": held(players)}
         auth = {"Authorization": f"Bearer {token}"}
 
@@ -98,7 +80,7 @@ def test_a_save_through_the_api_runs_a_fixed_number_of_queries(app, client, back
 def test_a_save_through_the_form_and_the_scoreboard_run_fixed_queries(app, client, backend):
     saves, boards = [], []
     for players, hands in save_sizes(backend):
-        gid, mid, _ = table(app, client, players, hands)
+        gid, mid, _ = joined_match(app, client, players, hands)
         url = f"/groups/{gid}/matches/{mid}"
         form = {"number": str(hands + 1), "out": "0"} | {
             f"seat-{s}": cards for s, cards in held(players).items()}
@@ -113,7 +95,7 @@ def test_a_save_through_the_form_and_the_scoreboard_run_fixed_queries(app, clien
 def test_the_scoreboard_runs_fixed_queries_whatever_the_players(app, client):
     boards = []
     for players, hands in SIZES:
-        gid, mid, _ = table(app, client, players, hands)
+        gid, mid, _ = joined_match(app, client, players, hands)
         boards.append(queries(app, lambda gid=gid, mid=mid: client.get(
             f"/groups/{gid}/matches/{mid}")))
     assert boards[0] == boards[1] <= 6, boards
@@ -126,7 +108,7 @@ def test_an_edit_and_a_delete_run_fixed_queries(app, client, backend):
     counts = []
     sizes = [(3, 1), (6, 30)] if backend == "postgresql" else SAVE_SIZES
     for players, hands in sizes:
-        _, mid, token = table(app, client, players, hands)
+        _, mid, token = joined_match(app, client, players, hands)
         auth = {"Authorization": f"Bearer {token}"}
         body = {"out": 0, "held": held(players)}
         edit = queries(app, lambda mid=mid, auth=auth, body=body: client.put(
@@ -170,7 +152,7 @@ def test_saving_hand_500_runs_the_queries_of_hand_1(app, client):
     """The API save reads the match's running state, not its hands."""
     counts = []
     for hands in (0, 499):
-        _, mid, token = table(app, client, 4, hands)
+        _, mid, token = joined_match(app, client, 4, hands)
         body = {"number": hands + 1, "out": 0, "held": held(4)}
         auth = {"Authorization": f"Bearer {token}"}
 
@@ -185,7 +167,7 @@ def test_saving_hand_500_runs_the_queries_of_hand_1(app, client):
 def test_the_scoreboard_at_500_hands_runs_the_queries_of_10(app, client):
     boards = []
     for players, hands in ((2, 10), (6, 500)):
-        gid, mid, _ = table(app, client, players, hands)
+        gid, mid, _ = joined_match(app, client, players, hands)
         boards.append(queries(app, lambda gid=gid, mid=mid: client.get(
             f"/groups/{gid}/matches/{mid}")))
     assert boards[0] == boards[1] <= 6, boards
@@ -194,8 +176,6 @@ def test_the_scoreboard_at_500_hands_runs_the_queries_of_10(app, client):
 def test_the_player_page_runs_the_same_queries_at_10_and_1000_matches(app, client):
     """The page reads the player's totals: the same statements at 10 and 1,000 matches
     (the worked examples of test_history_stats repeated: one quick import each)."""
-    from .test_history_stats import TABLE
-
     counts = []
     for n in (10, 1000):
         with app.app_context():
