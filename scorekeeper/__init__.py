@@ -4,8 +4,12 @@ The package is built in layers, each a folder, imports pointing one way::
 
     core   pure rules: cards, sheets, scoring, deal, engine (standard library only)
     store  the database: models, the one writer (records), queries, export/import
-    web    the pages, a package per user task      } never import each other
+    web    the pages, a package per user task;     } never import each other
+           the error pages and security headers    }
     api    the JSON API, a module per resource     }
+    cli    the ``scorekeeper`` command: serve, db, export/import, check-names
+
+This module only wires them together.
 
 The web stack is imported inside :func:`create_app`, not at the top of the package, so
 ``scorekeeper.core`` can be imported and used without Flask or SQLAlchemy being loaded.
@@ -32,10 +36,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: configuration, extensions, blueprints."""
     from flask import Flask
 
-    from scorekeeper import api, cli, config, errors, security, web
+    from scorekeeper import api, cli, config, web
+    from scorekeeper.api.common import api_error
     from scorekeeper.store import models  # noqa: F401  (registers the tables)
     from scorekeeper.store.extensions import csrf, db, migrate
-    from scorekeeper.web import assets
+    from scorekeeper.web import assets, errors, security
 
     app = Flask(
         __name__,
@@ -51,10 +56,19 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     db.init_app(app)
     migrate.init_app(app, db, directory=str(_PACKAGE / "store" / "migrations"))
     csrf.init_app(app)
-    errors.register(app)
+    errors.register(app, json_prefix=api.ERROR_PREFIX, json_error=api_error)
 
     api.register(app)
     web.register(app)
     assets.register(app)  # fingerprinted, cached static files; compressed responses
     cli.register(app)
     return app
+
+
+def main() -> None:
+    """The ``scorekeeper`` command: Flask's command line bound to :func:`create_app`, so
+    the app's own commands (``serve``, ``export``…) and Flask's (``db upgrade``…) work."""
+    from flask.cli import FlaskGroup
+
+    FlaskGroup(name="scorekeeper", create_app=create_app,
+               help="Scorekeeper for Crazy Eights and Last One.")()

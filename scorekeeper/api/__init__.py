@@ -20,6 +20,8 @@ from scorekeeper.store.extensions import csrf
 
 MODULES = (score, group, matches, hands, deal, transfer, replay)
 PREFIX = "/api/v1"
+# Every path under /api/ answers errors in JSON, an unknown version's included.
+ERROR_PREFIX = "/api/"
 
 bp = Blueprint("api", __name__, url_prefix=PREFIX)
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from flask import current_app, jsonify, request
 
+from scorekeeper.core.cards import Card, CardError, parse_cards
 from scorekeeper.core.errors import InputError
 
 
@@ -53,7 +54,7 @@ def json_depth(raw: bytes) -> int:
 def json_object() -> dict[str, Any]:
     """The request body as a JSON object, or :class:`InputError` 400.
 
-    The body's size was checked before it was read (see ``scorekeeper/security.py``);
+    The body's size was checked before it was read (see ``scorekeeper/web/security.py``);
     its nesting is checked here before it is parsed (``JSON_MAX_DEPTH``).
     """
     limit = current_app.config.get("JSON_MAX_DEPTH", 32)
@@ -67,6 +68,21 @@ def json_object() -> dict[str, Any]:
     if not isinstance(data, dict):
         raise InputError("the request body must be a JSON object", "body")
     return data
+
+
+def seat_cards(text: object, name: str, field: str, *, lists: bool = False) -> list[Card]:
+    """One seat's cards from a body: text like ``8s kh 7d`` (or, with ``lists``, a list
+    of card texts); missing (``None``), another type or a bad card is an
+    :class:`InputError` naming ``field``."""
+    if text is None:
+        raise InputError(f"the cards {name} holds are missing", field)
+    if not isinstance(text, str) and not (
+            lists and isinstance(text, list) and all(isinstance(t, str) for t in text)):
+        raise InputError("cards must be text like '8s kh 7d'", field)
+    try:
+        return parse_cards(text)
+    except CardError as exc:
+        raise InputError(f"{name}: {exc}", field) from None
 
 
 def out_or_blocked(data: dict[str, Any]) -> Any:

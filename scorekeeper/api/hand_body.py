@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorekeeper.api.common import json_object, out_or_blocked
-from scorekeeper.core.cards import Card, CardError, parse_cards
+from scorekeeper.api.common import json_object, out_or_blocked, seat_cards
+from scorekeeper.core.cards import Card
 from scorekeeper.core.deal import deal_problem
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.sheets import LO, OPTIONS
@@ -58,15 +58,7 @@ def _parse_held(data: Any, names: list[str], out: int | None, playing: list[bool
     for seat, name in enumerate(names):
         optional = seat == out or not playing[seat]
         text = entries.get(seat, "" if optional else None)
-        if text is None:
-            raise InputError(f"the cards {name} holds are missing", f"held.{seat}")
-        if not isinstance(text, str) and not (
-                isinstance(text, list) and all(isinstance(t, str) for t in text)):
-            raise InputError("cards must be text like '8s kh 7d'", f"held.{seat}")
-        try:
-            held.append(parse_cards(text))
-        except CardError as exc:
-            raise InputError(f"{name}: {exc}", f"held.{seat}") from None
+        held.append(seat_cards(text, name, f"held.{seat}", lists=True))
     return held
 
 

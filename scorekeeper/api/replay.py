@@ -18,7 +18,7 @@ bp = Blueprint("api_replay", __name__)
 @bp.post("/replay")
 def replay_view():
     """Replay a hand's events and judge each; 400 names the field at fault. The body
-    may be up to ``REPLAY_MAX_BYTES`` (see ``scorekeeper/security.py``)."""
+    may be up to ``REPLAY_MAX_BYTES`` (see ``scorekeeper/web/security.py``)."""
     return jsonify(run(json_object()))
 
 

@@ -12,8 +12,8 @@ from scorekeeper.api.common import (
     json_object,
     ok_response,
     out_or_blocked,
+    seat_cards,
 )
-from scorekeeper.core.cards import CardError, parse_cards
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.scoring import HandResult, ScoringError, check_hand, score_hand
 from scorekeeper.core.sheets import GAMES, Sheet, read_sheet
@@ -58,14 +58,7 @@ def _parse_remaining(data: Any, names: list[str], out: int | None) -> list[list]
     held = []
     for seat, name in enumerate(names):
         text = by_name.get(name, "" if seat == out else None)
-        if text is None:
-            raise InputError(f"the cards {name} holds are missing", f"remaining.{name}")
-        if not isinstance(text, str):
-            raise InputError("cards must be text like '8s kh 7d'", f"remaining.{name}")
-        try:
-            held.append(parse_cards(text))
-        except CardError as exc:
-            raise InputError(f"{name}: {exc}", f"remaining.{name}") from None
+        held.append(seat_cards(text, name, f"remaining.{name}"))
     return held
 
 

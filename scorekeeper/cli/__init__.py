@@ -1,7 +1,8 @@
-"""Command line: ``scorekeeper serve``, ``scorekeeper bench …`` and the database helpers.
+"""The commands a user runs: ``serve``, ``export``/``import`` and ``check-names``.
 
-``scorekeeper`` is a Flask CLI group bound to :func:`create_app`, so every ``flask``
-command (``db upgrade``, ``db check``, …) works under it too.
+:func:`register` adds them to the app's command line; the ``scorekeeper`` command
+(:func:`scorekeeper.main`) is Flask's command line bound to the app factory, so they
+and every ``flask`` command (``db upgrade``, ``db check``, …) work under it.
 """
 
 from __future__ import annotations
@@ -12,21 +13,7 @@ import sys
 
 import click
 from flask import Flask, current_app
-from flask.cli import FlaskGroup, with_appcontext
-
-
-def _create_app() -> Flask:
-    from scorekeeper import create_app
-
-    return create_app()
-
-
-@click.group(cls=FlaskGroup, create_app=_create_app, add_default_commands=True)
-def main() -> None:
-    """Scorekeeper for Crazy Eights and Last One."""
-
-
-# Commands are defined below and added to the app's CLI by register().
+from flask.cli import with_appcontext
 
 
 def upgrade_database() -> None:
@@ -66,7 +53,7 @@ def serve(host: str, port: int, threads: int) -> None:
 
     With ``SCOREKEEPER_PUBLIC_URL`` set the address shown (and its QR code) is that URL;
     ``SCOREKEEPER_PROXIES`` = N makes the app trust N proxies' forwarded headers (see
-    ``scorekeeper/security.py``); without it waitress drops them. Waitress buffers a
+    ``scorekeeper/web/security.py``); without it waitress drops them. Waitress buffers a
     body before the app sees it, so it is told the largest body the app accepts and
     refuses bigger ones itself.
     """

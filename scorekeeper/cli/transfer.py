@@ -14,7 +14,6 @@ from pathlib import Path
 import click
 from flask.cli import with_appcontext
 
-from scorekeeper.core.sheets import C8, CD, LO
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group
 from scorekeeper.store.transfer import (
@@ -25,9 +24,6 @@ from scorekeeper.store.transfer import (
     parse_json,
     to_csv,
 )
-
-NAMES = ("Ann", "Bob", "Cat", "Dev", "Eli", "Fay", "Gus", "Hal")
-QUICK = {LO: {"threshold": 100}, C8: {}, CD: {"start_count": 3}}
 
 
 def _group(group_id: int) -> Group:

@@ -194,13 +194,6 @@ class Card:
             return "Joker"
         return f"{self.rank.label}{self.suit.symbol}"
 
-    @property
-    def sort_key(self) -> tuple[int, int]:
-        """Order by suit then rank, jokers last: a tidy way to show a hand."""
-        if self.rank is None or self.suit is None:
-            return (9, 0)
-        return (list(Suit).index(self.suit), int(self.rank))
-
 
 _INTERNED: dict[tuple[Rank | None, Suit | None], Card] = {}
 JOKER = Card(None, None)

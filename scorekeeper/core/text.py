@@ -1,7 +1,9 @@
-"""Small helpers for the HTML forms: clean text input, collect errors per field.
+"""Text and small values typed by people: names, colours, whole numbers, messages.
 
-The pages use plain forms (CSRF via ``{{ csrf_token() }}``) because their fields depend
-on the game and the table; these helpers keep the parsing in views short.
+Every name and free-text field, from the pages (their WTForms fields call these), the
+API and an import alike, goes through :func:`clean_text`, so one rule decides which
+text is accepted. Bad input is an :class:`InputError` whose ``field`` names the input
+(a form field, a JSON key), so its message can be shown beside it.
 """
 
 from __future__ import annotations
@@ -15,9 +17,6 @@ _SPACES = re.compile(r"\s+")
 COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b",
            "#e377c2")
-
-
-# Bad input in one form field is an InputError whose ``field`` is the input's name;
 
 
 def sentence(text: object) -> str:

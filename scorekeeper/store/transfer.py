@@ -38,7 +38,7 @@ from scorekeeper.core.errors import InputError
 from scorekeeper.core.scoring import HandResult, ScoringError, Standings, standings
 from scorekeeper.core.sheets import LO, Sheet, SheetError
 from scorekeeper.core.stats import HandRow
-from scorekeeper.core.text import clean_text, name_key
+from scorekeeper.core.text import COLOUR, clean_text, name_key
 from scorekeeper.store import running
 from scorekeeper.store import totals as player_totals
 from scorekeeper.store.extensions import db
@@ -76,7 +76,6 @@ __all__ = [
 
 FORMAT, VERSION = "scorekeeper-export", 1
 MAX_NAME, MAX_CARDS_TEXT, MAX_TEXT, MAX_RULE = 40, 400, 4000, 40
-COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 UID = re.compile(r"^[0-9A-Za-z_-]{1,32}$")
 CSV_COLUMNS = ("match", "game", "started", "hand", "dealer", "seat", "player", "went_out",
                "cards", "points", "total")
@@ -697,7 +696,7 @@ def _rows(group: Group, plans: list[_Plan], key_of: _Keys) -> _Rows:
                                         hand_rows, table)
         rows.figures += [(m, keys[v["seat"]], v)
                          for v in as_values(plan.sheet.game, seat_figures, table)]
-        # Issue 12 (save round trip): the running state a save moves on from, as the
+        # The running state the next save moves on from, as the
         # records store it (store/running.py).
         rows.matches[-1]["running_json"] = running.to_text(running.at_end(
             table, seat_figures, [result.out for result in plan.results]))
@@ -788,7 +787,7 @@ def _write(group: Group, plans: list[_Plan], colours: dict[str, str]) -> list[st
         values["match_id"], values["player_id"] = match_ids[m], players[key]
         seat_rows.append(values)
     _insert(SeatFigures, seat_rows)
-    # Player totals (issue 12): the new matches' figures added to their players' sums.
+    # Player totals: the new matches' figures added to their players' sums.
     player_totals.apply(connection, [(None, row) for row in seat_rows])
     _insert_values(Hand, ("match_id", "number", "dealer", "out_seat", "hand_size", "created_at"),
                    [(match_ids[m], number, dealer, out, size, now)
@@ -818,7 +817,7 @@ def import_document(group: Group, doc: Any, limits: Limits = Limits()) -> Import
 def write_plans(group: Group, plans: list[_Plan], colours: dict[str, str]) -> ImportReport:
     """The writing half of :func:`import_document`, for plans :func:`validate` returned:
     one transaction, committed, or rolled back on any error. Separate so that
-    ``scorekeeper bench import`` can time validation and writing apart."""
+    the import benchmark can time validation and writing apart."""
     try:
         here = _already_here(group, plans)
         fresh = [plan for plan in plans if plan.uid not in here]

@@ -15,7 +15,7 @@
   files in ``static/`` stay as written. The hash is that of the bytes served.
 - Flask-Compress compresses HTML and JSON responses for browsers that accept it.
 - Static answers carry the app's security headers too (``STATIC_HEADERS``, set by
-  ``scorekeeper/security.py``): WhiteNoise answers before any ``after_request`` runs.
+  ``scorekeeper/web/security.py``): WhiteNoise answers before any ``after_request`` runs.
 """
 
 from __future__ import annotations

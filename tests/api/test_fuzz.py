@@ -136,7 +136,7 @@ BODY_OPERATIONS = {op.label: op for op in (r.ok() for r in schema.get_all_operat
 @pytest.mark.parametrize("kind", ["deep", "deep-field", "oversized"])
 @pytest.mark.parametrize("label", sorted(BODY_OPERATIONS))
 def test_hostile_bodies_are_refused_as_documented(fuzz_app, label, kind):
-    """Issue 14: every operation that takes a body answers a deeply nested one with a
+    """Every operation that takes a body answers a deeply nested one with a
     documented 400 and an oversized one with a documented 413, in the JSON error shape
     (schemathesis validates the response against the document)."""
     operation = BODY_OPERATIONS[label]

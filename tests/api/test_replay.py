@@ -41,7 +41,7 @@ def post(client, body):
     return response.json
 
 
-def test_the_issue_example_is_judged(client):
+def test_a_defender_who_breaks_the_melee_is_judged_illegal(client):
     body = post(client, EXAMPLE)
     # The melee is on: 1 (the defender) may only continue with 5♥, not play 4♠.
     assert body["ok"] is False and body["first_illegal"] == 0
@@ -284,7 +284,7 @@ def test_documented_in_openapi(client):
     assert "null step is replayed as if allowed" in op["description"]
 
 
-# ---------------------------------------------------------------- issue 15
+# ------------------------------------------ drawing, unsaid passes, the pile, owed cards
 
 def test_an_unsaid_pass_is_taken_when_the_next_seat_acts(client):
     said = c8([["8S", "KH"], ["9S", "5C"], 5], "4H",
@@ -342,7 +342,7 @@ def test_with_stock_and_pile_empty_nobody_draws(client):
     assert response.status_code == 400 and response.json["error"]["field"] == "pile"
 
 
-def test_the_deduction_case_from_issue_15(client):
+def test_unseen_cards_must_hold_a_playable_one_when_nothing_can_be_drawn(client):
     """Two players, stock 0, the pile just the upcard 4♥, seat 0's 49 cards unseen and
     seat 1 holding K♣ 3♦: seat 1 may pass; seat 0 must hold a heart, 4 or 8."""
     body = c8([49, ["KC", "3D"]], "4H",

@@ -1,4 +1,4 @@
-"""``scorekeeper bench browser``: "Record hand" → updated scoreboard, against a plain
+"""``python -m tests.bench browser``: "Record hand" → updated scoreboard, against a plain
 reload of the scoreboard, in headless Chromium on a live server; and the bytes a first
 and a repeat visit of the hand-entry page put on the wire.
 

@@ -135,3 +135,12 @@ def test_web_bench_runs_every_request_it_prints(monkeypatch, tmp_path):
     assert "| POST a hand, JSON API (hand 1) |" in result.output
     assert "| player statistics at 10 matches |" in result.output
     assert "| CPU ms | CPU vs bare |" in result.output
+
+
+def test_history_bench_times_each_page_at_both_sizes(monkeypatch, tmp_path):
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE_PATH", str(tmp_path))  # the bench sets it
+    result = CliRunner().invoke(bench, ["history", "--matches", "11"])
+    assert result.exit_code == 0, result.output
+    for size in (10, 11):
+        for page in ("history", "history, one player", "match record", "player page"):
+            assert f"{size:>7} matches  {page:<20}" in result.output, (size, page)

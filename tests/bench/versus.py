@@ -1,4 +1,4 @@
-"""``scorekeeper bench engine --against openspiel``: our engine and OpenSpiel's, side by side.
+"""``python -m tests.bench engine --against openspiel``: our engine and OpenSpiel's, side by side.
 
 Both play random complete Crazy Eights hands with the same *play-first* policy (a random
 playable card when there is one, else a random one of what is left: draw or pass),
@@ -218,7 +218,7 @@ def _cell(row: dict[str, Any], key: str, fmt: str = "{:,.0f}") -> str:
 
 
 def table(rows: list[dict[str, Any]]) -> str:
-    """The rows as a Markdown table (the README's Benchmarks section uses it)."""
+    """The rows as a Markdown table (tests/bench/README.md shows one)."""
     uniform = any("uniform_games_ratio" in r for r in rows)
     extra = any("speedup" in r for r in rows)
     head = "| Game | Players | Ours games/s | OpenSpiel games/s | Ratio |"

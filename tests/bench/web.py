@@ -1,4 +1,4 @@
-"""``scorekeeper bench web``: the save round trip, the scoreboard and the player page,
+"""``python -m tests.bench web``: the save round trip, the scoreboard and the player page,
 timed in one process against a bare route of the same app.
 
 Absolute times on a shared machine swing with its load, so every figure is a median

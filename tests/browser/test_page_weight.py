@@ -1,4 +1,4 @@
-"""Page weight on the wire (issue 12): the first load of hand entry stays within 15 KB,
+"""Page weight on the wire: the first load of hand entry stays within 15 KB,
 and a repeat visit fetches only the page itself, its static files coming from the
 phone. Bytes are counted where they leave the server (status line, headers, body), so
 whatever the service worker fetches counts too. On SQLite only: the bytes do not

@@ -1,4 +1,4 @@
-"""Issue 14 under the real server: ``scorekeeper serve`` (waitress) behind a TLS proxy.
+"""Hardening under the real server: ``scorekeeper serve`` (waitress) behind a TLS proxy.
 
 Was: waitress ignored ``X-Forwarded-Proto`` (cookies never Secure), buffered any body
 (1 GB → 3.1 GB RSS), and built links from whatever ``Host`` a client sent.

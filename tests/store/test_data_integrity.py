@@ -1,5 +1,5 @@
-"""Issue 14, findings 2, 3, 7 and 8, on both databases: each test does what went wrong
-on the live servers and checks the new answer.
+"""Data integrity under real use, on both databases: each test does what once went
+wrong on a live server and checks the answer it gets now.
 
 2. a big import blocked everyone;          3. a player deleted while a match starts;
 7. look-alike names;                       8. duplicate imports, no rate limits.

@@ -13,6 +13,9 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Column, Integer, MetaData, inspect, text
 
 from scorekeeper.store.extensions import db
+from tests.support.figures import assert_figures_match, imported, stored
+from tests.support.running import assert_state_is_a_replay
+from tests.support.totals import kept, recomputed
 
 _numbers = itertools.count()
 
@@ -112,8 +115,6 @@ def test_winners_text_becomes_seat_flags_and_back(fresh_app):
 
 def test_the_seat_figures_migration_backfills_existing_matches(fresh_app):
     """Matches stored before the figures existed get them from their hands."""
-    from tests.support.figures import assert_figures_match, imported, stored
-
     with fresh_app.app_context():
         flask_migrate.upgrade()
         group = imported(5)
@@ -131,8 +132,7 @@ def test_the_seat_figures_migration_backfills_existing_matches(fresh_app):
 def test_the_running_state_migration_backfills_existing_matches(fresh_app):
     """Matches stored before the running state existed get the state a replay gives."""
     from scorekeeper.store.models import Group, Match
-    from tests.support.figures import imported
-    from tests.support.running import assert_state_is_a_replay
+
 
     with fresh_app.app_context():
         flask_migrate.upgrade()
@@ -154,8 +154,7 @@ def test_the_player_totals_migration_backfills_from_the_seat_figures(fresh_app):
     including matches edited, reopened and finished since their import."""
     from scorekeeper.store.records import delete_last_hand
     from scorekeeper.store.transfer import load_matches
-    from tests.support.figures import imported
-    from tests.support.totals import kept, recomputed
+
 
     with fresh_app.app_context():
         flask_migrate.upgrade()
@@ -178,8 +177,7 @@ def test_the_recent_hands_migration_fills_every_running_state(fresh_app):
     """States stored before they kept the last hands get them from the hands, as a
     replay would give them; going back takes them out again."""
     from scorekeeper.store.models import Group, Match
-    from tests.support.figures import imported
-    from tests.support.running import assert_state_is_a_replay
+
 
     with fresh_app.app_context():
         flask_migrate.upgrade()

@@ -29,13 +29,9 @@ from scorekeeper.store.records import (
 from scorekeeper.store.transfer import import_document, load_matches
 from tests.support.documents import random_document
 from tests.support.figures import assert_figures_match, blocked, imported
-from tests.support.totals import kept, recomputed
+from tests.support.totals import assert_totals, kept
 
 pytestmark = pytest.mark.usefixtures("ctx")
-
-
-def assert_totals(group: Group) -> None:
-    assert kept(group) == recomputed(group)
 
 
 def complete_hand(match, rng: random.Random) -> tuple[int, list[list]]:

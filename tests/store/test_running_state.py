@@ -38,7 +38,7 @@ from scorekeeper.store.records import (
 from scorekeeper.store.transfer import import_document, load_matches
 from tests.support.documents import random_document
 from tests.support.running import assert_state_is_a_replay, without_history
-from tests.support.tables import table
+from tests.support.web import joined_match
 
 LOW = parse_cards("2C 2D 2H 2S 3C 3D 3H")
 VALUES = ("seat", "game", "finished", "won", "hands", "points", "went_out", "caught_eight",
@@ -98,7 +98,7 @@ def test_any_mix_of_writes_leaves_the_state_of_a_full_replay(app, seed):
 def test_a_long_match_played_hand_by_hand(app):
     """Hundreds of hands recorded one at a time end where one replay of them ends."""
     client = app.test_client()
-    _, match_id, _ = table(app, client, 3, 0)
+    _, match_id, _ = joined_match(app, client, 3, 0)
     rng = random.Random(5)
     with app.app_context():
         match = db.session.get_one(Match, match_id)
@@ -163,7 +163,7 @@ def test_a_stored_reason_follows_a_renamed_winner(app):
 def test_a_match_without_a_stored_state_is_replayed_and_then_kept(app):
     """A row the migration could not fill (NULL) still saves: replayed, then stored."""
     client = app.test_client()
-    _, match_id, _ = table(app, client, 3, 4)
+    _, match_id, _ = joined_match(app, client, 3, 4)
     with app.app_context():
         db.session.execute(db.update(Match).where(Match.id == match_id)
                            .values(running_json=None))

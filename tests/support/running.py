@@ -1,5 +1,5 @@
-"""The reference for a match's kept running state: every stored hand replayed from
-scratch, compared with what the store keeps (state, seat rows, standings)."""
+"""The running state's oracle: what a full replay of a match's stored hands gives,
+compared with what the records keep (``match.running_json``, the seat figures)."""
 
 from __future__ import annotations
 

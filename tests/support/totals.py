@@ -1,5 +1,6 @@
-"""The reference for the players' running totals: the three tables' rows as kept, and
-the same summed straight from the group's ``seat_figures`` rows."""
+"""The players' totals oracle: the three tables the records keep (``player_totals``,
+``player_falls``, ``player_rivals``), read back, and the same summed straight from the
+group's ``seat_figures`` rows."""
 
 from __future__ import annotations
 
@@ -74,3 +75,7 @@ def recomputed(group: Group) -> Tables:
     pairs = {pair for pair, _ in rivals}
     return ({key: (*sums, *best.get(key, (None, None, None))) for key, sums in totals.items()},
             dict(falls), {p: tuple(rivals[p, i] for i in range(3)) for p in pairs})
+
+
+def assert_totals(group: Group) -> None:
+    assert kept(group) == recomputed(group)

@@ -5,7 +5,16 @@ from __future__ import annotations
 import html
 import re
 
+from flask import Flask
 from flask.testing import FlaskClient
+
+from scorekeeper.core.scoring import HandResult
+from scorekeeper.core.sheets import LO, Sheet
+from scorekeeper.store.extensions import db
+from scorekeeper.store.models import Group, Player
+from scorekeeper.store.records import build_match
+
+NAMES = ("Ann", "Bob", "Cat", "Dev", "Eli", "Fay")
 
 
 def start_group(client: FlaskClient, name: str = "Thursday") -> int:
@@ -49,3 +58,18 @@ def field_errors(page: str) -> dict[str, str]:
     """The error messages on a page, by field name."""
     found = re.findall(r'class="field-error" id="([\w-]+)-error"[^>]*>([^<]*)<', page)
     return {name: html.unescape(message) for name, message in found}
+
+
+def joined_match(app: Flask, client: FlaskClient, players: int, hands: int) -> tuple[int, int, str]:
+    """A joined group with a Last One match of ``players`` and ``hands`` empty hands."""
+    with app.app_context():
+        group = Group(name=f"T{players}x{hands}")
+        seated = [Player(group=group, name=n) for n in NAMES[:players]]
+        db.session.add_all([group, *seated])
+        db.session.commit()
+        blank = HandResult.of(0, [[] for _ in seated])
+        match = build_match(group, Sheet.make(LO, {}), seated, 0, [blank] * hands)
+        db.session.commit()
+        ids = group.id, match.id, group.invite_token
+    assert client.get(f"/join/{ids[2]}").status_code == 302
+    return ids

@@ -286,7 +286,7 @@ def test_form_field_for_a_seat_hand():
     assert form_field("dealer", False) == "dealer"
 
 
-# ---- issue 15: "drew this turn", the headline on the last line, articles ----
+# ---- "drew this turn", the headline on the last line, articles ----
 
 @pytest.mark.parametrize(("params", "verdict", "words"), [
     # the card drawn, or any other card that fits, may be played (Crazy Eights)

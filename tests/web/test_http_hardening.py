@@ -1,5 +1,5 @@
-"""Issue 14, findings 1, 4, 5 and 6, on both databases: each test sends what broke the
-live servers and checks the new answer.
+"""Hardening for the open internet, on both databases: each test sends what once broke
+a live server and checks the answer it gets now.
 
 1. request size: 413 before the body is read;   4. security headers on every response;
 5. bad input: 400/404, never a 500;              6. links and cookies not built from

@@ -9,8 +9,14 @@ import pytest
 
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Match, Player
-from tests.support import tables
-from tests.support.web import add_players, field_errors, record, start_group, start_match
+from tests.support.web import (
+    add_players,
+    field_errors,
+    joined_match,
+    record,
+    start_group,
+    start_match,
+)
 
 
 @pytest.fixture
@@ -199,7 +205,7 @@ def test_group_page_lists_matches(client, table):
 @pytest.mark.parametrize(("hands", "shown"), [(3, [1, 2, 3]), (25, list(range(16, 26)))])
 def test_the_scoreboard_shows_the_last_hands_and_links_the_record(app, client, hands, shown):
     """The standings and the last ten hands; earlier ones are in the match record."""
-    gid, mid, _ = tables.table(app, client, 3, hands)
+    gid, mid, _ = joined_match(app, client, 3, hands)
     page = client.get(f"/groups/{gid}/matches/{mid}").get_data(as_text=True)
     numbers = [int(n) for n in re.findall(r'aria-label="Edit hand (\d+)"', page)]
     assert numbers == shown

@@ -18,7 +18,7 @@ from scorekeeper.store.models import Group, Match, Player
 from scorekeeper.store.transfer import import_document
 from tests.support.documents import random_document
 from tests.support.figures import TABLE
-from tests.support.tables import table
+from tests.support.web import joined_match
 
 
 @contextmanager
@@ -65,7 +65,7 @@ def save_sizes(backend: str) -> list[tuple[int, int]]:
 def test_a_save_through_the_api_runs_a_fixed_number_of_queries(app, client, backend):
     counts = []
     for players, hands in save_sizes(backend):
-        _, mid, token = table(app, client, players, hands)
+        _, mid, token = joined_match(app, client, players, hands)
         body = {"number": hands + 1, "out": 0, "held": held(players)}
         auth = {"Authorization": f"Bearer {token}"}
 
@@ -80,7 +80,7 @@ def test_a_save_through_the_api_runs_a_fixed_number_of_queries(app, client, back
 def test_a_save_through_the_form_and_the_scoreboard_run_fixed_queries(app, client, backend):
     saves, boards = [], []
     for players, hands in save_sizes(backend):
-        gid, mid, _ = table(app, client, players, hands)
+        gid, mid, _ = joined_match(app, client, players, hands)
         url = f"/groups/{gid}/matches/{mid}"
         form = {"number": str(hands + 1), "out": "0"} | {
             f"seat-{s}": cards for s, cards in held(players).items()}
@@ -95,7 +95,7 @@ def test_a_save_through_the_form_and_the_scoreboard_run_fixed_queries(app, clien
 def test_the_scoreboard_runs_fixed_queries_whatever_the_players(app, client):
     boards = []
     for players, hands in SIZES:
-        gid, mid, _ = table(app, client, players, hands)
+        gid, mid, _ = joined_match(app, client, players, hands)
         boards.append(queries(app, lambda gid=gid, mid=mid: client.get(
             f"/groups/{gid}/matches/{mid}")))
     assert boards[0] == boards[1] <= 6, boards
@@ -108,7 +108,7 @@ def test_an_edit_and_a_delete_run_fixed_queries(app, client, backend):
     counts = []
     sizes = [(3, 1), (6, 30)] if backend == "postgresql" else SAVE_SIZES
     for players, hands in sizes:
-        _, mid, token = table(app, client, players, hands)
+        _, mid, token = joined_match(app, client, players, hands)
         auth = {"Authorization": f"Bearer {token}"}
         body = {"out": 0, "held": held(players)}
         edit = queries(app, lambda mid=mid, auth=auth, body=body: client.put(
@@ -149,10 +149,10 @@ def test_history_record_and_player_page_run_fixed_queries(app, client, kind):
 
 
 def test_saving_hand_500_runs_the_queries_of_hand_1(app, client):
-    """The API save reads the match's running state, not its hands (issue 12)."""
+    """The API save reads the match's running state, not its hands."""
     counts = []
     for hands in (0, 499):
-        _, mid, token = table(app, client, 4, hands)
+        _, mid, token = joined_match(app, client, 4, hands)
         body = {"number": hands + 1, "out": 0, "held": held(4)}
         auth = {"Authorization": f"Bearer {token}"}
 
@@ -167,7 +167,7 @@ def test_saving_hand_500_runs_the_queries_of_hand_1(app, client):
 def test_the_scoreboard_at_500_hands_runs_the_queries_of_10(app, client):
     boards = []
     for players, hands in ((2, 10), (6, 500)):
-        gid, mid, _ = table(app, client, players, hands)
+        gid, mid, _ = joined_match(app, client, players, hands)
         boards.append(queries(app, lambda gid=gid, mid=mid: client.get(
             f"/groups/{gid}/matches/{mid}")))
     assert boards[0] == boards[1] <= 6, boards
@@ -175,7 +175,7 @@ def test_the_scoreboard_at_500_hands_runs_the_queries_of_10(app, client):
 
 def test_the_player_page_runs_the_same_queries_at_10_and_1000_matches(app, client):
     """The page reads the player's totals: the same statements at 10 and 1,000 matches
-    (the worked examples of tests.support.figures repeated: one quick import each)."""
+    (the worked examples of test_history_stats repeated: one quick import each)."""
     counts = []
     for n in (10, 1000):
         with app.app_context():

@@ -245,7 +245,7 @@ def test_rules_card_partial_renders_from_any_sheet(app):
     assert 'href="/rules/card?game=crazy-eights&amp;players=3&amp;queen_skips=true"' in html
 
 
-# ---- issue 15: the reference and the card say what the engine does ----
+# ---- the reference and the card say what the engine does ----
 
 @pytest.mark.parametrize(("game", "words"), [
     ("last-one", ["not just the one you picked up", "keep it and pass",

@@ -33,8 +33,9 @@ class Melee(NamedTuple):
 
 
 class Snapshot(NamedTuple):
-    """Everything a move can change, saved before the move so undo restores it exactly
-    (lists are copies)."""
+    """Everything that defines a position, copied (lists are copies): what
+    ``state_key`` compares two states by. Undo keeps a smaller record, of what each move
+    changed (``undo.py``)."""
 
     known: list[Any]
     unknown: list[int]

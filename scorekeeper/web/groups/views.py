@@ -26,7 +26,7 @@ def _setting(name: str):
     return lambda: current_app.config[name]
 
 
-# Per client address; past the limit a 429 with Retry-After (see scorekeeper/security.py).
+# Per client address; past the limit a 429 with Retry-After (see scorekeeper/web/security.py).
 @bp.post("/groups")
 @limiter.limit(_setting("RATELIMIT_GROUPS"), exempt_when=limits_off,
                error_message="Too many new groups from here; try again later.")

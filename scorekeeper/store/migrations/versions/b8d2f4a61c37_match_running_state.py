@@ -5,7 +5,7 @@ Revises: e7a3c91f4b28
 Create Date: 2026-12-01 04:00:00
 
 A save of the next hand moves this state on by one hand instead of replaying the whole
-match (issue 12). Existing matches get it here from a replay of their stored hands
+match. Existing matches get it here from a replay of their stored hands
 and their stored seat figures, a batch of matches at a time, by the same functions
 the records use (:mod:`scorekeeper.store.running`). A row whose hands do not replay
 (none should) is left NULL, which the records treat as "replay it".

@@ -4,7 +4,7 @@ Revision ID: d4a7c2e9b1f6
 Revises: b7d2e4f6a813
 Create Date: 2026-12-01 07:00:00
 
-The scoreboard lists a match's last ten hands (issue 12). The records now keep them in
+The scoreboard lists a match's last ten hands. The records now keep them in
 the match's running state (``match.running_json``, key ``recent``: one
 ``[number, dealer, out, [points…]]`` per hand, oldest first), moved on by every save
 and rebuilt by every replay. Here every stored state gets them from its match's hands.

@@ -1,25 +1,53 @@
-"""Error pages: JSON under ``/api/``, a friendly page everywhere else.
+"""Error pages: a friendly page, or the API's JSON error under the API's paths.
 
 Never a bare 500: unexpected errors are logged, the transaction is rolled back, and
-the person sees a short apology with a way back.
+the person sees a short apology with a way back. Flask keeps one handler per kind of
+error for the whole app, so the pages and the API share these handlers; the app
+factory hands over the API's path prefix and its error body, so this module never
+imports the API.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from flask import Flask, current_app, render_template, request
 from flask.globals import request_ctx
+from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import IntegrityError
 from werkzeug.exceptions import Conflict, HTTPException, InternalServerError
 
-from scorekeeper.api.common import api_error
 from scorekeeper.core.errors import InputError
 from scorekeeper.store.extensions import db
+
+# The JSON error body and its status, given the status, message and field at fault.
+JsonError = Callable[[int, str, "str | None"], tuple[ResponseReturnValue, int]]
+_KEY = "scorekeeper.json_errors"
+
+
+@dataclass(frozen=True)
+class _JsonErrors:
+    """Which paths answer errors in JSON, and the body they answer with."""
+
+    prefix: str
+    body: JsonError
+
+
+def _json_errors() -> _JsonErrors:
+    found: _JsonErrors = current_app.extensions[_KEY]
+    return found
 
 
 def wants_json() -> bool:
     """API paths answer in JSON, whatever the client accepts."""
-    return request.path.startswith("/api/")
+    return request.path.startswith(_json_errors().prefix)
+
+
+def _json_error(status: int, message: str, field: str | None = None):
+    """The error in JSON, as the API answers it."""
+    return _json_errors().body(status, message, field)
 
 
 def _http_error(exc: HTTPException):
@@ -28,7 +56,7 @@ def _http_error(exc: HTTPException):
     # Keep the exception's own headers (a 405's Allow), not its HTML content type.
     headers = [(k, v) for k, v in exc.get_headers() if k.lower() != "content-type"]
     if wants_json():
-        body, status = api_error(status, message)
+        body, status = _json_error(status, message)
         return body, status, headers
     if request_ctx.url_adapter is None:  # an untrusted Host: no links can be built
         return f"{status} {exc.name}: {message}\n", status, [
@@ -40,7 +68,7 @@ def _http_error(exc: HTTPException):
 def _csrf_error(exc: CSRFError):
     message = "This form was open too long or came from elsewhere. Reload the page and try again."
     if wants_json():
-        return api_error(400, message)
+        return _json_error(400, message)
     return render_template("error.html", status=400, title="Form expired", message=message), 400
 
 
@@ -49,7 +77,7 @@ def _input_error(exc: InputError):
     a page it is a bug (pages show input errors on their fields), so a 500."""
     if wants_json():
         db.session.rollback()  # nothing a refused request began is kept
-        return api_error(exc.status, exc.message, exc.field)
+        return _json_error(exc.status, exc.message, exc.field)
     return _unexpected(exc)
 
 
@@ -69,8 +97,10 @@ def _unexpected(exc: Exception):
     return _http_error(InternalServerError("Something went wrong on our side; nothing was saved."))
 
 
-def register(app: Flask) -> None:
-    """Install the handlers on the app."""
+def register(app: Flask, json_prefix: str, json_error: JsonError) -> None:
+    """Install the handlers on the app: under ``json_prefix`` errors are answered with
+    ``json_error(status, message, field)``, elsewhere with the error page."""
+    app.extensions[_KEY] = _JsonErrors(json_prefix, json_error)
     app.register_error_handler(CSRFError, _csrf_error)
     app.register_error_handler(InputError, _input_error)
     app.register_error_handler(IntegrityError, _integrity_error)
