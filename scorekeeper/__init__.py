@@ -32,9 +32,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: configuration, extensions, blueprints."""
     from flask import Flask
 
-    from scorekeeper import api, cli, config, errors, security, web
+    from scorekeeper import api, cli, config, errors, health, security, web
+    from scorekeeper.extensions import csrf, init_limiter
     from scorekeeper.store import models  # noqa: F401  (registers the tables)
-    from scorekeeper.store.extensions import csrf, db, migrate
+    from scorekeeper.store.extensions import db, migrate
     from scorekeeper.web import assets
 
     app = Flask(
@@ -47,6 +48,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     config.configure(app, test_config)
     security.register(app)  # before CSRF reads a form: the body limit comes first
+    init_limiter(app)
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(_PACKAGE / "store" / "migrations"))
@@ -57,4 +59,5 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     web.register(app)
     assets.register(app)  # fingerprinted, cached static files; compressed responses
     cli.register(app)
+    health.register(app)  # outermost: answered before proxies and hosts are looked at
     return app

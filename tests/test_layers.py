@@ -4,6 +4,12 @@ Every ``scorekeeper`` module belongs to a layer by its folder. A module may impo
 own layer and the layers below it; ``web`` and ``api`` sit side by side and never import
 each other. The top of the package (``create_app``, the app-wide error pages, settings)
 wires the layers together and may import any of them. The core imports no framework.
+
+One module at the top is a layer of its own, ``app``: ``scorekeeper/extensions.py``,
+the app-level extensions (CSRF, the rate limiter) that the factory sets up and that
+pages and the API both decorate their views with. They are about requests, so they do
+not belong in ``store``; ``web``, ``api`` and ``cli`` may import them, and they import
+only ``core`` and ``store``, so no layer reaches the top through them.
 """
 
 from __future__ import annotations
@@ -23,16 +29,21 @@ FRAMEWORKS = {"flask", "sqlalchemy", "flask_sqlalchemy", "wtforms", "flask_wtf",
 BELOW = {
     "core": set(),
     "store": {"core"},
-    "web": {"core", "store"},
-    "api": {"core", "store"},
-    "cli": {"core", "store", "top"},
-    "top": {"core", "store", "web", "api", "cli"},
+    "app": {"core", "store"},
+    "web": {"core", "store", "app"},
+    "api": {"core", "store", "app"},
+    "cli": {"core", "store", "app", "top"},
+    "top": {"core", "store", "app", "web", "api", "cli"},
 }
+APP_MODULES = {"scorekeeper.extensions"}
 SOURCES = sorted(p for p in PACKAGE.rglob("*.py") if "versions" not in p.parts)
 
 
 def layer_of(module: str) -> str:
-    """``scorekeeper.store.records`` → ``store``; the package's own modules → ``top``."""
+    """``scorekeeper.store.records`` → ``store``; the package's own modules → ``top``
+    (but the app-level extensions → ``app``)."""
+    if module in APP_MODULES:
+        return "app"
     parts = module.split(".")
     return parts[1] if len(parts) > 1 and parts[1] in BELOW else "top"
 
@@ -105,6 +116,12 @@ def test_core_imports_no_framework(path):
     ("api/bad.py", "from ..web.access import join\n", "api imports scorekeeper.web.access"),
     ("api/bad.py", "import scorekeeper.web.hands.form\n", "api imports scorekeeper.web.hands.form"),
     ("store/bad.py", "from scorekeeper import web\n", "store imports scorekeeper.web"),
+    ("store/bad.py", "from scorekeeper.extensions import limiter\n",
+     "store imports scorekeeper.extensions (app)"),
+    ("extensions.py", "from scorekeeper.web import access\n",
+     "app imports scorekeeper.web (web)"),
+    ("web/bad.py", "from scorekeeper.config import configure\n",
+     "web imports scorekeeper.config (top)"),
 ])
 def test_a_wrong_import_is_caught(tmp_path, monkeypatch, where, source, complaint):
     # The checker itself must fail on the imports it exists to forbid.
@@ -126,6 +143,15 @@ def test_a_right_import_passes(tmp_path, monkeypatch, source):
     (fake / "store" / "ok.py").write_text(source)
     monkeypatch.setattr(sys.modules[__name__], "PACKAGE", fake)
     assert wrong_imports(fake / "store" / "ok.py") == []
+
+
+@pytest.mark.parametrize("where", ["web/ok.py", "api/ok.py", "cli/ok.py"])
+def test_pages_and_api_may_use_the_app_level_extensions(tmp_path, monkeypatch, where):
+    fake = tmp_path / "scorekeeper"
+    (fake / where).parent.mkdir(parents=True)
+    (fake / where).write_text("from scorekeeper.extensions import csrf, limiter\n")
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", fake)
+    assert wrong_imports(fake / where) == []
 
 
 def test_importing_the_core_loads_no_web_stack():
