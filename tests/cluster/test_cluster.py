@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from tests.support.cluster import Deployment, missing_parts
+from tests.support.cluster import FIGURES, Deployment, missing_parts
 from tests.support.phones import (
     Phone,
     Run,
@@ -62,7 +62,8 @@ def test_three_upgrades_at_once_on_an_empty_database_all_succeed(deployment):
         assert ready.status == 200, ready.body
 
 
-def test_no_acknowledged_hand_is_lost_doubled_or_changed_through_a_kill(deployment):
+def test_no_acknowledged_hand_is_lost_doubled_or_changed_through_a_kill(deployment,
+                                                                     record_property):
     """Phones record hands (API and page forms) through nginx while one host is killed
     with kill -9 and restarted; every hand acknowledged is stored once, as sent."""
     phones = [proxy_phone(deployment, n) for n in range(1, API_PHONES + FORM_PHONES + 1)]
@@ -102,11 +103,12 @@ def test_no_acknowledged_hand_is_lost_doubled_or_changed_through_a_kill(deployme
         assert extra <= set(run.pending), (run.phone_no, sorted(extra))
         assert all(stored[n] == run.pending[n] for n in extra)
     latencies = [t for run in done for t in run.latencies]
-    print(f"\ncluster: {len(phones)} phones ({API_PHONES} API, {FORM_PHONES} forms), "
-          f"{acked} hands acknowledged in {elapsed:.1f} s ({acked / elapsed:.0f} hands/s), "
-          f"p50 {percentile(latencies, 0.5) * 1000:.0f} ms, "
-          f"p95 {percentile(latencies, 0.95) * 1000:.0f} ms, "
-          f"{sum(r.resends for r in done)} resends after the kill -9 of one host")
+    record_property(FIGURES, (
+        f"cluster: {len(phones)} phones ({API_PHONES} API, {FORM_PHONES} forms), {acked} hands "
+        f"acknowledged in {elapsed:.1f} s ({acked / elapsed:.0f} hands/s), "
+        f"p50 {percentile(latencies, 0.5) * 1000:.0f} ms, "
+        f"p95 {percentile(latencies, 0.95) * 1000:.0f} ms, "
+        f"{sum(r.resends for r in done)} resends after the kill -9 of one host"))
     assert acked >= len(phones) * 3, "the load recorded almost nothing"
 
 

@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "tests" / "cluster" / "nginx.conf"
 BIN = Path(sys.executable).parent
 PUBLIC_HOST = "cards.example.org"
+FIGURES = "cluster figures"  # the name under which the cluster test records its figures
 SECRET = "one key shared by every host of the test deployment"
 # Small limits, so the test reaches them in a few requests; group creation is open
 # (every phone of the test comes from a handful of addresses).
@@ -180,9 +181,25 @@ def _group_pids(pgid: int) -> list[int]:
     return pids
 
 
+def _stat(pid: int) -> list[str]:
+    """The fields of ``/proc/PID/stat`` after the command name (state, ppid, …)."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
 def _cpu_of(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    fields = _stat(pid)
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _children_cpu(parent: int) -> float:
+    """CPU seconds of ``parent`` and its direct children (PostgreSQL's backends)."""
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                if int(entry.name) == parent or int(_stat(int(entry.name))[1]) == parent:
+                    total += _cpu_of(int(entry.name))
+    return total
 
 
 def server_block(proxy_port: int, addresses: list[str], host_port: int) -> str:
@@ -315,4 +332,11 @@ class Deployment:
         self.proxy.start(self.addresses, self.host_port)
 
     def host_cpu(self) -> float:
+        """CPU seconds used so far by every app host."""
         return sum(h.cpu_seconds() for h in self.hosts)
+
+    def database_cpu(self) -> float:
+        """CPU seconds used so far by PostgreSQL: the postmaster and its backends."""
+        assert self.pg is not None
+        postmaster = int((self.pg.data / "postmaster.pid").read_text().split()[0])
+        return _children_cpu(postmaster)

@@ -133,10 +133,10 @@ class Run:
     errors: list[str] = field(default_factory=list)
 
 
-def record_by_api(phone: Phone, run: Run, hands: int, deadline: float) -> Run:
-    """Record hands 1 … ``hands`` through the API, each with its own key, resending it
-    after a failed connection or a 502 until acknowledged or the deadline."""
-    for number in range(1, hands + 1):
+def record_by_api(phone: Phone, run: Run, hands: int, deadline: float, first: int = 1) -> Run:
+    """Record hands ``first`` … ``hands`` through the API, each with its own key,
+    resending it after a failed connection or a 502 until acknowledged or the deadline."""
+    for number in range(first, hands + 1):
         out, held = hand_cards(run.phone_no, number)
         body = {"number": number, "out": out, "blocked": False,
                 "held": {str(i): c for i, c in enumerate(held) if c}}
