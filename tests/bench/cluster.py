@@ -21,7 +21,7 @@ from __future__ import annotations
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import click
 from flask import Flask
@@ -44,25 +44,34 @@ def app_with_bare_route() -> Flask:
 
 @dataclass
 class Figures:
+    """One way of serving: hands acknowledged, seconds spent, every round trip."""
+
     label: str
-    hands: int
-    seconds: float
-    p50: float
-    p95: float
+    hands: int = 0
+    seconds: float = 0.0
+    latencies: list[float] = field(default_factory=list)
 
 
-def hands_row(label: str, phones: list[Phone], seconds: float) -> Figures:
-    """Every phone records hands into its own match for ``seconds``."""
-    runs = [Run(n, new_table(p, f"Bench {label} {n}")) for n, p in enumerate(phones, 1)]
-    deadline = time.monotonic() + seconds
-    start = time.perf_counter()
+def hands_round(figures: Figures, phones: list[Phone], seconds: float) -> None:
+    """Every phone records hands into a new match of its own for ``seconds``; the
+    first second is a warm-up, not counted (workers' first requests, pooled
+    connections)."""
+    runs = [Run(n, new_table(p, f"Bench {figures.label} {n}")) for n, p in enumerate(phones, 1)]
+    warm = time.monotonic() + 1.0
     with ThreadPoolExecutor(len(phones)) as pool:
-        done = list(pool.map(lambda pr: record_by_api(pr[0], pr[1], 10**6, deadline),
-                             zip(phones, runs, strict=True)))
-    elapsed = time.perf_counter() - start
-    latencies = [t for run in done for t in run.latencies]
-    return Figures(label, sum(len(r.acked) for r in done), elapsed,
-                   percentile(latencies, 0.5), percentile(latencies, 0.95))
+        list(pool.map(lambda pr: record_by_api(pr[0], pr[1], 10**6, warm),
+                      zip(phones, runs, strict=True)))
+        firsts = [max(run.acked, default=0) + 1 for run in runs]
+        for run in runs:
+            run.acked.clear()
+            run.latencies.clear()
+        deadline = time.monotonic() + seconds
+        start = time.perf_counter()
+        done = list(pool.map(lambda prf: record_by_api(prf[0], prf[1], 10**6, deadline, prf[2]),
+                             zip(phones, runs, firsts, strict=True)))
+    figures.seconds += time.perf_counter() - start
+    figures.hands += sum(len(r.acked) for r in done)
+    figures.latencies += [t for run in done for t in run.latencies]
 
 
 @dataclass
@@ -123,7 +132,10 @@ def _writer(phone: Phone, run: Run, every: float):
               help="Spectators polling back to back (CPU per poll does not depend on it).")
 @click.option("--workers", default=2, show_default=True, type=click.IntRange(1, 8),
               help="gunicorn workers per host.")
-def bench_cluster(phones: int, seconds: float, pollers: int, workers: int) -> None:
+@click.option("--rounds", default=2, show_default=True, type=click.IntRange(1, 20),
+              help="Rounds of hands, one host and three hosts alternating.")
+def bench_cluster(phones: int, seconds: float, pollers: int, workers: int,
+                  rounds: int) -> None:
     """Hands/s and latency on one host and on three behind nginx; the polling cost."""
     missing = missing_parts()
     if missing:
@@ -132,13 +144,13 @@ def bench_cluster(phones: int, seconds: float, pollers: int, workers: int) -> No
         assert all(u.returncode == 0 for u in d.upgrade(at_once=1))
         d.start_hosts()
         first = d.hosts[0]
-        rows = [
-            hands_row("1 host (direct)", [Phone(f"127.0.3.{n}", first.port, first.address)
-                                          for n in range(1, phones + 1)], seconds),
-            hands_row("3 hosts via nginx", [Phone(f"127.0.4.{n}", d.proxy.port)
-                                            for n in range(1, phones + 1)], seconds),
-        ]
-        _print_hands(rows, phones, workers)
+        one, three = Figures("1 host (direct)"), Figures("3 hosts via nginx")
+        for _ in range(rounds):
+            hands_round(one, [Phone(f"127.0.3.{n}", first.port, first.address)
+                              for n in range(1, phones + 1)], seconds)
+            hands_round(three, [Phone(f"127.0.4.{n}", d.proxy.port)
+                                for n in range(1, phones + 1)], seconds)
+        _print_hands([one, three], phones, workers, rounds)
         writer_phone = Phone("127.0.5.1", d.proxy.port)
         run = Run(1, new_table(writer_phone, "Watched"))
         view = writer_phone.api("GET", f"/matches/{run.table.match_id}", run.table.token)
@@ -148,14 +160,15 @@ def bench_cluster(phones: int, seconds: float, pollers: int, workers: int) -> No
         _print_polls(polls, bare, pollers)
 
 
-def _print_hands(rows: list[Figures], phones: int, workers: int) -> None:
+def _print_hands(rows: list[Figures], phones: int, workers: int, rounds: int) -> None:
     click.echo(f"Hands recorded by {phones} phones through the API (gunicorn -w {workers} "
-               "per host, PostgreSQL, Redis):")
+               f"per host, PostgreSQL, Redis; {rounds} alternating round(s) each):")
     click.echo("| where | hands | hands/s | p50 ms | p95 ms |")
     click.echo("| --- | ---: | ---: | ---: | ---: |")
     for row in rows:
         click.echo(f"| {row.label} | {row.hands} | {row.hands / row.seconds:.0f} | "
-                   f"{row.p50 * 1000:.0f} | {row.p95 * 1000:.0f} |")
+                   f"{percentile(row.latencies, 0.5) * 1000:.0f} | "
+                   f"{percentile(row.latencies, 0.95) * 1000:.0f} |")
     one, three = (row.hands / row.seconds for row in rows)
     click.echo(f"three hosts / one host: {three / max(one, 1e-9):.2f}× the hands/s")
 
