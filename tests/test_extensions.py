@@ -31,7 +31,7 @@ PROBE = textwrap.dedent("""
     from scorekeeper import create_app
     app = create_app({{"SECRET_KEY": "k", "WTF_CSRF_ENABLED": False,
                       "RATELIMIT_STORAGE_URI": {uri!r}, "RATELIMIT_JOINS": "2 per minute",
-                      "RATELIMIT_BEARER_FAILURES": "2 per minute"}})
+                      "RATELIMIT_BEARER_FAILURES": "2 per minute", **{extra}}})
     with app.app_context():
         upgrade()
     phone = app.test_client()
@@ -64,8 +64,9 @@ NO_REDIS_CLIENT = textwrap.dedent("""
 """)
 
 
-def _probe(uri: str, block: str = "") -> tuple[dict, str]:
-    ran = subprocess.run([sys.executable, "-c", PROBE.format(uri=uri, block=block)],
+def _probe(uri: str, block: str = "", **extra: object) -> tuple[dict, str]:
+    code = PROBE.format(uri=uri, block=block, extra=repr(extra))
+    ran = subprocess.run([sys.executable, "-c", code],
                          capture_output=True, text=True, timeout=120)
     assert ran.returncode == 0, ran.stderr
     return json.loads(ran.stdout.strip().splitlines()[-1]), ran.stderr
@@ -83,6 +84,20 @@ def test_a_storage_that_does_not_answer_degrades_to_limits_per_process():
     assert "does not answer" in answers["why"]["rate_limits"]
     assert log.count("Rate limit storage unreachable - falling back to in-memory storage") == 1
     assert "Traceback" not in log
+
+
+def test_with_the_fallback_off_a_storage_error_is_swallowed_not_a_500():
+    """``RATELIMIT_IN_MEMORY_FALLBACK_ENABLED = False``: no counting at all while the
+    storage is gone, but ``RATELIMIT_SWALLOW_ERRORS`` still keeps every answer whole."""
+    pytest.importorskip("redis")
+    answers, log = _probe(f"redis://127.0.0.1:{free_port()}",
+                          RATELIMIT_IN_MEMORY_FALLBACK_ENABLED=False)
+    assert answers["page"] == 200 and answers["new group"] == 302
+    assert answers["right token"] == 200
+    assert answers["wrong tokens"] == [404, 404, 404]
+    assert answers["wrong invites"] == [404, 404, 404]
+    assert answers["ready"] == 503
+    assert "Swallowing error" in log
 
 
 def test_redis_without_its_client_starts_and_says_so():
