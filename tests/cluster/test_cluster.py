@@ -2,9 +2,10 @@
 127.0.0.2–4 behind nginx (the README's server block, ``tests/cluster/nginx.conf``),
 one PostgreSQL, one Redis — all started here, on loopback only.
 
-One deployment serves the whole module (starting it is most of the cost); the tests
-run in file order and each leaves it as the next expects. Skipped when nginx or Redis
-is missing, except under CI, where it must run.
+Starting the deployment is most of the cost, so one test starts it once and checks,
+in order, everything below (each check leaves the deployment as the next expects; as
+one test it stays on one xdist worker). Skipped when nginx or Redis is missing,
+except under CI, where it must run.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ LOAD_SECONDS = 9.0
 KILL_AFTER = 2.0  # seconds into the load, host 2 is killed (kill -9) and restarted
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def deployment():
     missing = missing_parts()
     if missing:
@@ -53,7 +54,7 @@ def proxy_phone(deployment, n: int) -> Phone:
     return Phone(f"127.0.1.{n}", deployment.proxy.port)
 
 
-def test_three_upgrades_at_once_on_an_empty_database_all_succeed(deployment):
+def check_three_upgrades_at_once_on_an_empty_database_all_succeed(deployment):
     outputs = "\n".join(u.stdout for u in deployment.upgrades)
     assert [u.returncode for u in deployment.upgrades] == [0, 0, 0], outputs
     for host in deployment.hosts:
@@ -62,8 +63,8 @@ def test_three_upgrades_at_once_on_an_empty_database_all_succeed(deployment):
         assert ready.status == 200, ready.body
 
 
-def test_no_acknowledged_hand_is_lost_doubled_or_changed_through_a_kill(deployment,
-                                                                     record_property):
+def check_no_acknowledged_hand_is_lost_doubled_or_changed_through_a_kill(deployment,
+                                                                      record_property):
     """Phones record hands (API and page forms) through nginx while one host is killed
     with kill -9 and restarted; every hand acknowledged is stored once, as sent."""
     phones = [proxy_phone(deployment, n) for n in range(1, API_PHONES + FORM_PHONES + 1)]
@@ -112,7 +113,7 @@ def test_no_acknowledged_hand_is_lost_doubled_or_changed_through_a_kill(deployme
     assert acked >= len(phones) * 3, "the load recorded almost nothing"
 
 
-def test_a_resend_with_the_same_key_stores_one_hand_whichever_host_answers(deployment):
+def check_a_resend_with_the_same_key_stores_one_hand_whichever_host_answers(deployment):
     phone = proxy_phone(deployment, 100)
     table = new_table(phone, "Resend")
     out, held = hand_cards(0, 1)
@@ -130,7 +131,7 @@ def test_a_resend_with_the_same_key_stores_one_hand_whichever_host_answers(deplo
     assert stored_hands(phone, table) == {1: held}
 
 
-def test_rate_limits_hold_across_hosts(deployment):
+def check_rate_limits_hold_across_hosts(deployment):
     """Six wrong tokens a minute per address (the hosts' setting): the seventh is a 429
     whichever host answers — counted in Redis, so three hosts do not make it eighteen;
     a forged X-Forwarded-For changes nothing (nginx sets it)."""
@@ -147,7 +148,7 @@ def test_rate_limits_hold_across_hosts(deployment):
     assert other.api("GET", "/group", "guess").status == 404
 
 
-def test_health_checks_answer_on_each_hosts_own_address(deployment):
+def check_health_checks_answer_on_each_hosts_own_address(deployment):
     for host in deployment.hosts:
         for asked in (host.address, f"{host.address}:{host.port}", "anything.example"):
             phone = Phone("127.0.0.1", host.port, host.address, host=asked)
@@ -159,7 +160,7 @@ def test_health_checks_answer_on_each_hosts_own_address(deployment):
     assert proxy_phone(deployment, 1).send("GET", "/").status == 200
 
 
-def test_with_redis_stopped_pages_and_api_keep_answering(deployment):
+def check_with_redis_stopped_pages_and_api_keep_answering(deployment):
     phone = proxy_phone(deployment, 150)
     table = new_table(phone, "Outage")
     deployment.redis.stop()
@@ -184,3 +185,14 @@ def test_with_redis_stopped_pages_and_api_keep_answering(deployment):
     logs = [host.log.read_text() for host in deployment.hosts]
     assert any("falling back to in-memory storage" in log for log in logs)
     assert all(log.count("falling back to in-memory storage") <= 2 for log in logs)
+
+
+def test_three_hosts_behind_nginx_lose_no_hand_and_survive_a_redis_outage(deployment,
+                                                                         record_property):
+    check_three_upgrades_at_once_on_an_empty_database_all_succeed(deployment)
+    check_no_acknowledged_hand_is_lost_doubled_or_changed_through_a_kill(deployment,
+                                                                         record_property)
+    check_a_resend_with_the_same_key_stores_one_hand_whichever_host_answers(deployment)
+    check_rate_limits_hold_across_hosts(deployment)
+    check_health_checks_answer_on_each_hosts_own_address(deployment)
+    check_with_redis_stopped_pages_and_api_keep_answering(deployment)  # the last: no Redis
