@@ -43,8 +43,7 @@ def deployment():
             pytest.fail(f"the cluster test needs {', '.join(missing)} (see .ci/run)")
         pytest.skip(f"needs {', '.join(missing)}")
     with Deployment(hosts=3, workers=2) as deployed:
-        upgrades = deployed.upgrade(at_once=3)  # three hosts' release steps at once
-        deployed.upgrades = upgrades
+        deployed.upgrade(at_once=3)  # three hosts' release steps at once
         deployed.start_hosts()
         yield deployed
 

@@ -271,6 +271,7 @@ class Deployment:
         self.proxy = Proxy(self.root / "nginx")
         self.hosts: list[AppHost] = []
         self.database_url = ""
+        self.upgrades: list[subprocess.CompletedProcess] = []  # the last release step
 
     def __enter__(self) -> Deployment:
         try:
@@ -319,8 +320,9 @@ class Deployment:
                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
                 for n in range(at_once)]
         outputs = [r.communicate(timeout=180)[0] for r in runs]
-        return [subprocess.CompletedProcess(r.args, r.returncode, out)
-                for r, out in zip(runs, outputs, strict=True)]
+        self.upgrades = [subprocess.CompletedProcess(r.args, r.returncode, out)
+                         for r, out in zip(runs, outputs, strict=True)]
+        return self.upgrades
 
     def start_hosts(self) -> None:
         """Start every app host, then nginx in front of them."""
