@@ -36,10 +36,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: configuration, extensions, blueprints."""
     from flask import Flask
 
-    from scorekeeper import api, cli, config, web
+    from scorekeeper import api, cli, config, health, web
     from scorekeeper.api.common import api_error
+    from scorekeeper.extensions import csrf, init_limiter
     from scorekeeper.store import models  # noqa: F401  (registers the tables)
-    from scorekeeper.store.extensions import csrf, db, migrate
+    from scorekeeper.store.extensions import db, migrate
     from scorekeeper.web import assets, errors, security
 
     app = Flask(
@@ -52,6 +53,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     config.configure(app, test_config)
     security.register(app)  # before CSRF reads a form: the body limit comes first
+    init_limiter(app)
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(_PACKAGE / "store" / "migrations"))
@@ -62,6 +64,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     web.register(app)
     assets.register(app)  # fingerprinted, cached static files; compressed responses
     cli.register(app)
+    health.register(app)  # outermost: answered before proxies and hosts are looked at
     return app
 
 

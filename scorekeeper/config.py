@@ -1,8 +1,11 @@
 """Configuration: defaults, the instance folder, environment variables.
 
 Order (later wins): built-in defaults, ``instance/config.py``, environment variables,
-``test_config``. The secret key is generated once and kept in the instance folder, so
-cookies survive restarts and no key is ever a constant in the code.
+``test_config``. With SQLite (one machine) the secret key is generated once and kept in
+the instance folder, so cookies survive restarts and no key is ever a constant in the
+code. With a database server the app may run on several hosts, and a key made by each
+host would make every form posted to another host fail: there a key must be given
+(``SCOREKEEPER_SECRET_KEY``, the same on every host), and start-up refuses without one.
 """
 
 from __future__ import annotations
@@ -65,7 +68,20 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         options = app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {})
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"pool_pre_ping": True, **options}
     if not app.config.get("SECRET_KEY"):
+        if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+            raise MissingSecretError(NO_SHARED_SECRET)
         app.config["SECRET_KEY"] = _persisted_secret(Path(app.instance_path) / "secret_key")
+
+
+NO_SHARED_SECRET = (
+    "SCOREKEEPER_SECRET_KEY is not set. With a database server the app may run on several "
+    "hosts, and each would otherwise make its own key (forms posted to another host would "
+    "fail). Set SCOREKEEPER_SECRET_KEY to the same long random value on every host, e.g. "
+    "the output of: python3 -c 'import secrets; print(secrets.token_urlsafe(48))'")
+
+
+class MissingSecretError(RuntimeError):
+    """Start-up refused: a database server but no configured secret key."""
 
 
 # Limits for the open internet (see the README's "Security" section). Bodies over the
@@ -80,8 +96,14 @@ LIMIT_DEFAULTS: dict[str, Any] = {
     "TRUSTED_HOSTS": None,  # Host headers accepted; from PUBLIC_URL when that is set
     "PROXIES": 0,  # how many proxies in front set X-Forwarded-For/-Proto/-Host
     "RATE_LIMITS": True,  # False (SCOREKEEPER_RATE_LIMITS=off) turns them all off: tests
-    "RATELIMIT_STORAGE_URI": "memory://",  # or redis://host:6379, memcached://…
+    "RATELIMIT_STORAGE_URI": "memory://",  # or redis://host:6379 (pip install '.[redis]')
     "RATELIMIT_HEADERS_ENABLED": True,  # 429s carry Retry-After
+    # Flask-Limiter's own switches, set for every app (its one limiter object would
+    # otherwise keep the first app's choice): a storage that fails never fails a
+    # request; each process counts in memory until the storage answers again.
+    "RATELIMIT_ENABLED": True,
+    "RATELIMIT_SWALLOW_ERRORS": True,
+    "RATELIMIT_IN_MEMORY_FALLBACK_ENABLED": True,
     "RATELIMIT_GROUPS": "10 per hour",  # new groups per client address
     "RATELIMIT_JOINS": "30 per minute",  # invite links opened per client address
     "RATELIMIT_BEARER_FAILURES": "20 per minute",  # wrong API tokens per client address

@@ -65,7 +65,8 @@ def pg_url(pg: pgcluster.Cluster) -> str:
 
 @pytest.fixture(scope="session")
 def _pg_schema(pg_url: str, _shared: dict[str, Path]) -> str:
-    app = _app_in(_shared["instance"], {"TESTING": True, "SQLALCHEMY_DATABASE_URI": pg_url})
+    app = _app_in(_shared["instance"], {"TESTING": True, "SECRET_KEY": "schema",
+                                        "SQLALCHEMY_DATABASE_URI": pg_url})
     with app.app_context():
         db.create_all()
         db.engine.dispose()

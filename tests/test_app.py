@@ -70,6 +70,7 @@ def test_test_config_beats_the_environment(instance, monkeypatch):
 )
 def test_database_url_schemes(instance, monkeypatch, given, used):
     monkeypatch.setenv("SCOREKEEPER_DATABASE_URL", given)
+    monkeypatch.setenv("SCOREKEEPER_SECRET_KEY", "shared by every host")
     assert create_app().config["SQLALCHEMY_DATABASE_URI"] == used
 
 
@@ -168,3 +169,16 @@ def test_workers_starting_together_share_one_key(tmp_path):
         keys = set(pool.map(lambda _: _persisted_secret(path), range(32)))
     assert keys == {path.read_text()}
     assert [p.name for p in tmp_path.iterdir()] == ["secret_key"]  # no temporary left
+
+
+def test_a_database_server_without_a_secret_key_refuses_to_start(instance, monkeypatch):
+    """Each host would make its own key, and forms posted to another host would fail:
+    start-up refuses, naming the setting, and writes no key file."""
+    from scorekeeper.config import MissingSecretError
+
+    monkeypatch.setenv("SCOREKEEPER_DATABASE_URL", "postgresql://u@db/sk")
+    with pytest.raises(MissingSecretError, match="SCOREKEEPER_SECRET_KEY"):
+        create_app()
+    assert not (instance / "secret_key").exists()
+    monkeypatch.setenv("SCOREKEEPER_SECRET_KEY", "shared by every host")
+    assert create_app().config["SECRET_KEY"] == "shared by every host"

@@ -16,12 +16,16 @@ from flask import Blueprint, Flask, jsonify, request
 from scorekeeper.api import auth, deal, group, hands, matches, replay, score, transfer
 from scorekeeper.api.common import ERROR_SCHEMA, error_response
 from scorekeeper.core.errors import InputError
-from scorekeeper.store.extensions import csrf
+from scorekeeper.extensions import csrf
 
 MODULES = (score, group, matches, hands, deal, transfer, replay)
 PREFIX = "/api/v1"
 # Every path under /api/ answers errors in JSON, an unknown version's included.
 ERROR_PREFIX = "/api/"
+
+# The resources a bearer token opens share one count of wrong tokens per address.
+for _guarded in (group, matches, hands, transfer):
+    auth.guard_tokens(_guarded.bp)
 
 bp = Blueprint("api", __name__, url_prefix=PREFIX)
 

@@ -7,17 +7,13 @@ client are range-checked here before any query: PostgreSQL's ``integer`` is 32-b
 
 from __future__ import annotations
 
-import math
-import time
 from typing import Any
 
-from flask import current_app, request
-from limits import RateLimitItem, parse
-from werkzeug.exceptions import TooManyRequests
+from flask import Response, current_app, g, request
 
 from scorekeeper.api.common import error_response
 from scorekeeper.core.errors import InputError, NotFoundError
-from scorekeeper.store.extensions import client_address, limiter, limits_off
+from scorekeeper.extensions import limiter, limits_off
 from scorekeeper.store.groups import group_by_invite
 from scorekeeper.store.models import MAX_ID, Group
 
@@ -40,16 +36,15 @@ class MissingTokenError(InputError):
 def bearer_group() -> Group:
     """The group the request's bearer token opens: 401 without a token, 404 if wrong.
 
-    Wrong tokens are counted per client address (``RATELIMIT_BEARER_FAILURES``); past
-    the limit every bearer request from that address is a 429 with ``Retry-After``
-    until the window moves on, so guessing tokens is slow as well as hopeless.
+    Wrong tokens are counted per client address (see :data:`guard_tokens`); past the
+    limit every bearer request from that address is a 429 with ``Retry-After`` until
+    the window moves on, so guessing tokens is slow as well as hopeless.
     """
     return token_group(bearer_token())
 
 
 def bearer_token() -> str:
-    """The request's bearer token (429 while this address is guessing, 401 if none)."""
-    _refuse_when_guessing()
+    """The request's bearer token (401 if none)."""
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         _count_failure()
@@ -67,26 +62,26 @@ def token_group(token: str) -> Group:
     return group
 
 
-_FAILURES = "bearer-failures"
-
-
-def _failure_limit() -> RateLimitItem:
-    return parse(current_app.config["RATELIMIT_BEARER_FAILURES"])
-
-
-def _refuse_when_guessing() -> None:
-    if limits_off():
-        return
-    item, who = _failure_limit(), client_address()
-    if not limiter.limiter.test(item, _FAILURES, who):
-        reset = limiter.limiter.get_window_stats(item, _FAILURES, who).reset_time
-        raise TooManyRequests("too many wrong tokens from this address; try again later",
-                              retry_after=max(1, math.ceil(reset - time.time())))
+_FAILED = "scorekeeper_bearer_failed"
 
 
 def _count_failure() -> None:
-    if not limits_off():
-        limiter.limiter.hit(_failure_limit(), _FAILURES, client_address())
+    """Mark this request as a wrong token: the limit below deducts it when answered."""
+    setattr(g, _FAILED, True)
+
+
+def _was_failure(_response: Response) -> bool:
+    return bool(g.get(_FAILED))
+
+
+# One count of wrong tokens per client address, shared by every endpoint that takes a
+# token (the API's __init__ applies it to their blueprints). Flask-Limiter checks it
+# before the view runs and deducts only the requests marked above, so a right token
+# costs nothing; its own switches and storage fallback apply.
+guard_tokens = limiter.shared_limit(
+    lambda: current_app.config["RATELIMIT_BEARER_FAILURES"], scope="bearer-failures",
+    deduct_when=_was_failure, exempt_when=limits_off,
+    error_message="too many wrong tokens from this address; try again later")
 
 
 def id_in_range(value: Any, field: str, status: int = 400) -> int:

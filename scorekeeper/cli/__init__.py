@@ -17,7 +17,10 @@ from flask.cli import with_appcontext
 
 
 def upgrade_database() -> None:
-    """Create or upgrade the database to the newest migration."""
+    """Create or upgrade the database to the newest migration.
+
+    The migration run holds the database's upgrade lock (``store/upgrade_lock.py``), so
+    hosts started together take turns and the later ones find nothing to do."""
     from flask_migrate import upgrade
 
     upgrade()

@@ -1,13 +1,12 @@
-"""Flask extensions, created unbound and initialised by :func:`scorekeeper.create_app`."""
+"""The database extensions (SQLAlchemy, Migrate), created unbound and initialised by
+:func:`scorekeeper.create_app`. CSRF and the rate limiter are the app's, in
+``scorekeeper/extensions.py``."""
 
 import sqlite3
 from typing import TYPE_CHECKING, Any
 
-from flask import current_app, request
-from flask_limiter import Limiter
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
-from flask_wtf import CSRFProtect
 from sqlalchemy import MetaData, event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase
@@ -39,25 +38,6 @@ if TYPE_CHECKING:
 else:
     Model = db.Model
 migrate = Migrate(render_as_batch=True)
-csrf = CSRFProtect()
-
-
-def client_address() -> str:
-    """Who a rate limit counts: the client's address (the proxy's view of it when
-    ``SCOREKEEPER_PROXIES`` says how many proxies to trust)."""
-    return request.remote_addr or "unknown"
-
-
-def limits_off() -> bool:
-    """Whether this app's rate limits are switched off (``RATE_LIMITS`` false, in tests).
-
-    Read per request from the app's own configuration: the limiter object is shared by
-    every app the process builds, and only its storage is set from the latest one.
-    """
-    return not current_app.config.get("RATE_LIMITS", True)
-
-
-limiter = Limiter(key_func=client_address, default_limits_exempt_when=limits_off)
 
 
 # SQLite, every connection: write-ahead logging with synchronous=NORMAL (a commit is one

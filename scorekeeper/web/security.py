@@ -16,7 +16,7 @@
   clickjacking, ``nosniff``, ``Referrer-Policy: same-origin`` (capability links must
   not leak to other sites), and HSTS over HTTPS. A dozen lines here rather than a
   library: these are all the headers the app needs, and the policy reads in one place.
-* **Rate limits**: Flask-Limiter, storage from ``RATELIMIT_STORAGE_URI``.
+* **Rate limits**: Flask-Limiter, set up in ``scorekeeper/extensions.py``.
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ from flask.wrappers import Response
 from werkzeug.exceptions import NotFound, RequestEntityTooLarge
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from scorekeeper.store.extensions import limiter
 from scorekeeper.store.models import MAX_ID
 
 # Endpoints that take an export file; every other request gets REQUEST_MAX_BYTES.
@@ -101,7 +100,7 @@ def _headers(response: Response) -> Response:
 
 
 def register(app: Flask) -> None:
-    """Install proxies, body limits, cookies, headers and rate limits on the app.
+    """Install proxies, body limits, cookies and headers on the app.
 
     Called before the other extensions, so the body limit runs before CSRF reads a form.
     """
@@ -116,4 +115,3 @@ def register(app: Flask) -> None:
     # Static files are answered before Flask sees the request (WhiteNoise, in
     # web/assets.py); it adds these to every file it serves.
     app.config["STATIC_HEADERS"] = dict(HEADERS)
-    limiter.init_app(app)

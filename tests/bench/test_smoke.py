@@ -20,6 +20,7 @@ from tests.bench.__main__ import bench
     (["engine", "--games", "0"], "--games"),
     (["engine", "--against", "chess"], "'chess' is not 'openspiel'"),
     (["engine", "--against", "openspiel", "--baseline", "/nowhere"], "--baseline: '/nowhere'"),
+    (["cluster", "--phones", "0"], "--phones"),
 ])
 def test_a_bad_argument_is_one_line_and_exit_2(args, words):
     result = CliRunner().invoke(bench, args)

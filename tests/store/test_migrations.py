@@ -195,3 +195,29 @@ def test_the_recent_hands_migration_fills_every_running_state(fresh_app):
         after = dict(db.session.execute(db.select(Match.id, Match.running_json)).all())
         assert after == before
         assert assert_state_is_a_replay(db.session.get_one(Group, group.id)) == len(before)
+
+
+def test_concurrent_upgrades_on_an_empty_database_all_succeed(fresh_app, tmp_path):
+    """Three hosts starting at once each run the upgrade: the upgrade lock makes them
+    take turns, and the later ones find nothing left to do."""
+    import os
+    import subprocess
+
+    from tests.support.serve import SCOREKEEPER
+
+    url = fresh_app.config["SQLALCHEMY_DATABASE_URI"]
+    runs = []
+    for host in range(3):
+        env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREKEEPER_")}
+        env |= {"SCOREKEEPER_DATABASE_URL": url, "SCOREKEEPER_SECRET_KEY": "shared",
+                "SCOREKEEPER_INSTANCE_PATH": str(tmp_path / f"host{host}")}
+        runs.append(subprocess.Popen([str(SCOREKEEPER), "db", "upgrade"], env=env,
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                     text=True))
+    outputs = [run.communicate(timeout=120)[0] for run in runs]
+    assert [run.returncode for run in runs] == [0, 0, 0], "\n".join(outputs)
+    with fresh_app.app_context():
+        assert db.session.scalar(text("SELECT version_num FROM alembic_version")) == \
+            _head(fresh_app)
+        assert db.session.scalar(text("SELECT count(*) FROM alembic_version")) == 1
+        assert _diffs(db.metadata) == []

@@ -1,6 +1,8 @@
 """Alembic environment for Flask-Migrate: runs migrations on the app's own engine.
 
 Rendered in batch mode (set on the Migrate extension) so ALTERs work on SQLite too.
+Online runs hold the database's upgrade lock (``scorekeeper/store/upgrade_lock.py``),
+so hosts starting together migrate one after another instead of racing.
 """
 
 import logging
@@ -8,6 +10,8 @@ from logging.config import fileConfig
 
 from alembic import context
 from flask import current_app
+
+from scorekeeper.store.upgrade_lock import upgrade_lock
 
 if context.config.config_file_name:
     fileConfig(context.config.config_file_name, disable_existing_loggers=False)
@@ -37,7 +41,7 @@ def run_offline() -> None:
 def run_online() -> None:
     options = dict(migrate_ext.configure_args)
     options.setdefault("process_revision_directives", _skip_empty)
-    with migrate_ext.db.engine.connect() as connection:
+    with migrate_ext.db.engine.connect() as connection, upgrade_lock(connection):
         sqlite = connection.dialect.name == "sqlite"
         if sqlite:  # batch mode copies and drops tables that others point at
             _foreign_keys(connection, "OFF")

@@ -5,7 +5,8 @@ from __future__ import annotations
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, url_for
 
 from scorekeeper.core.sheets import GAMES
-from scorekeeper.store.extensions import db, limiter, limits_off
+from scorekeeper.extensions import limiter, limits_off
+from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, new_token
 from scorekeeper.web import access
 from scorekeeper.web.groups.forms import GroupForm
