@@ -61,6 +61,8 @@ def full_check(g: Game, rng: random.Random) -> None:
             with pytest.raises(IllegalMoveError):
                 g.apply(m)
             assert g.state_key() == key
+        elif m.kind == "pass" and m.player in g.forced:
+            continue  # the engine took this pass already: written out, it is only noted
         elif verdict.implied:  # another seat acts after the turn seat's unsaid pass
             assert Move.pass_(verdict.implied[0]) in listed_set, f"{m}: {verdict}"
         else:

@@ -146,13 +146,14 @@ class Verdict:
     __slots__ = ("_later", "_reason", "_rule", "cause", "implied", "legal")
 
     def __init__(self, legal: bool | None, reason: str | Callable[[], str], rule: str,
-                 cause: str = "play", implied: tuple[int, ...] = ()) -> None:
+                 cause: str = "play", implied: tuple[int, ...] = (),
+                 later: tuple[Any, ...] | None = None) -> None:
         self.legal = legal
         self._reason = reason
         self._rule = rule
         self.cause = cause
         self.implied = implied
-        self._later: tuple[Any, ...] | None = None  # (judge, *its arguments) until judged
+        self._later = later  # (judge, *its arguments) until judged
 
     @classmethod
     def later(cls, legal: bool | None, judge: Callable[..., Verdict], *args: Any) -> Verdict:
@@ -163,10 +164,7 @@ class Verdict:
         >>> v.legal, v.rule
         (True, 'c8-eights')
         """
-        verdict = _new(cls)
-        verdict.legal, verdict.cause, verdict.implied = legal, "play", ()
-        verdict._later = (judge, *args)
-        return verdict
+        return cls(legal, "", "", later=(judge, *args))
 
     def _judged(self) -> None:
         later = self._later
@@ -206,8 +204,6 @@ class Verdict:
         return (f"Verdict(legal={self.legal!r}, reason={self.reason!r}, rule={self.rule!r}, "
                 f"cause={self.cause!r}, implied={self.implied!r})")
 
-
-_new = object.__new__
 
 
 class SetupError(InputError):
