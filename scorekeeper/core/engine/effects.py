@@ -74,11 +74,19 @@ def apply(game: Game, move: Move) -> None:
     if kind == "pass" and move.player in game.forced:
         _noted(game, move.player)  # a pass the engine already took, written out
         return
-    if kind != "call":
-        game.forced = ()
+    if kind == "call":
+        _carry_out(game, move)
+        return
+    game.forced = ()
     _carry_out(game, move)
-    if kind != "call":
-        _move_on(game)
+    # While the seat on turn may only pass, the turn moves on with its pass. This
+    # ends: each such pass comes from a seat that can neither play nor draw (counted
+    # towards a jam) or that has drawn its last card this turn, and the next seat has
+    # drawn nothing yet.
+    while only_pass_left(game):
+        seat = game.turn
+        _pass(game, Move.pass_(seat))
+        game.forced = (*game.forced, seat)
 
 
 def unsaid_pass(game: Game, seat: int) -> None:
@@ -93,17 +101,6 @@ def _noted(game: Game, seat: int) -> None:
     forced = list(game.forced)
     forced.remove(seat)
     game.forced = tuple(forced)
-
-
-def _move_on(game: Game) -> None:
-    """While the seat on turn may only pass, the turn moves on with its pass. This
-    ends: each such pass comes from a seat that can neither play nor draw (counted
-    towards a jam) or that has drawn its last card this turn, and the next seat has
-    drawn nothing yet."""
-    while only_pass_left(game):
-        seat = game.turn
-        _pass(game, Move.pass_(seat))
-        game.forced = (*game.forced, seat)
 
 
 def _carry_out(game: Game, move: Move) -> None:

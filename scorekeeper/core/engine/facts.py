@@ -17,33 +17,70 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Iterable
 
-from scorekeeper.core.cards import Card, Rank
+from scorekeeper.core.cards import JOKER, Card, Rank
 from scorekeeper.core.cards import card as make_card
 from scorekeeper.core.engine.position import Position
 
-__all__ = ["can_draw", "can_play", "effect_of", "fits", "holds", "is_two_answer",
-           "may_continue_melee", "may_draw", "may_pass", "may_play_card", "may_stack",
-           "melee_next", "melee_rank", "more_draws", "only_pass_left", "owes_pass",
-           "peek", "refill_order", "suit_naming", "unseen_cards"]
+__all__ = [
+    "can_draw",
+    "can_play",
+    "effect_of",
+    "fits",
+    "holds",
+    "is_two_answer",
+    "may_continue_melee",
+    "may_draw",
+    "may_pass",
+    "may_play_card",
+    "may_stack",
+    "melee_next",
+    "melee_rank",
+    "more_draws",
+    "only_pass_left",
+    "owes_pass",
+    "peek",
+    "playable_cards",
+    "refill_order",
+    "suit_naming",
+    "turn_choices",
+    "unseen_cards",
+    "wild_naming",
+]
 
 Answer = bool | None
 
 
 # ------------------------------------------------------------------ cards
 
+_NO_RANK = object()  # matches no card's rank: the upcard's rank does not count
+
+
+def playable_cards(g: Position, p: int, cards: Iterable[Card], free: bool = False
+                   ) -> list[Card]:
+    """The cards among ``cards`` (jokers aside) that seat ``p`` may play now: its wild
+    rank, the active suit, or the upcard's rank while it counts; with no active suit,
+    or as the free card on a 3 that may be any card (``free``), every one of them.
+    The one statement of what may follow the upcard: :func:`fits` and the listing
+    both ask it."""
+    s = g.active_suit
+    if s is None or (free and not g.variant.three_matching):
+        return [c for c in cards if c.rank is not None]
+    wild = g.wild[p]
+    up = g.upcard_as.rank if g.rank_open else _NO_RANK  # type: ignore[union-attr]
+    return [c for c in cards if c.rank is wild or c.suit is s or c.rank is up]
+
+
 def fits(g: Position, c: Card, p: int) -> bool:
     """Whether non-joker ``c`` may follow the upcard for seat ``p`` (wild, suit, rank)."""
-    if c.rank is g.wild[p]:
-        return True
-    s = g.active_suit
-    return s is None or c.suit is s or (g.rank_open and c.rank is g.upcard_as.rank)  # type: ignore[union-attr]
+    return bool(playable_cards(g, p, (c,)))
 
 
 def may_play_card(g: Position, c: Card, p: int, free: bool) -> bool:
     """Whether seat ``p`` may play non-joker ``c`` now: it follows the upcard, or it
     is the free card on a 3 that may be any card."""
-    return (free and not g.variant.three_matching) or fits(g, c, p)
+    return bool(playable_cards(g, p, (c,), free))
 
 
 def may_name_for_joker(g: Position, named: Card, p: int, free: bool) -> bool:
@@ -63,13 +100,18 @@ def effect_of(g: Position, eff: Card, p: int, joker: bool) -> str | None:
 
 def suit_naming(g: Position, p: int, eff: Card, joker: bool, in_melee: bool) -> str:
     """Whether seat ``p``'s play of ``eff`` (a joker's named card when ``joker``)
-    names a suit: ``needed`` for a wild, ``free`` for a wild that is the seat's last
-    card (the hand is over: no suit is needed, one named anyway is fine) and ``none``
-    for any other card. In a melee a wild names a suit only with ``melee_effects``."""
+    names a suit: a wild does (:func:`wild_naming`), any other card does not
+    (``none``). In a melee a wild names a suit only with ``melee_effects``."""
     if in_melee and not g.variant.melee_effects:
         return "none"
     if effect_of(g, eff, p, joker) != "eight":
         return "none"
+    return wild_naming(g, p)
+
+
+def wild_naming(g: Position, p: int) -> str:
+    """How seat ``p``'s wild names a suit: ``needed``, or ``free`` when it is the
+    seat's last card (the hand is over: no suit is needed, one named anyway is fine)."""
     return "free" if len(g.known[p]) + g.unknown[p] == 1 else "needed"
 
 
@@ -94,14 +136,14 @@ def can_play(g: Position, p: int) -> Answer:
     to name. Unseen cards are deduced from the deck: when the unseen cards hold fewer
     unplayable cards than the seat holds unseen, some of its cards must be playable;
     when none of them could be played, it cannot play."""
-    for c in g.known[p]:
-        if c.rank is None or fits(g, c, p):
-            return True
+    known = g.known[p]
+    if JOKER in known or playable_cards(g, p, known):
+        return True
     held = g.unknown[p]
     if not held:
         return False
     pool = unseen_cards(g)
-    playable = sum(1 for c in pool if c.rank is None or fits(g, c, p))
+    playable = pool.count(JOKER) + len(playable_cards(g, p, pool))
     if playable == 0:
         return False
     return True if len(pool) - playable < held else None
@@ -154,20 +196,35 @@ def peek(g: Position) -> Card | None:
 
 # ------------------------------------------------------------------ turns
 
-def may_draw(g: Position, playable: Answer) -> tuple[Answer, str]:
-    """May the seat on turn draw (again)? ``playable`` is whether it can play
-    (:func:`can_play`). Why not: ``empty`` (nothing to draw), ``limit`` (the draw
-    limit is reached) or ``playable`` (it holds a playable card and the sheet stops
-    drawing then); ``unsure`` when that depends on unseen cards."""
-    if not can_draw(g):
-        return False, "empty"
-    if g.drawn and not more_draws(g):
-        return False, "limit"
-    if g.variant.draw_with_playable or playable is False:
-        return True, "draw"
+def turn_choices(g: Position, playable: Answer) -> tuple[tuple[Answer, str],
+                                                         tuple[Answer, str]]:
+    """May the seat on turn draw (again), and may it pass? ``playable`` is whether it
+    can play (:func:`can_play`). Each answer comes with why (see :func:`may_draw` and
+    :func:`may_pass`); the listing asks both at once, the verdicts one of them."""
+    stock = can_draw(g)
+    drawable = more_draws(g) if g.drawn else stock
+    if not stock:
+        draw: tuple[Answer, str] = (False, "empty")
+    elif not drawable:
+        draw = (False, "limit")
+    elif g.variant.draw_with_playable or playable is False:
+        draw = (True, "draw")
+    else:
+        draw = (False, "playable") if playable else (None, "unsure")
     if playable:
-        return False, "playable"
-    return None, "unsure"
+        return draw, (True, "decline") if g.drawn else (False, "playable")
+    if drawable:
+        return draw, (None, "unsure-draw") if playable is None else (False, "may-draw")
+    if playable is None and not g.drawn:
+        return draw, (None, "unsure-stuck")
+    return draw, (True, "drawn-out" if g.drawn else "stuck")
+
+
+def may_draw(g: Position, playable: Answer) -> tuple[Answer, str]:
+    """May the seat on turn draw (again)? Why not: ``empty`` (nothing to draw),
+    ``limit`` (the draw limit is reached) or ``playable`` (it holds a playable card
+    and the sheet stops drawing then); ``unsure`` when that depends on unseen cards."""
+    return turn_choices(g, playable)[0]
 
 
 def may_pass(g: Position, playable: Answer) -> tuple[Answer, str]:
@@ -176,16 +233,7 @@ def may_pass(g: Position, playable: Answer) -> tuple[Answer, str]:
     with nothing to draw and nothing to play (``stuck``). Why not: ``playable``
     (play it), ``may-draw`` (it cannot play and may still draw); ``unsure`` when that
     depends on unseen cards."""
-    drawable = more_draws(g) if g.drawn else can_draw(g)
-    if g.drawn and playable:
-        return True, "decline"
-    if not g.drawn and playable:
-        return False, "playable"
-    if drawable:
-        return (None, "unsure-draw") if playable is None else (False, "may-draw")
-    if playable is None and not g.drawn:
-        return None, "unsure-stuck"
-    return True, "drawn-out" if g.drawn else "stuck"
+    return turn_choices(g, playable)[1]
 
 
 def owes_pass(g: Position) -> Answer:
@@ -210,10 +258,14 @@ def owes_pass(g: Position) -> Answer:
 
 def only_pass_left(g: Position) -> bool:
     """Whether the engine knows the seat on turn may do nothing but pass, so the turn
-    moves on (a 3's free play may still be taken, so it is never such a turn). A seat
-    that has not drawn this turn and could draw always has a choice: asked after every
-    move, that common case is answered first."""
-    if not g.drawn and (g.stock or len(g.pile) > 1):
+    moves on (a 3's free play may still be taken, so it is never such a turn). Asked
+    after every move, so the common cases are answered first: a seat that has not
+    drawn this turn and could draw always has a choice, and so has one that may draw
+    again whatever it holds (``draw_with_playable``)."""
+    if g.drawn:
+        if g.variant.draw_with_playable and more_draws(g):
+            return False
+    elif can_draw(g):
         return False
     return g.is_plain_turn and owes_pass(g) is True
 

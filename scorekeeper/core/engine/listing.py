@@ -21,14 +21,14 @@ from scorekeeper.core.engine.facts import (
     can_play,
     is_two_answer,
     may_continue_melee,
-    may_draw,
     may_name_for_joker,
-    may_pass,
-    may_play_card,
     may_stack,
     melee_next,
+    playable_cards,
     suit_naming,
+    turn_choices,
     unseen_cards,
+    wild_naming,
 )
 from scorekeeper.core.engine.moves import Move
 from scorekeeper.core.engine.position import Position
@@ -74,9 +74,10 @@ def _turn_moves(g: Position) -> list[Move]:
     # With every card of the seat known, it can play exactly when a play is listed.
     playable = (bool(moves) if may_play else can_play(g, p)) if not g.unknown[p] else (
         can_play(g, p))
-    if may_draw(g, playable)[0] is not False:
+    draw, pass_ = turn_choices(g, playable)
+    if draw[0] is not False:
         moves.append(book.draws[p])
-    if may_pass(g, playable)[0] is not False:
+    if pass_[0] is not False:
         moves.append(book.passes[p])
     return moves
 
@@ -85,17 +86,20 @@ def _plays(g: Position, p: int, cards: list[Card], free: bool = False) -> list[M
     """The plays of ``cards`` by seat ``p`` that are allowed now (``free``: the free
     card after a 3): wild cards once per suit they may name, a joker once per card it
     may stand for."""
-    book = g.variant.moves
+    if g.deck.decks > 1:  # only two-deck games hold duplicates
+        cards = list(dict.fromkeys(cards))
+    plays = g.variant.moves.by_seat[p]
     moves: list[Move] = []
-    joker_done = False
-    # Only two-deck games hold duplicates (jokers are listed once below).
-    for c in dict.fromkeys(cards) if g.deck.decks > 1 else cards:
-        if c.rank is None:
-            if not joker_done:
-                moves += _joker_plays(g, p, free)
-            joker_done = True
-        elif may_play_card(g, c, p, free):
-            moves += _named(book, p, c, None, suit_naming(g, p, c, False, False))
+    # A card of the seat's wild rank is wild for it (effect_of: "eight"); it names a
+    # suit as wild_naming says, once per listing rather than once per card.
+    wild = g.wild[p]
+    for c in playable_cards(g, p, cards, free):
+        if c.rank is wild:
+            moves += plays[c][wild_naming(g, p) == "needed":]
+        else:
+            moves.append(plays[c][0])
+    if JOKER in cards:
+        moves += _joker_plays(g, p, free)
     return moves
 
 
@@ -121,8 +125,9 @@ def _joker_plays(g: Position, p: int, free: bool) -> list[Move]:
 
 
 def _named(book: MoveBook, p: int, c: Card, named: Card | None, naming: str) -> list[Move]:
-    """The plays of ``c`` as :func:`.facts.suit_naming` says: with each suit
-    (``needed``), without one (``none``), or both ways (``free``: going out)."""
+    """The plays of ``c`` (a joker standing for ``named``) as
+    :func:`.facts.suit_naming` says: with each suit (``needed``), without one
+    (``none``), or both ways (``free``: going out)."""
     if naming == "none":
         return [book.play(p, c, None, named)]
     suited = book.suited(p, c, named)

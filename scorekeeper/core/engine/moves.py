@@ -30,7 +30,7 @@ __all__ = [
 KINDS = ("play", "draw", "pass", "call", "name")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Move:
     """One action at the table, made by ``player`` (a seat number from 0).
 
@@ -84,6 +84,20 @@ class Move:
         '0:name=8H/C'
         """
         return cls("name", player, None, suit, as_card)
+
+    def __eq__(self, other: object) -> bool:
+        # Cards and suits are interned (one object each), so they compare by identity;
+        # the game compares a move with the moves it listed on every move it makes.
+        if self is other:
+            return True
+        if other.__class__ is not Move:
+            return NotImplemented
+        return (self.card is other.card and self.player == other.player
+                and self.kind == other.kind and self.suit is other.suit
+                and self.as_card is other.as_card)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.player, self.card, self.suit, self.as_card))
 
     def __str__(self) -> str:
         if self.kind == "play":
@@ -164,7 +178,7 @@ class Verdict:
         >>> v.legal, v.rule
         (True, 'c8-eights')
         """
-        return cls(legal, "", "", later=(judge, *args))
+        return cls(legal, "", "", "play", (), (judge, *args))
 
     def _judged(self) -> None:
         later = self._later

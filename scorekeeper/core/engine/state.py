@@ -274,10 +274,11 @@ class Game(Position):
         listed = self._listed
         if listed:
             self._listed = ()
-            if move in listed:
-                undo.make(self, self.history, move)
-                return Verdict.later(True, self._judge_made, self.history[-1],
-                                     len(self.history))
+            if _among(move, listed):
+                history = self.history
+                undo.make(self, history, move)
+                return Verdict(True, "", "", "play", (),
+                               (Game._judge_made, self, history[-1], len(history)))
         verdict = verdicts.check(self, move)
         if verdict.legal is False:
             raise ERRORS[verdict.cause](move, verdict)
@@ -349,3 +350,13 @@ class Game(Position):
     def __repr__(self) -> str:
         return (f"<Game {self.variant.game} up={self.upcard_as} turn={self.current_player} "
                 f"hands={self.hand_sizes()}>")
+
+
+def _among(move: Move, listed: tuple[Move, ...]) -> bool:
+    """Whether ``move`` equals one of the moves listed. Listed moves are the variant's
+    move book's own objects, and a caller usually makes one of them, so each is first
+    compared by identity (cheap), and only then by value."""
+    for made in listed:
+        if made is move:
+            return True
+    return move in listed

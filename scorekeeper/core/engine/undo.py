@@ -27,82 +27,118 @@ __all__ = ["Record", "make", "restore"]
 
 
 class Record:
-    """One move's undo record. ``at`` is where a played card sat in the known hand
-    (-1: among the unseen cards); a draw keeps the stock's ``top`` card, whether the
-    card went to the known hand (``to_known``) and whether the stock had cards
-    (``had_stock``), and ``old_pile`` when it turned the pile into a new stock."""
+    """One move's undo record: the facts as they were before the move, and the move.
+    A pass, a call or a naming needs no more; :class:`PlayRecord` and
+    :class:`DrawRecord` add the card movements."""
 
-    __slots__ = ("active_suit", "at", "debts", "drawn", "free_play", "had_stock", "move",
-                 "old_pile", "passes", "rank_open", "rare", "to_known", "top", "turn",
-                 "upcard_as")
+    __slots__ = ("active_suit", "debts", "drawn", "free_play", "move", "passes",
+                 "rank_open", "rare", "turn", "upcard_as")
 
     def __init__(self, g: Position, rare: tuple[Any, ...], move: Move) -> None:
         self.turn, self.drawn, self.passes = g.turn, g.drawn, g.passes
         self.upcard_as, self.active_suit, self.rank_open = g.upcard_as, g.active_suit, g.rank_open
         self.free_play, self.debts, self.rare, self.move = g.free_play, g.debts, rare, move
-        self.at = -1
-        self.top: Card | None = None
-        self.to_known = self.had_stock = False
-        self.old_pile: list[Card | None] | None = None
+
+    def take_back_cards(self, g: Position) -> None:
+        """Put back the cards the move moved (none for this kind of move)."""
 
     def __repr__(self) -> str:
-        return f"<Record {self.move}>"
+        return f"<{type(self).__name__} {self.move}>"
 
 
-def _rare(g: Position) -> tuple[Any, ...]:
-    """The facts that rarely change, as the variant's one tuple for their value."""
-    facts = (g.uncalled, g.winner, g.result, g.melee, g.melee_suit, g.direction, g.naming,
-             g.refills, g.forced)
-    shared: tuple[Any, ...] = g.variant.shared(facts)
-    return shared
+class PlayRecord(Record):
+    """A play: ``at`` is where the card sat in the known hand (-1: among the unseen
+    cards)."""
+
+    __slots__ = ("at",)
+
+    at: int
+
+    def take_back_cards(self, g: Position) -> None:
+        """The card leaves the pile for its place in the hand."""
+        move = self.move
+        g.pile.pop()
+        if self.at < 0:
+            g.unknown[move.player] += 1
+        else:
+            g.known[move.player].insert(self.at, move.card)  # type: ignore[arg-type]
+
+
+class DrawRecord(Record):
+    """A draw: the stock's ``top`` card before it, whether the stock had cards
+    (``had_stock``), whether the card went to the known hand (``to_known``), and the
+    old pile when the draw turned it into a new stock (``old_pile``)."""
+
+    __slots__ = ("had_stock", "old_pile", "to_known", "top")
+
+    had_stock: bool
+    to_known: bool
+    top: Card | None
+    old_pile: list[Card | None] | None
+
+    def take_back_cards(self, g: Position) -> None:
+        """The card goes back on the stock (and the old pile back, after a refill)."""
+        p = self.move.player
+        if self.to_known:
+            g.known[p].pop()
+        else:
+            g.unknown[p] -= 1
+        if self.old_pile is not None:  # the draw turned the pile into a new stock
+            g.pile = self.old_pile[:]
+            g.stock = [self.top] if self.had_stock else []
+        else:
+            g.stock.append(self.top)
 
 
 def make(g: Position, history: list[Record], move: Move,
          implied: tuple[int, ...] = ()) -> None:
     """Carry out an accepted move (after the unsaid passes it implies) and log its
-    record in ``history``."""
-    rec = Record(g, _rare(g), move)
+    record in ``history``. The facts that rarely change are kept as the last record's
+    tuple when unchanged (the common case), else as the variant's one tuple for their
+    value."""
+    rare = (g.uncalled, g.winner, g.result, g.melee, g.melee_suit, g.direction, g.naming,
+            g.refills, g.forced)
+    last = history[-1].rare if history else None
+    rare = last if rare == last else g.variant.shared(rare)
     kind = move.kind
     if kind == "play":
-        hand = g.known[move.player]
-        if move.card in hand:
-            rec.at = hand.index(move.card)
+        played = PlayRecord(g, rare, move)
+        try:
+            played.at = g.known[move.player].index(move.card)  # type: ignore[arg-type]
+        except ValueError:  # one of the seat's unseen cards
+            played.at = -1
+        history.append(played)
     elif kind == "draw":
-        rec.had_stock = bool(g.stock)
-        rec.top = g.stock[-1] if g.stock else None
+        history.append(_draw_record(g, rare, move, implied))
+        return
+    else:
+        history.append(Record(g, rare, move))
     for seat in implied:
         effects.unsaid_pass(g, seat)
-    pile, size = g.pile, len(g.known[move.player])
     effects.apply(g, move)
-    if kind == "draw":
-        rec.to_known = len(g.known[move.player]) != size
-        if g.pile is not pile:
-            rec.old_pile = pile
-    history.append(rec)
+
+
+def _draw_record(g: Position, rare: tuple[Any, ...], move: Move,
+                 implied: tuple[int, ...]) -> DrawRecord:
+    """Carry out a draw and record where its card came from and went."""
+    rec = DrawRecord(g, rare, move)
+    stock, pile, held = g.stock, g.pile, g.known[move.player]
+    rec.had_stock = bool(stock)
+    rec.top = stock[-1] if stock else None
+    size = len(held)
+    for seat in implied:
+        effects.unsaid_pass(g, seat)
+    effects.apply(g, move)
+    rec.to_known = len(held) != size
+    rec.old_pile = pile if g.pile is not pile else None
+    return rec
 
 
 def restore(g: Position, rec: Record) -> None:
     """Take back the move ``rec`` records (the last one made)."""
-    move = rec.move
-    if move.kind == "play":
-        g.pile.pop()
-        if rec.at < 0:
-            g.unknown[move.player] += 1
-        else:
-            g.known[move.player].insert(rec.at, move.card)  # type: ignore[arg-type]
-    elif move.kind == "draw":
-        if rec.to_known:
-            g.known[move.player].pop()
-        else:
-            g.unknown[move.player] -= 1
-        if rec.old_pile is not None:  # the draw turned the pile into a new stock
-            g.pile = rec.old_pile[:]
-            g.stock = [rec.top] if rec.had_stock else []
-        else:
-            g.stock.append(rec.top)
+    rec.take_back_cards(g)
     g.turn, g.drawn, g.passes = rec.turn, rec.drawn, rec.passes
     g.upcard_as, g.active_suit, g.rank_open = rec.upcard_as, rec.active_suit, rec.rank_open
     g.free_play, g.debts = rec.free_play, rec.debts
     (g.uncalled, g.winner, g.result, g.melee, g.melee_suit, g.direction, g.naming,
      g.refills, g.forced) = rec.rare
-
