@@ -67,18 +67,29 @@ def begin(game: Game) -> None:
         _card_effect(game, dealer, v.effects.get(up.rank))
 
 
-def apply(game: Game, move: Move) -> None:
-    """Carry out an accepted move, then settle debts and the blocked/jammed check, and
-    take the passes that are all the seats on turn have left."""
+def apply(game: Game, move: Move, move_on: bool = True) -> None:
+    """Carry out an accepted move, with the call penalty it makes due, then settle
+    debts and the blocked/jammed check; then (``move_on``) take the passes that are all
+    the seats on turn have left."""
     kind = move.kind
     if kind == "pass" and move.player in game.forced:
         _noted(game, move.player)  # a pass the engine already took, written out
         return
-    if kind == "call":
-        _carry_out(game, move)
+    if kind != "call":
+        game.forced = ()
+    prev = game.uncalled
+    due = (prev >= 0 and prev != move.player and kind in ("play", "draw")
+           and not (game.debts and game.debts[0].reason == "penalty"))
+    if due:
+        game.uncalled = -1
+    _HANDLERS[kind](game, move)
+    if due:
+        n = game.variant.call_penalty
+        game.debts = [Debt(prev, n, "penalty", n), *game.debts]
+    if game.debts:
+        _settle(game)
+    if not move_on or kind == "call":
         return
-    game.forced = ()
-    _carry_out(game, move)
     # While the seat on turn may only pass, the turn moves on with its pass. This
     # ends: each such pass comes from a seat that can neither play nor draw (counted
     # towards a jam) or that has drawn its last card this turn, and the next seat has
@@ -92,7 +103,7 @@ def apply(game: Game, move: Move) -> None:
 def unsaid_pass(game: Game, seat: int) -> None:
     """The pass of the seat on turn that the table left unsaid and the next seat's
     action implies: carried out alone (the verdict on that action lists it)."""
-    _carry_out(game, Move.pass_(seat))
+    apply(game, Move.pass_(seat), move_on=False)
 
 
 def _noted(game: Game, seat: int) -> None:
@@ -101,21 +112,6 @@ def _noted(game: Game, seat: int) -> None:
     forced = list(game.forced)
     forced.remove(seat)
     game.forced = tuple(forced)
-
-
-def _carry_out(game: Game, move: Move) -> None:
-    """The move itself, with the call penalty it makes due and the owed cards settled."""
-    prev = game.uncalled
-    due = (prev >= 0 and prev != move.player and move.kind in ("play", "draw")
-           and not (game.debts and game.debts[0].reason == "penalty"))
-    if due:
-        game.uncalled = -1
-    _HANDLERS[move.kind](game, move)
-    if due:
-        n = game.variant.call_penalty
-        game.debts = [Debt(prev, n, "penalty", n), *game.debts]
-    if game.debts:
-        _settle(game)
 
 
 # -------------------------------------------------------------- turns

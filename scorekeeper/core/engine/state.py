@@ -22,7 +22,14 @@ from typing import Any
 from scorekeeper.core.cards import Card, Deck, deck_for
 from scorekeeper.core.engine import effects, listing, setup, undo, verdicts
 from scorekeeper.core.engine.facts import melee_next
-from scorekeeper.core.engine.moves import ERRORS, IllegalMoveError, Move, SetupError, Verdict
+from scorekeeper.core.engine.moves import (
+    ERRORS,
+    IllegalMoveError,
+    ListedVerdict,
+    Move,
+    SetupError,
+    Verdict,
+)
 from scorekeeper.core.engine.position import Debt, Melee, Position
 from scorekeeper.core.engine.variant import CD, Variant
 from scorekeeper.core.scoring import score_hand
@@ -274,11 +281,18 @@ class Game(Position):
         listed = self._listed
         if listed:
             self._listed = ()
-            if _among(move, listed):
+            # Listed moves are the move book's own objects and a caller usually makes
+            # one of them: compared by identity first (cheap), then by value.
+            for made in listed:
+                if made is move:
+                    fast = True
+                    break
+            else:
+                fast = move in listed
+            if fast:
                 history = self.history
                 undo.make(self, history, move)
-                return Verdict(True, "", "", "play", (),
-                               (Game._judge_made, self, history[-1], len(history)))
+                return ListedVerdict((Game._judge_made, self, history[-1], len(history)))
         verdict = verdicts.check(self, move)
         if verdict.legal is False:
             raise ERRORS[verdict.cause](move, verdict)
@@ -351,12 +365,3 @@ class Game(Position):
         return (f"<Game {self.variant.game} up={self.upcard_as} turn={self.current_player} "
                 f"hands={self.hand_sizes()}>")
 
-
-def _among(move: Move, listed: tuple[Move, ...]) -> bool:
-    """Whether ``move`` equals one of the moves listed. Listed moves are the variant's
-    move book's own objects, and a caller usually makes one of them, so each is first
-    compared by identity (cheap), and only then by value."""
-    for made in listed:
-        if made is move:
-            return True
-    return move in listed
