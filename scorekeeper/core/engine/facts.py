@@ -201,8 +201,8 @@ def turn_choices(g: Position, playable: Answer) -> tuple[tuple[Answer, str],
     """May the seat on turn draw (again), and may it pass? ``playable`` is whether it
     can play (:func:`can_play`). Each answer comes with why (see :func:`may_draw` and
     :func:`may_pass`); the listing asks both at once, the verdicts one of them."""
-    stock = can_draw(g)
-    drawable = more_draws(g) if g.drawn else stock
+    drawable = more_draws(g) if g.drawn else can_draw(g)
+    stock = drawable or (bool(g.drawn) and can_draw(g))
     if not stock:
         draw: tuple[Answer, str] = (False, "empty")
     elif not drawable:
