@@ -2,7 +2,10 @@
 
 Bodies name seats by index (0 is the first seat, clockwise). ``held`` gives the cards
 each seat still holds, as an object keyed by seat index or a list with one entry per
-seat; the seat that went out and seats already out of the match may be left out.
+seat; the seat that went out and seats already out of the match may be left out. In
+Countdown, whose hands carry no cards (:func:`~scorekeeper.core.scoring.hands_carry_cards`,
+the rule the hand page follows too), ``held`` may be left out, empty, or name only
+some seats.
 Errors are :class:`InputError` naming the input at fault (``held.<seat>``, ``out``...).
 """
 
@@ -14,6 +17,7 @@ from scorekeeper.api.common import json_object, out_or_blocked, seat_cards
 from scorekeeper.core.cards import Card
 from scorekeeper.core.deal import deal_problem
 from scorekeeper.core.errors import InputError
+from scorekeeper.core.scoring import hands_carry_cards
 from scorekeeper.core.sheets import LO, OPTIONS
 from scorekeeper.store.boards import MatchView
 from scorekeeper.store.models import Match
@@ -51,12 +55,14 @@ def _entries(data: Any, seats: int) -> dict[int, Any]:
     return entries
 
 
-def _parse_held(data: Any, names: list[str], out: int | None, playing: list[bool]) -> Held:
-    """Each seat's cards; a seat out of the match (before this hand) may be omitted."""
-    entries = _entries(data, len(names))
+def _parse_held(data: Any, names: list[str], out: int | None, playing: list[bool],
+                cards: bool) -> Held:
+    """Each seat's cards; a seat out of the match (before this hand) may be omitted,
+    and every seat when hands carry no ``cards``."""
+    entries = {} if not (cards or data) else _entries(data, len(names))
     held = []
     for seat, name in enumerate(names):
-        optional = seat == out or not playing[seat]
+        optional = seat == out or not playing[seat] or not cards
         text = entries.get(seat, "" if optional else None)
         held.append(seat_cards(text, name, f"held.{seat}", lists=True))
     return held
@@ -84,5 +90,6 @@ def hand_body(match: Match | MatchView, number: int) -> tuple[int | None, Held, 
     out = _parse_out(data, len(match.seats))
     fallen = current_standings(match).eliminated
     playing = [fallen.get(seat, number) >= number for seat in range(len(match.seats))]
-    held = _parse_held(data.get("held"), match_names(match), out, playing)
+    held = _parse_held(data.get("held"), match_names(match), out, playing,
+                       hands_carry_cards(match_sheet(match)))
     return out, held, _hand_size(data, match, sum(playing))

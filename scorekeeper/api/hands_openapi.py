@@ -15,7 +15,9 @@ _HAND_FIELDS = {
     "held": {"oneOf": [{"type": "object", "additionalProperties": _CARDS},
                        {"type": "array", "items": _CARDS}],
              "description": "Cards each seat holds, by seat index (object keys are the "
-                            "index as text) or a list with one entry per seat."},
+                            "index as text) or a list with one entry per seat. Needed "
+                            "except in Countdown, whose hands carry no cards: there it "
+                            "may be left out or empty."},
     "hand_size": {"type": ["integer", "null"], "minimum": OPTIONS["hand_size"].minimum,
                   "maximum": OPTIONS["hand_size"].maximum,
                   "description": "Last One: this hand's own deal size. It must leave an "
@@ -45,11 +47,11 @@ SCHEMAS = {
             "standings": {"$ref": "#/components/schemas/Standings"},
         },
     },
-    "HandEntry": {"type": "object", "required": ["held"],
+    "HandEntry": {"type": "object",
                   "properties": {**_HAND_FIELDS, "version": _VERSION}},
     "NewHand": {
         "type": "object",
-        "required": ["number", "held"],
+        "required": ["number"],
         "properties": {
             "number": {"type": "integer", "minimum": 1, "maximum": MAX_ID,
                        "description": "The hand being recorded: the match's next_hand."},

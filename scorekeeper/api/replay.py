@@ -145,6 +145,10 @@ SCHEMAS = {
             "implied": {"type": "array", "items": {"type": "string"},
                         "description": "Passes the table left unsaid, taken as said "
                         "before this event: [\"pass by seat 1\"]."},
+            "moved_on": {"type": "array", "items": {"type": "string"},
+                         "description": "Passes the engine took after this event because "
+                         "they were all those seats had left (the turn moved on); the "
+                         "pass written out next is still accepted."},
             "legal_moves": {"$ref": "#/components/schemas/LegalMoves"},
         },
     },
@@ -200,8 +204,10 @@ PATHS = {
                 "illegal; the replay stops there and `first_illegal` is its index. "
                 "`steps[i].legal_moves` (with `include_legal_moves`) is what each seat "
                 "could do just before event i; `state.legal_moves` what it can do after "
-                "the replay. A pass the table left unsaid (the seat on turn could do nothing "
-                "else, or declined a 3's free play) is taken as said when the next seat "
+                "the replay. When the seat on turn has nothing left but the pass, the turn moves "
+                "on by itself (that step's `moved_on` lists the pass; written out next, it "
+                "is still accepted). A pass the table left unsaid that depended on unseen "
+                "cards, or a 3's free play declined, is taken as said when the next seat "
                 "acts; that step's `implied` lists it. A malformed request is a 400 whose "
                 "`error.field` names the field at fault (`events[3].play`, `hands[1]`, "
                 "`pile`, `sheet.options.twos_stack`); a body over 512 KiB is a 413."),

@@ -42,6 +42,7 @@ __all__ = [
     "check_complete",
     "check_hand",
     "deal_size",
+    "hands_carry_cards",
     "play_hand",
     "position_of",
     "score_hand",
@@ -255,6 +256,17 @@ def check_hand(sheet: Sheet, names: Sequence[str], result: HandResult,
         raise ScoringError(str(exc), field) from None
 
 
+def hands_carry_cards(sheet: Sheet) -> bool:
+    """Whether a hand is recorded with the cards each player still holds: every game
+    but Countdown, which scores who went out alone. The hand page (no card fields),
+    the JSON API (``held`` may be left out) and :func:`check_complete` all ask this.
+
+    >>> hands_carry_cards(Sheet.make("countdown")), hands_carry_cards(Sheet.make("last-one"))
+    (False, True)
+    """
+    return sheet.game != CD
+
+
 def check_complete(sheet: Sheet, names: Sequence[str], result: HandResult,
                    in_play: Sequence[bool] | None = None) -> None:
     """Refuse a hand entered only in part: raise :class:`ScoringError` on the first seat
@@ -273,7 +285,7 @@ def check_complete(sheet: Sheet, names: Sequence[str], result: HandResult,
     ...     print(exc.field, exc)
     seat:1 Ben's cards are missing
     """
-    if sheet.game == CD:
+    if not hands_carry_cards(sheet):
         return
     in_play = tuple(in_play) if in_play is not None else (True,) * len(names)
     for seat, cards in enumerate(result.held):

@@ -286,16 +286,22 @@ def test_documented_in_openapi(client):
 
 # ------------------------------------------ drawing, unsaid passes, the pile, owed cards
 
-def test_an_unsaid_pass_is_taken_when_the_next_seat_acts(client):
+def test_the_turn_moves_on_when_only_the_pass_is_left(client):
+    """Seat 1 draws 2♣ and can neither play it nor draw again: the engine takes its
+    pass (the step says so) and the turn moves on; the pass written out is still
+    accepted, and both replays end in the same position."""
     said = c8([["8S", "KH"], ["9S", "5C"], 5], "4H",
               [{"player": 1, "draw": "2C"}, {"player": 1, "pass": True},
                {"player": 2, "play": "7H"}], stock=["2C"])
     unsaid = said | {"events": [said["events"][0], said["events"][2]]}
-    steps = post(client, said)["steps"]
-    assert [s["legal"] for s in steps] == [True, True, True] and "implied" not in steps[2]
+    written = post(client, said)
+    assert [s["legal"] for s in written["steps"]] == [True, True, True]
+    assert written["steps"][0]["moved_on"] == ["pass by seat 1"]
+    assert "implied" not in written["steps"][2]
     result = post(client, unsaid)
-    assert result["ok"] and result["steps"][1]["implied"] == ["pass by seat 1"]
-    assert result["state"]["current_player"] == post(client, said)["state"]["current_player"]
+    assert result["ok"] and result["steps"][0]["moved_on"] == ["pass by seat 1"]
+    assert "implied" not in result["steps"][1]
+    assert result["state"] == written["state"]
 
 
 def test_an_unsaid_pass_is_not_taken_while_the_seat_could_still_play(client):

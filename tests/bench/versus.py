@@ -26,10 +26,13 @@ outcome is then equally likely, and cuts OpenSpiel's time by more than half. Our
 engine shuffles the deck once per deal instead. Read both ratios: the second is the
 stricter one.
 
-Moves are counted alike: every decision a player makes (a play, a draw, a pass; an 8's
-suit is part of our play and a separate "nominate" action in OpenSpiel, counted there as
-a move as it is an action the engine applies). OpenSpiel's chance nodes (the cards
-drawn from the stock) are not moves.
+Moves are counted as each engine applies them: every decision a player makes (a play,
+a draw, a pass; an 8's suit is part of our play and a separate "nominate" action in
+OpenSpiel, counted there as a move as it is an action the engine applies). A pass that
+is all a seat has left is an action in OpenSpiel, while our engine takes it within the
+move before (the turn moves on), so our moves per game are fewer and games/s is the
+figure to compare. OpenSpiel's chance nodes (the cards drawn from the stock) are not
+moves.
 """
 
 from __future__ import annotations

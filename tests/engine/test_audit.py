@@ -270,7 +270,7 @@ FLOWS = [
     ("c8 | up 8H | fresh | hands 7/9C,QC,KC,AC,2S,3S,4S", ["1:name/D"],
      {"current": 1, "suit": "D", "rank_open": False}),
     ("c8 | up 8H | fresh | hands 7/9C,QC,KC,AC,2S,3S,4S | stock 5H,6D",
-     ["1:name/D", "1:draw"], {"current": 1, "suit": "D", "sizes": [7, 8]}),
+     ["1:name/D", "1:draw"], {"current": 0, "suit": "D", "sizes": [7, 8]}),  # only the pass left
     ("c8 | up 8H | fresh | hands 7/9C,QC,KC,AC,2S,3S,4S", ["1:9C"],
      {"current": 0, "suit": "C", "rank_open": True}),
     ("c8 | up 4H | turn 0 | hands 2H,3C,5C/2C,5D/2D,5S | opt two_draws_two=true",
@@ -295,7 +295,7 @@ FLOWS = [
     # ---- drawing: limits and play after drawing
     ("lo | up 4H | turn 1 | hands 5/9S,5C | stock 7H,9C | opt play_after_draw=true",
      ["1:draw"], {"current": 1}),
-    ("lo | up 4H | turn 1 | hands 5/9S,5C | stock 7H,9C", ["1:draw"], {"current": 1}),
+    ("lo | up 4H | turn 1 | hands 5/9S,5C | stock 7H,9C", ["1:draw"], {"current": 0}),
     ("lo | up 4H | turn 1 | hands 5/9S,5C | stock 7H,9C", ["1:draw", "1:pass"],
      {"current": 0}),
     ("lo | up 4H | turn 1 | hands 5/9S,5C | stock 9C,2D,7H | opt draw_limit=null",

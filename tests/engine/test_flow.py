@@ -41,22 +41,25 @@ def test_play_after_draw_only_the_card_drawn() -> None:
     assert g.current_player == 0
 
 
-def test_last_one_turn_ends_with_a_pass_after_a_draw() -> None:
+def test_last_one_turn_moves_on_when_only_the_pass_is_left_after_a_draw() -> None:
     g = run("lo | up 4H | turn 1 | hands KH,QS/9S,5C | stock 7H", "1:draw")
-    assert g.current_player == 1 and [str(m) for m in g.legal_moves()] == ["1:pass"]
-    verdict = g.apply(Move.parse("0:KH"))  # the pass left unsaid
-    assert verdict.implied == (1,) and g.current_player == 1
+    assert g.current_player == 0 and g.forced == (1,)
+    assert [str(m) for m in g.legal_moves()] == ["0:KH", "0:draw"]
+    written = g.apply(Move.parse("1:pass"))  # the pass written out is still accepted
+    assert written.legal is True and g.current_player == 0 and g.forced == ()
+    verdict = g.apply(Move.parse("0:KH"))
+    assert verdict.implied == () and g.current_player == 1
 
 
-@pytest.mark.parametrize(("limit", "draws", "left"), [
-    ("null", ["1:draw", "1:draw", "1:draw"], ["1:7H", "1:pass"]),  # 7H: play or keep it
-    ("2", ["1:draw", "1:draw"], ["1:pass"]),         # up to 2, then the turn ends
-    ("1", ["1:draw"], ["1:pass"]),
+@pytest.mark.parametrize(("limit", "draws", "current", "left"), [
+    ("null", ["1:draw", "1:draw", "1:draw"], 1, ["1:7H", "1:pass"]),  # 7H: play or keep it
+    ("2", ["1:draw", "1:draw"], 0, ["0:KH"]),  # up to 2, then the turn moves on
+    ("1", ["1:draw"], 0, ["0:KH"]),
 ])
-def test_draw_limits(limit: str, draws: list[str], left: list[str]) -> None:
+def test_draw_limits(limit: str, draws: list[str], current: int, left: list[str]) -> None:
     g = run(f"c8 | up 4H | turn 1 | hands KH/9S,5C | stock 9C,2D,7H | opt draw_limit={limit}",
             *draws)
-    assert g.current_player == 1 and [str(m) for m in g.legal_moves()] == left
+    assert g.current_player == current and [str(m) for m in g.legal_moves()] == left
 
 
 def test_draw_until_playable_refuses_a_pass_before_a_playable_card() -> None:

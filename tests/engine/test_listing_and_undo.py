@@ -88,7 +88,8 @@ def undo_bytes(g: Game) -> int:
     total = sys.getsizeof(g.history)
     for rec in g.history:
         total += sys.getsizeof(rec)
-        for item in rec:
+        slots = [n for cls in type(rec).__mro__ for n in getattr(cls, "__slots__", ())]
+        for item in (getattr(rec, name) for name in slots):
             if isinstance(item, int) and not isinstance(item, bool) and item > 256:
                 total += sys.getsizeof(item)
             elif isinstance(item, list) and id(item) not in live | seen:

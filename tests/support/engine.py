@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from scorekeeper.core.cards import ALL_CARDS, JOKER, Suit
 from scorekeeper.core.engine.moves import Move
 from scorekeeper.core.engine.state import Game
 from scorekeeper.core.sheets import OPTIONS, Sheet, options_for
@@ -27,6 +28,21 @@ def choose(moves: list[Move], rng: random.Random) -> Move:
     if plays and rng.random() < 0.85:
         return rng.choice(plays)
     return rng.choice(moves)
+
+
+def candidates(g: Game, rng: random.Random) -> list[Move]:
+    """Moves worth asking about, by every seat: draws, passes, calls, and plays of the
+    cards it holds, with and without a named suit (a joker as a random card)."""
+    out: list[Move] = []
+    for p in range(g.players):
+        out += [Move.draw(p), Move.pass_(p), Move.call(p)]
+        for c in set(g.known[p]):
+            if c is JOKER:
+                named = rng.choice(ALL_CARDS)
+                out += [Move.play(p, c, as_card=named), Move.play(p, c, Suit.HEARTS, named)]
+            else:
+                out += [Move.play(p, c), Move.play(p, c, rng.choice(list(Suit)))]
+    return out
 
 
 def play_out(game: Game, rng: random.Random, cap: int = MOVE_CAP) -> int:

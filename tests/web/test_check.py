@@ -335,12 +335,12 @@ def test_an_earlier_illegal_line_is_still_the_answer(client):
     assert text.startswith("✗ Not legal") and "Line 1" in text
 
 
-def test_an_unsaid_pass_is_noted(client):
+def test_a_pass_that_was_all_a_seat_had_left_is_noted(client):
     text, _link, _page = answer(client, check(
         game="last-one", up="5h", **{"hold-1": "kc 9d"}, **{"hold-2": "7h qs"},
         events="1 draws 2c\n2 plays 7H"))
     assert text.startswith("✓ Legal")
-    assert "the pass by Seat 1 was taken as said" in text
+    assert "nothing else was left, so the pass by Seat 1 was taken and the turn moved on" in text
 
 
 def test_several_cards_drawn_in_one_line(client):

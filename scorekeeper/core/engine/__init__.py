@@ -31,6 +31,15 @@ another seat plays or draws) and ``0:name/D`` / ``0:name=5H``: in a fresh Last O
 hand whose upcard is an 8 or a joker (with ``starter_effects``), the dealer first names
 its suit or card; in Crazy Eights the first player may name the suit of a starting 8
 (``1:name/D``) before playing, and must before drawing.
+
+The engine is split by concern: :mod:`.position` holds a hand's data; :mod:`.facts`
+the predicates (may draw, may pass, may play this card...), each written once and asked
+by both :mod:`.verdicts` (``check``, with the reason and the rule) and :mod:`.listing`
+(``legal_moves``); :mod:`.effects` carries moves out and :mod:`.undo` takes them back.
+Judging never changes the game. When the seat on turn has nothing left but the pass,
+the turn moves on by itself (``g.forced`` names the seats passed so; a pass written out
+for them is still accepted). A wild (or a joker as one) played as the last card needs
+no suit.
 """
 
 from __future__ import annotations

@@ -1,12 +1,15 @@
 """What a legal move does: cards move, effects fire, the turn passes on.
 
-:func:`apply` assumes :func:`.rules.check` has accepted the move. A missed
+:func:`apply` assumes :func:`.verdicts.check` has accepted the move. A missed
 "last one"/"last card" call becomes due when another player plays or draws; the
 penalty is then drawn first, before play goes on (or before scoring, if that move
 ended the hand); drawing a penalty is not such an action. Owed cards nobody can draw
 (stock and pile exhausted) are forgiven. A draw never ends the turn by itself: the
 player then plays, draws again or passes (the rules reference "Drawing, precisely"); a pass left
-unsaid is taken by :func:`.rules.check` when the next seat acts.
+unsaid is taken by :func:`.verdicts.check` when the next seat acts; when the engine
+knows the seat on turn may do nothing but pass, it takes that pass itself and the turn
+moves on (the seat is kept in ``forced`` until the next play or draw, so the pass
+written out is still accepted).
 
 ``game.debts`` is replaced, never changed in place, so the undo log can keep the
 list a move started from by reference.
@@ -20,17 +23,20 @@ list a move started from by reference.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from scorekeeper.core.cards import Card
-from scorekeeper.core.engine import rules
+from scorekeeper.core.engine.facts import (
+    can_draw,
+    can_play,
+    effect_of,
+    melee_rank,
+    only_pass_left,
+    refill_order,
+)
 from scorekeeper.core.engine.moves import Move
-from scorekeeper.core.engine.pieces import Debt, Melee
+from scorekeeper.core.engine.position import Debt, Melee
+from scorekeeper.core.engine.position import Position as Game
 
-if TYPE_CHECKING:
-    from scorekeeper.core.engine.state import Game
-
-__all__ = ["apply", "begin"]
+__all__ = ["apply", "begin", "unsaid_pass"]
 
 
 def begin(game: Game) -> None:
@@ -53,27 +59,59 @@ def begin(game: Game) -> None:
         if up.is_joker or up.rank is game.wild[dealer]:
             game.naming = True
             return
-        _card_effect(game, dealer, v.effects.get(up.rank))  # type: ignore[arg-type]
+        _card_effect(game, dealer, v.effects.get(up.rank))
         return
     if up.rank is game.wild[first]:
         game.active_suit, game.rank_open = None, False
     elif v.starter_effects:
-        _card_effect(game, dealer, v.effects.get(up.rank))  # type: ignore[arg-type]
+        _card_effect(game, dealer, v.effects.get(up.rank))
 
 
-def apply(game: Game, move: Move) -> None:
-    """Carry out an accepted move, then settle debts and the blocked/jammed check."""
+def apply(game: Game, move: Move, move_on: bool = True) -> None:
+    """Carry out an accepted move, with the call penalty it makes due, then settle
+    debts and the blocked/jammed check; then (``move_on``) take the passes that are all
+    the seats on turn have left."""
+    kind = move.kind
+    if kind == "pass" and move.player in game.forced:
+        _noted(game, move.player)  # a pass the engine already took, written out
+        return
+    if kind != "call":
+        game.forced = ()
     prev = game.uncalled
-    due = (prev >= 0 and prev != move.player and move.kind in ("play", "draw")
+    due = (prev >= 0 and prev != move.player and kind in ("play", "draw")
            and not (game.debts and game.debts[0].reason == "penalty"))
     if due:
         game.uncalled = -1
-    _HANDLERS[move.kind](game, move)
+    _HANDLERS[kind](game, move)
     if due:
         n = game.variant.call_penalty
         game.debts = [Debt(prev, n, "penalty", n), *game.debts]
     if game.debts:
         _settle(game)
+    if not move_on or kind == "call":
+        return
+    # While the seat on turn may only pass, the turn moves on with its pass. This
+    # ends: each such pass comes from a seat that can neither play nor draw (counted
+    # towards a jam) or that has drawn its last card this turn, and the next seat has
+    # drawn nothing yet.
+    while only_pass_left(game):
+        seat = game.turn
+        _pass(game, Move.pass_(seat))
+        game.forced = (*game.forced, seat)
+
+
+def unsaid_pass(game: Game, seat: int) -> None:
+    """The pass of the seat on turn that the table left unsaid and the next seat's
+    action implies: carried out alone (the verdict on that action lists it)."""
+    apply(game, Move.pass_(seat), move_on=False)
+
+
+def _noted(game: Game, seat: int) -> None:
+    """A written-out pass of a seat whose pass the engine took: it changes nothing
+    but the list of such seats."""
+    forced = list(game.forced)
+    forced.remove(seat)
+    game.forced = tuple(forced)
 
 
 # -------------------------------------------------------------- turns
@@ -154,9 +192,9 @@ def _play(game: Game, move: Move) -> None:
     else:
         rank = eff.rank
         if joker or rank is game.wild[p]:
-            code = rules.effect_of(game, eff, p, joker)
+            code = effect_of(game, eff, p, joker)
         else:  # what effect_of answers for a plain card, without the call
-            code = game.variant.rank_effects[rank]  # type: ignore[index]
+            code = game.variant.rank_effects[rank]
         if code is None:  # most cards: the next seat's turn
             game.turn, game.drawn = (p + game.direction) % game.players, 0
             return
@@ -185,8 +223,8 @@ def _go_out(game: Game, p: int, eff: Card, joker: bool, in_melee: bool) -> None:
     melee, game.melee = game.melee, None
     if not game.variant.going_out_draws:
         return
-    code = rules.effect_of(game, eff, p, joker)
-    value = game.variant.melee_value(eff.rank)  # type: ignore[arg-type]
+    code = effect_of(game, eff, p, joker)
+    value = game.variant.melee_value(eff.rank)
     if in_melee:
         game.debts = [Debt(melee.aggressor, value, "melee", value)]  # type: ignore[union-attr]
     elif code == "two":
@@ -211,7 +249,7 @@ def _draw(game: Game, move: Move) -> None:
     if game.uncalled == p:
         game.uncalled = -1
     if not game.debts and game.melee is not None:
-        value = game.variant.melee_value(rules.melee_rank(game))
+        value = game.variant.melee_value(melee_rank(game))
         game.debts = [*game.debts, Debt(p, value, "melee", value)]
     if game.debts:
         _pay(game)
@@ -222,7 +260,7 @@ def _draw(game: Game, move: Move) -> None:
 def _refill(game: Game) -> None:
     """Turn the pile under the upcard into the new stock (the rules reference: when the stock
     runs out; in order or shuffled per the sheet)."""
-    game.stock = rules.refill_order(game)
+    game.stock = refill_order(game)
     game.pile = [game.pile[-1]]
     game.refills += 1
 
@@ -254,7 +292,7 @@ def _end_melee(game: Game, defender: int) -> None:
     game.melee = None
     code = None
     if game.variant.melee_effects:
-        code = rules.effect_of(game, game.upcard_as, aggressor,  # type: ignore[arg-type]
+        code = effect_of(game, game.upcard_as, aggressor,  # type: ignore[arg-type]
                                game.upcard.is_joker)
     if code == "eight" and game.melee_suit is not None:
         game.active_suit, game.rank_open = game.melee_suit, False
@@ -272,8 +310,8 @@ def _pass(game: Game, move: Move) -> None:
     blocked/jammed hand: one who passes after drawing may keep a playable card, and
     declining a free play or ending a melee is no such pass."""
     p = move.player
-    stuck = (game.melee is None and not game.free_play and not rules.can_draw(game)
-             and rules.can_play(game, p) is not True)
+    stuck = (game.melee is None and not game.free_play and not can_draw(game)
+             and can_play(game, p) is not True)
     game.passes = game.passes + 1 if stuck else 0
     if game.melee is not None:
         _end_melee(game, p)
@@ -303,13 +341,13 @@ def _name(game: Game, move: Move) -> None:
         game.active_suit, game.rank_open = move.suit, False
     else:
         game.active_suit, game.rank_open = eff.suit, True
-    code = rules.effect_of(game, eff, dealer, up.is_joker)
+    code = effect_of(game, eff, dealer, up.is_joker)
     _card_effect(game, dealer, None if code == "eight" else code)
 
 
 def _settle(game: Game) -> None:
     """Forgive owed cards when nothing at all is left to draw."""
-    while game.debts and not rules.can_draw(game):
+    while game.debts and not can_draw(game):
         debt, game.debts = game.debts[0], game.debts[1:]
         _debt_done(game, debt.seat, debt.reason)
 

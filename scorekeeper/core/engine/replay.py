@@ -34,9 +34,12 @@ Events: ``play`` (a card; ``suit`` for an 8 or wild, ``as`` for a joker's card),
 ``draw`` (the card, or null when nobody saw it; a list of cards, or a number of unseen
 cards, draws several in one event: owed cards or a run of draws), ``pass``, ``call``
 ("last one"/"last card") and ``name`` (a dealer naming a starting 8's suit or a
-starting joker's card), each with the ``player`` (seat number from 0). A pass the table
-left unsaid (the seat on turn could do nothing else, or declined a 3's free play) is
-taken as said when the next seat acts; that step lists it in ``implied``.
+starting joker's card), each with the ``player`` (seat number from 0). When the engine
+knows the seat on turn has nothing left but the pass, it takes that pass and the turn
+moves on (``current_player`` is the next seat); the pass written out afterwards is still
+accepted. A pass the table left unsaid where that depended on unseen cards, or a 3's
+free play declined, is taken as said when the next seat acts; that step lists it in
+``implied``.
 
 ``situation`` fields: ``turn`` (default: left of the dealer), ``direction`` (1
 clockwise, -1), ``upcard_as`` (what a joker upcard stands for), ``active_suit``
@@ -336,12 +339,15 @@ def replay(game: Game, events: list[list[Move]], want_moves: bool = False) -> di
 
     A move the engine cannot rule on (``legal`` None: it depends on cards nobody saw)
     is applied as if allowed, since the table saw it happen. A step whose event came
-    after a pass the table left unsaid lists it in ``implied`` ("pass by seat 1").
+    after a pass the table left unsaid lists it in ``implied`` ("pass by seat 1"); a
+    step after which the engine took the pass of a seat with nothing else left (the
+    turn moved on) lists it in ``moved_on``.
     """
     steps: list[dict[str, Any]] = []
     first_illegal = None
     for i, moves in enumerate(events):
         before = legal_moves_json(game) if want_moves else None
+        forced = game.forced
         verdict, implied, ok = _judge(game, moves)
         if not ok:
             first_illegal = i
@@ -350,6 +356,8 @@ def replay(game: Game, events: list[list[Move]], want_moves: bool = False) -> di
             "rule_url": rule_url(game.variant.game, verdict.rule), "cause": verdict.cause}
         if implied:
             step["implied"] = [f"pass by {game.seat_name(seat)}" for seat in implied]
+        if game.forced and game.forced is not forced and len(game.forced) >= len(forced):
+            step["moved_on"] = [f"pass by {game.seat_name(seat)}" for seat in game.forced]
         if before is not None:
             step["legal_moves"] = before
         steps.append(step)

@@ -2,8 +2,10 @@
 
 :class:`Game` is the engine's one object. Build it with :meth:`Game.start` (a position
 from the table, hands possibly partly unseen) or :meth:`Game.deal` (a random deal with
-every card known, for simulation). Legality lives in :mod:`.rules`, the effects of
-moves in :mod:`.effects`; the methods here delegate to them.
+every card known, for simulation). The position's data is :class:`~.position.Position`;
+legality lives in :mod:`.verdicts` and :mod:`.listing` (both asking the predicates of
+:mod:`.facts`), the effects of moves in :mod:`.effects`, taking them back in
+:mod:`.undo`; the methods here delegate to them.
 
 >>> g = Game.start(Sheet.make("crazy-eights"), 2, 0, ["8S KH", "4H 5C"], "4S")
 >>> g.current_player, [str(m) for m in g.legal_moves()]
@@ -17,18 +19,23 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scorekeeper.core.cards import Card, Deck, Rank, Suit, deck_for
-from scorekeeper.core.engine import effects, rules, setup, undo
-from scorekeeper.core.engine.moves import ERRORS, IllegalMoveError, Move, SetupError, Verdict
-from scorekeeper.core.engine.pieces import Debt, Melee, Snapshot
+from scorekeeper.core.cards import Card, Deck, deck_for
+from scorekeeper.core.engine import effects, listing, setup, undo, verdicts
+from scorekeeper.core.engine.facts import melee_next
+from scorekeeper.core.engine.moves import (
+    ERRORS,
+    IllegalMoveError,
+    ListedVerdict,
+    Move,
+    SetupError,
+    Verdict,
+)
+from scorekeeper.core.engine.position import Debt, Melee, Position
 from scorekeeper.core.engine.variant import CD, Variant
 from scorekeeper.core.scoring import score_hand
 from scorekeeper.core.sheets import Sheet
 
 __all__ = ["Debt", "Game", "Melee", "Outcome"]
-
-_new = object.__new__
-
 
 @dataclass(frozen=True)
 class Outcome:
@@ -55,88 +62,25 @@ class Outcome:
                 "points": None if self.points is None else list(self.points)}
 
 
-class Game:
+class Game(Position):
     """One hand of Last One, Crazy Eights or Countdown, move by move.
 
-    Attributes are plain and public for speed and for tests; change them only
-    through :meth:`apply` and :meth:`undo`. Seats are numbered from 0 clockwise;
-    ``direction`` is 1 (clockwise) or -1. ``stock`` and ``pile`` are lists with the
-    top card last; None marks a card nobody has seen.
+    The position's data and the questions read off it are :class:`~.position.Position`'s;
+    a game adds the moves made (``history``, for :meth:`undo`) and the rules: legal
+    moves, verdicts, applying a move. Change the position only through :meth:`apply`
+    and :meth:`undo`.
     """
 
-    __slots__ = (
-        "_exact",
-        "_listed",
-        "_rare",
-        "active_suit",
-        "counts",
-        "dealer",
-        "debts",
-        "deck",
-        "direction",
-        "drawn",
-        "free_play",
-        "history",
-        "known",
-        "known_stock",
-        "melee",
-        "melee_suit",
-        "names",
-        "naming",
-        "passes",
-        "pile",
-        "players",
-        "rank_open",
-        "refills",
-        "result",
-        "seed",
-        "stock",
-        "turn",
-        "uncalled",
-        "unknown",
-        "upcard_as",
-        "variant",
-        "wild",
-        "winner",
-    )
+    __slots__ = ("_exact", "_listed", "history")
+    variant: Variant
 
     def __init__(self, variant: Variant, players: int, dealer: int, deck: Deck,
                  counts: list[int] | None = None, seed: int | None = None,
                  names: list[str] | None = None) -> None:
-        self.variant = variant
-        self.players = players
-        self.names = names
-        self.dealer = dealer
-        self.deck = deck
-        self.counts = counts
-        self.wild: list[Rank] = ([Rank(c) for c in counts] if counts
-                                 else [Rank.EIGHT] * players)
-        self.seed = seed
-        self.known_stock = False
-        self.known: list[list[Card]] = [[] for _ in range(players)]
-        self.unknown = [0] * players
-        self.stock: list[Card | None] = []
-        self.pile: list[Card | None] = []
-        self.upcard_as: Card | None = None
-        self.active_suit: Suit | None = None
-        self.rank_open = True
-        self.turn = (dealer + 1) % players
-        self.direction = 1
-        self.debts: list[Debt] = []
-        self.melee: Melee | None = None
-        self.melee_suit: Suit | None = None
-        self.free_play = False
-        self.drawn = 0
-        self.naming = False
-        self.uncalled = -1
-        self.passes = 0
-        self.winner: int | None = None
-        self.result: str | None = None
-        self.refills = 0
+        super().__init__(variant, players, dealer, deck, counts, seed, names)
         self.history: list[undo.Record] = []
         self._exact = False  # every card known, now and after any refill: see legal_moves
         self._listed: tuple[Move, ...] = ()  # what legal_moves last listed, until a move
-        self._rare: tuple[Any, ...] = ()  # the undo log's rarely changing facts, shared
 
     # ----------------------------------------------------------------- setup
 
@@ -279,78 +223,38 @@ class Game:
         """The rule sheet this hand is played under."""
         return self.variant.sheet
 
-    @property
-    def upcard(self) -> Card:
-        """The top card of the discard pile (a joker stays a joker; see upcard_as)."""
-        return self.pile[-1]  # type: ignore[return-value]
+    def legal_moves(self) -> list[Move]:
+        """Every move allowed now, by any seat (see :func:`.listing.legal_moves`).
 
-    @property
-    def is_over(self) -> bool:
-        """True once the hand has ended and every owed card has been drawn."""
-        return self.result is not None and not self.debts
-
-    @property
-    def current_player(self) -> int | None:
-        """The seat that must act next (None when the hand is over). In a melee this
-        is the defender; others may still play out of turn (see :meth:`actors`)."""
-        if self.result is not None and not self.debts:
-            return None
-        if self.debts:
-            return self.debts[0].seat
-        if self.naming:
-            return self.dealer
-        if self.melee is not None:
-            return self.melee.defender
-        return self.turn
+        When every card is known these moves are certainly legal, so until the next
+        move :meth:`apply` makes any of them without judging it again: the fast path
+        that simulation runs on. Until then, asking again (:meth:`actors`,
+        :meth:`summary`) copies that listing instead of working it out."""
+        listed = self._listed
+        if listed:
+            return list(listed)
+        moves = listing.legal_moves(self)
+        if self._exact:
+            self._listed = tuple(moves)
+        return moves
 
     def actors(self) -> set[int]:
         """Every seat that has a legal move now (several during a melee)."""
         return {m.player for m in self.legal_moves()}
 
-    def seat_name(self, seat: int) -> str:
-        """How verdict reasons name a seat: its name when the game was given names,
-        else ``seat 2`` (seats count from 0)."""
-        return self.names[seat] if self.names else f"seat {seat}"
-
-    def hand_size(self, seat: int) -> int:
-        """Cards a seat holds, seen or not."""
-        return len(self.known[seat]) + self.unknown[seat]
-
-    def hand_sizes(self) -> list[int]:
-        """Cards each seat holds."""
-        return [len(k) + u for k, u in zip(self.known, self.unknown, strict=True)]
-
-    def next_seat(self, seat: int, steps: int = 1) -> int:
-        """The seat ``steps`` places after ``seat`` in the current direction."""
-        return (seat + self.direction * steps) % self.players
-
-    def legal_moves(self) -> list[Move]:
-        """Every move allowed now, by any seat (see :func:`.rules.legal_moves`).
-
-        When every card is known these moves are certainly legal, so until the next
-        move :meth:`apply` makes any of them (the very objects listed) without judging
-        it again: the fast path that simulation runs on. Until then, asking again
-        (:meth:`actors`, :meth:`summary`) copies that listing instead of working it out."""
-        listed = self._listed
-        if listed:
-            return list(listed)
-        moves = rules.legal_moves(self)
-        if self._exact:
-            self._listed = tuple(moves)
-        return moves
-
     def legal_moves_by_player(self) -> dict[int, dict[str, Any]]:
         """``{seat: {"play": [cards], "draw": bool, "pass": bool, "call": bool}}`` for
         each seat that may act; an 8 or a joker is listed once."""
-        return rules.by_player(self)
+        return listing.by_player(self)
 
     def check(self, move: Move) -> Verdict:
-        """Whether ``move`` is legal now, why, and the rule that says so."""
-        return rules.check(self, move)
+        """Whether ``move`` is legal now, why, and the rule that says so. Judging never
+        changes the game."""
+        return verdicts.check(self, move)
 
     def is_legal(self, move: Move) -> bool:
         """True when the move is allowed (or cannot be ruled out from what was seen)."""
-        return rules.check(self, move).legal is not False
+        return verdicts.check(self, move).legal is not False
 
     def outcome(self) -> Outcome | None:
         """How the hand ended, or None while it goes on."""
@@ -370,47 +274,43 @@ class Game:
 
     def apply(self, move: Move) -> Verdict:
         """Make a move, or raise an :class:`IllegalMoveError` subclass carrying the
-        verdict (nothing changes then). Returns the verdict (legal may be None)."""
+        verdict (nothing changes then). Returns the verdict (legal may be None).
+
+        A move equal to one :meth:`legal_moves` listed with every card known is made
+        without judging it again; its verdict's reason is worked out when read."""
         listed = self._listed
         if listed:
             self._listed = ()
+            # Listed moves are the move book's own objects and a caller usually makes
+            # one of them: compared by identity first (cheap), then by value.
             for made in listed:
                 if made is move:
-                    undo.make(self, move)
-                    history = self.history
-                    # Verdict.later, built in place: this runs once a move in simulation.
-                    verdict = _new(Verdict)
-                    verdict.legal, verdict.cause, verdict.implied = True, "play", ()
-                    verdict._later = (Game._judge_made, self, history[-1], len(history))
-                    return verdict
-        verdict = rules.check(self, move)
+                    fast = True
+                    break
+            else:
+                fast = move in listed
+            if fast:
+                history = self.history
+                undo.make(self, history, move)
+                return ListedVerdict((Game._judge_made, self, history[-1], len(history)))
+        verdict = verdicts.check(self, move)
         if verdict.legal is False:
             raise ERRORS[verdict.cause](move, verdict)
-        undo.make(self, move, verdict.implied)
+        undo.make(self, self.history, move, verdict.implied)
         return verdict
 
     def _judge_made(self, rec: undo.Record, depth: int) -> Verdict:
         """The full verdict on a move made by the fast path, judged when someone reads
-        its reason: on a copy of this game taken back to just before the move (when
+        its reason: on a copy of the position taken back to just before the move (when
         the move has been undone since, the position it was made in is gone)."""
-        move = rec[undo.MOVE]
-        if len(self.history) < depth or self.history[depth - 1] is not rec:
-            return Verdict(True, f"{move} was listed by legal_moves (the position has "
+        history = self.history
+        if len(history) < depth or history[depth - 1] is not rec:
+            return Verdict(True, f"{rec.move} was listed by legal_moves (the position has "
                            "been taken back since)", self.variant.rule["turn"])
-        copy = self._copy(self.history[depth - 1:])
-        while copy.history:
-            copy.undo()
-        return rules.check(copy, move)
-
-    def _copy(self, history: list[undo.Record]) -> Game:
-        """A copy with its own lists (cards and records are shared: never changed)."""
-        copy = object.__new__(Game)
-        for name in Game.__slots__:
-            setattr(copy, name, getattr(self, name))
-        copy.known = [k[:] for k in self.known]
-        copy.unknown, copy.stock, copy.pile = self.unknown[:], self.stock[:], self.pile[:]
-        copy.history, copy._listed = history, ()
-        return copy
+        before = self.copy()
+        for later in reversed(history[depth - 1:]):
+            undo.restore(before, later)
+        return verdicts.check(before, rec.move)
 
     push = apply
 
@@ -434,34 +334,13 @@ class Game:
             done += 1
         return done, None
 
-    def _snapshot(self) -> Snapshot:
-        return Snapshot([k[:] for k in self.known], self.unknown[:], self.stock[:],
-                        self.pile[:], self.upcard_as, self.active_suit, self.rank_open,
-                        self.turn, self.direction, self.debts[:], self.melee, self.melee_suit,
-                        self.free_play, self.drawn, self.naming, self.uncalled, self.passes,
-                        self.winner, self.result, self.refills)
-
-    def pass_taken(self, seat: int) -> None:
-        """Try the pass the seat on turn owes, to judge what another seat does next;
-        :meth:`pass_undone` takes it back (the rules ask this for unsaid passes)."""
-        self.history.append(undo.before(self))
-        effects.apply(self, Move.pass_(seat))
-
-    def pass_undone(self) -> None:
-        """Take back :meth:`pass_taken`."""
-        undo.restore(self, self.history.pop())
-
-    def state_key(self) -> tuple[Any, ...]:
-        """Everything that defines the position, for comparing two states."""
-        return self._snapshot()
-
     # ------------------------------------------------------------- summary
 
     def summary(self) -> dict[str, Any]:
         """The position as plain JSON data, for the API to return as is."""
         melee = None
         if self.melee is not None:
-            nxt = rules.melee_next(self)
+            nxt = melee_next(self)
             melee = {"aggressor": self.melee.aggressor, "defender": self.melee.defender,
                      "next": None if nxt is None else str(nxt)}
         out = self.outcome()
@@ -485,3 +364,4 @@ class Game:
     def __repr__(self) -> str:
         return (f"<Game {self.variant.game} up={self.upcard_as} turn={self.current_player} "
                 f"hands={self.hand_sizes()}>")
+

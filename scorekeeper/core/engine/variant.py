@@ -11,11 +11,12 @@ branching on option keys. Effects are data: a table from rank to effect code.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from scorekeeper.core.cards import Rank
-from scorekeeper.core.sheets import C8, CD, LO, SECTIONS, Sheet
+from scorekeeper.core.engine.book import MoveBook
+from scorekeeper.core.sheets import C8, CD, GAMES, LO, SECTIONS, Sheet
 
 __all__ = ["C8", "CD", "LO", "Variant"]
 
@@ -77,22 +78,42 @@ class Variant:
     joker_effects: bool
     refill_shuffles: bool
     rank_effects: tuple[str | None, ...] = ()  # effects by rank number: Enum hashing is slow
+    moves: MoveBook = field(init=False, compare=False, repr=False)
+    # The undo log's rarely changing facts, one tuple per value, shared by the records
+    # of every game under this variant (few values recur; bounded all the same).
+    rare_facts: dict[tuple[Any, ...], tuple[Any, ...]] = field(
+        init=False, compare=False, repr=False)
+
+    RARE_MOST: ClassVar[int] = 1024
+    _known: ClassVar[dict[tuple[Any, ...], Variant]] = {}  # by sheet value, bounded
+    _KNOWN_MOST: ClassVar[int] = 64
 
     def __post_init__(self) -> None:
         table = tuple(self.effects.get(Rank(n)) if n else None for n in range(14))
         object.__setattr__(self, "rank_effects", table)
+        object.__setattr__(self, "moves", MoveBook(GAMES[self.game].max_players))
+        object.__setattr__(self, "rare_facts", {})
 
     @classmethod
     def of(cls, sheet: Sheet) -> Variant:
-        """Read every option of ``sheet`` once (a simulation deals many hands under
-        one sheet: the last sheet's variant is kept)."""
-        last = _LAST.get(id(sheet))
-        if last is not None and last.sheet is sheet:
-            return last
-        variant = cls._read(sheet)
-        _LAST.clear()
-        _LAST[id(sheet)] = variant
+        """Read every option of ``sheet`` once: a simulation deals many hands under
+        one sheet, and each equal sheet gets the same variant (and its move book)."""
+        key = (sheet.game, sheet.version, *sorted(sheet.options.items()))
+        variant = cls._known.get(key)
+        if variant is None:
+            if len(cls._known) >= cls._KNOWN_MOST:
+                cls._known.clear()
+            variant = cls._known[key] = cls._read(sheet)
         return variant
+
+    def shared(self, facts: tuple[Any, ...]) -> tuple[Any, ...]:
+        """The one tuple kept for this value of the undo log's rare facts."""
+        kept = self.rare_facts.get(facts)
+        if kept is None:
+            if len(self.rare_facts) >= self.RARE_MOST:
+                self.rare_facts.clear()
+            kept = self.rare_facts[facts] = facts
+        return kept
 
     @classmethod
     def _read(cls, sheet: Sheet) -> Variant:
@@ -129,9 +150,6 @@ class Variant:
         if rank >= Rank.JACK and self.court_ten:
             return 10
         return int(rank)
-
-
-_LAST: dict[int, Variant] = {}
 
 
 def _effects(game: str, opt: Any) -> dict[Rank, str]:

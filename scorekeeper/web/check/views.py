@@ -79,6 +79,9 @@ def assumptions(result: dict[str, Any], lines: list[str]) -> list[str]:
         where = f"Line {i + 1} ({lines[i]})" if i < len(lines) else f"Line {i + 1}"
         for passed in step.get("implied", ()):
             notes.append(f"{where}: the {passed} was taken as said")
+        for passed in step.get("moved_on", ()):
+            notes.append(f"{where}: nothing else was left, so the {passed} was taken "
+                         "and the turn moved on")
         if i == last or step["legal"] is not None:
             continue
         found = _COULD_PLAY.search(step["reason"])

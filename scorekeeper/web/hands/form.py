@@ -30,8 +30,8 @@ from scorekeeper.core.cards import (
     parse_cards,
 )
 from scorekeeper.core.deal import NINE, deal_problem
-from scorekeeper.core.scoring import card_points
-from scorekeeper.core.sheets import CD, LO, Sheet
+from scorekeeper.core.scoring import card_points, hands_carry_cards
+from scorekeeper.core.sheets import LO, Sheet
 from scorekeeper.store.models import Hand
 
 BLOCKED = "none"
@@ -123,7 +123,7 @@ class HandForm(FlaskForm):
                 continue
             if key not in seats:
                 self.form_errors.append(f"There is no player {key!r} at this table.")
-            elif self.seat_field(int(key[5:])) is None and self.sheet.game != CD:
+            elif self.seat_field(int(key[5:])) is None and hands_carry_cards(self.sheet):
                 self.form_errors.append(f"Seat {int(key[5:]) + 1} is out of the match and "
                                         "holds no cards.")
         return valid and not self.form_errors
@@ -147,7 +147,7 @@ def hand_form(sheet: Sheet, names: Sequence[str], in_play: Sequence[bool],
     """The form for a table: a cards field for each seat still playing, named
     ``seat-<n>`` (no card fields in Countdown); ``out`` offers those seats and blocked."""
     fields: dict[str, Field] = {}
-    if sheet.game != CD:
+    if hands_carry_cards(sheet):
         fields = {f"seat_{s}": CardsField(names[s], name=f"seat-{s}")
                   for s, playing in enumerate(in_play) if playing}
     form_class = type("TableHandForm", (HandForm,), fields)

@@ -1,0 +1,320 @@
+"""The facts of a position and the rule predicates, each written once.
+
+A predicate answers one question of the rules ("may the seat on turn draw?", "may it
+pass?", "may this card be played?", "does this play name a suit?") from a
+:class:`~.position.Position`. :mod:`.verdicts` turns the answer into a reason and a
+rule id; :mod:`.listing` lists the moves the answers allow. Answers are True, False,
+or None when they depend on cards nobody has seen; predicates that explain themselves
+return ``(answer, why)``, where ``why`` is a short code the verdicts put into words.
+
+>>> from scorekeeper.core.engine import parse_position
+>>> g = parse_position("c8 | up 9H | turn 1 | hands 5/6C,KD")
+>>> may_draw(g, can_play(g, 1)), may_pass(g, can_play(g, 1))
+((True, 'draw'), (False, 'may-draw'))
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable
+
+from scorekeeper.core.cards import JOKER, Card, Rank
+from scorekeeper.core.cards import card as make_card
+from scorekeeper.core.engine.position import Position
+
+__all__ = [
+    "can_draw",
+    "can_play",
+    "effect_of",
+    "fits",
+    "holds",
+    "is_two_answer",
+    "may_continue_melee",
+    "may_draw",
+    "may_pass",
+    "may_play_card",
+    "may_stack",
+    "melee_next",
+    "melee_rank",
+    "more_draws",
+    "only_pass_left",
+    "owes_pass",
+    "peek",
+    "playable_cards",
+    "refill_order",
+    "suit_naming",
+    "turn_choices",
+    "unseen_cards",
+    "wild_naming",
+]
+
+Answer = bool | None
+
+
+# ------------------------------------------------------------------ cards
+
+_NO_RANK = object()  # matches no card's rank: the upcard's rank does not count
+
+
+def playable_cards(g: Position, p: int, cards: Iterable[Card], free: bool = False
+                   ) -> list[Card]:
+    """The cards among ``cards`` (jokers aside) that seat ``p`` may play now: its wild
+    rank, the active suit, or the upcard's rank while it counts; with no active suit,
+    or as the free card on a 3 that may be any card (``free``), every one of them.
+    The one statement of what may follow the upcard: :func:`fits` and the listing
+    both ask it."""
+    s = g.active_suit
+    if s is None or (free and not g.variant.three_matching):
+        return [c for c in cards if c.rank is not None]
+    wild = g.wild[p]
+    up = g.upcard_as.rank if g.rank_open else _NO_RANK  # type: ignore[union-attr]
+    return [c for c in cards if c.rank is wild or c.suit is s or c.rank is up]
+
+
+def fits(g: Position, c: Card, p: int) -> bool:
+    """Whether non-joker ``c`` may follow the upcard for seat ``p`` (wild, suit, rank)."""
+    return bool(playable_cards(g, p, (c,)))
+
+
+def may_play_card(g: Position, c: Card, p: int, free: bool) -> bool:
+    """Whether seat ``p`` may play non-joker ``c`` now: it follows the upcard, or it
+    is the free card on a 3 that may be any card."""
+    return bool(playable_cards(g, p, (c,), free))
+
+
+def may_name_for_joker(g: Position, named: Card, p: int, free: bool) -> bool:
+    """Whether a joker may stand for ``named`` now (the named card must be playable
+    unless the sheet lets it be any card)."""
+    return not g.variant.joker_must_be_legal or may_play_card(g, named, p, free)
+
+
+def effect_of(g: Position, eff: Card, p: int, joker: bool) -> str | None:
+    """The effect code of card ``eff`` played by ``p`` (``eight`` for a wild)."""
+    if joker and not g.variant.joker_effects:
+        return None
+    if eff.rank is g.wild[p]:
+        return "eight"
+    return g.variant.rank_effects[eff.rank]  # type: ignore[no-any-return]
+
+
+def suit_naming(g: Position, p: int, eff: Card, joker: bool, in_melee: bool) -> str:
+    """Whether seat ``p``'s play of ``eff`` (a joker's named card when ``joker``)
+    names a suit: a wild does (:func:`wild_naming`), any other card does not
+    (``none``). In a melee a wild names a suit only with ``melee_effects``."""
+    if in_melee and not g.variant.melee_effects:
+        return "none"
+    if effect_of(g, eff, p, joker) != "eight":
+        return "none"
+    return wild_naming(g, p)
+
+
+def wild_naming(g: Position, p: int) -> str:
+    """How seat ``p``'s wild names a suit: ``needed``, or ``free`` when it is the
+    seat's last card (the hand is over: no suit is needed, one named anyway is fine)."""
+    return "free" if len(g.known[p]) + g.unknown[p] == 1 else "needed"
+
+
+def unseen_cards(g: Position) -> list[Card]:
+    """The deck's cards nobody has seen: not in a known hand, the pile or the stock
+    (one entry per copy; they fill the unseen places in hands, stock and pile)."""
+    seen = Counter(c for k in g.known for c in k)
+    seen.update(c for c in g.pile if c is not None)
+    seen.update(c for c in g.stock if c is not None)
+    out: list[Card] = []
+    for c in g.deck.cards():
+        if seen[c]:
+            seen[c] -= 1
+        else:
+            out.append(c)
+    return out
+
+
+def can_play(g: Position, p: int) -> Answer:
+    """Whether seat ``p`` holds a card that could be played now (None: it depends on
+    unseen cards). A joker can always be played: some 8 is always a legal card for it
+    to name. Unseen cards are deduced from the deck: when the unseen cards hold fewer
+    unplayable cards than the seat holds unseen, some of its cards must be playable;
+    when none of them could be played, it cannot play."""
+    known = g.known[p]
+    if JOKER in known or playable_cards(g, p, known):
+        return True
+    held = g.unknown[p]
+    if not held:
+        return False
+    pool = unseen_cards(g)
+    playable = pool.count(JOKER) + len(playable_cards(g, p, pool))
+    if playable == 0:
+        return False
+    return True if len(pool) - playable < held else None
+
+
+def available(g: Position, c: Card) -> bool:
+    """Whether a copy of ``c`` may still be unseen somewhere (for unseen hands)."""
+    seen = sum(k.count(c) for k in g.known) + g.pile.count(c) + g.stock.count(c)
+    return seen < g.deck.copies(c)
+
+
+def holds(g: Position, p: int, c: Card) -> bool:
+    """Whether seat ``p`` holds ``c`` or may hold it among unseen cards."""
+    return c in g.known[p] or (g.unknown[p] > 0 and available(g, c))
+
+
+# ------------------------------------------------------------------ stock
+
+def can_draw(g: Position) -> bool:
+    """Whether a card can be drawn (from the stock, or from the pile turned over)."""
+    return bool(g.stock) or len(g.pile) > 1
+
+
+def more_draws(g: Position) -> bool:
+    """Whether the turn player may draw again after drawing (limit and stock)."""
+    limit = g.variant.draw_limit
+    return (limit is None or g.drawn < limit) and can_draw(g)
+
+
+def refill_order(g: Position) -> list[Card | None]:
+    """The new stock (top last) made from the pile under the upcard: turned over in
+    order (Crazy Eights and Countdown, ``refill`` "turn"), or shuffled (Last One, and
+    ``refill`` "shuffle"), so unseen unless the stock is tracked card by card."""
+    rest = g.pile[:-1]
+    if not g.variant.refill_shuffles:
+        return rest[::-1]
+    if not g.known_stock:
+        return [None] * len(rest)
+    random.Random((g.seed or 0) * 1_000_003 + g.refills).shuffle(rest)
+    return rest
+
+
+def peek(g: Position) -> Card | None:
+    """The card the next draw takes, when known."""
+    if g.stock:
+        return g.stock[-1]
+    order = refill_order(g)
+    return order[-1] if order else None
+
+
+# ------------------------------------------------------------------ turns
+
+def turn_choices(g: Position, playable: Answer) -> tuple[tuple[Answer, str],
+                                                         tuple[Answer, str]]:
+    """May the seat on turn draw (again), and may it pass? ``playable`` is whether it
+    can play (:func:`can_play`). Each answer comes with why (see :func:`may_draw` and
+    :func:`may_pass`); the listing asks both at once, the verdicts one of them."""
+    drawable = more_draws(g) if g.drawn else can_draw(g)
+    stock = drawable or (bool(g.drawn) and can_draw(g))
+    if not stock:
+        draw: tuple[Answer, str] = (False, "empty")
+    elif not drawable:
+        draw = (False, "limit")
+    elif g.variant.draw_with_playable or playable is False:
+        draw = (True, "draw")
+    else:
+        draw = (False, "playable") if playable else (None, "unsure")
+    if playable:
+        return draw, (True, "decline") if g.drawn else (False, "playable")
+    if drawable:
+        return draw, (None, "unsure-draw") if playable is None else (False, "may-draw")
+    if playable is None and not g.drawn:
+        return draw, (None, "unsure-stuck")
+    return draw, (True, "drawn-out" if g.drawn else "stuck")
+
+
+def may_draw(g: Position, playable: Answer) -> tuple[Answer, str]:
+    """May the seat on turn draw (again)? Why not: ``empty`` (nothing to draw),
+    ``limit`` (the draw limit is reached) or ``playable`` (it holds a playable card
+    and the sheet stops drawing then); ``unsure`` when that depends on unseen cards."""
+    return turn_choices(g, playable)[0]
+
+
+def may_pass(g: Position, playable: Answer) -> tuple[Answer, str]:
+    """May the seat on turn pass? After drawing, to keep a playable card
+    (``decline``) or when it may draw no more (``drawn-out``); before drawing, only
+    with nothing to draw and nothing to play (``stuck``). Why not: ``playable``
+    (play it), ``may-draw`` (it cannot play and may still draw); ``unsure`` when that
+    depends on unseen cards."""
+    return turn_choices(g, playable)[1]
+
+
+def owes_pass(g: Position) -> Answer:
+    """Whether the seat on turn has nothing left to do but pass (the rules reference
+    "Drawing, precisely"): it may only decline a 3's free play, or can neither play
+    nor draw again. None when that depends on unseen cards. Asked only on a turn with
+    no owed cards, no melee and no starter to name."""
+    if g.free_play:
+        return True
+    v, p = g.variant, g.turn
+    if g.active_suit is None and not v.is_last_one and not g.drawn:
+        return False  # the starter 8's suit is still to be named
+    playable = can_play(g, p)
+    could_play = False if g.drawn and not v.play_after_draw else playable
+    if could_play is True:
+        return False
+    drawable = may_draw(g, playable)[0]
+    if drawable is False:
+        return True if could_play is False else None
+    return False if drawable is True or could_play is None else None
+
+
+def only_pass_left(g: Position) -> bool:
+    """Whether the engine knows the seat on turn may do nothing but pass, so the turn
+    moves on (a 3's free play may still be taken, so it is never such a turn). Asked
+    after every move, so the common cases are answered first: a seat that has not
+    drawn this turn and could draw always has a choice, and so has one that may draw
+    again whatever it holds (``draw_with_playable``)."""
+    if g.drawn:
+        if g.variant.draw_with_playable and more_draws(g):
+            return False
+    elif can_draw(g):
+        return False
+    return g.is_plain_turn and owes_pass(g) is True
+
+
+# ------------------------------------------------------------------ owed cards
+
+def may_stack(g: Position) -> tuple[bool, str]:
+    """May the seat owing cards answer with a 2 instead of drawing? Only a 2's draw,
+    not yet begun, in a hand still going on, under a sheet whose 2s stack. Why not:
+    ``no-stacking`` (2s do not stack here) or ``must-draw``."""
+    debt = g.debts[0]
+    if debt.reason != "two" or debt.left != debt.total or g.result is not None:
+        return False, "must-draw"
+    return (True, "stack") if g.variant.stacking else (False, "no-stacking")
+
+
+def is_two_answer(g: Position, c: Card, named: Card | None) -> bool:
+    """Whether playing ``c`` (a joker standing for ``named``) is a 2 that passes the
+    draw on: a 2 as itself, or a joker named as a 2 when jokers have effects."""
+    if c.is_joker:
+        return (g.variant.joker_effects and named is not None
+                and named.rank is Rank.TWO)
+    return c.rank is Rank.TWO and named is None
+
+
+# ------------------------------------------------------------------ melee
+
+def melee_rank(g: Position) -> Rank:
+    """The rank a running melee stands on (a melee only starts on a ranked card)."""
+    up = g.upcard_as
+    if up is None or up.rank is None:
+        raise ValueError("no melee is running on a ranked upcard")
+    return up.rank
+
+
+def melee_next(g: Position) -> Card | None:
+    """The card that continues the melee, or None when the run has stopped at K."""
+    up = g.upcard_as
+    if up is None or up.rank is None or up.suit is None:
+        return None  # no melee runs on a joker
+    rank = up.rank.next_up(g.variant.melee_wrap)
+    return None if rank is None else make_card(rank, up.suit)
+
+
+def may_continue_melee(g: Position, p: int) -> tuple[bool, str]:
+    """May seat ``p`` continue the melee (with :func:`melee_next`)? Why not:
+    ``aggressor`` (it played the last card) or ``king`` (the run stopped at K)."""
+    if g.melee is not None and p == g.melee.aggressor:
+        return False, "aggressor"
+    if melee_next(g) is None:
+        return False, "king"
+    return True, "continue"

@@ -1,0 +1,200 @@
+"""The moves allowed now: the predicates of :mod:`.facts`, asked for every candidate.
+
+Plays are listed only for cards known to be held, except when the deck shows that a
+seat's unseen cards must hold a playable one (then each unseen card it may be); a draw
+is listed without its card. Every move listed is one :func:`.verdicts.check` does not
+refuse, because both ask the same predicates. Moves come from the variant's
+:class:`~.book.MoveBook`, built once.
+
+>>> from scorekeeper.core.engine import parse_position
+>>> [str(m) for m in legal_moves(parse_position("c8 | up 9H | turn 1 | hands 5/6C,KD"))]
+['1:draw']
+"""
+
+from __future__ import annotations
+
+from scorekeeper.core.cards import ALL_CARDS, JOKER, Card, Rank, Suit
+from scorekeeper.core.cards import card as make_card
+from scorekeeper.core.engine.book import MoveBook
+from scorekeeper.core.engine.facts import (
+    can_draw,
+    can_play,
+    is_two_answer,
+    may_continue_melee,
+    may_name_for_joker,
+    may_stack,
+    melee_next,
+    playable_cards,
+    suit_naming,
+    turn_choices,
+    unseen_cards,
+    wild_naming,
+)
+from scorekeeper.core.engine.moves import Move
+from scorekeeper.core.engine.position import Position
+
+__all__ = ["by_player", "legal_moves"]
+
+SUITS = tuple(Suit)
+
+
+def legal_moves(g: Position) -> list[Move]:
+    """Every move allowed now (verdict True or None), by any seat."""
+    if g.debts:
+        moves = _debt_moves(g)
+    elif g.result is not None:
+        return []
+    elif g.naming:
+        moves = _naming_moves(g)
+    elif g.melee is not None:
+        moves = _melee_moves(g)
+    elif g.free_play:
+        moves = _plays(g, g.turn, g.known[g.turn], free=True)
+        moves.append(g.variant.moves.passes[g.turn])
+    else:
+        moves = _turn_moves(g)
+    seat = g.uncalled
+    # The call is legal for the uncalled seat holding one card (see verdicts._check_call).
+    if seat >= 0 and g.variant.call_required and g.hand_size(seat) == 1:
+        moves.insert(0, g.variant.moves.calls[seat])
+    return moves
+
+
+def _turn_moves(g: Position) -> list[Move]:
+    """Plays, then the draw and the pass when the rules allow them (or cannot rule
+    them out). After drawing, plays only with play_after_draw."""
+    v, p, book = g.variant, g.turn, g.variant.moves
+    may_play = not g.drawn or v.play_after_draw
+    moves = _plays(g, p, g.known[p]) if may_play else []
+    if g.unknown[p] and may_play and not moves and can_play(g, p):
+        # Deduced from the deck: some unseen card must be playable; list each it may be.
+        moves = _plays(g, p, list(dict.fromkeys(unseen_cards(g))))
+    if g.active_suit is None and not g.drawn and not v.is_last_one:
+        return moves + list(book.names[p])
+    # With every card of the seat known, it can play exactly when a play is listed.
+    playable = (bool(moves) if may_play else can_play(g, p)) if not g.unknown[p] else (
+        can_play(g, p))
+    draw, pass_ = turn_choices(g, playable)
+    if draw[0] is not False:
+        moves.append(book.draws[p])
+    if pass_[0] is not False:
+        moves.append(book.passes[p])
+    return moves
+
+
+def _plays(g: Position, p: int, cards: list[Card], free: bool = False) -> list[Move]:
+    """The plays of ``cards`` by seat ``p`` that are allowed now (``free``: the free
+    card after a 3): wild cards once per suit they may name, a joker once per card it
+    may stand for."""
+    if g.deck.decks > 1:  # only two-deck games hold duplicates
+        cards = list(dict.fromkeys(cards))
+    plays = g.variant.moves.by_seat[p]
+    moves: list[Move] = []
+    # A card of the seat's wild rank is wild for it (effect_of: "eight"); it names a
+    # suit as wild_naming says, once per listing rather than once per card.
+    wild = g.wild[p]
+    for c in playable_cards(g, p, cards, free):
+        if c.rank is wild:
+            moves += plays[c][wild_naming(g, p) == "needed":]
+        else:
+            moves.append(plays[c][0])
+    if JOKER in cards:
+        moves += _joker_plays(g, p, free)
+    return moves
+
+
+def _joker_plays(g: Position, p: int, free: bool) -> list[Move]:
+    """A joker's plays: each card it may stand for (with each suit for a wild one; no
+    suit too when the joker is the seat's last card). They depend only on the seat, its
+    wild rank, what follows the upcard and whether it is the last card, so each such
+    situation is worked out once and then looked up in the variant's move book."""
+    v = g.variant
+    book: MoveBook = v.moves
+    anything = not v.joker_must_be_legal or (free and not v.three_matching)
+    up = g.upcard_as
+    follow = None if anything else (g.active_suit, g.rank_open and up is not None
+                                    and up.rank)
+    key = (p, g.wild[p], follow, g.hand_size(p) == 1)
+    moves: list[Move] | None = book.jokers.get(key)
+    if moves is None:
+        moves = book.jokers[key] = []
+        for named in ALL_CARDS:
+            if may_name_for_joker(g, named, p, free):
+                moves += _named(book, p, JOKER, named, suit_naming(g, p, named, True, False))
+    return moves
+
+
+def _named(book: MoveBook, p: int, c: Card, named: Card | None, naming: str) -> list[Move]:
+    """The plays of ``c`` (a joker standing for ``named``) as
+    :func:`.facts.suit_naming` says: with each suit (``needed``), without one
+    (``none``), or both ways (``free``: going out)."""
+    if naming == "none":
+        return [book.play(p, c, None, named)]
+    suited = book.suited(p, c, named)
+    return suited if naming == "needed" else [book.play(p, c, None, named), *suited]
+
+
+def _debt_moves(g: Position) -> list[Move]:
+    """The draw, and the 2s that pass the draw on."""
+    seat = g.debts[0].seat
+    book = g.variant.moves
+    moves = [book.draws[seat]] if can_draw(g) else []
+    if not may_stack(g)[0]:
+        return moves
+    for c in dict.fromkeys(g.known[seat]):
+        for named in (None,) if c.rank is not None else _twos():
+            if is_two_answer(g, c, named):
+                moves.append(book.play(seat, c, None, named))
+    return moves
+
+
+def _twos() -> tuple[Card, ...]:
+    """The 2 of each suit (what a joker may stand for to pass a draw on)."""
+    return tuple(make_card(Rank.TWO, s) for s in SUITS)
+
+
+def _naming_moves(g: Position) -> list[Move]:
+    """The dealer names a starting 8's suit, or the card a starting joker stands for
+    (with a suit when that card is wild for the dealer and jokers have effects)."""
+    d, book = g.dealer, g.variant.moves
+    if not g.upcard.is_joker:
+        return list(book.names[d])
+    moves: list[Move] = []
+    for c in ALL_CARDS:
+        if suit_naming(g, d, c, True, False) == "none":
+            moves.append(Move.name(d, as_card=c))
+        else:
+            moves += [Move.name(d, s, c) for s in SUITS]
+    return moves
+
+
+def _melee_moves(g: Position) -> list[Move]:
+    """Plays of the next card up (or a joker standing for it) by every seat that may
+    continue, then the defender's draw (or pass, with nothing to draw)."""
+    defender = g.melee.defender  # type: ignore[union-attr]
+    nxt, book = melee_next(g), g.variant.moves
+    moves: list[Move] = []
+    for p in range(g.players):
+        if nxt is None or not may_continue_melee(g, p)[0]:
+            continue
+        for c in (nxt, JOKER):
+            if c in g.known[p]:
+                named = None if c is nxt else nxt
+                moves += _named(book, p, c, named, suit_naming(g, p, nxt, c is JOKER, True))
+    moves.append(book.draws[defender] if can_draw(g) else book.passes[defender])
+    return moves
+
+
+def by_player(g: Position) -> dict[int, dict[str, object]]:
+    """Legal moves grouped by seat; cards as text, an 8 or joker listed once."""
+    out: dict[int, dict[str, object]] = {}
+    for m in legal_moves(g):
+        entry = out.setdefault(m.player, {"play": [], "draw": False, "pass": False,
+                                          "call": False, "name": False})
+        if m.kind == "play":
+            plays: list[str] = entry["play"]  # type: ignore[assignment]
+            if str(m.card) not in plays:
+                plays.append(str(m.card))
+        else:
+            entry[m.kind] = True
+    return out

@@ -1,0 +1,210 @@
+"""The position's data: who holds what, the pile, the stock, whose turn it is.
+
+This module holds data and the questions read straight off it (hand sizes, the next
+seat, who must act); it imports no other engine module, so every other one (the
+predicates, the verdicts, the listing, the effects, the undo log) can read a
+:class:`Position` without importing the :class:`~.state.Game` built on it.
+
+>>> Debt(2, 2, "two", 2).left, Melee(0, 1).defender
+(2, 1)
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from scorekeeper.core.cards import Card, Deck, Rank, Suit
+
+__all__ = ["Debt", "Melee", "Position", "Snapshot"]
+
+
+class Debt(NamedTuple):
+    """Cards a seat owes: ``reason`` is ``two`` (a 2), ``melee`` (a melee's last card)
+    or ``penalty`` (a missed call); ``left`` still to draw, ``total`` owed at first."""
+
+    seat: int
+    left: int
+    reason: str
+    total: int
+
+
+class Melee(NamedTuple):
+    """A Last One melee in progress: who played the last card of the run, and who
+    draws if nobody continues it."""
+
+    aggressor: int
+    defender: int
+
+
+class Snapshot(NamedTuple):
+    """Everything a move can change, for comparing two positions (lists are copies)."""
+
+    known: list[Any]
+    unknown: list[int]
+    stock: list[Any]
+    pile: list[Any]
+    upcard_as: Any
+    active_suit: Any
+    rank_open: bool
+    turn: int
+    direction: int
+    debts: list[Debt]
+    melee: Melee | None
+    melee_suit: Any
+    free_play: bool
+    drawn: int
+    naming: bool
+    uncalled: int
+    passes: int
+    winner: int | None
+    result: str | None
+    refills: int
+    forced: tuple[int, ...]
+
+
+class Position:
+    """One hand's position. Seats are numbered from 0 clockwise; ``direction`` is 1
+    (clockwise) or -1. ``stock`` and ``pile`` are lists with the top card last; None
+    marks a card nobody has seen. ``variant`` is the sheet's facts
+    (:class:`~.variant.Variant`); ``wild`` each seat's wild rank. ``forced`` lists the
+    seats whose pass the engine took since the last play or draw (their turn had
+    nothing else left), so a pass the table writes out for them is still accepted.
+
+    Attributes are plain and public for speed and for tests; the effects and the undo
+    log change them, nothing else.
+    """
+
+    __slots__ = (
+        "active_suit",
+        "counts",
+        "dealer",
+        "debts",
+        "deck",
+        "direction",
+        "drawn",
+        "forced",
+        "free_play",
+        "known",
+        "known_stock",
+        "melee",
+        "melee_suit",
+        "names",
+        "naming",
+        "passes",
+        "pile",
+        "players",
+        "rank_open",
+        "refills",
+        "result",
+        "seed",
+        "stock",
+        "turn",
+        "uncalled",
+        "unknown",
+        "upcard_as",
+        "variant",
+        "wild",
+        "winner",
+    )
+
+    def __init__(self, variant: Any, players: int, dealer: int, deck: Deck,
+                 counts: list[int] | None = None, seed: int | None = None,
+                 names: list[str] | None = None) -> None:
+        self.variant = variant
+        self.players = players
+        self.names = names
+        self.dealer = dealer
+        self.deck = deck
+        self.counts = counts
+        self.wild: list[Rank] = ([Rank(c) for c in counts] if counts
+                                 else [Rank.EIGHT] * players)
+        self.seed = seed
+        self.known_stock = False
+        self.known: list[list[Card]] = [[] for _ in range(players)]
+        self.unknown = [0] * players
+        self.stock: list[Card | None] = []
+        self.pile: list[Card | None] = []
+        self.upcard_as: Card | None = None
+        self.active_suit: Suit | None = None
+        self.rank_open = True
+        self.turn = (dealer + 1) % players
+        self.direction = 1
+        self.debts: list[Debt] = []
+        self.melee: Melee | None = None
+        self.melee_suit: Suit | None = None
+        self.free_play = False
+        self.drawn = 0
+        self.naming = False
+        self.uncalled = -1
+        self.passes = 0
+        self.winner: int | None = None
+        self.result: str | None = None
+        self.refills = 0
+        self.forced: tuple[int, ...] = ()
+
+    def copy(self) -> Position:
+        """A copy of this position with lists of its own (cards are frozen and debts
+        lists are replaced, never changed, so both are shared): judging a move after
+        an unsaid pass works on a copy, never on the position itself."""
+        other = Position(self.variant, self.players, self.dealer, self.deck)
+        for name in Position.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.known = [k[:] for k in self.known]
+        other.unknown, other.stock, other.pile = self.unknown[:], self.stock[:], self.pile[:]
+        return other
+
+    @property
+    def upcard(self) -> Card:
+        """The top card of the discard pile (a joker stays a joker; see upcard_as)."""
+        return self.pile[-1]  # type: ignore[return-value]
+
+    @property
+    def is_over(self) -> bool:
+        """True once the hand has ended and every owed card has been drawn."""
+        return self.result is not None and not self.debts
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat that must act next (None when the hand is over). In a melee this
+        is the defender; others may still play out of turn."""
+        if self.result is not None and not self.debts:
+            return None
+        if self.debts:
+            return self.debts[0].seat
+        if self.naming:
+            return self.dealer
+        if self.melee is not None:
+            return self.melee.defender
+        return self.turn
+
+    @property
+    def is_plain_turn(self) -> bool:
+        """True when the seat on turn simply plays, draws or passes: no owed cards, no
+        starter to name, no melee, no free play, the hand not over."""
+        return (self.result is None and not self.debts and not self.naming
+                and self.melee is None and not self.free_play)
+
+    def seat_name(self, seat: int) -> str:
+        """How verdict reasons name a seat: its name when the game was given names,
+        else ``seat 2`` (seats count from 0)."""
+        return self.names[seat] if self.names else f"seat {seat}"
+
+    def hand_size(self, seat: int) -> int:
+        """Cards a seat holds, seen or not."""
+        return len(self.known[seat]) + self.unknown[seat]
+
+    def hand_sizes(self) -> list[int]:
+        """Cards each seat holds."""
+        return [len(k) + u for k, u in zip(self.known, self.unknown, strict=True)]
+
+    def next_seat(self, seat: int, steps: int = 1) -> int:
+        """The seat ``steps`` places after ``seat`` in the current direction."""
+        return (seat + self.direction * steps) % self.players
+
+    def state_key(self) -> Snapshot:
+        """Everything that defines the position, for comparing two states."""
+        return Snapshot([k[:] for k in self.known], self.unknown[:], self.stock[:],
+                        self.pile[:], self.upcard_as, self.active_suit, self.rank_open,
+                        self.turn, self.direction, self.debts[:], self.melee, self.melee_suit,
+                        self.free_play, self.drawn, self.naming, self.uncalled, self.passes,
+                        self.winner, self.result, self.refills, self.forced)

@@ -1,0 +1,330 @@
+"""Verdicts: whether a move is allowed now, why, and which rule says so.
+
+:func:`check` reads the phase of the hand in order: a pass the engine already took;
+the hand is over; someone owes cards; the dealer names the starter; a melee is on;
+then the turn player's free play (after a 3) or turn (before or after drawing). The
+questions themselves are the predicates of :mod:`.facts`, which the listing asks too;
+this module puts their answers into words. A seat acting while the seat on turn may
+only pass (when that is not certain) or decline a 3's free play is judged after that
+pass, on a copy of the position, which the verdict lists as ``implied``.
+
+>>> from scorekeeper.core.engine import Game, Move, Sheet, parse_card
+>>> g = Game.start(Sheet.make("crazy-eights"), 2, 0, ["8S KH", "4H 5C"], "4S")
+>>> v = check(g, Move.play(1, parse_card("5C")))
+>>> v.legal, v.reason, v.rule
+(False, '5♣ does not follow the upcard: play a spade or a 4', 'c8-turn')
+"""
+
+from __future__ import annotations
+
+from scorekeeper.core.cards import JOKER, Card
+from scorekeeper.core.engine import effects
+from scorekeeper.core.engine.facts import (
+    can_draw,
+    can_play,
+    holds,
+    is_two_answer,
+    may_continue_melee,
+    may_draw,
+    may_name_for_joker,
+    may_pass,
+    may_play_card,
+    may_stack,
+    melee_next,
+    melee_rank,
+    owes_pass,
+    suit_naming,
+)
+from scorekeeper.core.engine.moves import Move, Verdict
+from scorekeeper.core.engine.position import Position
+from scorekeeper.core.engine.wording import (
+    article,
+    check_draw_card,
+    draw_reason,
+    follow_text,
+    not_held,
+    pass_reason,
+)
+
+__all__ = ["article", "check"]
+
+
+def check(g: Position, move: Move) -> Verdict:
+    """The verdict on ``move`` in position ``g`` (which it never changes)."""
+    rule = g.variant.rule
+    p = move.player
+    if move.kind == "pass" and p in g.forced:
+        return Verdict(True, f"{g.seat_name(p)} had nothing left but the pass, which the "
+                       "turn already took: the pass is noted", rule["draw"])
+    if g.is_over:
+        return Verdict(False, "the hand is over", rule["out"], "over")
+    if not isinstance(p, int) or not 0 <= p < g.players:
+        return Verdict(False, f"there is no seat {p!r} at this table", rule["turn"], "turn")
+    if move.kind == "call":
+        return _check_call(g, p)
+    if g.debts:
+        return _check_debt(g, move)
+    if g.naming:
+        return _check_naming(g, move)
+    if g.melee is not None:
+        return _check_melee(g, move)
+    if p != g.turn:
+        return _check_other_seat(g, move)
+    if g.free_play:
+        return _check_free_play(g, move)
+    return _check_turn(g, move)
+
+
+def _check_other_seat(g: Position, move: Move) -> Verdict:
+    """A seat acting while another is on turn: fine after the turn seat's unsaid pass
+    when a pass is all that seat had left (or it may only decline a free play), judged
+    on a copy of the position after that pass. Passes chain seat by seat; the chain
+    ends because each such pass either comes from a seat that can neither play nor
+    draw (counted towards a jam) or ends a free play."""
+    owed = owes_pass(g)
+    if owed is False:
+        return _wrong_turn(g, move.player)
+    seat = g.turn
+    after_pass = g.copy()
+    effects.unsaid_pass(after_pass, seat)
+    after = check(after_pass, move)
+    if after.cause == "turn" and not after.implied and after.legal is False:
+        return _wrong_turn(g, move.player)
+    legal, reason = after.legal, after.reason
+    if owed is None and legal is True:
+        legal = None
+        reason = f"{reason} (assuming {g.seat_name(seat)} could not play)"
+    return Verdict(legal, reason, after.rule, after.cause, (seat, *after.implied))
+
+
+def _wrong_turn(g: Position, p: int) -> Verdict:
+    """Not this seat's turn; when the turn seat is in the middle of drawing, say so and
+    cite drawing."""
+    v, turn = g.variant, g.turn
+    on_turn, who = g.seat_name(turn), g.seat_name(p)
+    head = f"it is {on_turn}'s turn, not {who}'s"
+    if g.free_play or g.melee is not None:
+        return Verdict(False, head, v.rule["turn"], "turn")
+    playable = can_play(g, turn)
+    if g.drawn:
+        left = "play or pass" if playable and v.play_after_draw else "draw again"
+        return Verdict(False, f"{head}: {on_turn} has drawn and may still {left}",
+                       v.rule["draw"], "turn")
+    if playable is False and can_draw(g):
+        return Verdict(False, f"{head}: {on_turn} cannot play and must draw",
+                       v.rule["draw"], "turn")
+    return Verdict(False, head, v.rule["turn"], "turn")
+
+
+def _check_call(g: Position, p: int) -> Verdict:
+    rule = g.variant.rule["call"]
+    if not g.variant.call_required:
+        return Verdict(False, "this sheet has no last-card call", rule)
+    n, who = g.hand_size(p), g.seat_name(p)
+    if n != 1:
+        return Verdict(False, f"{who} holds {n} cards; the call is made with one", rule)
+    if g.uncalled != p:
+        return Verdict(False, f"{who} has no call to make now", rule)
+    return Verdict(True, f"{who} calls with one card left", rule)
+
+
+def _check_debt(g: Position, move: Move) -> Verdict:
+    seat, left, reason, _ = g.debts[0]
+    rule = g.variant.rule["call" if reason == "penalty" else reason]
+    owed = f"{g.seat_name(seat)} owes {left} card{'s' if left > 1 else ''}"
+    if move.player != seat:
+        return Verdict(False, f"{owed} and draws first", rule, "turn")
+    if move.kind == "draw":
+        return check_draw_card(g, move, Verdict(True, f"{owed} and draws one", rule))
+    stacks, why = may_stack(g)
+    if move.kind == "play" and stacks:
+        return _check_stack(g, move, owed, rule)
+    if move.kind == "play" and why == "no-stacking":
+        return Verdict(False, f"{owed}: 2s do not stack under this sheet, so draw", rule)
+    return Verdict(False, f"{owed} and must draw", rule)
+
+
+def _check_stack(g: Position, move: Move, owed: str, rule: str) -> Verdict:
+    c = move.card
+    if c is None:
+        return Verdict(False, "say which card is played", rule)
+    if not is_two_answer(g, c, move.as_card) or move.suit is not None:
+        return Verdict(False, f"{owed}: the only answer is a 2, which passes the draw on", rule)
+    if not holds(g, move.player, c):
+        return not_held(g, move.player, c)
+    return Verdict(True, "a 2 passes the draw on, increased by two", rule)
+
+
+def _check_naming(g: Position, move: Move) -> Verdict:
+    rule, dealer = g.variant.rule["starter"], g.dealer
+    if move.player != dealer:
+        return Verdict(False, f"the dealer ({g.seat_name(dealer)}) first names the starter",
+                       rule, "turn")
+    if move.kind != "name":
+        return Verdict(False, "the dealer first names the suit or card of the starter", rule)
+    if g.upcard.is_joker:
+        if move.as_card is None or move.as_card.is_joker:
+            return Verdict(False, "name the card the starting joker stands for", rule)
+        naming = suit_naming(g, dealer, move.as_card, True, False)
+        naming = "none" if naming == "none" else "needed"  # the dealer keeps its cards
+    else:
+        if move.as_card is not None:
+            return Verdict(False, "only a joker stands for a named card", rule)
+        naming = "needed"
+    bad = _suit_verdict(move, naming, rule)
+    return bad if bad is not None else Verdict(True, "the dealer names the starter", rule)
+
+
+def _suit_verdict(move: Move, naming: str, rule: str) -> Verdict | None:
+    """Refuse a missing or needless named suit (see :func:`.facts.suit_naming`); None
+    when the move is consistent."""
+    if naming == "needed" and move.suit is None:
+        return Verdict(False, "name a suit with this card", rule)
+    if naming == "none" and move.suit is not None:
+        return Verdict(False, "this card names no suit here", rule)
+    return None
+
+
+def _check_melee(g: Position, move: Move) -> Verdict:
+    defender = g.melee.defender  # type: ignore[union-attr]
+    rule, p = g.variant.rule["melee"], move.player
+    if move.kind == "play":
+        return _check_melee_play(g, move, rule)
+    if p != defender:
+        return Verdict(False, f"in the melee only the defender ({g.seat_name(defender)}) "
+                       "draws; others may only continue it", rule, "turn")
+    if move.kind == "draw":
+        value = g.variant.melee_value(melee_rank(g))
+        ok = Verdict(True, f"{g.seat_name(p)} ends the melee and draws {value}", rule)
+        return check_draw_card(g, move, ok)
+    if move.kind == "pass" and not can_draw(g):
+        return Verdict(True, "nothing is left to draw: the melee ends", rule)
+    return Verdict(False, "the defender continues the melee or draws", rule)
+
+
+def _check_melee_play(g: Position, move: Move, rule: str) -> Verdict:
+    p, c, nxt = move.player, move.card, melee_next(g)
+    allowed, why = may_continue_melee(g, p)
+    if why == "aggressor":
+        return Verdict(False, f"{g.seat_name(p)} is the aggressor and cannot continue the "
+                       "melee", rule, "turn")
+    if not allowed or nxt is None:
+        return Verdict(False, "the run stops at the king: the defender draws", rule)
+    if c is None:
+        return Verdict(False, "say which card is played", rule)
+    named = move.as_card if c.is_joker else c
+    if named != nxt or (move.as_card is not None and not c.is_joker):
+        return Verdict(False, f"only {nxt.pretty} continues the melee", rule)
+    naming = suit_naming(g, p, nxt, c.is_joker, True)
+    bad = _suit_verdict(move, naming, rule)
+    if bad is not None:
+        return bad
+    if not holds(g, p, c):
+        return not_held(g, p, c)
+    if naming == "free":
+        return _going_out(g, p, c, nxt, rule)
+    return Verdict(True, f"{c.pretty} continues the melee; {g.seat_name(p)} is the aggressor",
+                   rule)
+
+
+def _check_free_play(g: Position, move: Move) -> Verdict:
+    rule = g.variant.rule["three"]
+    if move.kind == "pass":
+        return Verdict(True, "declining the free play ends the turn", rule)
+    if move.kind == "play":
+        return _check_play(g, move, free=True)
+    return Verdict(False, "after a 3, put a free card on it or decline (pass)", rule)
+
+
+def _check_turn(g: Position, move: Move) -> Verdict:
+    """The turn seat's play, draw or pass, before or after drawing this turn."""
+    v, p = g.variant, move.player
+    if move.kind == "play":
+        if g.drawn and not v.play_after_draw:
+            return Verdict(False, f"{g.seat_name(p)} has drawn this turn, and under this "
+                           "sheet a player who draws may not also play", v.rule["draw"])
+        return _check_play(g, move)
+    open_suit = g.active_suit is None and not v.is_last_one and not g.drawn
+    if move.kind == "name" and open_suit:
+        return _check_open_suit(g, move)
+    if move.kind not in ("draw", "pass"):
+        return Verdict(False, "play a card, draw or pass", v.rule["turn"])
+    if open_suit:
+        return Verdict(False, f"{g.seat_name(p)} first names the suit to follow on the "
+                       "starter, then plays or draws", v.rule["eight"])
+    playable = can_play(g, p)
+    if move.kind == "draw":
+        allowed, why = may_draw(g, playable)
+        verdict = Verdict(allowed, draw_reason(g, p, why), v.rule[
+            "stock" if why == "empty" else "draw"])
+        return verdict if allowed is False else check_draw_card(g, move, verdict)
+    allowed, why = may_pass(g, playable)
+    return Verdict(allowed, pass_reason(g, p, why), v.rule["stock" if why == "stuck"
+                                                          else "draw"])
+
+
+def _check_open_suit(g: Position, move: Move) -> Verdict:
+    """Crazy Eights' starter 8 (a Countdown player's own wild rank): the first player
+    names the suit before playing, so may then draw when holding none of it."""
+    rule = g.variant.rule["eight"]
+    if move.suit is None or move.as_card is not None:
+        return Verdict(False, "name a suit, and only a suit, for the starter", rule)
+    return Verdict(True, f"{g.seat_name(move.player)} names {move.suit.label} for the "
+                   "starter", rule)
+
+
+def _check_play(g: Position, move: Move, free: bool = False) -> Verdict:
+    """A play on the turn player's own turn (``free``: the free card after a 3)."""
+    v, p, c = g.variant, move.player, move.card
+    if c is None:
+        return Verdict(False, "say which card is played", v.rule["turn"])
+    if c.is_joker:
+        return _check_joker(g, move, free)
+    if move.as_card is not None:
+        return Verdict(False, "only a joker stands for a named card", v.rule["joker"])
+    if not may_play_card(g, c, p, free):
+        rule = v.rule["turn" if g.rank_open or g.active_suit is None else "eight"]
+        if free:
+            rule = v.rule["three"]
+        return Verdict(False, f"{c.pretty} does not follow the upcard: {follow_text(g)}",
+                       rule)
+    naming = suit_naming(g, p, c, False, False)
+    bad = _suit_verdict(move, naming, v.rule["eight"])
+    if bad is not None:
+        return bad
+    if not holds(g, p, c):
+        return not_held(g, p, c)
+    if naming == "free":
+        return _going_out(g, p, c, c, v.rule["out"])
+    if free:
+        return Verdict(True, f"{c.pretty} is the free card on the 3", v.rule["three"])
+    if naming == "needed":
+        return Verdict(True, f"{c.pretty} is wild: always playable", v.rule["eight"])
+    return Verdict(True, f"{c.pretty} follows the upcard", v.rule["turn"])
+
+
+def _going_out(g: Position, p: int, c: Card, named: Card, rule: str) -> Verdict:
+    """A wild (or a joker named as one) played as the seat's last card."""
+    card = c.pretty if c == named else f"joker as the {named.pretty}"
+    return Verdict(True, f"{g.seat_name(p)} goes out on the {card}: no suit is needed",
+                   rule)
+
+
+def _check_joker(g: Position, move: Move, free: bool) -> Verdict:
+    v, p, named = g.variant, move.player, move.as_card
+    rule = v.rule["joker"]
+    if named is None or named.is_joker:
+        return Verdict(False, "name the card the joker stands for", rule)
+    if not may_name_for_joker(g, named, p, free):
+        return Verdict(False, f"the joker cannot stand for {named.pretty}: that card could "
+                       f"not be played now ({follow_text(g)})", rule)
+    naming = suit_naming(g, p, named, True, False)
+    bad = _suit_verdict(move, naming, rule)
+    if bad is not None:
+        return bad
+    if not holds(g, p, JOKER):
+        return not_held(g, p, JOKER)
+    if naming == "free":
+        return _going_out(g, p, JOKER, named, v.rule["out"])
+    return Verdict(True, f"the joker stands for {named.pretty}", rule)
+
