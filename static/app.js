@@ -143,7 +143,9 @@ const CardPicker = (() => {
       const bottom = window.innerHeight - (docked ? picker.offsetHeight : 0);
       if (box.top < 0 || box.bottom > bottom) holder(input).scrollIntoView({ block: "nearest" });
     };
-    const activate = (input) => {
+    // "still": the first target, as the page opens, is chosen without scrolling to it
+    // (a page that opens at an answer stays there).
+    const activate = (input, still) => {
       if (!input) return;
       targets.forEach((t) => holder(t).classList.toggle("active", t === input));
       active = input;
@@ -153,7 +155,7 @@ const CardPicker = (() => {
       if (joker) joker.hidden = picker.dataset.jokers === "0" || input.dataset.noJoker !== undefined;
       if (fixTabStop) fixTabStop();
       setPending(null);
-      if (docked) reveal(input);
+      if (docked && !still) reveal(input);
     };
     const write = (value) => {
       active.value = value;
@@ -210,7 +212,7 @@ const CardPicker = (() => {
     picker.hidden = false;
     if (docked) dock(picker);
     const empty = targets.find((t) => !t.value.trim() && t.dataset.pickerSkip === undefined && shown(t));
-    activate(empty || document.getElementById(picker.dataset.again || "") || targets.find(shown) || targets[0]);
+    activate(empty || document.getElementById(picker.dataset.again || "") || targets.find(shown) || targets[0], true);
     controllers.set(form, {
       activate,
       get active() { return active; },
