@@ -29,16 +29,17 @@ document.querySelectorAll("a[data-share]").forEach((link) => {
 
 // ---- matches at the table: confirmations ----
 // Forms marked data-confirm ask first (delete a hand, replace a link). Listening on
-// the form itself runs before the double-submit guard above, so "Cancel" leaves the
-// button usable.
-document.querySelectorAll("form[data-confirm]").forEach((form) => {
-  form.addEventListener("submit", (event) => {
-    if (!window.confirm(form.dataset.confirm)) {
-      event.preventDefault();
-      event.stopPropagation();
-    }
-  });
-});
+// the document in the capture phase runs before every other submit listener (the
+// double-submit guard above too, so "Cancel" leaves the button usable), and covers
+// forms a live refresh swapped in after this script ran.
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (!(form instanceof HTMLFormElement) || form.dataset.confirm === undefined) return;
+  if (!window.confirm(form.dataset.confirm)) {
+    event.preventDefault();
+    event.stopImmediatePropagation();
+  }
+}, true);
 document.querySelectorAll("[data-select-on-focus]").forEach((input) => {
   input.addEventListener("focus", () => input.select());
 });
@@ -324,13 +325,18 @@ document.querySelectorAll("[data-wake-lock]").forEach((toggle) => {
 // service workers) gets it once the page has loaded and the browser is idle: the
 // worker it registers, and the copies that worker keeps for offline use, then come
 // after the page instead of competing with it.
+// A page may name more scripts to come the same way (data-after-load on any element:
+// the hand form's live.js, which has nothing to do until the page is in use).
 (() => {
   const tag = document.querySelector("script[data-offline]");
   if (!tag) return;
+  const later = Array.from(document.querySelectorAll("[data-after-load]"), (el) => el.dataset.afterLoad);
   const load = () => {
-    const script = document.createElement("script");
-    script.src = tag.dataset.offline;
-    document.head.append(script);
+    [tag.dataset.offline, ...later].forEach((src) => {
+      const script = document.createElement("script");
+      script.src = src;
+      document.head.append(script);
+    });
   };
   const idle = () => (window.requestIdleCallback ? window.requestIdleCallback(load, { timeout: 2000 })
     : window.setTimeout(load, 200));
