@@ -13,7 +13,7 @@ document.addEventListener("submit", (event) => {
   }, 0);
 });
 
-// ---- rules card (issue #5) ----
+// ---- rules card ----
 // Rules card: a Print button, and Share through the phone's share sheet when it has one.
 document.querySelectorAll("[data-print]").forEach((button) => {
   button.hidden = false;
@@ -27,50 +27,25 @@ document.querySelectorAll("a[data-share]").forEach((link) => {
   });
 });
 
-// ---- matches at the table: confirmations, live scoreboard, card picker (issue #3) ----
+// ---- matches at the table: confirmations ----
 // Forms marked data-confirm ask first (delete a hand, replace a link). Listening on
-// the form itself runs before the double-submit guard above, so "Cancel" leaves the
-// button usable.
-document.querySelectorAll("form[data-confirm]").forEach((form) => {
-  form.addEventListener("submit", (event) => {
-    if (!window.confirm(form.dataset.confirm)) {
-      event.preventDefault();
-      event.stopPropagation();
-    }
-  });
-});
+// the document in the capture phase runs before every other submit listener (the
+// double-submit guard above too, so "Cancel" leaves the button usable), and covers
+// forms a live refresh swapped in after this script ran.
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (!(form instanceof HTMLFormElement) || form.dataset.confirm === undefined) return;
+  if (!window.confirm(form.dataset.confirm)) {
+    event.preventDefault();
+    event.stopImmediatePropagation();
+  }
+}, true);
 document.querySelectorAll("[data-select-on-focus]").forEach((input) => {
   input.addEventListener("focus", () => input.select());
 });
 
-// The live scoreboard (#board[data-live]) is kept current by static/offline.js: a
-// small poll answered 304 while nothing changed, the board swapped in when it did.
-
-// Card text as the server reads it (a forgiving subset): used by the picker and the
-// hand-entry preview.
-const CardText = (() => {
-  const SUITS = { c: "C", d: "D", h: "H", s: "S", "♣": "C", "♦": "D", "♥": "H", "♠": "S",
-    "♧": "C", "♢": "D", "♡": "H", "♤": "S" };
-  const RANKS = { a: "A", t: "10", j: "J", q: "Q", k: "K" };
-  for (let n = 2; n <= 10; n += 1) RANKS[String(n)] = String(n);
-  const JOKERS = new Set(["jk", "joker", "jkr", "🃏", "*"]);
-  const SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
-  // One token to {rank, suit, text} (text is canonical, e.g. "10H"), or null.
-  const parse = (token) => {
-    const low = token.trim().toLowerCase();
-    if (JOKERS.has(low)) return { rank: "JK", suit: null, text: "JK" };
-    const chars = Array.from(low);
-    if (chars.length < 2) return null;
-    const tries = [[chars.slice(0, -1).join(""), chars[chars.length - 1]], [chars.slice(1).join(""), chars[0]]];
-    for (const [r, s] of tries) {
-      if (RANKS[r] && SUITS[s]) return { rank: RANKS[r], suit: SUITS[s], text: RANKS[r] + SUITS[s] };
-    }
-    return null;
-  };
-  const tokens = (text) => text.split(/[\s,;]+/).filter(Boolean);
-  const pretty = (card) => (card.suit ? card.rank + SYMBOL[card.suit] : "Joker");
-  return { parse, tokens, pretty };
-})();
+// The live scoreboard (#board[data-live]) is kept current by static/live.js; card
+// text is read by CardText (static/cards.js, loaded before this script).
 
 // ---- card picker: a tap keyboard for any input[data-cards] (hand entry, play checker) ----
 // One [data-picker] block (rank keys, suit keys, a joker key where the game has
@@ -169,7 +144,9 @@ const CardPicker = (() => {
       const bottom = window.innerHeight - (docked ? picker.offsetHeight : 0);
       if (box.top < 0 || box.bottom > bottom) holder(input).scrollIntoView({ block: "nearest" });
     };
-    const activate = (input) => {
+    // "still": the first target, as the page opens, is chosen without scrolling to it
+    // (a page that opens at an answer stays there).
+    const activate = (input, still) => {
       if (!input) return;
       targets.forEach((t) => holder(t).classList.toggle("active", t === input));
       active = input;
@@ -179,7 +156,7 @@ const CardPicker = (() => {
       if (joker) joker.hidden = picker.dataset.jokers === "0" || input.dataset.noJoker !== undefined;
       if (fixTabStop) fixTabStop();
       setPending(null);
-      if (docked) reveal(input);
+      if (docked && !still) reveal(input);
     };
     const write = (value) => {
       active.value = value;
@@ -236,7 +213,7 @@ const CardPicker = (() => {
     picker.hidden = false;
     if (docked) dock(picker);
     const empty = targets.find((t) => !t.value.trim() && t.dataset.pickerSkip === undefined && shown(t));
-    activate(empty || document.getElementById(picker.dataset.again || "") || targets.find(shown) || targets[0]);
+    activate(empty || document.getElementById(picker.dataset.again || "") || targets.find(shown) || targets[0], true);
     controllers.set(form, {
       activate,
       get active() { return active; },
@@ -313,7 +290,7 @@ document.querySelectorAll("form[data-hand-form]").forEach((form) => {
   preview();
 });
 
-// ---- at the table: keep the screen on (issue #10) ----
+// ---- at the table: keep the screen on ----
 // A [data-wake-lock] toggle (scoreboard, hand entry) holds a screen wake lock while the
 // page is visible, so the phone does not sleep mid-match. The choice is remembered on
 // this phone; where the browser has no wake lock the toggle stays hidden.
@@ -348,13 +325,18 @@ document.querySelectorAll("[data-wake-lock]").forEach((toggle) => {
 // service workers) gets it once the page has loaded and the browser is idle: the
 // worker it registers, and the copies that worker keeps for offline use, then come
 // after the page instead of competing with it.
+// A page may name more scripts to come the same way (data-after-load on any element:
+// the hand form's live.js, which has nothing to do until the page is in use).
 (() => {
   const tag = document.querySelector("script[data-offline]");
   if (!tag) return;
+  const later = Array.from(document.querySelectorAll("[data-after-load]"), (el) => el.dataset.afterLoad);
   const load = () => {
-    const script = document.createElement("script");
-    script.src = tag.dataset.offline;
-    document.head.append(script);
+    [tag.dataset.offline, ...later].forEach((src) => {
+      const script = document.createElement("script");
+      script.src = src;
+      document.head.append(script);
+    });
   };
   const idle = () => (window.requestIdleCallback ? window.requestIdleCallback(load, { timeout: 2000 })
     : window.setTimeout(load, 200));

@@ -3,7 +3,7 @@
 // like app.js (loaded before this one: the play checker uses its CardPicker).
 "use strict";
 
-// ---- rules reference and deal helper (issue #5) ----
+// ---- rules reference and deal helper ----
 // Rules search: hide the [data-search] sections and contents entries that don't hold
 // every typed word. The form still submits for the server-side search.
 document.querySelectorAll("form[data-rules-search]").forEach((form) => {
@@ -56,12 +56,20 @@ document.querySelectorAll("form[data-check-form]").forEach((form) => {
   if (players) players.addEventListener("change", syncSeats);
   syncSeats();
   const picker = CardPicker.of(form);
+  // Questions only one game asks (the melee: Last One) follow the game choice.
+  const syncGame = (game) => {
+    form.querySelectorAll("[data-for-game]").forEach((el) => { el.hidden = el.dataset.forGame !== game; });
+  };
   form.querySelectorAll("input[name=game]").forEach((radio) => radio.addEventListener("change", () => {
     if (picker) picker.setJokers(radio.value === "last-one");
+    syncGame(radio.value);
   }));
 });
+// The answer, after Check: the page opens at it (#answer); focus it for screen readers
+// without moving the page again.
+document.querySelectorAll("[data-check-answer]").forEach((box) => box.focus({ preventScroll: true }));
 
-// ---- new match: seating by tapping (issue #10) ----
+// ---- new match: seating by tapping ----
 // The form's seat selects still carry the seating (and are the page without script);
 // here each tap on a player gives them the next seat number, a second tap unseats them
 // and closes the gap. Typing a new player's name seats them next too. Seats stop at

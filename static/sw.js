@@ -1,4 +1,4 @@
-// Scorekeeper's service worker (issue 13): the app shell and the pages this phone has
+// Scorekeeper's service worker: the app shell and the pages this phone has
 // opened, so they open with no network. Served from /sw.js so its scope is the whole
 // app; the server fills in VERSION (a digest of the static files), so a change to any
 // of them makes a new worker, found on the next visit, which drops the old caches.
@@ -10,8 +10,9 @@ const PAGES = `sk-pages-${VERSION}`; // rules, deal helper, scoreboards, hand fo
 const PENDING = "sk-pending"; // hand forms posted when the server was unreachable
 const START = ["/rules", "/deal"]; // open offline even before the phone visits them
 const MAX_PAGES = 60;
-// The static files a page uses: linked, or named for app.js to load (data-offline).
-const ASSET = /(?:href|src|data-offline)="(\/static\/[^"?#]+(?:\?[^"#]*)?)"/g;
+// The static files a page uses: linked, or named for app.js to load (data-offline,
+// data-after-load).
+const ASSET = /(?:href|src|data-offline|data-after-load)="(\/static\/[^"?#]+(?:\?[^"#]*)?)"/g;
 const RULES_PAGE = /href="(\/rules\/[a-z-]+)"/g;
 
 const isStatic = (url) => url.pathname.startsWith("/static/");

@@ -55,15 +55,9 @@ APP_MODULES = {"scorekeeper.extensions"}
 # Rings of modules importing each other that other branches are breaking up: the
 # modules of the ring → what must change.
 ALLOWED_CYCLES = {
-    ("scorekeeper.web.check.build", "scorekeeper.web.check.form"):
-        "the check room's build and form import each other: one of them must own what "
-        "both need",
 }
 # A page room importing another room's module → what must change.
 ALLOWED_ROOM_IMPORTS = {
-    ("scorekeeper.web.check.form", "scorekeeper.web.rules.card"):
-        "the play checker takes the rules card from the rules room: it must come from a "
-        "common module of web (or the core)",
     ("scorekeeper.web.hands.views", "scorekeeper.web.matches.scoreboard"):
         "recording a hand renders the matches room's scoreboard: the scoreboard must move "
         "to a common module of web",

@@ -31,9 +31,9 @@ def answer_text(client, url: str) -> str:
      "Seat 1 goes out on the 8♥: no suit is needed"),
     ({"game": "crazy-eights", "up": "4h", "card": "8h", "csuit": "S", "held": "1"},
      "no suit is needed"),
-    ({"game": "last-one", "up": "4h", "card": "8h", "held": "1"},
+    ({"game": "last-one", "up": "4h", "card": "8h", "held": "1", "melee": "no"},
      "Seat 1 goes out on the 8♥: no suit is needed"),
-    ({"game": "last-one", "up": "4h", "card": "jk", "cas": "8c", "held": "1"},
+    ({"game": "last-one", "up": "4h", "card": "jk", "cas": "8c", "held": "1", "melee": "no"},
      "goes out on the joker as the 8♣: no suit is needed"),
 ])
 def test_going_out_on_a_wild_needs_no_suit(client, params, words):
@@ -42,8 +42,10 @@ def test_going_out_on_a_wild_needs_no_suit(client, params, words):
 
 
 def test_with_more_cards_the_suit_is_still_needed(client):
+    """Said not to be the last card (the count for everyone is only a default, so the
+    form asks about the last card on its own)."""
     text = answer_text(client, "/check?" + urlencode(
-        {"game": "crazy-eights", "up": "4h", "card": "8h", "held": "3"}))
+        {"game": "crazy-eights", "up": "4h", "card": "8h", "held": "3", "last": "no"}))
     assert text.startswith("✗ Not legal ") and "name a suit" in text.lower(), text
 
 
