@@ -28,14 +28,21 @@ document.querySelectorAll("a[data-share]").forEach((link) => {
 });
 
 // ---- matches at the table: confirmations, live scoreboard, card picker (issue #3) ----
-// Forms marked data-confirm ask first (delete a hand, replace a link). Listening on
-// the form itself runs before the double-submit guard above, so "Cancel" leaves the
-// button usable.
+// Forms marked data-confirm ask first (delete a hand, replace a link, leave). Listening
+// on the form itself runs before the double-submit guard above, so "Cancel" leaves the
+// button usable. A yes is sent as confirm=yes; without this script the server asks on
+// a page of its own instead (scorekeeper/web/confirm.py).
 document.querySelectorAll("form[data-confirm]").forEach((form) => {
   form.addEventListener("submit", (event) => {
     if (!window.confirm(form.dataset.confirm)) {
       event.preventDefault();
       event.stopPropagation();
+      return;
+    }
+    if (!form.querySelector("input[name=confirm]")) {
+      const yes = document.createElement("input");
+      Object.assign(yes, { type: "hidden", name: "confirm", value: "yes" });
+      form.append(yes);
     }
   });
 });

@@ -8,6 +8,7 @@ from scorekeeper.core.sheets import GAMES
 from scorekeeper.store.extensions import db, limiter, limits_off
 from scorekeeper.store.models import Group, Match, new_token
 from scorekeeper.web import access
+from scorekeeper.web.confirm import asks_first
 from scorekeeper.web.groups.forms import GroupForm
 from scorekeeper.web.links import public_url
 
@@ -77,6 +78,11 @@ def join(token: str):
 def rotate_invite(group_id: int):
     """Replace the invite link: phones that joined with the old one lose access."""
     group = access.current_group(group_id)
+    question = asks_first("Make a new invite link? Phones that joined with the old one "
+                          "will need the new link to keep score.", "Make a new invite link",
+                          url_for("groups.show", group_id=group.id))
+    if question:
+        return question
     group.invite_token = new_token()
     db.session.commit()
     access.join(group)
@@ -88,6 +94,11 @@ def rotate_invite(group_id: int):
 def leave(group_id: int):
     """Forget the group on this phone (the group itself stays)."""
     group = access.current_group(group_id)
+    question = asks_first(f"Leave {group.name} on this phone? It can no longer keep score "
+                          "here until the invite link is opened again.", "Leave on this phone",
+                          url_for("groups.show", group_id=group.id))
+    if question:
+        return question
     access.leave(group.id)
     flash(f"This phone left {group.name}. The invite link brings it back.")
     return redirect(url_for("groups.index"))

@@ -10,10 +10,11 @@ from scorekeeper.core.text import name_key, sentence
 from scorekeeper.store.extensions import db
 from scorekeeper.store.groups import add_player
 from scorekeeper.store.models import Group, new_token
-from scorekeeper.store.records import create_match, match_sheet
+from scorekeeper.store.records import create_match, current_standings, match_sheet
 from scorekeeper.web import access
+from scorekeeper.web.confirm import asks_first
 from scorekeeper.web.matches.form import NEW_SLOTS, SetupForm, setup_form
-from scorekeeper.web.matches.scoreboard import board
+from scorekeeper.web.board import board
 
 bp = Blueprint("matches", __name__)
 PREFIX = "/groups/<int:group_id>/matches"
@@ -85,8 +86,12 @@ def view(token: str):
 
 @bp.post(PREFIX + "/<int:match_id>/rematch")
 def rematch(group_id: int, match_id: int):
-    """A new match: same players, same sheet, the deal moved one seat on."""
+    """A new match once this one is finished: same players, same sheet, the deal moved
+    one seat on."""
     group, old = access.member_match(group_id, match_id)
+    if not current_standings(old).over:
+        flash("A rematch starts once this match is finished.", "error")
+        return redirect(url_for("matches.show", group_id=group.id, match_id=old.id))
     players = [seat.player for seat in old.seats]
     match = create_match(group, match_sheet(old), players, (old.first_dealer + 1) % len(players))
     flash(f"Rematch! {players[match.first_dealer].name} deals first.")
@@ -97,6 +102,11 @@ def rematch(group_id: int, match_id: int):
 def rotate_view(group_id: int, match_id: int):
     """Replace the view link: the old one stops working."""
     group, match = access.member_match(group_id, match_id)
+    question = asks_first("Make a new view link? Anyone watching with the old one loses "
+                          "the scoreboard.", "Make a new view link",
+                          url_for("matches.show", group_id=group.id, match_id=match.id) + "#share")
+    if question:
+        return question
     match.view_token = new_token()
     db.session.commit()
     flash("New view link made; the old one no longer works.")
