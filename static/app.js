@@ -13,7 +13,7 @@ document.addEventListener("submit", (event) => {
   }, 0);
 });
 
-// ---- rules card (issue #5) ----
+// ---- rules card ----
 // Rules card: a Print button, and Share through the phone's share sheet when it has one.
 document.querySelectorAll("[data-print]").forEach((button) => {
   button.hidden = false;
@@ -27,7 +27,7 @@ document.querySelectorAll("a[data-share]").forEach((link) => {
   });
 });
 
-// ---- matches at the table: confirmations, live scoreboard, card picker (issue #3) ----
+// ---- matches at the table: confirmations ----
 // Forms marked data-confirm ask first (delete a hand, replace a link, leave). Listening
 // on the form itself runs before the double-submit guard above, so "Cancel" leaves the
 // button usable. A yes is sent as confirm=yes; without this script the server asks on
@@ -50,34 +50,8 @@ document.querySelectorAll("[data-select-on-focus]").forEach((input) => {
   input.addEventListener("focus", () => input.select());
 });
 
-// The live scoreboard (#board[data-live]) is kept current by static/offline.js: a
-// small poll answered 304 while nothing changed, the board swapped in when it did.
-
-// Card text as the server reads it (a forgiving subset): used by the picker and the
-// hand-entry preview.
-const CardText = (() => {
-  const SUITS = { c: "C", d: "D", h: "H", s: "S", "♣": "C", "♦": "D", "♥": "H", "♠": "S",
-    "♧": "C", "♢": "D", "♡": "H", "♤": "S" };
-  const RANKS = { a: "A", t: "10", j: "J", q: "Q", k: "K" };
-  for (let n = 2; n <= 10; n += 1) RANKS[String(n)] = String(n);
-  const JOKERS = new Set(["jk", "joker", "jkr", "🃏", "*"]);
-  const SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
-  // One token to {rank, suit, text} (text is canonical, e.g. "10H"), or null.
-  const parse = (token) => {
-    const low = token.trim().toLowerCase();
-    if (JOKERS.has(low)) return { rank: "JK", suit: null, text: "JK" };
-    const chars = Array.from(low);
-    if (chars.length < 2) return null;
-    const tries = [[chars.slice(0, -1).join(""), chars[chars.length - 1]], [chars.slice(1).join(""), chars[0]]];
-    for (const [r, s] of tries) {
-      if (RANKS[r] && SUITS[s]) return { rank: RANKS[r], suit: SUITS[s], text: RANKS[r] + SUITS[s] };
-    }
-    return null;
-  };
-  const tokens = (text) => text.split(/[\s,;]+/).filter(Boolean);
-  const pretty = (card) => (card.suit ? card.rank + SYMBOL[card.suit] : "Joker");
-  return { parse, tokens, pretty };
-})();
+// The live scoreboard (#board[data-live]) is kept current by static/live.js; card
+// text is read by CardText (static/cards.js, loaded before this script).
 
 // ---- card picker: a tap keyboard for any input[data-cards] (hand entry, play checker) ----
 // One [data-picker] block (rank keys, suit keys, a joker key where the game has
@@ -320,7 +294,7 @@ document.querySelectorAll("form[data-hand-form]").forEach((form) => {
   preview();
 });
 
-// ---- at the table: keep the screen on (issue #10) ----
+// ---- at the table: keep the screen on ----
 // A [data-wake-lock] toggle (scoreboard, hand entry) holds a screen wake lock while the
 // page is visible, so the phone does not sleep mid-match. The choice is remembered on
 // this phone; where the browser has no wake lock the toggle stays hidden.

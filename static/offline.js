@@ -1,7 +1,8 @@
-// Scorekeeper offline (issue 13): registers the service worker, keeps hands recorded
-// without a network in a queue on this phone and sends them, in order, when it is
-// back, and keeps scoreboards live with a cheap poll. Progressive enhancement only:
-// every page works without it, and without it hand forms post as they always did.
+// Scorekeeper offline: registers the service worker, keeps hands recorded without a
+// network in a queue on this phone and sends them, in order, when it is back.
+// Progressive enhancement only: every page works without it, and without it hand
+// forms post as they always did. Card text is read by CardText (static/cards.js); the
+// live scoreboard poll is static/live.js.
 "use strict";
 
 (() => {
@@ -63,21 +64,12 @@
     : `${Date.now()}-${Math.random().toString(16).slice(2)}`);
   const forMatch = (matchId) => load().filter((item) => item.match === matchId);
 
-  // A card's rank for the points shown beside a waiting hand (the server stays the judge).
-  const rankOf = (token) => {
-    const low = token.toLowerCase().replace(/[cdhs♣♦♥♠♧♢♡♤]/gu, "");
-    if (/^(jk|joker|jkr|\*|🃏)$/u.test(token.toLowerCase())) return "JK";
-    return { a: "A", t: "10", j: "J", q: "Q", k: "K" }[low] || low.toUpperCase();
-  };
-  const cardsOf = (text) => text.split(/[\s,;]+/).filter(Boolean);
-  const SUITS = { c: "♣", d: "♦", h: "♥", s: "♠" };
-  const pretty = (token) => {
-    const rank = rankOf(token);
-    if (rank === "JK") return "Joker";
-    const low = token.toLowerCase();
-    const letter = (low.match(/[cdhs]$/) || low.match(/^[cdhs]/) || [""])[0];
-    return rank + ((token.match(/[♣♦♥♠]/u) || [""])[0] || SUITS[letter] || "");
-  };
+  // A waiting hand's card points, as the hand form's preview shows them (the server
+  // stays the judge: these are only shown until it has the hand).
+  const pointsOf = (cards, points) => cards.reduce((sum, token) => {
+    const card = CardText.parse(token);
+    return sum + ((card && points[card.rank]) || 0);
+  }, 0);
 
   // ---- the hand form: offline (or with hands already waiting) it queues the hand ----
   const handForm = document.querySelector("form[data-offline-match]");
@@ -129,9 +121,9 @@
       const text = fields[`seat-${seat}`] || "";
       body.held[seat] = text;
       const label = handForm.querySelector(`label[for="seat-${seat}"]`);
-      const cards = cardsOf(text);
-      seats.push({ name: label ? label.textContent.trim() : `Seat ${Number(seat) + 1}`, cards: cards.map(pretty).join(" "),
-        points: cards.reduce((sum, card) => sum + (points[rankOf(card)] || 0), 0), out: fields.out === seat });
+      const cards = CardText.tokens(text);
+      seats.push({ name: label ? label.textContent.trim() : `Seat ${Number(seat) + 1}`, cards: cards.map(CardText.show).join(" "),
+        points: pointsOf(cards, points), out: fields.out === seat });
     });
     const size = handForm.querySelector("input[name=hand_size]");
     if (size && size.value.trim() && size.value.trim() !== size.placeholder) body.hand_size = Number(size.value);
@@ -329,72 +321,9 @@
     box.append(button("Sync now", "secondary sync-now", sendNow));
   }
 
-  // ---- live scoreboard: a tiny poll (304 while nothing changed), the board swapped in ----
-  const board = document.getElementById("board");
-  const status = document.querySelector("[data-live-status]");
-  const hhmm = (d) => `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
-  if (board && board.dataset.liveUrl) {
-    const every = Number(board.dataset.live) || 10000;
-    let etag = null;
-    let updated = board.dataset.rendered ? new Date(board.dataset.rendered) : new Date();
-    let offline = !navigator.onLine;
-    let wait = every;
-    let timer = null;
-    const show = () => {
-      if (!status) return;
-      status.hidden = false;
-      status.classList.toggle("is-offline", offline);
-      const ago = Math.max(0, Math.round((Date.now() - updated) / 1000));
-      status.textContent = offline ? `offline — last updated ${hhmm(updated)}`
-        : `live · updated ${ago < 60 ? `${ago} s` : `${Math.floor(ago / 60)} min`} ago`;
-    };
-    const swapBoard = async () => {
-      const response = await fetch(window.location.href, { cache: "no-store", headers: { Accept: "text/html" } });
-      if (!response.ok) return;
-      const page = new DOMParser().parseFromString(await response.text(), "text/html");
-      const fresh = page.getElementById("board");
-      if (!fresh) return;
-      board.innerHTML = fresh.innerHTML;
-      board.dataset.version = fresh.dataset.version;
-      keepForOffline(); // the next hand's form changed too
-    };
-    let asking = false; // one poll at a time (a wake-up during a poll waits for it)
-    const poll = async () => {
-      if (asking) return;
-      window.clearTimeout(timer);
-      if (document.hidden) return; // resumes when the page is shown again
-      asking = true;
-      try {
-        const response = await fetch(board.dataset.liveUrl, { cache: "no-store", headers: etag ? { "If-None-Match": etag } : {} });
-        if (response.status === 200) {
-          const live = await response.json();
-          if (String(live.version) !== board.dataset.version) await swapBoard();
-          etag = response.headers.get("ETag");
-        } else if (response.status !== 304) {
-          throw new Error(`poll answered ${response.status}`);
-        }
-        offline = false;
-        updated = new Date();
-        wait = every;
-      } catch (_) {
-        offline = true;
-        wait = Math.min(wait * 2, 120000); // back off while the network is away
-      } finally {
-        asking = false;
-      }
-      show();
-      timer = window.setTimeout(poll, wait);
-    };
-    document.addEventListener("visibilitychange", () => { if (!document.hidden) poll(); });
-    window.addEventListener("online", () => { wait = every; poll(); });
-    window.addEventListener("offline", () => { offline = true; show(); });
-    window.addEventListener("scorekeeper:sent", () => poll());
-    window.setInterval(show, 1000);
-    show();
-    afterLoad(poll);
-  }
-
   renderQueue();
+  // The live board was swapped in: the next hand's form changed, keep it current.
+  window.addEventListener("scorekeeper:board", () => { renderQueue(); keepForOffline(); });
   window.addEventListener("storage", (event) => { if (event.key === QUEUE) renderQueue(); });
   window.addEventListener("online", send);
   window.setInterval(() => { if (navigator.onLine && load().some((x) => !x.error)) send(); }, RETRY);

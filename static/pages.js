@@ -3,7 +3,7 @@
 // like app.js (loaded before this one: the play checker uses its CardPicker).
 "use strict";
 
-// ---- rules reference and deal helper (issue #5) ----
+// ---- rules reference and deal helper ----
 // Rules search: hide the [data-search] sections and contents entries that don't hold
 // every typed word. The form still submits for the server-side search.
 document.querySelectorAll("form[data-rules-search]").forEach((form) => {
@@ -61,7 +61,7 @@ document.querySelectorAll("form[data-check-form]").forEach((form) => {
   }));
 });
 
-// ---- new match: seating by tapping (issue #10) ----
+// ---- new match: seating by tapping ----
 // The form's seat selects still carry the seating (and are the page without script);
 // here each tap on a player gives them the next seat number, a second tap unseats them
 // and closes the gap. Typing a new player's name seats them next too. Seats stop at

@@ -1,4 +1,4 @@
-// Scorekeeper's service worker (issue 13): the app shell and the pages this phone has
+// Scorekeeper's service worker: the app shell and the pages this phone has
 // opened, so they open with no network. Served from /sw.js so its scope is the whole
 // app; the server fills in VERSION (a digest of the static files), so a change to any
 // of them makes a new worker, found on the next visit, which drops the old caches.
