@@ -50,6 +50,38 @@ document.querySelectorAll("[data-select-on-focus]").forEach((input) => {
   input.addEventListener("focus", () => input.select());
 });
 
+// ---- passing a link on: Copy, and Share where the phone has a share sheet ----
+// A [data-share-link] block holds the link's text field; without script the field
+// can still be selected and copied by hand (and the QR code beside it needs none).
+const copyText = async (input) => {
+  try {
+    await navigator.clipboard.writeText(input.value);
+    return true;
+  } catch (_) {
+    input.focus();
+    input.select();
+    return document.execCommand("copy"); // older browsers, or clipboard refused
+  }
+};
+document.querySelectorAll("[data-share-link]").forEach((block) => {
+  const input = block.querySelector("input");
+  const status = block.querySelector("[data-copy-status]");
+  const copy = async () => {
+    status.textContent = (await copyText(input)) ? "Copied." : "Select the link and copy it.";
+  };
+  const copyButton = block.querySelector("[data-copy]");
+  copyButton.hidden = false;
+  copyButton.addEventListener("click", copy);
+  const share = block.querySelector("[data-share-url]");
+  if (!navigator.share) return;
+  share.hidden = false;
+  share.addEventListener("click", () => {
+    navigator.share({ title: document.title, url: input.value }).catch((error) => {
+      if (error.name !== "AbortError") copy();
+    });
+  });
+});
+
 // The live scoreboard (#board[data-live]) is kept current by static/live.js; card
 // text is read by CardText (static/cards.js, loaded before this script).
 

@@ -224,7 +224,7 @@ def to_csv(matches: Iterable[Match]) -> str:
     for match in matches:
         table = match_standings(match)
         names = [_cell(seat.player.name) for seat in match.seats]
-        ranked = _places(match, table) or [""] * len(names)
+        ranked: Sequence[int | str] = _places(match, table) or [""] * len(names)
         for hand, totals in zip(match.hands, table.progress, strict=True):
             for entry in hand.entries:
                 writer.writerow((match.id, match.game, _iso(match.created_at), hand.number,

@@ -12,9 +12,9 @@ from scorekeeper.store.groups import add_player
 from scorekeeper.store.models import Group, new_token
 from scorekeeper.store.records import create_match, current_standings, match_sheet
 from scorekeeper.web import access
+from scorekeeper.web.board import board
 from scorekeeper.web.confirm import asks_first
 from scorekeeper.web.matches.form import NEW_SLOTS, SetupForm, setup_form
-from scorekeeper.web.board import board
 
 bp = Blueprint("matches", __name__)
 PREFIX = "/groups/<int:group_id>/matches"
