@@ -50,6 +50,44 @@ document.querySelectorAll("[data-select-on-focus]").forEach((input) => {
   input.addEventListener("focus", () => input.select());
 });
 
+// ---- adding players: one after another with the keyboard left open ----
+// The form is sent in the background and the list, messages and errors are swapped
+// in from the answer, so the name field never loses focus (tapping "Add player" does
+// not take it either) and Enter adds the next name. Without script: a plain POST.
+document.querySelectorAll("form[data-add-player]").forEach((form) => {
+  const name = form.querySelector("input[name=name]");
+  const button = form.querySelector("button[type=submit]");
+  button.addEventListener("mousedown", (event) => event.preventDefault());
+  const swap = (doc) => {
+    const main = document.querySelector("main");
+    main.querySelectorAll(".flash").forEach((old) => old.remove());
+    main.prepend(...doc.querySelectorAll("main .flash"));
+    document.querySelector("[data-player-list]").replaceWith(doc.querySelector("[data-player-list]"));
+    const fresh = doc.querySelector("form[data-add-player]");
+    form.querySelectorAll(".field-error").forEach((old) => old.remove());
+    form.querySelector(".name-colour").after(...fresh.querySelectorAll(".field-error"));
+    ["aria-invalid", "aria-describedby"].forEach((attribute) => {
+      const value = fresh.querySelector("input[name=name]").getAttribute(attribute);
+      if (value === null) name.removeAttribute(attribute); else name.setAttribute(attribute, value);
+    });
+    form.querySelector("input[name=colour]").value = fresh.querySelector("input[name=colour]").value;
+  };
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    name.focus();
+    let response;
+    try {
+      response = await fetch(form.action, { method: "POST", body: new FormData(form) });
+    } catch (_) {
+      form.submit(); // no network answer: the plain form says what happened
+      return;
+    }
+    swap(new DOMParser().parseFromString(await response.text(), "text/html"));
+    if (response.ok) name.value = "";
+    name.focus();
+  });
+});
+
 // ---- passing a link on: Copy, and Share where the phone has a share sheet ----
 // A [data-share-link] block holds the link's text field; without script the field
 // can still be selected and copied by hand (and the QR code beside it needs none).

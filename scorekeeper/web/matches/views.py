@@ -9,7 +9,7 @@ from scorekeeper.core.sheets import GAMES, LO, options_for
 from scorekeeper.core.text import name_key, sentence
 from scorekeeper.store.extensions import db
 from scorekeeper.store.groups import add_player
-from scorekeeper.store.models import Group, new_token
+from scorekeeper.store.models import Group, Match, new_token
 from scorekeeper.store.records import create_match, current_standings, match_sheet
 from scorekeeper.web import access
 from scorekeeper.web.board import board
@@ -20,13 +20,26 @@ bp = Blueprint("matches", __name__)
 PREFIX = "/groups/<int:group_id>/matches"
 
 
+def _last_seating(group: Group) -> list[int]:
+    """The player ids of the group's latest match, in seat order (none yet: empty)."""
+    latest = db.session.scalar(db.select(Match).where(Match.group_id == group.id)
+                               .order_by(Match.created_at.desc(), Match.id.desc()).limit(1))
+    return [] if latest is None else [seat.player_id for seat in latest.seats]
+
+
 def _render_new(group: Group, game: str, form: SetupForm, status: int = 200):
-    candidates = [p for p in group.players if not p.hidden]
+    """The new-match page; the group's players listed with the last match's table first,
+    in its seat order, so the same table sits down again in the fewest taps."""
+    last = _last_seating(group)
+    candidates = sorted((p for p in group.players if not p.hidden),
+                        key=lambda p: last.index(p.id) if p.id in last else len(last))
     info = GAMES[game]
     slots = min(max(len(candidates) + NEW_SLOTS, info.min_players), info.max_players)
     return render_template("matches/new.html", group=group, game=info, games=GAMES,
                            options=options_for(game), form=form, candidates=candidates,
-                           slots=slots, new_slots=NEW_SLOTS), status
+                           slots=slots, new_slots=NEW_SLOTS, differ=form.rules_differ(),
+                           rules_open=any(f.errors for f in form.fields_named("opt-"))
+                           or bool(form.agree_nine.errors)), status
 
 
 @bp.get(PREFIX + "/new")
