@@ -199,6 +199,9 @@ const CardPicker = (() => {
     const name = picker.querySelector("[data-picker-name]");
     const joker = picker.querySelector("[data-joker]");
     const typeKey = picker.querySelector("[data-type-key]");
+    const nextKey = picker.querySelector("[data-next-seat]");
+    const nextLabel = nextKey ? nextKey.textContent : "";
+    const submit = form ? form.querySelector(".form-action button[type=submit]") : null;
     const docked = picker.dataset.dock !== undefined;
     let active = null;
     let pendingRank = null;
@@ -230,11 +233,21 @@ const CardPicker = (() => {
       if (joker) joker.hidden = picker.dataset.jokers === "0" || input.dataset.noJoker !== undefined;
       if (fixTabStop) fixTabStop();
       setPending(null);
+      showNext();
       if (docked) reveal(input);
     };
     const write = (value) => {
       active.value = value;
       active.dispatchEvent(new Event("input", { bubbles: true }));
+    };
+    // On the last seat that needs cards, "Next player" becomes the form's own button
+    // ("Record hand 3"): the hand is finished from the picker, with no scroll to it.
+    const finishing = () => Boolean(submit) && targets.filter(shown).every((t) => t === active || t.value.trim());
+    const showNext = () => {
+      if (!nextKey) return;
+      const finish = finishing();
+      nextKey.textContent = finish ? submit.textContent.trim() : nextLabel;
+      nextKey.classList.toggle("finish", finish);
     };
     // The next field that still needs cards after the active one (round the table),
     // else simply the next one.
@@ -262,6 +275,7 @@ const CardPicker = (() => {
     };
 
     targets.forEach((input) => {
+      input.addEventListener("input", showNext);
       input.addEventListener("focus", () => { if (active !== input) activate(input); });
       holder(input).addEventListener("click", (event) => {
         if (event.target.closest("label")) event.preventDefault(); // no keyboard
@@ -275,7 +289,10 @@ const CardPicker = (() => {
       else if (key.dataset.suit && pendingRank) { put(pendingRank + key.dataset.suit); setPending(null); }
       else if (key.dataset.joker !== undefined) { put("JK"); setPending(null); }
       else if (key.dataset.undo !== undefined) back();
-      else if (key.dataset.nextSeat !== undefined) nextSeat();
+      else if (key.dataset.nextSeat !== undefined) {
+        if (finishing()) form.requestSubmit(submit);
+        else nextSeat();
+      }
       else if (key.dataset.typeKey !== undefined) {
         setTyping(!typing);
         if (typing && active) active.focus();
@@ -293,6 +310,8 @@ const CardPicker = (() => {
       get active() { return active; },
       // The game changed (play checker): show the joker key only where it has jokers.
       setJokers(on) { picker.dataset.jokers = on ? "1" : "0"; activate(active); },
+      // Who went out changed: the seats that need cards changed with it.
+      refresh: showNext,
     });
   };
   document.querySelectorAll("[data-picker]").forEach(attach);
@@ -308,10 +327,29 @@ document.querySelectorAll("form[data-hand-form]").forEach((form) => {
   const picker = CardPicker.of(form);
 
   const inputOf = (row) => row.querySelector("input[data-cards]");
+  const warning = form.querySelector("[data-duplicates]");
+  const nameOf = (row) => row.querySelector("label").textContent.trim();
+  // A card entered more often than the deck holds it, named at once in words (as the
+  // server will word it), not only outlined.
+  const tellDuplicates = (parsed, seen) => {
+    if (!warning) return;
+    const lines = [];
+    seen.forEach((n, text) => {
+      const card = CardText.parse(text);
+      const allowed = copies(card);
+      if (n <= allowed) return;
+      const where = rows.filter((_, i) => parsed[i].some((p) => p.card && p.card.text === text)).map(nameOf);
+      const times = allowed === 1 ? "once" : allowed === 0 ? "not at all" : `${allowed} times`;
+      lines.push(`${CardText.pretty(card)} is entered ${n} times (${where.join(" and ")}); the deck holds it ${times}.`);
+    });
+    warning.textContent = lines.join(" ");
+    warning.hidden = !lines.length;
+  };
   const preview = () => {
     const seen = new Map();
     const parsed = rows.map((row) => CardText.tokens(inputOf(row).value).map((t) => ({ t, card: CardText.parse(t) })));
     parsed.flat().forEach(({ card }) => { if (card) seen.set(card.text, (seen.get(card.text) || 0) + 1); });
+    tellDuplicates(parsed, seen);
     rows.forEach((row, i) => {
       const box = row.querySelector(".preview");
       box.replaceChildren();
@@ -351,6 +389,7 @@ document.querySelectorAll("form[data-hand-form]").forEach((form) => {
   const markOut = () => {
     const out = form.querySelector("input[name=out]:checked");
     rows.forEach((row) => row.classList.toggle("is-out", !!out && row.dataset.seat === out.value));
+    if (picker) picker.refresh();
     if (picker && picker.active && picker.active.closest(".held").classList.contains("is-out")) {
       const open = rows.filter((r) => !r.classList.contains("is-out"));
       const next = open.find((r) => !inputOf(r).value.trim()) || open[0];

@@ -60,6 +60,7 @@ def test_a_last_one_match_on_a_phone(page: Page, live_server: str, backend: str)
     page.get_by_role("link", name="Start a match").tap()
     for name in ("Ann", "Bo", "Cy"):  # seated by tapping, clockwise
         page.locator(".seat-tap", has_text=name).tap()
+    page.locator(".house-rules summary").tap()  # folded: "House rules: standard rules"
     page.get_by_label("Elimination threshold").fill("60")
     page.get_by_role("button", name="Start the match").tap()
     expect(page.locator(".next-line")).to_contain_text("Ann deals, Bo plays first")

@@ -199,13 +199,15 @@ class SetupForm(FlaskForm):
         differ = []
         for field in self.fields_named("opt-"):
             opt = field.option
-            if not field.raw_data or field.errors:
+            if not field.raw_data:
                 continue
             try:
                 value = option_value(opt, field.data)
             except InputError:
-                continue
-            if value != opt.defaults[game]:
+                value = None
+            if field.errors or value is None and opt.kind != "int_or_none":
+                differ.append(f"{opt.label}: to fix")
+            elif value != opt.defaults[game]:
                 differ.append(f"{opt.label}: {opt.describe(value)}")
         return differ
 
