@@ -205,7 +205,7 @@ class SetupForm(FlaskForm):
                 value = option_value(opt, field.data)
             except InputError:
                 value = None
-            if field.errors or value is None and opt.kind != "int_or_none":
+            if field.errors or (value is None and opt.kind != "int_or_none"):
                 differ.append(f"{opt.label}: to fix")
             elif value != opt.defaults[game]:
                 differ.append(f"{opt.label}: {opt.describe(value)}")
