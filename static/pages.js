@@ -34,8 +34,16 @@ document.querySelectorAll("form[data-rules-search]").forEach((form) => {
 });
 
 // Forms marked data-autosubmit answer as soon as a choice changes (the deal helper).
+// A game chosen that is not played at the table size picked drops that size first,
+// so the answer asks again instead of refusing.
 document.querySelectorAll("form[data-autosubmit]").forEach((form) => {
-  form.addEventListener("change", () => form.requestSubmit());
+  form.addEventListener("change", (event) => {
+    const game = event.target.closest("input[data-most]");
+    const size = form.querySelector("input[name=players]:checked");
+    if (game && size && (Number(size.value) > Number(game.dataset.most)
+        || Number(size.value) < Number(game.dataset.least))) size.checked = false;
+    form.requestSubmit();
+  });
 });
 
 // ---- play checker ----
