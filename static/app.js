@@ -72,19 +72,28 @@ document.querySelectorAll("form[data-add-player]").forEach((form) => {
     });
     form.querySelector("input[name=colour]").value = fresh.querySelector("input[name=colour]").value;
   };
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    name.focus();
+  // Names go one after another (a second may be typed while the first is sent): the
+  // field empties at once and the sends queue, so the list always ends up complete.
+  let queue = Promise.resolve();
+  const send = async (body, sent) => {
     let response;
     try {
-      response = await fetch(form.action, { method: "POST", body: new FormData(form) });
+      response = await fetch(form.action, { method: "POST", body });
     } catch (_) {
+      if (!name.value) name.value = sent;
       form.submit(); // no network answer: the plain form says what happened
       return;
     }
     swap(new DOMParser().parseFromString(await response.text(), "text/html"));
-    if (response.ok) name.value = "";
+    if (!response.ok && !name.value) name.value = sent; // refused: fix it in place
+  };
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const body = new FormData(form);
+    const sent = name.value;
+    name.value = "";
     name.focus();
+    queue = queue.then(() => send(body, sent));
   });
 });
 
@@ -201,7 +210,9 @@ const CardPicker = (() => {
     const typeKey = picker.querySelector("[data-type-key]");
     const nextKey = picker.querySelector("[data-next-seat]");
     const nextLabel = nextKey ? nextKey.textContent : "";
-    const submit = form ? form.querySelector(".form-action button[type=submit]") : null;
+    // data-finish (a new hand): the last seat's Next key sends the form.
+    const submit = form && picker.dataset.finish !== undefined
+      ? form.querySelector(".form-action button[type=submit]") : null;
     const docked = picker.dataset.dock !== undefined;
     let active = null;
     let pendingRank = null;
@@ -240,13 +251,14 @@ const CardPicker = (() => {
       active.value = value;
       active.dispatchEvent(new Event("input", { bubbles: true }));
     };
-    // On the last seat that needs cards, "Next player" becomes the form's own button
-    // ("Record hand 3"): the hand is finished from the picker, with no scroll to it.
+    // On the last seat that needs cards, "Next player" becomes "Record hand": the
+    // picker sends the form, so finishing a hand needs no scroll to its button.
     const finishing = () => Boolean(submit) && targets.filter(shown).every((t) => t === active || t.value.trim());
+    const finishLabel = submit ? submit.textContent.trim().replace(/\s+\d+$/, "") : "";
     const showNext = () => {
       if (!nextKey) return;
       const finish = finishing();
-      nextKey.textContent = finish ? submit.textContent.trim() : nextLabel;
+      nextKey.textContent = finish ? finishLabel : nextLabel;
       nextKey.classList.toggle("finish", finish);
     };
     // The next field that still needs cards after the active one (round the table),

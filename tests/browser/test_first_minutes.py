@@ -10,12 +10,14 @@ target outside the viewport fails the test instead of being scrolled to.
 from __future__ import annotations
 
 import pytest
+import segno
 from playwright.sync_api import Browser, Locator, Page, expect
 
+from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.sheets import Sheet
 from scorekeeper.store.extensions import db
-from scorekeeper.store.models import Group, Player
-from scorekeeper.store.records import create_match
+from scorekeeper.store.models import Group, Match, Player
+from scorekeeper.store.records import create_match, record_hand
 from tests.support.browser import SCREENSHOTS, phone
 
 pytestmark = pytest.mark.browser
@@ -106,7 +108,7 @@ def test_house_rules_fold_behind_a_line_that_says_what_differs(browser: Browser,
         expect(page.locator("[data-rules-differ]")).to_have_text("Elimination threshold: to fix")
 
 
-def record_four(page: Page, finger: Finger, number: int) -> None:
+def record_four(page: Page, finger: Finger) -> None:
     """Ann goes out; Ben, Cat and Dan hold three cards each, tapped in with the picker."""
     keys = page.locator("[data-picker]")
     finger.tap(page.locator(".went-out label.choice", has_text="Ann"))
@@ -119,7 +121,7 @@ def record_four(page: Page, finger: Finger, number: int) -> None:
         if who != "Dan":
             finger.tap(keys.get_by_role("button", name="Next player ›"))
     # On the last seat that needs cards, the picker's own key records the hand.
-    done = keys.get_by_role("button", name=f"Record hand {number}")
+    done = keys.get_by_role("button", name="Record hand", exact=True)
     expect(done).to_be_visible()
     finger.tap(done)
 
@@ -132,7 +134,7 @@ def test_a_hand_of_four_recorded_with_no_scroll(browser: Browser, table, width, 
     with phone(browser, base, ids["invite"], width, height, dark) as page:
         page.goto(f"{base}/groups/{ids['gid']}/matches/{ids['mid']}/hands/new")
         finger = Finger(page)
-        record_four(page, finger, 1)
+        record_four(page, finger)
         expect(page.locator(".flash").first).to_contain_text("Hand 1 saved")
         no_scroll(page)
         assert finger.taps == 22  # the README's count: who went out, 3 × 6 cards, 2 Next, Record
@@ -232,6 +234,36 @@ def test_the_invite_link_copies_and_shows_a_qr_code(browser: Browser, table):
         assert page.evaluate("navigator.clipboard.readText()") == link
         qr = invite.get_by_role("img", name="QR code of the invite link")
         expect(qr).to_be_visible()
+        # The code drawn is the link shown, as the camera of a second phone reads it.
+        drawn = segno.make(link, error="m").svg_data_uri(scale=1, border=2, dark="#000",
+                                                          light="#fff")
+        assert qr.get_attribute("src") == drawn
         assert page.evaluate("(img) => img.complete && img.naturalWidth > 20", qr.element_handle())
         box = qr.bounding_box()
         assert box["width"] >= 150 and box["height"] >= 150
+
+
+SMALL_TARGETS = """() => Array.from(document.querySelectorAll('a, button, summary'))
+  .filter((el) => el.getClientRects().length && !el.closest('[hidden]'))
+  .filter((el) => el.getBoundingClientRect().height < 44)
+  .map((el) => `${el.tagName} ${(el.textContent || el.getAttribute('aria-label')).trim()}`
+    + ` ${Math.round(el.getBoundingClientRect().height)}px`)"""
+
+
+@pytest.mark.parametrize("width", [320, 390])
+def test_every_link_and_button_is_a_thumb_tall(browser: Browser, app, table, width):
+    base, ids = table
+    with app.app_context():
+        match = db.session.get(Match, ids["mid"])
+        record_hand(match, 1, 0, [[], parse_cards("8s 8h"), parse_cards("9c"),
+                                  parse_cards("kh qh jk")])
+    g, m = f"/groups/{ids['gid']}", f"/groups/{ids['gid']}/matches/{ids['mid']}"
+    paths = ["/", g, f"{g}/players", f"{g}/matches/new", m, f"{m}/record", f"{m}/hands/1",
+             f"{g}/history", "/deal?game=last-one&players=4", "/check"]
+    with phone(browser, base, ids["invite"], width, 844) as page:
+        small = {}
+        for path in paths:
+            page.goto(base + path)
+            if found := page.evaluate(SMALL_TARGETS):
+                small[path] = found
+        assert not small, "\n".join(f"{p}: {found}" for p, found in small.items())
