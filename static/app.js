@@ -29,23 +29,24 @@ document.querySelectorAll("a[data-share]").forEach((link) => {
 
 // ---- matches at the table: confirmations ----
 // Forms marked data-confirm ask first (delete a hand, replace a link, leave). Listening
-// on the form itself runs before the double-submit guard above, so "Cancel" leaves the
-// button usable. A yes is sent as confirm=yes; without this script the server asks on
-// a page of its own instead (scorekeeper/web/confirm.py).
-document.querySelectorAll("form[data-confirm]").forEach((form) => {
-  form.addEventListener("submit", (event) => {
-    if (!window.confirm(form.dataset.confirm)) {
-      event.preventDefault();
-      event.stopPropagation();
-      return;
-    }
-    if (!form.querySelector("input[name=confirm]")) {
-      const yes = document.createElement("input");
-      Object.assign(yes, { type: "hidden", name: "confirm", value: "yes" });
-      form.append(yes);
-    }
-  });
-});
+// on the document in the capture phase runs before every other submit listener (the
+// double-submit guard above too, so "Cancel" leaves the button usable), and covers
+// forms a live refresh swapped in after this script ran. A yes is sent as confirm=yes;
+// without this script the server asks on a page of its own (scorekeeper/web/confirm.py).
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (!(form instanceof HTMLFormElement) || form.dataset.confirm === undefined) return;
+  if (!window.confirm(form.dataset.confirm)) {
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    return;
+  }
+  if (!form.querySelector("input[name=confirm]")) {
+    const yes = document.createElement("input");
+    Object.assign(yes, { type: "hidden", name: "confirm", value: "yes" });
+    form.append(yes);
+  }
+}, true);
 document.querySelectorAll("[data-select-on-focus]").forEach((input) => {
   input.addEventListener("focus", () => input.select());
 });
@@ -234,7 +235,9 @@ const CardPicker = (() => {
       const bottom = window.innerHeight - (docked ? picker.offsetHeight : 0);
       if (box.top < 0 || box.bottom > bottom) holder(input).scrollIntoView({ block: "nearest" });
     };
-    const activate = (input) => {
+    // "still": the first target, as the page opens, is chosen without scrolling to it
+    // (a page that opens at an answer stays there).
+    const activate = (input, still) => {
       if (!input) return;
       targets.forEach((t) => holder(t).classList.toggle("active", t === input));
       active = input;
@@ -245,7 +248,7 @@ const CardPicker = (() => {
       if (fixTabStop) fixTabStop();
       setPending(null);
       showNext();
-      if (docked) reveal(input);
+      if (docked && !still) reveal(input);
     };
     const write = (value) => {
       active.value = value;
@@ -316,7 +319,7 @@ const CardPicker = (() => {
     picker.hidden = false;
     if (docked) dock(picker);
     const empty = targets.find((t) => !t.value.trim() && t.dataset.pickerSkip === undefined && shown(t));
-    activate(empty || document.getElementById(picker.dataset.again || "") || targets.find(shown) || targets[0]);
+    activate(empty || document.getElementById(picker.dataset.again || "") || targets.find(shown) || targets[0], true);
     controllers.set(form, {
       activate,
       get active() { return active; },
@@ -450,13 +453,18 @@ document.querySelectorAll("[data-wake-lock]").forEach((toggle) => {
 // service workers) gets it once the page has loaded and the browser is idle: the
 // worker it registers, and the copies that worker keeps for offline use, then come
 // after the page instead of competing with it.
+// A page may name more scripts to come the same way (data-after-load on any element:
+// the hand form's live.js, which has nothing to do until the page is in use).
 (() => {
   const tag = document.querySelector("script[data-offline]");
   if (!tag) return;
+  const later = Array.from(document.querySelectorAll("[data-after-load]"), (el) => el.dataset.afterLoad);
   const load = () => {
-    const script = document.createElement("script");
-    script.src = tag.dataset.offline;
-    document.head.append(script);
+    [tag.dataset.offline, ...later].forEach((src) => {
+      const script = document.createElement("script");
+      script.src = src;
+      document.head.append(script);
+    });
   };
   const idle = () => (window.requestIdleCallback ? window.requestIdleCallback(load, { timeout: 2000 })
     : window.setTimeout(load, 200));

@@ -1,76 +1,156 @@
-// The live scoreboard: when another phone records a hand, this board catches up. A
-// tiny poll of the match's version (answered 304 while nothing changed, a few hundred
-// bytes when something did), and only then the board itself, swapped in place.
-// Progressive enhancement: without it the board is as fresh as its last load.
-// Events: listens for "scorekeeper:sent" (offline.js stored queued hands: ask now);
-// dispatches "scorekeeper:board" after a swap (the next hand's form changed).
+// Live pages at the table: when another phone records a hand, this one learns of it
+// within a few seconds. A tiny poll of the match's version (answered 304 while nothing
+// changed, a few hundred bytes when something did) serves two pages:
+// - the scoreboard (#board[data-live-url]): the board, and every part marked
+//   data-live-swap (the match's buttons, "Delete hand N"), swapped in place;
+// - an open hand form (form[data-live-url]): when its hand number is taken, it says
+//   so at once, and a tap records the hand under the next number instead.
+// Progressive enhancement: without it the page is as fresh as its last load (and the
+// server still refuses a taken number). Events: listens for "scorekeeper:sent"
+// (offline.js stored queued hands: ask now); dispatches "scorekeeper:board" after a
+// swap (the next hand's form changed).
 "use strict";
 
 (() => {
-  const board = document.getElementById("board");
-  if (!board || !board.dataset.liveUrl) return;
-  const status = document.querySelector("[data-live-status]");
-  const every = Number(board.dataset.live) || 10000;
   const hhmm = (d) => `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
-  let etag = null;
-  let updated = board.dataset.rendered ? new Date(board.dataset.rendered) : new Date();
-  let offline = !navigator.onLine;
-  let wait = every;
-  let timer = null;
 
-  const show = () => {
-    if (!status) return;
-    status.hidden = false;
-    status.classList.toggle("is-offline", offline);
-    const ago = Math.max(0, Math.round((Date.now() - updated) / 1000));
-    status.textContent = offline ? `offline — last updated ${hhmm(updated)}`
-      : `live · updated ${ago < 60 ? `${ago} s` : `${Math.floor(ago / 60)} min`} ago`;
-  };
-  const swapBoard = async () => {
-    const response = await fetch(window.location.href, { cache: "no-store", headers: { Accept: "text/html" } });
-    if (!response.ok) return;
-    const page = new DOMParser().parseFromString(await response.text(), "text/html");
-    const fresh = page.getElementById("board");
-    if (!fresh) return;
-    board.innerHTML = fresh.innerHTML;
-    board.dataset.version = fresh.dataset.version;
-    window.dispatchEvent(new Event("scorekeeper:board"));
-  };
-  let asking = false; // one poll at a time (a wake-up during a poll waits for it)
-  const poll = async () => {
-    if (asking) return;
-    window.clearTimeout(timer);
-    if (document.hidden) return; // resumes when the page is shown again
-    asking = true;
-    try {
-      const response = await fetch(board.dataset.liveUrl, { cache: "no-store", headers: etag ? { "If-None-Match": etag } : {} });
-      if (response.status === 200) {
-        const live = await response.json();
-        if (String(live.version) !== board.dataset.version) await swapBoard();
-        etag = response.headers.get("ETag");
-      } else if (response.status !== 304) {
-        throw new Error(`poll answered ${response.status}`);
+  // Ask ``url`` every ``every`` ms (backing off while the network is away); ``seen``
+  // gets the match's live summary whenever it changed, ``shown`` the connection state.
+  const watch = (url, every, seen, shown) => {
+    let etag = null;
+    let wait = every;
+    let timer = null;
+    let asking = false; // one poll at a time (a wake-up during a poll waits for it)
+    const poll = async () => {
+      if (asking) return;
+      window.clearTimeout(timer);
+      if (document.hidden) return; // resumes when the page is shown again
+      asking = true;
+      let online = true;
+      try {
+        const response = await fetch(url, { cache: "no-store", headers: etag ? { "If-None-Match": etag } : {} });
+        if (response.status === 200) {
+          await seen(await response.json());
+          etag = response.headers.get("ETag");
+        } else if (response.status !== 304) {
+          throw new Error(`poll answered ${response.status}`);
+        }
+        wait = every;
+      } catch (_) {
+        online = false;
+        wait = Math.min(wait * 2, 120000);
+      } finally {
+        asking = false;
       }
-      offline = false;
-      updated = new Date();
-      wait = every;
-    } catch (_) {
-      offline = true;
-      wait = Math.min(wait * 2, 120000); // back off while the network is away
-    } finally {
-      asking = false;
-    }
-    show();
-    timer = window.setTimeout(poll, wait);
+      shown(online);
+      timer = window.setTimeout(poll, wait);
+    };
+    const start = () => (window.requestIdleCallback ? window.requestIdleCallback(poll, { timeout: 2000 })
+      : window.setTimeout(poll, 200));
+    document.addEventListener("visibilitychange", () => { if (!document.hidden) poll(); });
+    window.addEventListener("online", () => { wait = every; poll(); });
+    window.addEventListener("offline", () => shown(false));
+    window.addEventListener("scorekeeper:sent", () => poll());
+    if (document.readyState === "complete") start();
+    else window.addEventListener("load", start, { once: true });
   };
-  const start = () => (window.requestIdleCallback ? window.requestIdleCallback(poll, { timeout: 2000 })
-    : window.setTimeout(poll, 200));
-  document.addEventListener("visibilitychange", () => { if (!document.hidden) poll(); });
-  window.addEventListener("online", () => { wait = every; poll(); });
-  window.addEventListener("offline", () => { offline = true; show(); });
-  window.addEventListener("scorekeeper:sent", () => poll());
-  window.setInterval(show, 1000);
-  show();
-  if (document.readyState === "complete") start();
-  else window.addEventListener("load", start, { once: true });
+
+  // ---- the scoreboard ----
+  const board = document.getElementById("board");
+  if (board && board.dataset.liveUrl) {
+    const status = document.querySelector("[data-live-status]");
+    let updated = board.dataset.rendered ? new Date(board.dataset.rendered) : new Date();
+    let offline = !navigator.onLine;
+    const show = () => {
+      if (!status) return;
+      status.hidden = false;
+      status.classList.toggle("is-offline", offline);
+      const ago = Math.max(0, Math.round((Date.now() - updated) / 1000));
+      status.textContent = offline ? `offline — last updated ${hhmm(updated)}`
+        : `live · updated ${ago < 60 ? `${ago} s` : `${Math.floor(ago / 60)} min`} ago`;
+    };
+    // The board and the parts that name a hand, from the page as it is now.
+    const swap = async () => {
+      const response = await fetch(window.location.href, { cache: "no-store", headers: { Accept: "text/html" } });
+      if (!response.ok) return;
+      const page = new DOMParser().parseFromString(await response.text(), "text/html");
+      const fresh = page.getElementById("board");
+      if (!fresh) return;
+      board.innerHTML = fresh.innerHTML;
+      board.dataset.version = fresh.dataset.version;
+      document.querySelectorAll("[data-live-swap]").forEach((part) => {
+        const next = page.getElementById(part.id);
+        if (next) part.replaceWith(document.importNode(next, true));
+        else part.hidden = true;
+      });
+      window.dispatchEvent(new Event("scorekeeper:board"));
+    };
+    watch(board.dataset.liveUrl, Number(board.dataset.live) || 3000, async (live) => {
+      if (String(live.version) !== board.dataset.version) await swap();
+    }, (online) => {
+      offline = !online;
+      if (online) updated = new Date();
+      show();
+    });
+    window.setInterval(show, 1000);
+    show();
+  }
+
+  // ---- an open hand form: its number taken by another phone ----
+  const form = document.querySelector("form[data-live-url]");
+  const numberInput = form && form.querySelector("input[name=number]");
+  if (form && numberInput) {
+    let taken = null; // the live summary that took this form's number, once it has
+    const notice = document.createElement("div");
+    notice.className = "flash flash-error live-taken";
+    notice.setAttribute("role", "alert");
+    notice.hidden = true;
+    form.before(notice);
+    const say = () => {
+      const number = Number(numberInput.value);
+      notice.replaceChildren();
+      const text = document.createElement("p");
+      const board = document.createElement("a");
+      board.href = form.dataset.scoreboard || "../";
+      if (taken.next_hand === null) {
+        text.textContent = "The match finished on another phone: nothing more can be recorded.";
+        board.textContent = "See the final score";
+        notice.append(text, board);
+      } else {
+        text.textContent = `Hand ${number} was just recorded on another phone. If it was this hand, `
+          + "there is nothing more to do; if this is the next hand, record it as that.";
+        const again = document.createElement("button");
+        again.type = "button";
+        again.className = "primary-action";
+        again.textContent = `Record as hand ${taken.next_hand}`;
+        again.addEventListener("click", () => {
+          numberInput.value = String(taken.next_hand);
+          taken = null;
+          notice.hidden = true;
+          form.requestSubmit();
+        });
+        board.textContent = `See hand ${number} on the scoreboard`;
+        board.className = "button secondary";
+        const actions = document.createElement("p");
+        actions.className = "row";
+        actions.append(again, board);
+        notice.append(text, actions);
+      }
+      notice.hidden = false;
+    };
+    // Sent with a taken number, the server would refuse it: say so first, before it goes.
+    form.addEventListener("submit", (event) => {
+      if (!taken) return;
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      say();
+      notice.scrollIntoView({ block: "nearest" });
+    }, true);
+    watch(form.dataset.liveUrl, Number(form.dataset.live) || 3000, (live) => {
+      const number = Number(numberInput.value);
+      taken = live.next_hand === null || live.next_hand > number ? live : null;
+      if (taken) say();
+      else notice.hidden = true;
+    }, () => {});
+  }
 })();

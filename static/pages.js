@@ -64,10 +64,18 @@ document.querySelectorAll("form[data-check-form]").forEach((form) => {
   if (players) players.addEventListener("change", syncSeats);
   syncSeats();
   const picker = CardPicker.of(form);
+  // Questions only one game asks (the melee: Last One) follow the game choice.
+  const syncGame = (game) => {
+    form.querySelectorAll("[data-for-game]").forEach((el) => { el.hidden = el.dataset.forGame !== game; });
+  };
   form.querySelectorAll("input[name=game]").forEach((radio) => radio.addEventListener("change", () => {
     if (picker) picker.setJokers(radio.value === "last-one");
+    syncGame(radio.value);
   }));
 });
+// The answer, after Check: the page opens at it (#answer); focus it for screen readers
+// without moving the page again.
+document.querySelectorAll("[data-check-answer]").forEach((box) => box.focus({ preventScroll: true }));
 
 // ---- new match: seating by tapping ----
 // The form's seat selects still carry the seating (and are the page without script);

@@ -10,8 +10,9 @@ const PAGES = `sk-pages-${VERSION}`; // rules, deal helper, scoreboards, hand fo
 const PENDING = "sk-pending"; // hand forms posted when the server was unreachable
 const START = ["/rules", "/deal"]; // open offline even before the phone visits them
 const MAX_PAGES = 60;
-// The static files a page uses: linked, or named for app.js to load (data-offline).
-const ASSET = /(?:href|src|data-offline)="(\/static\/[^"?#]+(?:\?[^"#]*)?)"/g;
+// The static files a page uses: linked, or named for app.js to load (data-offline,
+// data-after-load).
+const ASSET = /(?:href|src|data-offline|data-after-load)="(\/static\/[^"?#]+(?:\?[^"#]*)?)"/g;
 const RULES_PAGE = /href="(\/rules\/[a-z-]+)"/g;
 
 const isStatic = (url) => url.pathname.startsWith("/static/");

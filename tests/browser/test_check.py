@@ -1,12 +1,13 @@
 """The play checker in a real browser at phone size: the common case tapped in with the
-card picker, and a melee dispute."""
+card picker, and the melee dispute settled from the scoreboard in counted taps, the
+answer in view (above the docked picker) after Check."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.support.browser import SCREENSHOTS
+from tests.support.browser import SCREENSHOTS, Taps, in_view, phone_match
 
 pytestmark = pytest.mark.browser
 
@@ -75,6 +76,7 @@ def test_a_joker_and_typing_still_work(page: Page, live_server: str):
     expect(page.locator(".picker [data-joker]")).to_be_hidden()
     tap_card(page, "4c")
     expect(page.get_by_label("A joker stands for", exact=True)).to_have_value("4C")
+    page.get_by_role("radio", name="A melee is on (the upcard is its last card)? No").check()
     page.get_by_role("button", name="Check").tap()
     expect(page.locator("[data-check-answer]")).to_contain_text("The joker stands for 4♣")
     page.get_by_label("Card played", exact=True).fill("5s")
@@ -83,22 +85,95 @@ def test_a_joker_and_typing_still_work(page: Page, live_server: str):
     expect(page.locator("[data-check-answer]")).to_contain_text("Not legal")
 
 
-def test_melee_dispute(page: Page, live_server: str):
+def tap_card_counted(page: Page, taps: Taps, text: str) -> None:
+    """Tap one card with the picker, each key counted."""
+    taps.tap(page.locator(f'.picker [data-rank="{text[:-1].upper()}"]'))
+    taps.tap(page.locator(".picker").get_by_role("button", name=SUITS[text[-1]], exact=True))
+
+
+ANSWER = "[data-check-answer]"
+HEADLINE = "[data-check-answer] .check-big"
+
+
+def check_and_see(page: Page, taps: Taps, *words: str) -> None:
+    """Tap Check (counted): the answer says each of ``words``, its headline in view
+    above the docked picker."""
+    taps.tap(page.get_by_role("button", name="Check"))
+    for text in words:
+        expect(page.locator(ANSWER)).to_contain_text(text)
+    assert in_view(page, HEADLINE, covered_below=".picker.is-docked")
+
+
+def dispute_from_the_board(page: Page, live_server: str, app, said: str, *words: str) -> int:
+    """Ben played 4♥, Cat answers 5♥: from the scoreboard, the cards and Cat tapped in,
+    then the radio ``said`` and Check; the answer says ``words``. The taps it took."""
+    taps = Taps()
+    page.goto(phone_match(app, live_server, page)["board"])
+    taps.tap(page.get_by_role("link", name="Check a play"))
+    tap_card_counted(page, taps, "4h")
+    tap_card_counted(page, taps, "5h")
+    taps.tap(page.get_by_role("radio", name="Who plays: Cat"))
+    taps.tap(page.get_by_role("radio", name=said))
+    check_and_see(page, taps, *words)
+    return taps.count
+
+
+def test_the_melee_dispute_is_settled_from_the_scoreboard_in_eight_taps(
+        page: Page, live_server: str, app, backend: str):
+    taps = dispute_from_the_board(
+        page, live_server, app, "A melee is on (the upcard is its last card)? Yes",
+        "✓ Legal", "5♥ continues the melee; Cat is the aggressor", "melee: Ben attacks Cat")
+    assert taps == 8
+    answer = page.locator(ANSWER)
+    assert page.evaluate("document.activeElement.id") == "answer"  # read out first
+    expect(answer).to_have_attribute("role", "status")
+    wide_enough(page)
+    if backend == "sqlite":
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / "check-melee-settled.png"))
+    # Checked again with a card that does not go on: the page opens at the new answer.
+    page.get_by_label("Card played", exact=True).fill("5c")
+    check_and_see(page, Taps(), "Not legal")
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+@pytest.mark.parametrize(("width", "scheme"), [(320, "light"), (360, "dark"), (390, "dark"),
+                                               (430, "light")])
+def test_left_unsaid_the_answer_says_which_way_each_goes(
+        page: Page, live_server: str, app, width: int, scheme: str):
+    page.set_viewport_size({"width": width, "height": 844})
+    page.emulate_media(color_scheme=scheme)
+    taps = dispute_from_the_board(
+        page, live_server, app, "Whose turn: Dan", "It depends",
+        "✓ Legal if the 4♥ was just played into a melee", "it is Dan's turn, not Cat's")
+    assert taps == 8
+    answer = page.locator(ANSWER)
+    width_now = page.evaluate("document.documentElement.scrollWidth")
+    assert width_now <= width, f"the checker is {width_now}px wide on a {width}px phone"
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"check-depends-{width}-{scheme}.png"))
+    answer.get_by_role("link", name="A melee is on").tap()  # the ninth tap settles it
+    expect(answer).to_contain_text("✓ Legal")
+    expect(answer).not_to_contain_text("It depends")
+    assert in_view(page, HEADLINE, covered_below=".picker.is-docked")
+
+
+def test_melee_seats_said_in_full(page: Page, live_server: str):
     page.goto(f"{live_server}/check?game=last-one&players=4")
     tap_card(page, "4h")
-    page.get_by_text("A melee is on (Last One)").tap()
-    page.get_by_label("Melee in progress").check()
-    page.get_by_label("Aggressor", exact=True).select_option("1")
+    page.get_by_role("radio", name="A melee is on (the upcard is its last card)? Yes").check()
+    page.get_by_text("Who attacks whom in the melee").tap()
+    page.get_by_label("Aggressor (played the upcard)", exact=True).select_option("1")
     page.get_by_label("Defender", exact=True).select_option("2")
-    page.get_by_label("Who plays", exact=True).select_option("3")
+    page.get_by_role("radio", name="Who plays: Seat 3").check()
     tap_card(page, "5h")
     page.get_by_role("button", name="Check").tap()
-    answer = page.locator("[data-check-answer]")
+    answer = page.locator(ANSWER)
     expect(answer).to_contain_text("✓ Legal")
     expect(answer).to_contain_text("5♥ continues the melee; Seat 3 is the aggressor")
     page.get_by_label("Card played", exact=True).fill("5c")
     page.get_by_role("button", name="Check").tap()
-    expect(page.locator("[data-check-answer]")).to_contain_text("Not legal")
+    expect(page.locator(ANSWER)).to_contain_text("Not legal")
 
 
 def test_more_players_show_more_seats(page: Page, live_server: str):

@@ -85,3 +85,49 @@ def phone(browser: Browser, base: str, invite: object, width: int, height: int,
         yield page
     finally:
         context.close()
+
+
+def phone_match(app: Any, base: str, page: Page, game: str = "last-one",
+                players: tuple[str, ...] = ("Ann", "Ben", "Cat", "Dan")) -> dict[str, Any]:
+    """A group this page's phone has joined (its invite cookie), with a match of
+    ``players`` made through the API; its ``board`` URL, ``token``, ``match`` id and
+    the API ``auth`` header."""
+    from scorekeeper.store.extensions import db
+    from scorekeeper.store.models import Group
+
+    client = app.test_client()
+    assert client.post("/groups", data={"name": "Kitchen table"}).status_code == 302
+    with app.app_context():
+        group_id, token = db.session.execute(
+            db.select(Group.id, Group.invite_token).order_by(Group.id.desc())).first()
+    auth = {"Authorization": f"Bearer {token}"}
+    for name in players:
+        assert client.post("/api/v1/players", json={"name": name}, headers=auth).status_code == 201
+    match = client.post("/api/v1/matches", headers=auth, json={
+        "sheet": {"game": game, "options": {}}, "players": list(players)}).json
+    page.request.get(f"{base}/join/{token}")
+    return {"board": f"{base}/groups/{group_id}/matches/{match['id']}", "token": token,
+            "match": match["id"], "auth": auth}
+
+
+class Taps:
+    """Counts the taps a person makes: each goes through :meth:`tap`."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def tap(self, target: Any) -> None:
+        target.tap()
+        self.count += 1
+
+
+def in_view(page: Page, selector: str, covered_below: str | None = None) -> bool:
+    """Whether the element is wholly inside the viewport (and above ``covered_below``,
+    a docked element such as the card picker, when given)."""
+    return page.evaluate("""([selector, dock]) => {
+        const box = document.querySelector(selector).getBoundingClientRect();
+        const docked = dock && document.querySelector(dock);
+        const bottom = docked && !docked.hidden ? docked.getBoundingClientRect().top
+            : window.innerHeight;
+        return box.top >= 0 && box.bottom <= bottom && box.height > 0; }""",
+        [selector, covered_below])

@@ -47,9 +47,9 @@ def check(**params):
      "/rules/last-one#lo-twos"),
     ({"game": "last-one", "up": "2h", "owed": "2", "card": "2s", "opt-twos_stack": "true"},
      "✓ Legal", "/rules/last-one#lo-twos"),
-    ({"game": "last-one", "up": "4h", "card": "5h", "who": "3"}, "✗ Not legal",
+    ({"game": "last-one", "up": "4h", "card": "5h", "who": "3", "melee": "no"}, "✗ Not legal",
      "/rules/last-one#lo-turn"),
-    ({"game": "last-one", "up": "4h", "card": "jk", "cas": "4c"}, "✓ Legal",
+    ({"game": "last-one", "up": "4h", "card": "jk", "cas": "4c", "melee": "no"}, "✓ Legal",
      "/rules/last-one#lo-jokers"),
 ])
 def test_common_case(client, params, verdict, rule):
@@ -193,7 +193,8 @@ def test_reasons_name_the_seats_from_one(client):
 def test_in_a_match_reasons_use_the_players_names(client):
     gid, mid = _match(client)
     base = f"/groups/{gid}/matches/{mid}/check?"
-    text, _, _ = answer(client, base + urlencode({"up": "4h", "card": "5h", "who": "3"}))
+    text, _, _ = answer(client, base + urlencode({"up": "4h", "card": "5h", "who": "3",
+                                                  "melee": "no"}))
     assert "It is Ann's turn, not Cy's." in text
     melee = {"up": "4h", "melee": "1", "ma": "1", "md": "2", "who": "3", "card": "5h"}
     text, _, _ = answer(client, base + urlencode(melee))
@@ -355,3 +356,61 @@ def test_several_cards_drawn_in_one_line(client):
 def test_reasons_say_an_8(client, up, phrase):
     text, _link, _page = answer(client, check(game="last-one", up=up, card="5c"))
     assert phrase in text and " a 8" not in text and " a A" not in text
+
+
+# ---- what the table left unsaid: a melee, the player's last card
+
+DISPUTE = {"game": "last-one", "players": "4", "up": "4h", "card": "5h", "who": "3", "turn": "4"}
+
+
+def test_an_unsaid_melee_gives_both_answers_and_one_link_each(client):
+    text, _, page = answer(client, check(**DISPUTE))
+    assert text.startswith("It depends ✓ Legal if the 4♥ was just played into a melee")
+    assert re.search(r"✗ Otherwise not legal ?: it is Seat 4's turn, not Seat 3's\.", text)
+    links = dict(re.findall(r'<a class="button secondary" href="([^"]+)">([^<]+)</a>', page))
+    said = {words: html.unescape(href) for href, words in links.items()}
+    assert said["A melee is on"].endswith("&melee=1#answer")
+    assert said["No melee"].endswith("&melee=no#answer")
+    text, _, _ = answer(client, "/check" + said["A melee is on"].removesuffix("#answer"))
+    assert text.startswith("✓ Legal 5♥ continues the melee")
+    assert "melee: Seat 2 attacks Seat 3" in text  # the seat before the player started it
+    text, _, _ = answer(client, "/check" + said["No melee"].removesuffix("#answer"))
+    assert text.startswith("✗ Not legal It is Seat 4's turn")
+
+
+@pytest.mark.parametrize(("params", "depends"), [
+    ({"up": "5h", "card": "6h", "who": "3"}, True),  # the 6♥ may go on with a run
+    ({"up": "5h", "card": "6s", "who": "3"}, False),  # it could not: no melee to ask about
+    ({"up": "3h", "card": "4h", "who": "3"}, False),  # a 3 never ends a melee
+    ({"up": "4h", "card": "5h", "who": "3", "owed": "2"}, False),  # cards owed: no melee
+    ({"up": "4h", "card": "5h", "who": "3", "melee": "no"}, False),  # said
+    ({"up": "4h", "card": "5h", "who": "3", "game": "crazy-eights"}, False),  # no melees
+])
+def test_the_melee_is_asked_about_only_where_it_could_change_the_answer(client, params, depends):
+    text, _, _ = answer(client, check(**{"game": "last-one", **params}))
+    assert text.startswith("It depends") is depends, text
+
+
+def test_the_last_card_question(client):
+    text, _, _ = answer(client, check(game="crazy-eights", up="4h", card="5h", last="yes"))
+    assert text.startswith("✓ Legal") and "it is Seat 1's last card" in text
+    response = client.get(check(game="crazy-eights", up="4h", card="5h", last="maybe"))
+    assert response.status_code == 400
+    assert "yes or no" in field_errors(response.text)["last"]
+
+
+def test_the_answer_comes_first_and_the_form_returns_to_it(client):
+    page = client.get(check(**DISPUTE)).text
+    answer_at, form_at = page.index('id="answer"'), page.index("data-check-form")
+    assert answer_at < form_at
+    assert re.search(r'<section[^>]*id="answer"[^>]*role="status"[^>]*aria-live="polite"', page)
+    assert re.search(r'<form class="card check-form"[^>]*action="/check#answer"', page)
+
+
+def test_an_answer_that_depends_is_not_offered_for_saving(client):
+    gid, mid = _match(client)
+    base = f"/groups/{gid}/matches/{mid}/check?"
+    page = client.get(base + urlencode({"up": "4h", "card": "5h", "who": "3"})).text
+    assert "It depends" in page and "Save this ruling" not in page
+    page = client.get(base + urlencode({"up": "4h", "card": "5h", "who": "3", "melee": "1"})).text
+    assert "Save this ruling" in page

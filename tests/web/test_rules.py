@@ -11,6 +11,7 @@ from flask import render_template_string
 from scorekeeper.core.sheets import GAMES, OPTIONS, SECTIONS, Sheet
 from scorekeeper.web.rules import card as rules_card
 from scorekeeper.web.rules import views as rules
+from scorekeeper.web.sheet_text import sheet_from_args
 
 # Pages and endpoints that read no table: SQLite alone (conftest checks no SQL is sent).
 pytestmark = pytest.mark.no_database
@@ -232,7 +233,7 @@ def test_rules_card_link_round_trips(app):
     html = page(client, url)
     assert "<strong>200</strong>" in html and "<strong>5</strong>" in html
     args = dict(pair.split("=") for pair in url.split("?", 1)[1].split("&"))
-    assert rules_card.sheet_from_args(args) == sheet
+    assert sheet_from_args(args) == sheet
 
 
 def test_rules_card_partial_renders_from_any_sheet(app):

@@ -21,7 +21,7 @@ def test_a_saved_ruling_shows_as_saved(client, table):
     gid, pids = table
     mid = start_match(client, gid, pids[:3])
     url = f"/groups/{gid}/matches/{mid}/check"
-    form = {"up": "4h", "card": "5c", "turn": "1"}
+    form = {"up": "4h", "card": "5c", "turn": "1", "melee": "no"}
     assert "Save this ruling to the match" in client.get(url, query_string=form).text
     saved = client.get(client.post(url, data=form).location).text
     assert "Saved to the match record" in saved

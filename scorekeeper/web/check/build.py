@@ -15,28 +15,29 @@ to show it on.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from scorekeeper.core.cards import Suit, parse_card
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.sheets import Sheet
+from scorekeeper.web.check.form import CheckForm, Question
 from scorekeeper.web.check.lines import read_lines
 
-if TYPE_CHECKING:
-    from scorekeeper.web.check.form import CheckForm
 
-
-@dataclass
-class Question:
-    """What the form asks: the replay request, the question in words, the mode."""
-
-    sheet: Sheet
-    request: dict[str, Any]
-    words: str
-    sequence: bool
-    lines: list[str] = field(default_factory=list)
-    held_seats: set[int] = field(default_factory=set)  # seats (from 0) with own hands
+def ask(form: CheckForm) -> Question | None:
+    """The question the form asks, once asked and every field is valid; else None
+    (the errors are on their fields). Also kept as ``form.question``."""
+    form.question = None
+    if form.errors_by_name() or not form.is_asked():
+        return None
+    fields = [f for f in form if f.name != "game" and not f.name.startswith("opt-")]
+    if not all([f.validate(form) for f in fields]):
+        return None
+    try:
+        form.question = build(form, form.sheet, form.names)
+    except InputError as exc:
+        form.put(exc.field or "up", exc.message)
+    return form.question
 
 
 def build(form: CheckForm, sheet: Sheet, names: list[str] | None) -> Question:
@@ -90,11 +91,11 @@ def _situation(form: CheckForm, seats: list[str], words: list[str]) -> dict[str,
         words.append(f"{Suit(suit).label} named")
     if form.upas.value:
         situation["upcard_as"] = form.upas.value
-    if form.melee.data:
-        aggressor = (form.ma.value or 1) - 1
-        defender = (form.md.value or (2 if players > 1 else 1)) - 1
-        situation["melee"] = {"aggressor": aggressor, "defender": defender}
-        words.append(f"melee: {seats[aggressor]} attacks {seats[defender]}")
+    if form.melee_said() is True:
+        who = (form.who.value or turn + 1) - 1
+        situation["melee"] = melee_between(who, players, form.ma.value, form.md.value)
+        words.append(f"melee: {seats[situation['melee']['aggressor']]} attacks "
+                     f"{seats[situation['melee']['defender']]}")
     else:
         owed = form.owed.value
         if owed:
@@ -103,11 +104,21 @@ def _situation(form: CheckForm, seats: list[str], words: list[str]) -> dict[str,
     return situation
 
 
+def melee_between(who: int, players: int, aggressor: int | None = None,
+                  defender: int | None = None) -> dict[str, int]:
+    """A melee's seats (from 0) from the form's (from 1, None when not said): by
+    default the run's last card came from the seat before the one who plays, and the
+    one who plays answers it (anyone but the aggressor may)."""
+    attack = aggressor - 1 if aggressor else (who - 1) % players
+    defend = defender - 1 if defender else (who if who != attack else (attack + 1) % players)
+    return {"aggressor": attack, "defender": defend}
+
+
 def _check_fresh(form: CheckForm, seats: list[str], dealer: int) -> None:
     """From the deal there is no situation: refuse the fields that would describe one."""
     described = [label for given, label in ((form.suit.text, "the suit named"),
                                             (form.upas.text, "what a joker upcard stands for"),
-                                            (form.melee.text, "the melee"),
+                                            (form.melee_said() is True and "on", "the melee"),
                                             (form.drawn.text, "the card drawn"))
                  if given]
     if form.drew.text not in ("", "0"):
@@ -136,13 +147,17 @@ def _single(form: CheckForm, sheet: Sheet, request: dict[str, Any],
         event["as"] = as_card
     request["hands"][who] = _with_card(request["hands"][who], card)
     _drew(form, request, words, seats, who, turn)
+    if form.last.value == "yes":
+        request["hands"][who] = [card]
+        words.append(f"it is {seats[who]}'s last card")
     request["events"] = [event]
     play = parse_card(card).pretty + (f" as {parse_card(as_card).pretty}" if as_card else "")
     play += f" naming {Suit(named).label}" if named else ""
     melee = bool(situation and "melee" in situation)
     whom = seats[who] + (" (on turn)" if who == turn and not melee
                          else " (out of turn)" if who != turn else "")
-    return Question(sheet, request, "; ".join(words) + f". May {whom} play {play}?", False)
+    return Question(sheet, request, "; ".join(words) + f". May {whom} play {play}?", False,
+                    who=who)
 
 
 def _drew(form: CheckForm, request: dict[str, Any], words: list[str],

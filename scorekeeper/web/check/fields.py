@@ -107,6 +107,15 @@ class SeatField(CheckField):
         return int(text)
 
 
+class YesNoField(CheckField):
+    """A question the table answers yes or no (or leaves unsaid: None)."""
+
+    def read(self, text: str, form: Any) -> str:
+        if text.lower() not in ("yes", "no"):
+            raise StopValidation(f"Say yes or no, not {text[:20]!r}.")
+        return text.lower()
+
+
 class OptionField(StringField):
     """One house rule (``opt-<key>``) as sent; the sheet reads all of them together
     (the option's own check, :meth:`Option.validate`), and a refusal lands here."""

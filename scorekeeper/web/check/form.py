@@ -5,14 +5,16 @@ are part of those links). Each field's validator is the core (:mod:`.fields`): c
 by the card parser, suits by :meth:`Suit.parse`, counts and seats as bounded whole
 numbers, a seat's hand by :func:`parse_cards`; the game and ``opt-<key>`` options
 make the sheet through the sheet's own :class:`~scorekeeper.core.sheets.Option`
-checks. What needs several fields, and the replay itself, is :mod:`.build`'s and the
-core's; their :class:`InputError` is put back on the field it names, so every error
-renders from ``field.errors``.
+checks. What needs several fields (:func:`.build.ask`), and the replay itself, is
+:mod:`.build`'s and the core's; their :class:`InputError` is put back on the field it
+names, so every error renders from ``field.errors``. This module imports nothing of
+the room's but the field kinds: :mod:`.build` reads the form, never the other way.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask_wtf import FlaskForm
@@ -20,7 +22,6 @@ from wtforms import Field, StringField, TextAreaField
 
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.sheets import GAMES, LO, Sheet, SheetError, options_for
-from scorekeeper.web.check.build import Question, build
 from scorekeeper.web.check.fields import (
     HAND_MOST,
     CardField,
@@ -30,15 +31,29 @@ from scorekeeper.web.check.fields import (
     OptionField,
     SeatField,
     SuitField,
+    YesNoField,
 )
 from scorekeeper.web.forms import asks_core
-from scorekeeper.web.rules.card import sheet_from_args
+from scorekeeper.web.sheet_text import sheet_from_args
 
 OWED_CHOICES = (0, 2, 4, 6, 8)
 MOST_SEATS = max(g.max_players for g in GAMES.values())
 PLAYERS_USUAL = 4
 
 __all__ = ["OWED_CHOICES", "CheckForm", "Question", "check_form", "form_field"]
+
+
+@dataclass
+class Question:
+    """What the form asks: the replay request, the question in words, the mode."""
+
+    sheet: Sheet
+    request: dict[str, Any]
+    words: str
+    sequence: bool
+    lines: list[str] = field(default_factory=list)
+    held_seats: set[int] = field(default_factory=set)  # seats (from 0) with own hands
+    who: int = 0  # the seat (from 0) whose play is in dispute (single-play questions)
 
 
 def _game(key: str | None) -> str:
@@ -67,7 +82,8 @@ class CheckForm(FlaskForm):
     players = NumberField(low=1, default_value=PLAYERS_USUAL)
     turn = SeatField()
     who = SeatField()
-    melee = CheckField()
+    melee = CheckField()  # "1" (or any word but "no"): a melee is on; "no"; "": not said
+    last = YesNoField()  # is the card played the player's last? "" when not said
     ma = SeatField()
     md = SeatField()
     events = TextAreaField()
@@ -87,6 +103,12 @@ class CheckForm(FlaskForm):
             return len(self.names)
         text = (self.players.data or "").strip()
         return int(text) if text.isdigit() and 1 <= int(text) <= 99 else PLAYERS_USUAL
+
+    def melee_said(self) -> bool | None:
+        """Whether the form says a melee is on (True), is not (False), or leaves it
+        unsaid (None). Links from before the question was asked carry ``melee=1``."""
+        text = self.melee.text.lower()
+        return None if not text else text != "no"
 
     def named(self, name: str) -> Field:
         """The field whose input is called ``name`` (``hold-2``, ``opt-threshold``)."""
@@ -123,21 +145,6 @@ class CheckForm(FlaskForm):
             target = self._fields.get("opt_" + exc.field.removeprefix("options."), self.game)
             target.errors = [*target.errors, exc.message]
         return self.sheet
-
-    def ask(self) -> Question | None:
-        """The question, once asked and every field is valid; else None (the errors
-        are on their fields)."""
-        self.question = None
-        if self.errors_by_name() or not self.is_asked():
-            return None
-        fields = [f for f in self if f.name != "game" and not f.name.startswith("opt-")]
-        if not all([f.validate(self) for f in fields]):
-            return None
-        try:
-            self.question = build(self, self.sheet, self.names)
-        except InputError as exc:
-            self.put(exc.field or "up", exc.message)
-        return self.question
 
     def refuse(self, exc: InputError) -> None:
         """Put the replay's error on the form field its request field comes from."""

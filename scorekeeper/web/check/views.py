@@ -12,23 +12,20 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
 from urllib.parse import urlencode
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from markupsafe import Markup, escape
 from werkzeug.datastructures import MultiDict
 
-from scorekeeper.core.engine.replay import run
-from scorekeeper.core.errors import InputError
 from scorekeeper.core.sheets import GAMES, SECTIONS, Sheet
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Match, Ruling
 from scorekeeper.store.records import match_names, match_sheet
 from scorekeeper.web import access
-from scorekeeper.web.check.build import Question
 from scorekeeper.web.check.fields import shown
-from scorekeeper.web.check.form import OWED_CHOICES, CheckForm, check_form
+from scorekeeper.web.check.form import OWED_CHOICES, Question
+from scorekeeper.web.check.verdict import answer, assumptions, branches, verdict_of
 
 bp = Blueprint("check", __name__)
 MATCH = "/groups/<int:group_id>/matches/<int:match_id>/check"
@@ -40,53 +37,6 @@ SUITS = (("", "none"), ("C", "♣"), ("D", "♦"), ("H", "♥"), ("S", "♠"))
 def red_suits(text: str) -> Markup:
     """Text with ♥ and ♦ in red, as on the cards (reasons name cards like 5♥)."""
     return Markup(re.sub("([♥♦])", r'<span class="suit-red">\1</span>', str(escape(text))))
-
-
-def answer(args: MultiDict[str, str], sheet: Sheet | None, names: list[str] | None
-           ) -> tuple[CheckForm, dict[str, Any] | None]:
-    """Read the form and judge it: (the form, the replay result). The errors, the
-    replay's too, are on the form's fields."""
-    form = check_form(args, sheet, names)
-    question = form.ask()
-    if question is None:
-        return form, None
-    try:
-        return form, run(question.request)
-    except InputError as exc:
-        form.refuse(exc)
-        return form, None
-
-
-def verdict_of(result: dict[str, Any]) -> dict[str, Any]:
-    """The one step the big answer shows: the last line (the play in dispute), unless
-    an earlier line was illegal (the replay stops there)."""
-    steps = result["steps"]
-    index = result["first_illegal"]
-    if index is None:
-        index = len(steps) - 1
-    return steps[index] | {"index": index}
-
-
-_COULD_PLAY = re.compile(r"whether (.+?) could play")
-
-
-def assumptions(result: dict[str, Any], lines: list[str]) -> list[str]:
-    """Notes for the lines before the headline that could not be judged ("assuming
-    Seat 1 could not play") and for passes left unsaid, in line order."""
-    notes: list[str] = []
-    last = verdict_of(result)["index"]
-    for i, step in enumerate(result["steps"][:last + 1]):
-        where = f"Line {i + 1} ({lines[i]})" if i < len(lines) else f"Line {i + 1}"
-        for passed in step.get("implied", ()):
-            notes.append(f"{where}: the {passed} was taken as said")
-        if i == last or step["legal"] is not None:
-            continue
-        found = _COULD_PLAY.search(step["reason"])
-        if found:
-            notes.append(f"{where}: assuming {found.group(1)} could not play")
-        else:
-            notes.append(f"{where}: assuming it was allowed ({step['reason']})")
-    return notes
 
 
 def _render(args: MultiDict[str, str], sheet: Sheet | None, match: Match | None):
@@ -104,6 +54,7 @@ def _render(args: MultiDict[str, str], sheet: Sheet | None, match: Match | None)
         game_choices=[(k, g.name) for k, g in GAMES.items()],
         rule_titles=dict(SECTIONS[sheet.game]), question=question, result=result, errors=errors,
         verdict=verdict_of(result) if result and result["steps"] else None,
+        branches=branches(form, result, args) if result else [],
         notes=assumptions(result, question.lines) if question and result and result["steps"]
         else [],
         query=urlencode(list(args.items(multi=True))),
@@ -150,7 +101,7 @@ def save(group_id: int, match_id: int):
     form, result = answer(args, match_sheet(match), match_names(match))
     question = form.question
     back = url_for("check.for_match", group_id=group.id, match_id=match.id)
-    back += "?" + urlencode(list(args.items(multi=True)))
+    back += "?" + urlencode(list(args.items(multi=True))) + "#answer"
     if question is None or result is None or not result["steps"]:
         flash("Nothing to save: check a play first.")
         return redirect(back)

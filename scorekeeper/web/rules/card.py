@@ -10,7 +10,6 @@ size.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -26,65 +25,12 @@ from scorekeeper.core.sheets import (
     CD,
     GAMES,
     LO,
-    OPTIONS,
-    Option,
     Sheet,
-    SheetError,
     options_for,
     standard_deal,
 )
 from scorekeeper.web.memo import remembered
-
-_TRUE, _FALSE = {"true", "yes", "on", "1"}, {"false", "no", "off", "0"}
-
-
-def players_from_args(raw: str | None) -> int | None:
-    if raw is None or raw == "":
-        return None
-    if not raw.strip().isdigit():
-        raise DealError(f"players must be a whole number, not {raw!r}", "players")
-    return int(raw)
-
-
-def sheet_from_args(args: Mapping[str, str]) -> Sheet:
-    """Build a sheet from ``game=...&<option>=...`` text, or :class:`SheetError`."""
-    if not args.get("game"):
-        names = ", ".join(GAMES)
-        raise SheetError(f"say which game: game= one of {names}", "game")
-    options = {}
-    for key, raw in args.items():
-        if key in ("game", "players"):
-            continue
-        opt = OPTIONS.get(key)
-        if opt is None:
-            raise SheetError(f"unknown option {key!r}", key)
-        options[key] = _parse_value(opt, raw.strip())
-    return Sheet.make(args["game"], options)
-
-
-def _parse_value(opt: Option, raw: str) -> Any:
-    low = raw.lower()
-    if opt.kind == "bool":
-        if low in _TRUE | _FALSE:
-            return low in _TRUE
-        raise SheetError(f"{opt.key} must be true or false, not {raw!r}", opt.key)
-    if opt.kind == "choice":
-        return raw
-    if opt.kind == "int_or_none" and low in ("", "none", "null"):
-        return None
-    if raw.isdigit() or (raw[:1] == "-" and raw[1:].isdigit()):
-        return int(raw)
-    raise SheetError(f"{opt.key} must be a whole number, not {raw!r}", opt.key)
-
-
-def sheet_query(sheet: Sheet) -> dict[str, str]:
-    """The sheet's non-default options as query text that :func:`sheet_from_args` reads."""
-    def text(value: Any) -> str:
-        if isinstance(value, bool):
-            return "true" if value else "false"
-        return "none" if value is None else str(value)
-
-    return {key: text(value) for key, value in sheet.differences().items()}
+from scorekeeper.web.sheet_text import sheet_query
 
 
 def rules_card_url(sheet: Sheet, players: int | None = None) -> str:

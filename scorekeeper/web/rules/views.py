@@ -18,13 +18,12 @@ from markupsafe import Markup
 from scorekeeper.core.deal import DealError, plan_for_sheet
 from scorekeeper.core.sheets import GAMES, SECTIONS, Option, SheetError, options_for
 from scorekeeper.web.rules.card import (
-    players_from_args,
     points_rows,
     rules_card_facts,
     rules_card_html,
     rules_card_url,
-    sheet_from_args,
 )
+from scorekeeper.web.sheet_text import players_from_args, sheet_from_args
 
 bp = Blueprint("rules", __name__, url_prefix="/rules")
 for _helper in (rules_card_url, points_rows, rules_card_facts, rules_card_html):
