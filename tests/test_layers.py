@@ -84,6 +84,27 @@ def test_imports_point_down(path):
     assert wrong_imports(path) == []
 
 
+def room_of(module: str) -> str | None:
+    """``scorekeeper.web.hands.views`` → ``hands``: the web room (a package per user
+    task) a module belongs to or names; None for the web layer's common modules."""
+    parts = module.split(".")
+    if len(parts) >= 3 and parts[:2] == ["scorekeeper", "web"]:
+        return parts[2] if (PACKAGE / "web" / parts[2]).is_dir() else None
+    return None
+
+
+ROOM_SOURCES = sorted(p for p in (PACKAGE / "web").rglob("*.py")
+                      if room_of(module_of(p)) and p.name != "__init__.py")
+
+
+@pytest.mark.parametrize("path", ROOM_SOURCES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_web_rooms_do_not_import_each_other(path):
+    """What two rooms need lives in a common web module (``web/board.py``…)."""
+    own = room_of(module_of(path))
+    assert [f"{line}: {name}" for line, name in package_imports(path)
+            if room_of(name) not in (None, own)] == []
+
+
 @pytest.mark.parametrize("path", sorted((PACKAGE / "core").rglob("*.py")),
                          ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_core_imports_no_framework(path):
