@@ -243,6 +243,27 @@ def test_the_invite_link_copies_and_shows_a_qr_code(browser: Browser, table):
         assert box["width"] >= 150 and box["height"] >= 150
 
 
+def test_a_finished_match_lists_its_places(browser: Browser, app, table):
+    base, ids = table
+    with app.app_context():
+        match = db.session.get(Match, ids["mid"])
+        record_hand(match, 1, 0, [[], parse_cards("jk jk 8s 8h 8d 8c kh qh jh 10h"),
+                                  parse_cards("kd qd jd 10d 9c 9d 9s 9h ac ad ah as 7c 7d 7h 7s"),
+                                  parse_cards("ks qs js 10s 10c jc qc kc")])
+        record_hand(match, 2, 1, [parse_cards("2c 3c"), [],
+                                  parse_cards("kd qd jd 10d 9c 9d 9s 9h ac"),  # Cat falls
+                                  parse_cards("4h")])
+        record_hand(match, 3, 0, [[], parse_cards("8c 8d"), [],  # Ben and Dan fall: Ann wins
+                                  parse_cards("8h 8s 9h 9d 9c kh qh jh 10h 10d 10c jk jk")])
+    with phone(browser, base, ids["invite"], 390, 844) as page:
+        page.goto(f"{base}/groups/{ids['gid']}/matches/{ids['mid']}")
+        places = page.get_by_role("list", name="Places")
+        expect(places.locator(".place")).to_have_text(["1st", "2nd", "3rd", "4th"])
+        expect(places.locator(".who")).to_have_text(["Ann", "Ben", "Dan", "Cat"])
+        expect(page.get_by_role("button", name="Rematch")).to_be_visible()
+        page.screenshot(path=str(SCREENSHOTS / "scoreboard-finished.png"))
+
+
 SMALL_TARGETS = """() => Array.from(document.querySelectorAll('a, button, summary'))
   .filter((el) => el.getClientRects().length && !el.closest('[hidden]'))
   .filter((el) => el.getBoundingClientRect().height < 44)
