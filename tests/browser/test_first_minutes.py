@@ -241,6 +241,8 @@ def test_the_invite_link_copies_and_shows_a_qr_code(browser: Browser, table):
         assert page.evaluate("(img) => img.complete && img.naturalWidth > 20", qr.element_handle())
         box = qr.bounding_box()
         assert box["width"] >= 150 and box["height"] >= 150
+        invite.scroll_into_view_if_needed()
+        page.screenshot(path=str(SCREENSHOTS / "invite-link.png"))
 
 
 def test_a_finished_match_lists_its_places(browser: Browser, app, table):
