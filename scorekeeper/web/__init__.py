@@ -23,11 +23,9 @@ def register(app: Flask) -> None:
     from scorekeeper.web.matches import views as matches
     from scorekeeper.web.offline import views as offline
     from scorekeeper.web.rules import views as rules
-    from scorekeeper.web.share import qr_code
 
     app.jinja_env.globals.update(public_url=public_url, url_for_ids=url_for_ids,
-                                 static_url=static_url, csrf_token=csrf_token,
-                                 qr_code=qr_code)
+                                 static_url=static_url, csrf_token=csrf_token)
     for blueprint in (groups.bp, players.bp, matches.bp, hands.bp, rules.bp, deal.bp,
                       check.bp, history.bp, live.bp, offline.bp):
         app.register_blueprint(blueprint)

@@ -1,20 +1,34 @@
-"""A link's QR code on the page, so a second phone joins by pointing its camera.
+"""A link's QR code, so a second phone joins by pointing its camera at the first.
 
-Drawn on the server as SVG (segno) and sent as a ``data:`` image: the page needs no
-script for it and the Content-Security-Policy (no inline style) is kept. A link's code
-is made once per process: the scoreboard is shown after every save.
+Drawn on the server as SVG (segno) and served as an image of its own (the pages that
+show it link it with ``loading="lazy"``): the scoreboard, shown after every save, costs
+nothing more, and the Content-Security-Policy (no inline style) is kept.
 """
 
 from __future__ import annotations
 
+import io
 from functools import lru_cache
 
 import segno
+from flask import Response
+
+__all__ = ["qr_response", "qr_svg"]
 
 
-@lru_cache(maxsize=512)
-def qr_code(url: str) -> str:
-    """The QR code of ``url`` as a ``data:image/svg+xml`` address, dark on white (a
-    camera reads it in the dark theme too)."""
-    return str(segno.make(url, error="m").svg_data_uri(scale=1, border=2, dark="#000",
-                                                        light="#fff"))
+@lru_cache(maxsize=256)
+def qr_svg(url: str) -> bytes:
+    """The QR code of ``url`` as SVG, dark on white (a camera reads it in the dark
+    theme too)."""
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", scale=4, border=2, dark="#000",
+                                    light="#fff", xmldecl=False)
+    return out.getvalue()
+
+
+def qr_response(url: str) -> Response:
+    """The code as an image response, kept by the phone for a day (a new link is a
+    new image address, so nothing stale is shown)."""
+    response = Response(qr_svg(url), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "private, max-age=86400"
+    return response

@@ -11,6 +11,7 @@ import pytest
 
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match
+from scorekeeper.web.share import qr_svg
 from tests.support.web import add_players, record, start_group, start_match
 
 
@@ -96,13 +97,21 @@ def test_the_board_keeps_everyday_buttons_apart_from_undo(client, table):
     assert "Leave on this phone" in careful and "Leave on this phone" not in links
 
 
-def test_shared_links_carry_a_qr_code_drawn_on_the_server(client, table):
+def test_shared_links_carry_a_qr_code_drawn_on_the_server(app, client, table):
     gid, pids = table
     mid = start_match(client, gid, pids[:2])
-    for page in (client.get(f"/groups/{gid}").text,
-                 client.get(f"/groups/{gid}/matches/{mid}").text):
-        assert re.search(r'<img class="qr" src="data:image/svg\+xml[^"]+"', page)
-        assert "data-copy" in page and "data-share-url" in page
+    with app.app_context():
+        invite = db.session.get(Group, gid).invite_token
+        view = db.session.get(Match, mid).view_token
+    for page, link in ((f"/groups/{gid}", f"/join/{invite}"),
+                       (f"/groups/{gid}/matches/{mid}", f"/view/{view}")):
+        text = client.get(page).text
+        assert "data-copy" in text and "data-share-url" in text
+        src = re.search(r'<img class="qr" src="([^"]+)" loading="lazy"', text).group(1)
+        image = client.get(src.replace("&amp;", "&"))
+        assert image.status_code == 200 and image.mimetype == "image/svg+xml"
+        assert image.data == qr_svg(f"http://localhost{link}")
+        assert app.test_client().get(src).status_code == 404  # not for strangers
 
 
 @pytest.mark.parametrize(("game", "sizes"), [("last-one", range(2, 7)),

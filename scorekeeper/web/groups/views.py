@@ -11,6 +11,7 @@ from scorekeeper.web import access
 from scorekeeper.web.confirm import asks_first
 from scorekeeper.web.groups.forms import GroupForm
 from scorekeeper.web.links import public_url
+from scorekeeper.web.share import qr_response
 
 bp = Blueprint("groups", __name__)
 
@@ -57,6 +58,13 @@ def show(group_id: int):
     invite = public_url("groups.join", token=group.invite_token)
     return render_template("groups/show.html", group=group, matches=matches, invite=invite,
                            games=GAMES)
+
+
+@bp.get("/groups/<int:group_id>/invite.svg")
+def invite_qr(group_id: int):
+    """The invite link's QR code (for members: it is the link itself)."""
+    group = access.current_group(group_id)
+    return qr_response(public_url("groups.join", token=group.invite_token))
 
 
 @bp.get("/join/<token>")

@@ -14,7 +14,9 @@ from scorekeeper.store.records import create_match, current_standings, match_she
 from scorekeeper.web import access
 from scorekeeper.web.board import board
 from scorekeeper.web.confirm import asks_first
+from scorekeeper.web.links import public_url
 from scorekeeper.web.matches.form import NEW_SLOTS, SetupForm, setup_form
+from scorekeeper.web.share import qr_response
 
 bp = Blueprint("matches", __name__)
 PREFIX = "/groups/<int:group_id>/matches"
@@ -87,6 +89,13 @@ def show(group_id: int, match_id: int):
     """The scoreboard, with the actions of a member's phone."""
     group, match = access.member_board(group_id, match_id)
     return render_template("matches/show.html", group=group, readonly=False, **board(match))
+
+
+@bp.get(PREFIX + "/<int:match_id>/view-link.svg")
+def view_qr(group_id: int, match_id: int):
+    """The view link's QR code, for a member to show the spectators."""
+    _, match = access.member_board(group_id, match_id)
+    return qr_response(public_url("matches.view", token=match.view_token))
 
 
 @bp.get("/view/<token>")
