@@ -4,7 +4,9 @@ shows every hand).
 
 The page is shown after every save, so the hands table is worked out here, each cell's
 classes and contents at once, and the template only prints it (deciding forty cells
-in the template was the bulk of the page's rendering).
+in the template was the bulk of the page's rendering). A finished match's seats carry
+their places (:func:`seat_places`, from the core's rule). Shared by the rooms that show
+the board (matches, and hands after a save), so neither imports the other.
 """
 
 from __future__ import annotations
