@@ -132,11 +132,31 @@
       key: newKey(), match: handForm.dataset.offlineMatch, number, body, fields, seats,
       api: handForm.dataset.api, token: handForm.dataset.token, form: window.location.pathname,
       scoreboard: handForm.dataset.scoreboard, queuedAt: replacing ? replacing.queuedAt : Date.now(),
-      error: null, nextHand: null,
+      error: null, nextHand: null, hold: null,
     };
+  };
+  // A hand as one comparable text: who went out and each seat's cards in canonical
+  // order (CardText.key), so the same hand typed twice, in any order, compares equal.
+  const sameness = (out, held) => `${out}|${Object.keys(held).sort()
+    .filter((seat) => String(held[seat] || "").trim())
+    .map((seat) => `${seat}:${CardText.key(held[seat])}`).join(";")}`;
+  // The hand already queued or stored (the last one, as the form was served) with the
+  // same cards, in words; null when there is none.
+  const twinOf = (entry, replacing) => {
+    const mine = sameness(entry.fields.out, entry.body.held);
+    const queued = forMatch(entry.match).find((x) => (!replacing || x.key !== replacing.key)
+      && sameness(x.fields.out, x.body.held) === mine);
+    if (queued) return `hand ${queued.number}, waiting to sync on this phone`;
+    let last = null;
+    try { last = JSON.parse(handForm.dataset.lastHand || "null"); } catch (_) { last = null; }
+    if (last && sameness(last.out, last.held) === mine) return `hand ${last.number}, already recorded`;
+    return null;
   };
   const queueFromForm = (number, replacing) => {
     const entry = entryOf(number, replacing);
+    const twin = twinOf(entry, replacing);
+    // The same hand twice is the likely mistake (the board looked unchanged): ask first.
+    if (twin && !window.confirm(`These are the same cards as ${twin}. Record them again as hand ${number}?`)) return;
     change((list) => {
       const at = replacing ? list.findIndex((item) => item.key === replacing.key) : -1;
       if (at >= 0) list[at] = entry; else list.push(entry);
@@ -202,10 +222,10 @@
       return;
     }
     sending = true;
-    const stuck = new Set(); // matches whose earlier hand is refused or unsent
+    const stuck = new Set(); // matches whose earlier hand is refused, held or unsent
     try {
       for (const item of load()) {
-        if (item.error || stuck.has(item.match)) { stuck.add(item.match); continue; }
+        if (item.error || item.hold || stuck.has(item.match)) { stuck.add(item.match); continue; }
         let response;
         try {
           response = await fetch(item.api, {
@@ -247,23 +267,45 @@
     change((list) => list.forEach((item) => { item.error = null; }));
     send();
   };
-  // Renumber a refused hand (and the ones queued after it in its match) from ``to``:
-  // each gets a new key, since it is now a different request.
+  // After a person discards or renumbers a hand, the one queued behind it (in its
+  // match) was recorded to follow a hand that is no longer there as it was: unless its
+  // number still follows, it waits for a person's choice (``hold``), and so does every
+  // hand behind it. Nothing is renumbered or sent on its own.
+  const holdNext = (list, before, why, expected) => {
+    const next = list.filter((x) => x.match === before.match && x.key !== before.key && x.number > before.number)
+      .sort((a, b) => a.number - b.number)[0];
+    if (next && (why.discarded || next.number !== expected)) next.hold = { why: why.text, expected };
+  };
+  const setItemNumber = (item, number) => {
+    if (item.number === number) return;
+    item.number = number;
+    item.body.number = number;
+    item.key = newKey(); // a different request now
+  };
+  // Send a refused hand as hand ``to`` (the number the server said comes next).
   const renumber = (key, to) => change((list) => {
-    const first = list.find((x) => x.key === key);
-    if (!first) return;
-    const shift = to - first.number;
-    list.filter((x) => x.match === first.match && x.number >= first.number).forEach((x) => {
-      x.number += shift;
-      x.body.number = x.number;
-      x.key = newKey();
-      x.error = null;
-      x.nextHand = null;
-    });
+    const item = list.find((x) => x.key === key);
+    if (!item) return;
+    const was = item.number;
+    setItemNumber(item, to);
+    item.error = null;
+    item.nextHand = null;
+    holdNext(list, { match: item.match, number: was, key: item.key },
+      { text: `hand ${was} before it was sent as hand ${to}`, discarded: false }, to + 1);
+  });
+  // A held hand, confirmed by a person as hand ``number``.
+  const release = (key, number) => change((list) => {
+    const item = list.find((x) => x.key === key);
+    if (!item) return;
+    setItemNumber(item, number);
+    item.hold = null;
   });
   const discard = (key) => change((list) => {
     const at = list.findIndex((x) => x.key === key);
-    if (at >= 0) list.splice(at, 1);
+    if (at < 0) return;
+    const [gone] = list.splice(at, 1);
+    const expected = gone.hold ? gone.hold.expected : (gone.nextHand || gone.number);
+    holdNext(list, gone, { text: `hand ${gone.number}, which was discarded`, discarded: true }, expected);
   });
 
   // ---- the scoreboard's list of waiting hands ----
@@ -279,45 +321,91 @@
     b.addEventListener("click", action);
     return b;
   };
+  // One waiting hand: its number, its state, each seat's cards and card points, and
+  // what a person can do about it when it is refused or held.
+  const queuedCard = (item) => {
+    const state = item.error ? "refused" : (item.hold ? "held" : "waiting");
+    const card = element("div", `queued-hand is-${state}`);
+    card.dataset.queuedHand = String(item.number);
+    const head = element("p", "queued-head");
+    head.append(element("strong", "", `Hand ${item.number}`), " ", element("span", `badge ${state}`,
+      { refused: "not accepted", held: "waiting for your choice", waiting: "waiting to sync" }[state]));
+    const seats = element("ul", "queued-seats");
+    item.seats.forEach((seat) => {
+      const line = element("li");
+      line.append(element("span", "queued-name", seat.name), " ",
+        element("strong", "queued-points", seat.out ? "went out" : `${seat.points} card points`));
+      if (seat.cards) line.append(" ", element("span", "small muted", seat.cards));
+      seats.append(line);
+    });
+    card.append(head, seats);
+    if (state !== "waiting") card.append(...choices(item, state));
+    return card;
+  };
+  const choices = (item, state) => {
+    const why = state === "refused" ? `The server said: ${item.error}`
+      : `It was recorded after ${item.hold.why}. Nothing is sent until you choose.`;
+    const actions = element("p", "queued-actions row");
+    const to = state === "refused" ? item.nextHand : item.hold.expected;
+    if (state === "held") {
+      actions.append(button(`Send as hand ${to}`, "primary-action", () => { release(item.key, to); send(); }));
+    } else if (to && to !== item.number) {
+      actions.append(button(`Send as hand ${to}`, "primary-action", () => { renumber(item.key, to); send(); }));
+    }
+    const fix = element("a", "button secondary", "Fix the cards");
+    fix.href = `${item.form}?queued=${encodeURIComponent(item.key)}`;
+    actions.append(fix, button("Discard", "danger", () => {
+      if (window.confirm(`Discard hand ${item.number}? Its cards are only on this phone.`)) discard(item.key);
+    }));
+    return [element("p", `field-error queued-${state === "refused" ? "error" : "hold"}`, why), actions];
+  };
+
+  // The board counts the waiting hands at once: its next hand number moves on, and the
+  // totals say they are from before them. Totals come only from the server (the one
+  // scorer): they replace these once the hands are synced and the board refreshes.
+  const markBoard = (waiting) => {
+    const board = document.getElementById("board");
+    const span = board && board.querySelector("[data-next-hand]");
+    if (!span) return;
+    const stored = Number(span.dataset.nextHand);
+    const next = Math.max(stored, ...waiting.map((x) => x.number + 1));
+    span.textContent = `hand ${next}`;
+    board.querySelectorAll("a[href$='/hands/new']").forEach((a) => { a.textContent = a.textContent.replace(/\d+/, String(next)); });
+    const line = board.querySelector("[data-next-line]");
+    if (line && line.dataset.stored === undefined) line.dataset.stored = line.innerHTML;
+    let note = board.querySelector("[data-before-waiting]");
+    if (!waiting.length) {
+      if (line) line.innerHTML = line.dataset.stored;
+      if (note) note.remove();
+      return;
+    }
+    const numbers = waiting.map((x) => x.number).join(", ");
+    const some = waiting.length > 1 ? `hands ${numbers}` : `hand ${numbers}`;
+    if (line) {
+      line.replaceChildren(element("strong", "", `Hand ${next}`),
+        `: who deals and plays first are worked out once ${some} ${waiting.length > 1 ? "are" : "is"} synced.`);
+    }
+    if (!note) {
+      note = element("p", "waiting-note");
+      note.dataset.beforeWaiting = "";
+      note.setAttribute("role", "status");
+      const standings = board.querySelector(".standings");
+      if (standings) standings.before(note); else board.append(note);
+    }
+    note.textContent = `Totals before ${some}, waiting to sync (see the top): they count once the server has ${waiting.length > 1 ? "them" : "it"}.`;
+  };
+
   function renderQueue() {
     const box = document.querySelector("[data-offline-queue]");
     if (!box) return;
     const waiting = forMatch(box.dataset.offlineQueue).sort((a, b) => a.number - b.number);
+    markBoard(waiting);
     box.hidden = !waiting.length;
     box.replaceChildren();
     if (!waiting.length) return;
     box.append(element("h2", "", "Waiting to sync"),
-      element("p", "help", "Recorded on this phone without a network. They are sent in order as soon as the network is back; nothing is dropped."));
-    waiting.forEach((item) => {
-      const card = element("div", `queued-hand${item.error ? " is-refused" : ""}`);
-      card.dataset.queuedHand = String(item.number);
-      const head = element("p", "queued-head");
-      head.append(element("strong", "", `Hand ${item.number}`), " ",
-        element("span", `badge ${item.error ? "refused" : "waiting"}`, item.error ? "not accepted" : "waiting to sync"));
-      const seats = element("ul", "queued-seats");
-      item.seats.forEach((seat) => {
-        const line = element("li");
-        line.append(element("span", "queued-name", seat.name), " ",
-          element("strong", "queued-points", seat.out ? "went out" : `${seat.points} card points`));
-        if (seat.cards) line.append(" ", element("span", "small muted", seat.cards));
-        seats.append(line);
-      });
-      card.append(head, seats);
-      if (item.error) {
-        card.append(element("p", "field-error queued-error", `The server said: ${item.error}`));
-        const actions = element("p", "queued-actions row");
-        if (item.nextHand && item.nextHand !== item.number) {
-          actions.append(button(`Send as hand ${item.nextHand}`, "primary-action", () => { renumber(item.key, item.nextHand); send(); }));
-        }
-        const fix = element("a", "button secondary", "Fix the cards");
-        fix.href = `${item.form}?queued=${encodeURIComponent(item.key)}`;
-        actions.append(fix, button("Discard", "danger", () => {
-          if (window.confirm(`Discard hand ${item.number}? Its cards are only on this phone.`)) discard(item.key);
-        }));
-        card.append(actions);
-      }
-      box.append(card);
-    });
+      element("p", "help", "Recorded on this phone without a network. They are sent in order as soon as the network is back; nothing is dropped. The totals below are from before them until then."));
+    waiting.forEach((item) => box.append(queuedCard(item)));
     box.append(button("Sync now", "secondary sync-now", sendNow));
   }
 

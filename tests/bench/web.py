@@ -1,5 +1,5 @@
-"""``scorekeeper bench web``: the save round trip, the scoreboard and the player page,
-timed in one process against a bare route of the same app.
+"""``scorekeeper bench web``: the save round trip, the scoreboard, its live poll and the
+player page, timed in one process against a bare route of the same app.
 
 Absolute times on a shared machine swing with its load, so every figure is a median
 over ``--repeat`` requests and is also printed as a ratio to the median of a route that
@@ -143,7 +143,14 @@ def save_rows(app: Flask, timer: Timer) -> list[Row]:
         url = pages.format(table.matches[hands][0])
         return timer.run(f"scoreboard GET ({hands} hands)", lambda _: _ok(client.get(url)))
 
-    return [api_save(0), api_save(499), form_save(10), board(10), board(500)]
+    def poll(hands: int) -> Row:
+        """What every open board and hand form asks every 3 s: unchanged, a 304."""
+        url = pages.format(table.matches[hands][0]) + "/live"
+        etag = _ok(client.get(url)).headers["ETag"]
+        return timer.run(f"live poll, nothing changed: 304 ({hands} hands)",
+                         lambda _: _ok(client.get(url, headers={"If-None-Match": etag}), 304))
+
+    return [api_save(0), api_save(499), form_save(10), board(10), board(500), poll(500)]
 
 
 def group_rows(app: Flask, timer: Timer, group_id: int, size: int) -> list[Row]:

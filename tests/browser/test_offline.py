@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Iterator
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import BrowserContext, Page, expect
@@ -15,7 +16,7 @@ from werkzeug.serving import make_server
 
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Hand, Match
-from tests.support.browser import wait_until
+from tests.support.browser import SCREENSHOTS, wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -98,14 +99,47 @@ def kept_for_offline(page: Page, *paths: str) -> None:
         return true; }""", list(paths))
 
 
-def queue_hand(page: Page, number: int, out: int, held: dict[int, str]) -> None:
+def enter_hand(page: Page, number: int, out: int, held: dict[int, str]) -> None:
+    """From the scoreboard: open the next hand's form, fill it in and tap Record."""
     page.get_by_role("link", name=re.compile(r"Record hand \d+")).tap()
     expect(page.get_by_role("heading", name=re.compile(f"Record hand {number}"))).to_be_visible()
     page.locator(f'.went-out input[name=out][value="{out}"]').tap()
     for seat, cards in held.items():
         page.locator(f"#seat-{seat}").fill(cards)
     page.get_by_role("button", name=f"Record hand {number}").tap()
+
+
+def queue_hand(page: Page, number: int, out: int, held: dict[int, str]) -> None:
+    enter_hand(page, number, out, held)
     expect(page.locator(f'[data-queued-hand="{number}"]')).to_contain_text("waiting to sync")
+
+
+def two_hands_offline(page: Page, context: BrowserContext, app, server: Server
+                      ) -> tuple[str, str, int]:
+    """A match started online, then hands 1 and 2 queued with no network."""
+    started = start_match(page, app, server)
+    go_offline(context, server)
+    queue_hand(page, 1, 0, {1: "8s kh", 2: "5c"})
+    queue_hand(page, 2, 1, {0: "7d", 2: "qs 2h"})
+    return started
+
+
+def another_phone_records_hand_1(app, token: str, match_id: int) -> None:
+    """Meanwhile, another phone records hand 1 (Bo went out)."""
+    other = app.test_client().post(
+        f"/api/v1/matches/{match_id}/hands", headers={"Authorization": f"Bearer {token}"},
+        json={"number": 1, "out": 1, "held": {"0": "9d", "2": "4c"}})
+    assert other.status_code == 201
+
+
+def form_kept_for(page: Page, board: str, number: int) -> None:
+    """Wait until the phone keeps the next hand's form as the server now serves it (for
+    hand ``number``): a saved hand's scoreboard fetches it again after it loads."""
+    wait_until(page, """async ([path, heading]) => {
+        const names = (await caches.keys()).filter((n) => n.startsWith("sk-pages-"));
+        const kept = names.length === 1 && await (await caches.open(names[0])).match(path);
+        return kept && (await kept.text()).includes(heading); }""",
+               [urlsplit(board).path + "/hands/new", f"Record hand {number}"])
 
 
 def stored(app, match_id: int) -> list[tuple[int, str | None]]:
@@ -117,10 +151,7 @@ def stored(app, match_id: int) -> list[tuple[int, str | None]]:
 
 def test_two_hands_recorded_offline_sync_in_order_once_each(
         page: Page, context: BrowserContext, app, server: Server):
-    board, _, match_id = start_match(page, app, server)
-    go_offline(context, server)
-    queue_hand(page, 1, 0, {1: "8s kh", 2: "5c"})
-    queue_hand(page, 2, 1, {0: "7d", 2: "qs 2h"})
+    board, _, match_id = two_hands_offline(page, context, app, server)
     waiting = page.locator("[data-offline-queue]")
     expect(waiting.locator('[data-queued-hand="1"]')).to_contain_text("Bo 60 card points 8♠ K♥")
     expect(waiting.locator('[data-queued-hand="2"]')).to_contain_text("Cy 12 card points Q♠ 2♥")
@@ -147,12 +178,7 @@ def test_a_refused_hand_stays_with_the_servers_message_and_a_lost_answer_is_not_
     _, token, match_id = start_match(page, app, server)
     go_offline(context, server)
     queue_hand(page, 1, 0, {1: "8s kh", 2: "5c"})
-    # Meanwhile another phone records hand 1.
-    with app.app_context():
-        other = app.test_client().post(
-            f"/api/v1/matches/{match_id}/hands", headers={"Authorization": f"Bearer {token}"},
-            json={"number": 1, "out": 1, "held": {"0": "9d", "2": "4c"}})
-        assert other.status_code == 201
+    another_phone_records_hand_1(app, token, match_id)
     go_online(context, server)
     refused = page.locator('[data-queued-hand="1"]')
     expect(refused).to_contain_text("not accepted", timeout=15000)
@@ -262,3 +288,124 @@ def test_a_new_version_reaches_the_phone_on_the_next_visit(
         return names.includes('sk-pages-newversion01')
             && !names.some((n) => n.startsWith('sk-') && !n.endsWith('newversion01')
                                   && n !== 'sk-pending'); }""")
+
+
+# ---- the board while hands wait, the same hand twice, and a person's choice
+
+def answer_dialogs(page: Page, accept: bool) -> list[str]:
+    """Answer every confirm() from now on; the list of their messages."""
+    seen: list[str] = []
+
+    def answer(dialog) -> None:
+        seen.append(dialog.message)
+        if accept:
+            dialog.accept()
+        else:
+            dialog.dismiss()
+
+    page.on("dialog", answer)
+    return seen
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_queued_hand_moves_the_board_on_at_once(
+        page: Page, context: BrowserContext, app, server: Server, scheme: str, backend: str):
+    page.emulate_media(color_scheme=scheme)
+    _, _, match_id = start_match(page, app, server)
+    go_offline(context, server)
+    queue_hand(page, 1, 0, {1: "8s kh", 2: "5c"})
+    heading = page.get_by_role("heading", level=1)
+    expect(heading).to_contain_text("hand 2")
+    expect(page.locator("#board").get_by_role("link", name="Record hand 2")).to_be_visible()
+    note = page.locator("[data-before-waiting]")
+    expect(note).to_contain_text("Totals before hand 1, waiting to sync")
+    expect(page.locator(".standings .total")).to_have_text(["0", "0", "0"])  # the server's
+    # The waiting hand is at the top: above the board, in view as the page opens.
+    waiting = page.locator('[data-queued-hand="1"]')
+    assert page.evaluate("""() => {
+        const queue = document.querySelector('[data-offline-queue]');
+        return queue.compareDocumentPosition(document.getElementById('board'))
+            & Node.DOCUMENT_POSITION_FOLLOWING; }""")
+    box = waiting.bounding_box()
+    assert box and box["y"] + box["height"] <= 844
+    if backend == "sqlite":
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"offline-board-{scheme}.png"))
+    go_online(context, server)
+    expect(note).to_have_count(0, timeout=15000)
+    expect(page.locator(".standings .total")).to_have_text(["65", "0", "0"])  # Ann went out
+    expect(heading).to_contain_text("hand 2")
+    assert [n for n, _ in stored(app, match_id)] == [1]
+
+
+def test_the_same_hand_twice_asks_before_it_is_queued(
+        page: Page, context: BrowserContext, app, server: Server):
+    board, _, _ = start_match(page, app, server)
+    enter_hand(page, 1, 0, {1: "8s kh", 2: "5c"})  # online: stored at once
+    page.wait_for_url(board)
+    form_kept_for(page, board, 2)
+    go_offline(context, server)
+    asked = answer_dialogs(page, accept=False)
+    enter_hand(page, 2, 0, {1: "KH 8♠", 2: "c5"})  # the same cards, spelt otherwise
+    assert asked == ["These are the same cards as hand 1, already recorded. "
+                     "Record them again as hand 2?"]
+    expect(page.get_by_role("heading", name=re.compile("Record hand 2"))).to_be_visible()
+    assert page.evaluate("localStorage.getItem('scorekeeper.queue.v1') || '[]'") == "[]"
+    page.locator("#seat-2").fill("5c 6c")  # a different hand: queued without a question
+    page.get_by_role("button", name="Record hand 2").tap()
+    expect(page.locator('[data-queued-hand="2"]')).to_contain_text("waiting to sync")
+    enter_hand(page, 3, 0, {1: "8s kh", 2: "6c 5c"})  # the same as the one waiting
+    assert asked[1] == ("These are the same cards as hand 2, waiting to sync on this phone. "
+                        "Record them again as hand 3?")
+    assert len(asked) == 2
+
+
+def test_after_a_discard_nothing_is_sent_without_a_persons_choice(
+        page: Page, context: BrowserContext, app, server: Server):
+    _, token, match_id = start_match(page, app, server)
+    go_offline(context, server)
+    queue_hand(page, 1, 0, {1: "8s kh", 2: "5c"})
+    asked = answer_dialogs(page, accept=True)
+    queue_hand(page, 2, 0, {1: "8s kh", 2: "5c"})  # the same hand again, by mistake
+    assert len(asked) == 1 and "same cards as hand 1" in asked[0]
+    another_phone_records_hand_1(app, token, match_id)
+    go_online(context, server)
+    refused = page.locator('[data-queued-hand="1"]')
+    expect(refused).to_contain_text("not accepted", timeout=15000)
+    copy = page.locator('[data-queued-hand="2"]')
+    expect(copy).to_contain_text("waiting to sync")  # behind the refused one: not sent
+    refused.get_by_role("button", name="Discard").tap()
+    expect(refused).to_have_count(0)
+    expect(copy).to_contain_text("waiting for your choice")
+    expect(copy).to_contain_text("recorded after hand 1, which was discarded")
+    page.get_by_role("button", name="Sync now").tap()
+    page.wait_for_timeout(1500)  # a send round, and the retry timer's chance
+    expect(copy).to_contain_text("waiting for your choice")
+    assert [n for n, _ in stored(app, match_id)] == [1]  # only the other phone's hand
+    copy.get_by_role("button", name="Discard").tap()  # the person's choice: it was a copy
+    expect(page.locator("[data-offline-queue]")).to_be_hidden()
+    page.wait_for_timeout(500)
+    assert [n for n, _ in stored(app, match_id)] == [1]
+    assert page.evaluate("localStorage.getItem('scorekeeper.queue.v1')") == "[]"
+
+
+def test_a_held_hand_goes_once_a_person_sends_it(
+        page: Page, context: BrowserContext, app, server: Server):
+    _, token, match_id = two_hands_offline(page, context, app, server)
+    another_phone_records_hand_1(app, token, match_id)
+    go_online(context, server)
+    refused = page.locator('[data-queued-hand="1"]')
+    expect(refused).to_contain_text("not accepted", timeout=15000)
+    refused.get_by_role("button", name="Send as hand 2").tap()  # renumbered by a person
+    expect(page.locator('[data-queued-hand="2"]').first).to_be_visible()
+    held = page.locator(".queued-hand.is-held")
+    expect(held).to_contain_text("recorded after hand 1 before it was sent as hand 2")
+    for _ in range(100):  # the renumbered one is sent; the held one is not
+        if len(stored(app, match_id)) == 2:
+            break
+        page.wait_for_timeout(100)
+    page.wait_for_timeout(300)
+    assert [n for n, _ in stored(app, match_id)] == [1, 2]
+    held.get_by_role("button", name="Send as hand 3").tap()
+    expect(page.locator("[data-offline-queue]")).to_be_hidden(timeout=15000)
+    assert [n for n, _ in stored(app, match_id)] == [1, 2, 3]

@@ -3,6 +3,8 @@ endpoint (ETag on the match version, 304 with no body), and the service worker r
 
 from __future__ import annotations
 
+import html
+import json
 import re
 
 from sqlalchemy import func
@@ -101,6 +103,30 @@ def test_the_scoreboard_offers_the_hooks_and_no_token_to_spectators(app, client)
         token = db.session.get(Match, mid).view_token
     view = client.get(f"/view/{token}").text
     assert "data-token" not in view and "data-offline-queue" not in view
+
+
+def test_the_new_hand_form_carries_the_last_stored_hand_for_the_twin_check(client):
+    gid, mid = _match(client)
+    form = f"/groups/{gid}/matches/{mid}/hands/new"
+    assert 'data-last-hand="null"' in client.get(form).text
+    record(client, gid, mid, 1, 1, "8s 10h", "", "♣9")
+    last = re.search(r'data-last-hand="([^"]*)"', client.get(form).text)[1]
+    assert json.loads(html.unescape(last)) == {
+        "number": 1, "out": "1", "held": {"0": "8S 10H", "1": "", "2": "9C"}}
+    edit = client.get(f"/groups/{gid}/matches/{mid}/hands/1")
+    assert edit.status_code == 200 and "Save hand 1" in edit.text
+    assert "data-last-hand" not in edit.text and "data-live-url" not in edit.text
+
+
+def test_the_new_hand_form_and_the_board_poll_every_three_seconds(client):
+    gid, mid = _match(client)
+    form = client.get(f"/groups/{gid}/matches/{mid}/hands/new").text
+    assert re.search(rf'data-live-url="/groups/{gid}/matches/{mid}/live" data-live="3000"', form)
+    assert re.search(r'data-after-load="/static/live\.[0-9a-f]{12}\.js"', form)
+    board = client.get(f"/groups/{gid}/matches/{mid}").text
+    assert 'data-live="3000"' in board
+    assert re.search(r'<section[^>]*id="match-actions" data-live-swap', board)
+    assert board.index("data-offline-queue") < board.index('id="board"')  # the list on top
 
 
 def test_the_service_worker_covers_the_whole_app(client):

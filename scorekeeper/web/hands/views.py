@@ -33,6 +33,7 @@ from scorekeeper.web.hands.form import (
     HandForm,
     form_values,
     hand_form,
+    last_hand_json,
     picker_data,
     same_as_stored,
 )
@@ -59,6 +60,7 @@ def _render(group: Group, match: Match, number: int, form: HandForm, editing: bo
                            editing=editing, in_play=form.in_play,
                            deck=deck_for(sheet.game, sum(form.in_play)),
                            points_json=picker_data(sheet),
+                           last_hand_json="null" if editing else last_hand_json(match),
                            idempotency_key=key or request.form.get(KEY_FIELD) or new_key(),
                            **context), status
 
