@@ -28,20 +28,106 @@ document.querySelectorAll("a[data-share]").forEach((link) => {
 });
 
 // ---- matches at the table: confirmations ----
-// Forms marked data-confirm ask first (delete a hand, replace a link). Listening on
-// the document in the capture phase runs before every other submit listener (the
+// Forms marked data-confirm ask first (delete a hand, replace a link, leave). Listening
+// on the document in the capture phase runs before every other submit listener (the
 // double-submit guard above too, so "Cancel" leaves the button usable), and covers
-// forms a live refresh swapped in after this script ran.
+// forms a live refresh swapped in after this script ran. A yes is sent as confirm=yes;
+// without this script the server asks on a page of its own (scorekeeper/web/confirm.py).
 document.addEventListener("submit", (event) => {
   const form = event.target;
   if (!(form instanceof HTMLFormElement) || form.dataset.confirm === undefined) return;
   if (!window.confirm(form.dataset.confirm)) {
     event.preventDefault();
     event.stopImmediatePropagation();
+    return;
+  }
+  if (!form.querySelector("input[name=confirm]")) {
+    const yes = document.createElement("input");
+    Object.assign(yes, { type: "hidden", name: "confirm", value: "yes" });
+    form.append(yes);
   }
 }, true);
 document.querySelectorAll("[data-select-on-focus]").forEach((input) => {
   input.addEventListener("focus", () => input.select());
+});
+
+// ---- adding players: one after another with the keyboard left open ----
+// The form is sent in the background and the list, messages and errors are swapped
+// in from the answer, so the name field never loses focus (tapping "Add player" does
+// not take it either) and Enter adds the next name. Without script: a plain POST.
+document.querySelectorAll("form[data-add-player]").forEach((form) => {
+  const name = form.querySelector("input[name=name]");
+  const button = form.querySelector("button[type=submit]");
+  button.addEventListener("mousedown", (event) => event.preventDefault());
+  const swap = (doc) => {
+    const main = document.querySelector("main");
+    main.querySelectorAll(".flash").forEach((old) => old.remove());
+    main.prepend(...doc.querySelectorAll("main .flash"));
+    document.querySelector("[data-player-list]").replaceWith(doc.querySelector("[data-player-list]"));
+    const fresh = doc.querySelector("form[data-add-player]");
+    form.querySelectorAll(".field-error").forEach((old) => old.remove());
+    form.querySelector(".name-colour").after(...fresh.querySelectorAll(".field-error"));
+    ["aria-invalid", "aria-describedby"].forEach((attribute) => {
+      const value = fresh.querySelector("input[name=name]").getAttribute(attribute);
+      if (value === null) name.removeAttribute(attribute); else name.setAttribute(attribute, value);
+    });
+    form.querySelector("input[name=colour]").value = fresh.querySelector("input[name=colour]").value;
+  };
+  // Names go one after another (a second may be typed while the first is sent): the
+  // field empties at once and the sends queue, so the list always ends up complete.
+  let queue = Promise.resolve();
+  const send = async (body, sent) => {
+    let response;
+    try {
+      response = await fetch(form.action, { method: "POST", body });
+    } catch (_) {
+      if (!name.value) name.value = sent;
+      form.submit(); // no network answer: the plain form says what happened
+      return;
+    }
+    swap(new DOMParser().parseFromString(await response.text(), "text/html"));
+    if (!response.ok && !name.value) name.value = sent; // refused: fix it in place
+  };
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const body = new FormData(form);
+    const sent = name.value;
+    name.value = "";
+    name.focus();
+    queue = queue.then(() => send(body, sent));
+  });
+});
+
+// ---- passing a link on: Copy, and Share where the phone has a share sheet ----
+// A [data-share-link] block holds the link's text field; without script the field
+// can still be selected and copied by hand (and the QR code beside it needs none).
+const copyText = async (input) => {
+  try {
+    await navigator.clipboard.writeText(input.value);
+    return true;
+  } catch (_) {
+    input.focus();
+    input.select();
+    return document.execCommand("copy"); // older browsers, or clipboard refused
+  }
+};
+document.querySelectorAll("[data-share-link]").forEach((block) => {
+  const input = block.querySelector("input");
+  const status = block.querySelector("[data-copy-status]");
+  const copy = async () => {
+    status.textContent = (await copyText(input)) ? "Copied." : "Select the link and copy it.";
+  };
+  const copyButton = block.querySelector("[data-copy]");
+  copyButton.hidden = false;
+  copyButton.addEventListener("click", copy);
+  const share = block.querySelector("[data-share-url]");
+  if (!navigator.share) return;
+  share.hidden = false;
+  share.addEventListener("click", () => {
+    navigator.share({ title: document.title, url: input.value }).catch((error) => {
+      if (error.name !== "AbortError") copy();
+    });
+  });
 });
 
 // The live scoreboard (#board[data-live]) is kept current by static/live.js; card
@@ -123,6 +209,11 @@ const CardPicker = (() => {
     const name = picker.querySelector("[data-picker-name]");
     const joker = picker.querySelector("[data-joker]");
     const typeKey = picker.querySelector("[data-type-key]");
+    const nextKey = picker.querySelector("[data-next-seat]");
+    const nextLabel = nextKey ? nextKey.textContent : "";
+    // data-finish (a new hand): the last seat's Next key sends the form.
+    const submit = form && picker.dataset.finish !== undefined
+      ? form.querySelector(".form-action button[type=submit]") : null;
     const docked = picker.dataset.dock !== undefined;
     let active = null;
     let pendingRank = null;
@@ -156,11 +247,22 @@ const CardPicker = (() => {
       if (joker) joker.hidden = picker.dataset.jokers === "0" || input.dataset.noJoker !== undefined;
       if (fixTabStop) fixTabStop();
       setPending(null);
+      showNext();
       if (docked && !still) reveal(input);
     };
     const write = (value) => {
       active.value = value;
       active.dispatchEvent(new Event("input", { bubbles: true }));
+    };
+    // On the last seat that needs cards, "Next player" becomes "Record hand": the
+    // picker sends the form, so finishing a hand needs no scroll to its button.
+    const finishing = () => Boolean(submit) && targets.filter(shown).every((t) => t === active || t.value.trim());
+    const finishLabel = submit ? submit.textContent.trim().replace(/\s+\d+$/, "") : "";
+    const showNext = () => {
+      if (!nextKey) return;
+      const finish = finishing();
+      nextKey.textContent = finish ? finishLabel : nextLabel;
+      nextKey.classList.toggle("finish", finish);
     };
     // The next field that still needs cards after the active one (round the table),
     // else simply the next one.
@@ -188,6 +290,7 @@ const CardPicker = (() => {
     };
 
     targets.forEach((input) => {
+      input.addEventListener("input", showNext);
       input.addEventListener("focus", () => { if (active !== input) activate(input); });
       holder(input).addEventListener("click", (event) => {
         if (event.target.closest("label")) event.preventDefault(); // no keyboard
@@ -201,7 +304,10 @@ const CardPicker = (() => {
       else if (key.dataset.suit && pendingRank) { put(pendingRank + key.dataset.suit); setPending(null); }
       else if (key.dataset.joker !== undefined) { put("JK"); setPending(null); }
       else if (key.dataset.undo !== undefined) back();
-      else if (key.dataset.nextSeat !== undefined) nextSeat();
+      else if (key.dataset.nextSeat !== undefined) {
+        if (finishing()) form.requestSubmit(submit);
+        else nextSeat();
+      }
       else if (key.dataset.typeKey !== undefined) {
         setTyping(!typing);
         if (typing && active) active.focus();
@@ -219,6 +325,8 @@ const CardPicker = (() => {
       get active() { return active; },
       // The game changed (play checker): show the joker key only where it has jokers.
       setJokers(on) { picker.dataset.jokers = on ? "1" : "0"; activate(active); },
+      // Who went out changed: the seats that need cards changed with it.
+      refresh: showNext,
     });
   };
   document.querySelectorAll("[data-picker]").forEach(attach);
@@ -234,10 +342,29 @@ document.querySelectorAll("form[data-hand-form]").forEach((form) => {
   const picker = CardPicker.of(form);
 
   const inputOf = (row) => row.querySelector("input[data-cards]");
+  const warning = form.querySelector("[data-duplicates]");
+  const nameOf = (row) => row.querySelector("label").textContent.trim();
+  // A card entered more often than the deck holds it, named at once in words (as the
+  // server will word it), not only outlined.
+  const tellDuplicates = (parsed, seen) => {
+    if (!warning) return;
+    const lines = [];
+    seen.forEach((n, text) => {
+      const card = CardText.parse(text);
+      const allowed = copies(card);
+      if (n <= allowed) return;
+      const where = rows.filter((_, i) => parsed[i].some((p) => p.card && p.card.text === text)).map(nameOf);
+      const times = allowed === 1 ? "once" : allowed === 0 ? "not at all" : `${allowed} times`;
+      lines.push(`${CardText.pretty(card)} is entered ${n} times (${where.join(" and ")}); the deck holds it ${times}.`);
+    });
+    warning.textContent = lines.join(" ");
+    warning.hidden = !lines.length;
+  };
   const preview = () => {
     const seen = new Map();
     const parsed = rows.map((row) => CardText.tokens(inputOf(row).value).map((t) => ({ t, card: CardText.parse(t) })));
     parsed.flat().forEach(({ card }) => { if (card) seen.set(card.text, (seen.get(card.text) || 0) + 1); });
+    tellDuplicates(parsed, seen);
     rows.forEach((row, i) => {
       const box = row.querySelector(".preview");
       box.replaceChildren();
@@ -277,6 +404,7 @@ document.querySelectorAll("form[data-hand-form]").forEach((form) => {
   const markOut = () => {
     const out = form.querySelector("input[name=out]:checked");
     rows.forEach((row) => row.classList.toggle("is-out", !!out && row.dataset.seat === out.value));
+    if (picker) picker.refresh();
     if (picker && picker.active && picker.active.closest(".held").classList.contains("is-out")) {
       const open = rows.filter((r) => !r.classList.contains("is-out"));
       const next = open.find((r) => !inputOf(r).value.trim()) || open[0];

@@ -34,8 +34,16 @@ document.querySelectorAll("form[data-rules-search]").forEach((form) => {
 });
 
 // Forms marked data-autosubmit answer as soon as a choice changes (the deal helper).
+// A game chosen that is not played at the table size picked drops that size first,
+// so the answer asks again instead of refusing.
 document.querySelectorAll("form[data-autosubmit]").forEach((form) => {
-  form.addEventListener("change", () => form.requestSubmit());
+  form.addEventListener("change", (event) => {
+    const game = event.target.closest("input[data-most]");
+    const size = form.querySelector("input[name=players]:checked");
+    if (game && size && (Number(size.value) > Number(game.dataset.most)
+        || Number(size.value) < Number(game.dataset.least))) size.checked = false;
+    form.requestSubmit();
+  });
 });
 
 // ---- play checker ----
@@ -131,4 +139,36 @@ document.querySelectorAll("form[data-seating]").forEach((form) => {
   form.querySelectorAll("[data-seat-help]").forEach((p) => { p.hidden = true; });
   form.querySelectorAll("[data-seat-help-js]").forEach((p) => { p.hidden = false; });
   show();
+});
+
+// ---- new match: one new-player row at a time, and the house rules' one line ----
+// Without script every new-player row shows; here only those typed in and the next
+// empty one, so the seats and "Start" stay on the first screen.
+document.querySelectorAll("form[data-seating]").forEach((form) => {
+  const rows = Array.from(form.querySelectorAll(".new-player"));
+  const filled = (row) => row.querySelector("input").value.trim() !== "";
+  const reveal = () => {
+    let offered = false;
+    rows.forEach((row) => {
+      const show = filled(row) || !offered;
+      if (!filled(row) && show) offered = true;
+      row.hidden = !show;
+    });
+  };
+  rows.forEach((row) => row.querySelector("input").addEventListener("input", reveal));
+  reveal();
+});
+// The summary line of the folded house rules says which differ from the usual rule.
+document.querySelectorAll("details.house-rules").forEach((details) => {
+  const line = details.querySelector("[data-rules-differ]");
+  const options = Array.from(details.querySelectorAll("[data-usual]"));
+  const describe = () => {
+    const differ = options.filter((option) => {
+      const input = option.querySelector("select, input[type=number]");
+      return input && input.value !== option.dataset.usual;
+    }).map((option) => option.querySelector("label").textContent.trim());
+    line.textContent = differ.length ? `${differ.join("; ")} changed` : "standard rules";
+  };
+  details.addEventListener("change", describe);
+  details.addEventListener("input", describe);
 });

@@ -13,10 +13,6 @@ imports another (shared code lives in ``tests/support``, fixtures in ``conftest.
 Imports are read with ``ast`` (``tests/support/imports.py``): those inside functions
 and under ``TYPE_CHECKING`` count too.
 
-A few known breaks are being mended on other branches. They are listed below as
-allowed exceptions, each with what must change; the list may only shrink: a test fails
-when an exception no longer happens, so the entry is deleted as the mend lands.
-
 One module at the top is a layer of its own, ``app``: ``scorekeeper/extensions.py``,
 the app-level extensions (CSRF, the rate limiter) that the factory sets up and that
 pages and the API both decorate their views with. They are about requests, so they do
@@ -51,17 +47,6 @@ BELOW = {
     "top": {"core", "store", "app", "web", "api", "cli"},
 }
 APP_MODULES = {"scorekeeper.extensions"}
-
-# Rings of modules importing each other that other branches are breaking up: the
-# modules of the ring → what must change.
-ALLOWED_CYCLES = {
-}
-# A page room importing another room's module → what must change.
-ALLOWED_ROOM_IMPORTS = {
-    ("scorekeeper.web.hands.views", "scorekeeper.web.matches.scoreboard"):
-        "recording a hand renders the matches room's scoreboard: the scoreboard must move "
-        "to a common module of web",
-}
 
 
 def layer_of(module: str) -> str:
@@ -126,17 +111,12 @@ def test_core_imports_no_framework(path):
 
 
 def test_no_modules_import_each_other_in_a_ring():
-    found = set(cycles(all_imports(PACKAGE)))
-    assert found - ALLOWED_CYCLES.keys() == set(), "new import cycles"
-    mended = ALLOWED_CYCLES.keys() - found
-    assert not mended, f"mended: delete these from ALLOWED_CYCLES: {sorted(mended)}"
+    assert cycles(all_imports(PACKAGE)) == []
 
 
 def test_no_page_room_imports_another_room():
-    found = room_imports(all_imports(PACKAGE))
-    assert found - ALLOWED_ROOM_IMPORTS.keys() == set(), "rooms importing each other"
-    mended = ALLOWED_ROOM_IMPORTS.keys() - found
-    assert not mended, f"mended: delete these from ALLOWED_ROOM_IMPORTS: {sorted(mended)}"
+    """What two rooms need lives in a common module of web (``web/board.py``…)."""
+    assert room_imports(all_imports(PACKAGE)) == set()
 
 
 def test_the_package_imports_no_test_or_benchmark():

@@ -35,6 +35,7 @@ from sqlalchemy.orm import selectinload
 
 from scorekeeper.core.cards import ALL_CARDS, JOKER, Card, CardError, parse_card, parse_cards
 from scorekeeper.core.errors import InputError
+from scorekeeper.core.places import places
 from scorekeeper.core.scoring import HandResult, ScoringError, Standings, standings
 from scorekeeper.core.sheets import LO, Sheet, SheetError
 from scorekeeper.core.stats import HandRow
@@ -56,7 +57,7 @@ from scorekeeper.store.models import (
     new_uid,
     utcnow,
 )
-from scorekeeper.store.records import match_standings
+from scorekeeper.store.records import match_sheet, match_standings
 
 __all__ = [
     "FORMAT",
@@ -78,7 +79,7 @@ FORMAT, VERSION = "scorekeeper-export", 1
 MAX_NAME, MAX_CARDS_TEXT, MAX_TEXT, MAX_RULE = 40, 400, 4000, 40
 UID = re.compile(r"^[0-9A-Za-z_-]{1,32}$")
 CSV_COLUMNS = ("match", "game", "started", "hand", "dealer", "seat", "player", "went_out",
-               "cards", "points", "total")
+               "cards", "points", "total", "place")
 
 
 @dataclass(frozen=True)
@@ -183,8 +184,16 @@ def _export_match(match: Match) -> dict[str, Any]:
                     for r in match.rulings],
         "result": {"status": "finished" if table.over else "active",
                    "totals": list(table.totals),
-                   "winners": [names[s] for s in table.winners]},
+                   "winners": [names[s] for s in table.winners],
+                   "places": _places(match, table)},
     }
+
+
+def _places(match: Match, table: Standings) -> list[int] | None:
+    """Each seat's place in a finished match (the rules reference "Places"), else None;
+    derived from the hands like the totals, so an import reads it but never trusts it."""
+    ranked = places(match_sheet(match), table)
+    return None if ranked is None else list(ranked)
 
 
 def export_document(group: Group, matches: Iterable[Match]) -> dict[str, Any]:
@@ -206,19 +215,21 @@ def _cell(text: str) -> str:
 
 
 def to_csv(matches: Iterable[Match]) -> str:
-    """One row per player per hand: cards held, points scored, total after the hand."""
+    """One row per player per hand: cards held, points scored, total after the hand, and
+    the player's place in the match once it is finished (empty before)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(CSV_COLUMNS)
     for match in matches:
         table = match_standings(match)
         names = [_cell(seat.player.name) for seat in match.seats]
+        ranked: Sequence[int | str] = _places(match, table) or [""] * len(names)
         for hand, totals in zip(match.hands, table.progress, strict=True):
             for entry in hand.entries:
                 writer.writerow((match.id, match.game, _iso(match.created_at), hand.number,
                                  names[hand.dealer], entry.seat, names[entry.seat],
                                  "yes" if hand.out_seat == entry.seat else "", entry.cards,
-                                 entry.points, totals[entry.seat]))
+                                 entry.points, totals[entry.seat], ranked[entry.seat]))
     return out.getvalue()
 
 

@@ -42,7 +42,7 @@ def record_hand(page: Page, number: int, out: str, held: dict[str, tuple[str, ..
     went_out(page, out)
     for player, cards in held.items():
         tap_cards(page, player, *cards)
-    page.get_by_role("button", name=f"Record hand {number}").tap()
+    page.locator(".form-action").get_by_role("button", name=f"Record hand {number}").tap()
     expect(page.locator(".flash").first).to_contain_text(f"Hand {number} saved")
 
 
@@ -60,6 +60,7 @@ def test_a_last_one_match_on_a_phone(page: Page, live_server: str, backend: str)
     page.get_by_role("link", name="Start a match").tap()
     for name in ("Ann", "Bo", "Cy"):  # seated by tapping, clockwise
         page.locator(".seat-tap", has_text=name).tap()
+    page.locator(".house-rules summary").tap()  # folded: "House rules: standard rules"
     page.get_by_label("Elimination threshold").fill("60")
     page.get_by_role("button", name="Start the match").tap()
     expect(page.locator(".next-line")).to_contain_text("Ann deals, Bo plays first")
@@ -76,7 +77,7 @@ def test_a_last_one_match_on_a_phone(page: Page, live_server: str, backend: str)
     assert key and key["width"] >= 44 and key["height"] >= 44
     if shots:  # what the phone shows while tapping: the cards so far and the docked picker
         page.screenshot(path=str(SCREENSHOTS / "hand-entry.png"))
-    page.get_by_role("button", name="Record hand 1").tap()
+    page.locator(".form-action").get_by_role("button", name="Record hand 1").tap()
     expect(page.locator(".flash")).to_contain_text("Hand 1 saved. Bo deals hand 2.")
 
     # Hand 2: Bo reaches 60 and is out; the deal skips him.
@@ -123,10 +124,10 @@ def test_typing_works_and_errors_land_on_the_field(page: Page, live_server: str)
     field = page.locator("#seat-1")
     field.fill("8s kh zz")
     expect(page.locator('.held[data-seat="1"] .bad-token')).to_contain_text("zz")
-    page.get_by_role("button", name="Record hand 1").tap()
+    page.locator(".form-action").get_by_role("button", name="Record hand 1").tap()
     expect(page.locator("#seat-1-error")).to_contain_text("'zz' is not a card")
     expect(field).to_have_value("8s kh zz")
     field.fill("8s kh 7d ac")
     expect(page.locator('.held[data-seat="1"] .preview')).to_contain_text("68 points")
-    page.get_by_role("button", name="Record hand 1").tap()
+    page.locator(".form-action").get_by_role("button", name="Record hand 1").tap()
     expect(page.locator(".standing", has_text="Ann").locator(".total")).to_have_text("68")

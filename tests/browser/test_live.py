@@ -66,7 +66,7 @@ def test_the_co_scorers_board_shows_a_new_hand_within_five_seconds(
         expect(rows).to_have_count(number, timeout=SOON)
         assert time.monotonic() - recorded < SOON / 1000
         # The buttons were refreshed with the board: none names a hand that is not last.
-        delete = second_phone.locator("#match-actions").get_by_role(
+        delete = second_phone.locator("#undo").get_by_role(
             "button", name=re.compile("Delete hand"))
         expect(delete).to_have_text(f"Delete hand {number}")
         expect(second_phone.locator("#board")).to_contain_text(f"Record hand {number + 1}")

@@ -161,8 +161,50 @@ def test_one_match_export(app, source):
 def test_csv_has_one_row_per_player_per_hand(app, source):
     matches = load_matches(source)
     lines = to_csv(matches).splitlines()
-    assert lines[0] == "match,game,started,hand,dealer,seat,player,went_out,cards,points,total"
+    assert lines[0] == ("match,game,started,hand,dealer,seat,player,went_out,cards,points,"
+                        "total,place")
     assert len(lines) - 1 == sum(m.hand_count * len(m.seats) for m in matches)
+
+
+LAST_ONE_TO_50 = [  # Bob falls in hand 1, Cy (62) and Di (50) in hand 2, Ed in hand 3
+    (0, ("", "8s 8h", "10c 10d", "9c 9d", "2c 3c")),
+    (4, ("4c 5c", "", "jk 2d", "kh qh js 2h", "")),
+    (0, ("", "", "", "", "8c 8d")),
+]
+
+
+def last_one_to_50(group: Group, played: int) -> Match:
+    """The first ``played`` hands of :data:`LAST_ONE_TO_50`, stored."""
+    players = [Player(name=name, group_id=group.id) for name in ("Ann", "Bob", "Cy", "Di", "Ed")]
+    db.session.add_all(players)
+    db.session.flush()
+    hands = [HandResult.of(out, [parse_cards(h) for h in held])
+             for out, held in LAST_ONE_TO_50[:played]]
+    match = build_match(group, Sheet.make("last-one", {"threshold": 50}), players, 0, hands)
+    db.session.commit()
+    return match
+
+
+def csv_places(group: Group, hand: str) -> dict[str, str]:
+    """Each player's place column in one hand's CSV rows."""
+    rows = [line.split(",") for line in to_csv(load_matches(group)).splitlines()[1:]]
+    return {row[6]: row[-1] for row in rows if row[3] == hand}
+
+
+def test_both_exports_carry_the_places_of_a_finished_match(app):
+    group = make_group()
+    last_one_to_50(group, 3)
+    doc = export_document(group, load_matches(group))
+    assert doc["matches"][0]["result"]["places"] == [1, 5, 4, 3, 2]
+    assert csv_places(group, "3") == {"Ann": "1", "Bob": "5", "Cy": "4", "Di": "3", "Ed": "2"}
+    assert csv_places(group, "1") == csv_places(group, "3")  # the match's places, every row
+
+
+def test_an_unfinished_match_exports_no_places(app):
+    group = make_group()
+    last_one_to_50(group, 2)
+    assert export_document(group, load_matches(group))["matches"][0]["result"]["places"] is None
+    assert set(csv_places(group, "2").values()) == {""}
 
 
 def test_csv_defuses_formula_names(app):

@@ -11,12 +11,14 @@ from __future__ import annotations
 import os
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Browser, Page
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Page
 
 # Where the README's phone screenshots go. Only a run with SCOREKEEPER_SCREENSHOTS=1
 # rewrites the ones kept in static/screenshots; other runs write to a scratch folder,
@@ -68,6 +70,21 @@ def wait_until(page: Page, predicate: str, arg: Any = None, timeout: float = 15.
         if time.monotonic() > deadline:
             raise AssertionError(f"not true after {timeout} s: {predicate}")
         page.wait_for_timeout(50)
+
+
+@contextmanager
+def phone(browser: Browser, base: str, invite: object, width: int, height: int,
+          dark: bool = False) -> Iterator[Page]:
+    """A touch phone of that size that joined the group by its invite link."""
+    context = browser.new_context(viewport={"width": width, "height": height},
+                                  device_scale_factor=2, is_mobile=True, has_touch=True,
+                                  color_scheme="dark" if dark else "light")
+    page = context.new_page()
+    page.goto(f"{base}/join/{invite}")
+    try:
+        yield page
+    finally:
+        context.close()
 
 
 def phone_match(app: Any, base: str, page: Page, game: str = "last-one",

@@ -28,8 +28,9 @@ def test_the_empty_form(client):
     assert "Pick the game and how many are playing." in html
     for game in GAMES.values():
         assert game.name in html
-    for n in range(2, 8):
+    for n in range(2, 7):  # Last One, the game picked first, seats 2 to 6
         assert f'aria-label="{n} players"' in html
+    assert 'aria-label="7 players"' not in html
 
 
 @pytest.mark.parametrize(

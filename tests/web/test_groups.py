@@ -72,7 +72,7 @@ def test_rotating_the_invite_locks_out_phones_until_they_rejoin(app, client):
     friend = app.test_client()
     friend.get(f"/join/{old}")
     assert friend.get(f"/groups/{gid}").status_code == 200
-    assert client.post(f"/groups/{gid}/invite").status_code == 302
+    assert client.post(f"/groups/{gid}/invite", data={"confirm": "yes"}).status_code == 302
     new = invite_of(app, gid)
     assert new != old
     assert client.get(f"/groups/{gid}").status_code == 200  # the rotating phone stays in
@@ -109,7 +109,7 @@ def test_huge_ids_are_404_not_500(client):
 
 def test_leave_forgets_the_group_on_this_phone(client):
     gid = start_group(client)
-    client.post(f"/groups/{gid}/leave")
+    client.post(f"/groups/{gid}/leave", data={"confirm": "yes"})
     assert client.get(f"/groups/{gid}").status_code == 404
 
 

@@ -196,12 +196,13 @@ def test_delete_the_last_hand(app, client, lo):
     gid, mid = lo
     record(client, gid, mid, 1, 0, "", "8s 8h", "3c")
     record(client, gid, mid, 2, 2, "8d 8c", "", "")
-    done = client.post(f"/groups/{gid}/matches/{mid}/hands/last/delete")
+    done = client.post(f"/groups/{gid}/matches/{mid}/hands/last/delete", data={"confirm": "yes"})
     page = client.get(done.location).text
     assert "Hand 2 deleted" in page and "Record hand 2" in page
     assert {r[0] for r in hands_of(app, mid)} == {1}
-    client.post(f"/groups/{gid}/matches/{mid}/hands/last/delete")
-    nothing = client.post(f"/groups/{gid}/matches/{mid}/hands/last/delete", follow_redirects=True)
+    client.post(f"/groups/{gid}/matches/{mid}/hands/last/delete", data={"confirm": "yes"})
+    nothing = client.post(f"/groups/{gid}/matches/{mid}/hands/last/delete", data={"confirm": "yes"},
+                          follow_redirects=True)
     assert "There is no hand to delete" in nothing.text
 
 
@@ -329,7 +330,8 @@ def test_delete_after_another_phone_recorded_a_hand_deletes_nothing(app, client,
     action = re.search(r'action="([^"]*/hands/last/delete[^"]*)"', board(client, gid, mid))
     assert action and action.group(1).endswith("?number=1")
     record_elsewhere(app, mid, 2, 1, "2d 3d", "", "4s 5s")
-    page = client.post(html.unescape(action.group(1)), follow_redirects=True).text
+    page = client.post(html.unescape(action.group(1)), data={"confirm": "yes"},
+                       follow_redirects=True).text
     assert ("Nothing deleted: the match changed on another phone since this page was shown, "
             "so hand 1 is not the last hand (the newest is hand 2). Here is the current "
             "score; delete again if you still mean to.") in page
@@ -347,7 +349,7 @@ def test_delete_racing_another_phone_at_commit_deletes_nothing(app, client, lo, 
 
     monkeypatch.setattr(hands, "delete_last_hand", delete_while_another_phone_commits)
     page = client.post(f"/groups/{gid}/matches/{mid}/hands/last/delete?number=1",
-                       follow_redirects=True).text
+                       data={"confirm": "yes"}, follow_redirects=True).text
     assert "Nothing deleted: another phone changed this match at the same moment." in page
     assert "Delete hand 1" in page
     assert {r[0] for r in hands_of(app, mid)} == {1}

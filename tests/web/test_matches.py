@@ -178,7 +178,7 @@ def test_rotating_the_view_link(app, client, table):
     mid = start_match(client, gid, [ann, bo])
     with app.app_context():
         old = db.session.get(Match, mid).view_token
-    client.post(f"/groups/{gid}/matches/{mid}/view-link")
+    client.post(f"/groups/{gid}/matches/{mid}/view-link", data={"confirm": "yes"})
     with app.app_context():
         new = db.session.get(Match, mid).view_token
     assert new != old
@@ -189,6 +189,7 @@ def test_rotating_the_view_link(app, client, table):
 def test_rematch_keeps_players_and_sheet_and_moves_the_deal(app, client, table):
     gid, (ann, bo, cy, _) = table
     mid = start_match(client, gid, [ann, bo, cy], threshold="30", first_dealer=3)
+    record(client, gid, mid, 1, 1, "8s 8h", "", "8c 8d")  # Ann and Cy out: Bo wins
     made = client.post(f"/groups/{gid}/matches/{mid}/rematch")
     new = int(made.location.rsplit("/", 1)[1])
     assert new != mid

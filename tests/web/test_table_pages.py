@@ -1,5 +1,5 @@
-"""The pages at the table say what is so: a saved ruling shows as saved, a rematch asks
-first, seats stop at the game's maximum, statistics show only what the game has, the
+"""The pages at the table say what is so: a saved ruling shows as saved, a rematch waits
+for the end, seats stop at the game's maximum, statistics show only what the game has, the
 hand form takes its deck from the core, and no page carries inline style or script."""
 
 from __future__ import annotations
@@ -30,12 +30,15 @@ def test_a_saved_ruling_shows_as_saved(client, table):
     assert "Save this ruling to the match" in other
 
 
-def test_rematch_mid_match_asks_first(client, table):
+def test_rematch_only_once_the_match_is_finished(app, client, table):
     gid, pids = table
-    mid = start_match(client, gid, pids[:2])
-    board = client.get(f"/groups/{gid}/matches/{mid}").text
-    form = re.search(r'<form[^>]*action="[^"]*/rematch"[^>]*>', board).group(0)
-    assert 'data-confirm="Start a rematch now?' in form
+    mid = start_match(client, gid, pids[:2], threshold="30")
+    assert "/rematch" not in client.get(f"/groups/{gid}/matches/{mid}").text
+    refused = client.post(f"/groups/{gid}/matches/{mid}/rematch", follow_redirects=True)
+    assert "A rematch starts once this match is finished." in refused.text
+    assert client.get(f"/groups/{gid}").text.count("Last One ·") == 1  # no second match
+    record(client, gid, mid, 1, 0, "", "8s 8h")
+    assert "/rematch" in client.get(f"/groups/{gid}/matches/{mid}").text
 
 
 @pytest.mark.parametrize(("game", "most"), [("last-one", 6), ("crazy-eights", 7),

@@ -10,13 +10,12 @@ from __future__ import annotations
 from flask import Blueprint, render_template, request
 
 from scorekeeper.core.sheets import GAMES, LO, OPTIONS
-from scorekeeper.web.deal.form import MOST_PLAYERS, START, DealForm
+from scorekeeper.web.deal.form import START, DealForm
 
 bp = Blueprint("deal", __name__, url_prefix="/deal")
 
 HAND_SIZE = OPTIONS["hand_size"]
 HAND_SIZES = range(HAND_SIZE.minimum or 1, (HAND_SIZE.maximum or 1) + 1)
-PLAYER_CHOICES = range(min(g.min_players for g in GAMES.values()), MOST_PLAYERS + 1)
 
 
 @bp.get("", strict_slashes=False)
@@ -25,8 +24,10 @@ def index():
     form = DealForm(request.args)
     answer = form.plan()
     game_key = form.game.data if form.game.data in GAMES else LO
+    game = GAMES[game_key]  # only the table sizes the game is played at are offered
     return render_template(
         "deal/index.html", games=GAMES, game_key=game_key, args=request.args, answer=answer,
         form=form, note=form.note, counts=form.counts, hand_sizes=HAND_SIZES,
-        player_choices=PLAYER_CHOICES, start=START, nine=HAND_SIZE.maximum,
+        player_choices=range(game.min_players, game.max_players + 1), start=START,
+        nine=HAND_SIZE.maximum,
     ), (400 if form.errors else 200)

@@ -9,8 +9,10 @@ from scorekeeper.extensions import limiter, limits_off
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, new_token
 from scorekeeper.web import access
+from scorekeeper.web.confirm import asks_first
 from scorekeeper.web.groups.forms import GroupForm
 from scorekeeper.web.links import public_url
+from scorekeeper.web.share import qr_response
 
 bp = Blueprint("groups", __name__)
 
@@ -59,6 +61,13 @@ def show(group_id: int):
                            games=GAMES)
 
 
+@bp.get("/groups/<int:group_id>/invite.svg")
+def invite_qr(group_id: int):
+    """The invite link's QR code (for members: it is the link itself)."""
+    group = access.current_group(group_id)
+    return qr_response(public_url("groups.join", token=group.invite_token))
+
+
 @bp.get("/join/<token>")
 @limiter.limit(_setting("RATELIMIT_JOINS"), exempt_when=limits_off,
                error_message="Too many invite links opened from here; try again later.")
@@ -78,6 +87,11 @@ def join(token: str):
 def rotate_invite(group_id: int):
     """Replace the invite link: phones that joined with the old one lose access."""
     group = access.current_group(group_id)
+    question = asks_first("Make a new invite link? Phones that joined with the old one "
+                          "will need the new link to keep score.", "Make a new invite link",
+                          url_for("groups.show", group_id=group.id))
+    if question:
+        return question
     group.invite_token = new_token()
     db.session.commit()
     access.join(group)
@@ -89,6 +103,11 @@ def rotate_invite(group_id: int):
 def leave(group_id: int):
     """Forget the group on this phone (the group itself stays)."""
     group = access.current_group(group_id)
+    question = asks_first(f"Leave {group.name} on this phone? It can no longer keep score "
+                          "here until the invite link is opened again.", "Leave on this phone",
+                          url_for("groups.show", group_id=group.id))
+    if question:
+        return question
     access.leave(group.id)
     flash(f"This phone left {group.name}. The invite link brings it back.")
     return redirect(url_for("groups.index"))

@@ -18,6 +18,8 @@ from scorekeeper.store.records import (
     record_hand,
 )
 from scorekeeper.web import access
+from scorekeeper.web.board import board, hand_news
+from scorekeeper.web.confirm import asks_first
 from scorekeeper.web.hands.clash import (
     RACED_DELETE,
     changed_since,
@@ -36,7 +38,6 @@ from scorekeeper.web.hands.form import (
     same_as_stored,
 )
 from scorekeeper.web.hands.once import KEY_FIELD, already_recorded, form_key, new_key
-from scorekeeper.web.matches.scoreboard import board, hand_news
 
 bp = Blueprint("hands", __name__, url_prefix="/groups/<int:group_id>/matches/<int:match_id>/hands")
 
@@ -185,6 +186,12 @@ def delete_last(group_id: int, match_id: int):
     names the hand it deletes, so a hand recorded meanwhile on another phone is safe."""
     group, match = _load(group_id, match_id)
     shown = request.args.get("number", "")
+    board_url = url_for("matches.show", group_id=group.id, match_id=match.id)
+    question = asks_first(f"Delete hand {shown or match.hand_count}? Its cards and points "
+                          "are removed and the totals recomputed.",
+                          f"Delete hand {shown or match.hand_count}", board_url)
+    if question:
+        return question
     if delete_stale(match, shown):
         return _clash(group, match, delete_clash(match, shown))
     try:
@@ -195,4 +202,4 @@ def delete_last(group_id: int, match_id: int):
         flash(sentence(exc), "error")
     else:
         flash(f"Hand {number} deleted; totals recomputed.")
-    return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
+    return redirect(board_url)

@@ -22,11 +22,12 @@ from flask import (
 )
 
 from scorekeeper.core.chart import Series, score_chart
+from scorekeeper.core.places import places
 from scorekeeper.core.sheets import CD, GAMES
 from scorekeeper.store.extensions import db
 from scorekeeper.store.history import HistoryFilter, history_page, record_match
 from scorekeeper.store.models import Group, Player
-from scorekeeper.store.records import match_standings
+from scorekeeper.store.records import match_sheet, match_standings
 from scorekeeper.store.statistics import player_figures
 from scorekeeper.store.transfer import (
     Limits,
@@ -66,8 +67,11 @@ def record(group_id: int, match_id: int):
                                 (start[i], *(row[i] for row in table.progress)))
                          for i, seat in enumerate(match.seats)], table.goal,
                         goal_word="target" if table.goal_kind == "target" else "out at")
+    ranks = places(match_sheet(match), table)
+    seats = list(match.seats) if ranks is None else sorted(
+        match.seats, key=lambda seat: (ranks[seat.position], seat.position))
     return render_template("history/record.html", group=group, match=match, table=table,
-                           chart=chart, games=GAMES)
+                           chart=chart, games=GAMES, places=ranks, ranked_seats=seats)
 
 
 @bp.get("/players/<int:player_id>/stats")

@@ -192,6 +192,25 @@ class SetupForm(FlaskForm):
         """The first error of each field, by its input name (``opt-threshold``...)."""
         return {f.name: f.errors[0] for f in self if f.errors}
 
+    def rules_differ(self) -> list[str]:
+        """The house rules sent that differ from the game's usual rule, in words
+        ("Elimination threshold: 100"), for the one line the rules fold behind."""
+        game = self.game.data if self.game.data in GAMES else LO
+        differ = []
+        for field in self.fields_named("opt-"):
+            opt = field.option
+            if not field.raw_data:
+                continue
+            try:
+                value = option_value(opt, field.data)
+            except InputError:
+                value = None
+            if field.errors or (value is None and opt.kind != "int_or_none"):
+                differ.append(f"{opt.label}: to fix")
+            elif value != opt.defaults[game]:
+                differ.append(f"{opt.label}: {opt.describe(value)}")
+        return differ
+
     def refuse(self, field: str, message: str) -> None:
         """An error from the store, on the input it names (else on the seating)."""
         target = next((f for f in self if f.name == field), self.players)

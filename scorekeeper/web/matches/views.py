@@ -9,23 +9,39 @@ from scorekeeper.core.sheets import GAMES, LO, options_for
 from scorekeeper.core.text import name_key, sentence
 from scorekeeper.store.extensions import db
 from scorekeeper.store.groups import add_player
-from scorekeeper.store.models import Group, new_token
-from scorekeeper.store.records import create_match, match_sheet
+from scorekeeper.store.models import Group, Match, new_token
+from scorekeeper.store.records import create_match, current_standings, match_sheet
 from scorekeeper.web import access
+from scorekeeper.web.board import board
+from scorekeeper.web.confirm import asks_first
+from scorekeeper.web.links import public_url
 from scorekeeper.web.matches.form import NEW_SLOTS, SetupForm, setup_form
-from scorekeeper.web.matches.scoreboard import board
+from scorekeeper.web.share import qr_response
 
 bp = Blueprint("matches", __name__)
 PREFIX = "/groups/<int:group_id>/matches"
 
 
+def _last_seating(group: Group) -> list[int]:
+    """The player ids of the group's latest match, in seat order (none yet: empty)."""
+    latest = db.session.scalar(db.select(Match).where(Match.group_id == group.id)
+                               .order_by(Match.created_at.desc(), Match.id.desc()).limit(1))
+    return [] if latest is None else [seat.player_id for seat in latest.seats]
+
+
 def _render_new(group: Group, game: str, form: SetupForm, status: int = 200):
-    candidates = [p for p in group.players if not p.hidden]
+    """The new-match page; the group's players listed with the last match's table first,
+    in its seat order, so the same table sits down again in the fewest taps."""
+    last = _last_seating(group)
+    candidates = sorted((p for p in group.players if not p.hidden),
+                        key=lambda p: last.index(p.id) if p.id in last else len(last))
     info = GAMES[game]
     slots = min(max(len(candidates) + NEW_SLOTS, info.min_players), info.max_players)
     return render_template("matches/new.html", group=group, game=info, games=GAMES,
                            options=options_for(game), form=form, candidates=candidates,
-                           slots=slots, new_slots=NEW_SLOTS), status
+                           slots=slots, new_slots=NEW_SLOTS, differ=form.rules_differ(),
+                           rules_open=any(f.errors for f in form.fields_named("opt-"))
+                           or bool(form.agree_nine.errors)), status
 
 
 @bp.get(PREFIX + "/new")
@@ -75,6 +91,13 @@ def show(group_id: int, match_id: int):
     return render_template("matches/show.html", group=group, readonly=False, **board(match))
 
 
+@bp.get(PREFIX + "/<int:match_id>/view-link.svg")
+def view_qr(group_id: int, match_id: int):
+    """The view link's QR code, for a member to show the spectators."""
+    _, match = access.member_board(group_id, match_id)
+    return qr_response(public_url("matches.view", token=match.view_token))
+
+
 @bp.get("/view/<token>")
 def view(token: str):
     """The same scoreboard for spectators: read-only, refreshed by the page script."""
@@ -85,8 +108,12 @@ def view(token: str):
 
 @bp.post(PREFIX + "/<int:match_id>/rematch")
 def rematch(group_id: int, match_id: int):
-    """A new match: same players, same sheet, the deal moved one seat on."""
+    """A new match once this one is finished: same players, same sheet, the deal moved
+    one seat on."""
     group, old = access.member_match(group_id, match_id)
+    if not current_standings(old).over:
+        flash("A rematch starts once this match is finished.", "error")
+        return redirect(url_for("matches.show", group_id=group.id, match_id=old.id))
     players = [seat.player for seat in old.seats]
     match = create_match(group, match_sheet(old), players, (old.first_dealer + 1) % len(players))
     flash(f"Rematch! {players[match.first_dealer].name} deals first.")
@@ -97,6 +124,11 @@ def rematch(group_id: int, match_id: int):
 def rotate_view(group_id: int, match_id: int):
     """Replace the view link: the old one stops working."""
     group, match = access.member_match(group_id, match_id)
+    question = asks_first("Make a new view link? Anyone watching with the old one loses "
+                          "the scoreboard.", "Make a new view link",
+                          url_for("matches.show", group_id=group.id, match_id=match.id) + "#share")
+    if question:
+        return question
     match.view_token = new_token()
     db.session.commit()
     flash("New view link made; the old one no longer works.")

@@ -4,7 +4,9 @@ shows every hand).
 
 The page is shown after every save, so the hands table is worked out here, each cell's
 classes and contents at once, and the template only prints it (deciding forty cells
-in the template was the bulk of the page's rendering).
+in the template was the bulk of the page's rendering). A finished match's seats carry
+their places (:func:`seat_places`, from the core's rule). Shared by the rooms that show
+the board (matches, and hands after a save), so neither imports the other.
 """
 
 from __future__ import annotations
@@ -16,12 +18,19 @@ from typing import Any
 from markupsafe import Markup
 
 from scorekeeper.core.deal import DealError, DealPlan, plan_for_sheet
+from scorekeeper.core.places import needs_hands, places
 from scorekeeper.core.scoring import Standings
 from scorekeeper.core.sheets import CD, LO, Sheet
 from scorekeeper.store.boards import MatchView, PlayerView
+from scorekeeper.store.extensions import db
 from scorekeeper.store.groups import recent_hands
 from scorekeeper.store.models import Match, Player
-from scorekeeper.store.records import current_standings, match_sheet, running_state
+from scorekeeper.store.records import (
+    current_standings,
+    match_sheet,
+    match_standings,
+    running_state,
+)
 from scorekeeper.store.running import KEPT, Recent
 from scorekeeper.web.links import url_pattern
 
@@ -42,6 +51,7 @@ class Row:
     deals_next: bool
     plays_first: bool
     cards_next: int | None
+    place: int | None = None  # 1 = first, once the match is finished
 
     @property
     def bar_width(self) -> int:
@@ -138,21 +148,40 @@ def _plan(sheet: Sheet, st: Standings, players: Sequence[Player | PlayerView]
         return None
 
 
+def seat_places(match: Match | MatchView, sheet: Sheet, st: Standings
+                ) -> tuple[int, ...] | None:
+    """Each seat's place once the match is finished (None before), from the standings
+    the board already has; a one-hand Crazy Eights match ranks by the cards held,
+    which only its hand says, so that one hand is replayed."""
+    if not st.over:
+        return None
+    if needs_hands(sheet, len(st.totals)) and not st.hands:
+        model = match if isinstance(match, Match) else db.session.get(Match, match.id)
+        if model is None:
+            return None
+        st = match_standings(model)
+    return places(sheet, st)
+
+
 def board(match: Match | MatchView) -> dict[str, Any]:
-    """Template context of the scoreboard: sheet, standings, one row per seat, the deal,
-    and the last :data:`RECENT` hands as :class:`HandLine` (``earlier``: how many hands
-    are left out)."""
+    """Template context of the scoreboard: sheet, standings, one row per seat (``rows``
+    in seat order; ``ranked`` by place once the match is finished), the deal, and the
+    last :data:`RECENT` hands as :class:`HandLine` (``earlier``: how many hands are
+    left out)."""
     sheet = match_sheet(match)
     st = current_standings(match)
     players = [seat.player for seat in match.seats]
+    ranks = seat_places(match, sheet, st)
     rows = []
     for seat, player in enumerate(players):
         bar, to_go = _bar(sheet, st, st.totals[seat])
         rows.append(Row(seat, player, st.totals[seat], bar, to_go, st.eliminated.get(seat),
                         seat in st.winners, seat == st.next_dealer, seat == st.next_first,
-                        st.next_deal.get(seat)))
+                        st.next_deal.get(seat), None if ranks is None else ranks[seat]))
+    ranked = rows if ranks is None else sorted(rows, key=lambda row: (row.place, row.seat))
     return {
-        "match": match, "sheet": sheet, "standings": st, "rows": rows, "players": players,
+        "match": match, "sheet": sheet, "standings": st, "rows": rows, "ranked": ranked,
+        "players": players,
         "plan": _plan(sheet, st, players),
         "winner_names": " and ".join(players[s].name for s in st.winners),
         "next_number": match.hand_count + 1,
