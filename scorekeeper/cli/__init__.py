@@ -1,4 +1,5 @@
-"""The commands a user runs: ``serve``, ``export``/``import`` and ``check-names``.
+"""Command line: ``scorekeeper serve``, export and import, and the database helpers
+(``db verify`` and ``db rebuild`` beside Flask-Migrate's ``db upgrade``).
 
 :func:`register` adds them to the app's command line; the ``scorekeeper`` command
 (:func:`scorekeeper.main`) is Flask's command line bound to the app factory, so they
@@ -100,7 +101,12 @@ def check_names() -> None:
 def register(app: Flask) -> None:
     """Add the commands to ``app.cli``: ``flask --app scorekeeper serve`` works too, and
     the ``scorekeeper`` group finds them through the app."""
+    from flask_migrate.cli import db as database
+
+    from scorekeeper.cli.derived import rebuild_command, verify_command
     from scorekeeper.cli.transfer import export_command, import_command
 
     for command in (serve, export_command, import_command, check_names):
         app.cli.add_command(command)
+    for command in (verify_command, rebuild_command):  # beside Flask-Migrate's upgrade
+        database.add_command(command)
