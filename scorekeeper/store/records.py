@@ -36,7 +36,7 @@ from scorekeeper.core.scoring import (
     standings_at,
 )
 from scorekeeper.core.sheets import LO, OPTIONS, Sheet
-from scorekeeper.store import figures, running
+from scorekeeper.store import figures, rating_rows, running
 from scorekeeper.store.boards import MatchView
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Hand, HandEntry, Match, Player, Seat, utcnow
@@ -341,6 +341,8 @@ def record_hand(match: Match | MatchView, number: int, out: int | None,
             hand.reply_json = reply(match, hand)
         _insert_hand(hand)
         figures.rewrite(match, figures.as_values(match.game, state.figures, table), old)
+        if table.over:  # the hand that finished the match: its players' ratings move on
+            rating_rows.match_changed(db.session.connection(), match.id)
         # What was just written is what the caller shows next: keep it in memory.
         session.expire_on_commit = False
         session.commit()
@@ -437,11 +439,12 @@ def edit_hand(match: Match, number: int, out: int | None, held: Sequence[Sequenc
     results = hand_results(match)
     results[number - 1] = result
     table = _compute(match, results, number)
+    rated = match.status == "finished" or table.over
     hand = hands[number - 1]
     hand.out_seat, hand.hand_size = out, hand_size
     _fill_entries(hand, result, table.hands[number - 1].points)
     _restamp(hands, table)
-    _commit(match, _replayed(match, table, results), RACED + "nothing was saved")
+    _commit(match, _replayed(match, table, results), RACED + "nothing was saved", rated=rated)
     return hand
 
 
@@ -451,12 +454,14 @@ def delete_last_hand(match: Match) -> int:
         raise InputError("there is no hand to delete", "number")
     hand = match.hands[-1]
     number = hand.number
+    rated = match.status == "finished"  # deleting its last hand reopens it
     # Removing it from the collection deletes it (delete-orphan cascade); an extra
     # session.delete() as well makes the next autoflush fail on SQLAlchemy 2.1.
     match.hands.remove(hand)
     results = hand_results(match)
     table = _compute(match, results)
-    _commit(match, _replayed(match, table, results), RACED + "nothing was deleted")
+    _commit(match, _replayed(match, table, results), RACED + "nothing was deleted",
+            rated=rated)
     return number
 
 
@@ -479,14 +484,15 @@ def _keep_state(match: Match, state: running.Running) -> None:
 
 
 def _commit(match: Match, values: list[dict[str, Any]], conflict: str,
-            before: Callable[[], None] | None = None) -> None:
+            before: Callable[[], None] | None = None, *, rated: bool = False) -> None:
     """Commit a change to a match's hands with its seats' figure ``values``, or roll it
     all back as a conflict.
 
     The match row is always rewritten so its version moves on: of two phones changing
     the same match at once, the second UPDATE finds a stale version and fails, and a
     second insert of the same hand number fails the unique constraint. ``before`` runs
-    after the flush (the new version and rows are known) and before the commit.
+    after the flush (the new version and rows are known) and before the commit;
+    ``rated`` says the match is finished or was (its ratings follow the change).
     """
     flag_modified(match, "hand_count")
     session = db.session()
@@ -496,6 +502,8 @@ def _commit(match: Match, values: list[dict[str, Any]], conflict: str,
     try:
         session.flush()
         figures.rewrite(match, values)
+        if rated:
+            rating_rows.match_changed(session.connection(), match.id)
         if before is not None:
             before()
         session.commit()

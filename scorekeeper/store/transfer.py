@@ -39,7 +39,7 @@ from scorekeeper.core.scoring import HandResult, ScoringError, Standings, standi
 from scorekeeper.core.sheets import LO, Sheet, SheetError
 from scorekeeper.core.stats import HandRow
 from scorekeeper.core.text import clean_text, name_key
-from scorekeeper.store import running
+from scorekeeper.store import rating_rows, running
 from scorekeeper.store import totals as player_totals
 from scorekeeper.store.extensions import db
 from scorekeeper.store.figures import as_values, replayed_figures
@@ -802,6 +802,9 @@ def _write(group: Group, plans: list[_Plan], colours: dict[str, str]) -> list[st
                     for seat, (cards, point) in enumerate(zip(texts, points, strict=True))]
     _insert_values(HandEntry, ("hand_id", "seat", "cards", "points"), entries)
     _insert(Ruling, [{"match_id": match_ids[m], **ruling} for m, ruling in rows.rulings])
+    if any(row["finished_at"] is not None for row in rows.matches):
+        # Imported matches may have finished before the group's own: rate every chain again.
+        rating_rows.rebuild_group(connection, group.id)
     return [player.name for player in created]
 
 
