@@ -19,8 +19,16 @@ from scorekeeper.core.sheets import C8, LO
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, Player, Rating, RatingStep
 
-__all__ = ["Board", "BoardRow", "Record", "RatingPoint", "board", "last_game", "match_ratings",
-           "rating_history"]
+__all__ = [
+    "Board",
+    "BoardRow",
+    "RatingPoint",
+    "Record",
+    "board",
+    "last_game",
+    "match_ratings",
+    "rating_history",
+]
 
 
 @dataclass(frozen=True)

@@ -29,10 +29,10 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 
 from scorekeeper.core.cards import parse_cards
-from scorekeeper.core.places import places
+from scorekeeper.core.places import needs_hands, places
 from scorekeeper.core.ratings import scopes_of
 from scorekeeper.core.scoring import HandResult, Position, Standings, standings, standings_at
-from scorekeeper.core.sheets import C8, Sheet
+from scorekeeper.core.sheets import Sheet
 from scorekeeper.store.models import (
     Hand,
     HandEntry,
@@ -117,16 +117,11 @@ def _names(seats: int) -> list[str]:
     return [str(seat) for seat in range(seats)]  # only the reason's words use names
 
 
-def _is_one_hand(sheet: Sheet, seats: int) -> bool:
-    """Crazy Eights to one hand: its places need the cards of that hand."""
-    return sheet.game == C8 and sheet.target_for(seats) is None
-
-
 def _one_hand_tables(connection: Connection, rows: Sequence[Any],
                      seats: dict[int, dict[int, int]]) -> dict[int, Standings]:
     """Full replays of the one-hand matches among ``rows`` (one statement for all)."""
     wanted = {row.id: row for row in rows
-              if _is_one_hand(_sheet(row.sheet_json), len(seats[row.id]))}
+              if needs_hands(_sheet(row.sheet_json), len(seats[row.id]))}
     if not wanted:
         return {}
     held: dict[int, dict[int, list[Any]]] = defaultdict(lambda: defaultdict(list))

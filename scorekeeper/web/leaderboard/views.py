@@ -33,7 +33,7 @@ def today() -> datetime:
 def index(group_id: int):
     """A game's leaderboard and records in the season asked for (all time by default)."""
     group = access.current_group(group_id)
-    game = request.args.get("game")
+    game = request.args.get("game", "")
     if game not in GAMES:
         game = last_game(group) or next(iter(GAMES))
     period, periods = pick_period(group, request.args.get("season"), today().date())
