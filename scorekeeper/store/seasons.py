@@ -63,13 +63,12 @@ def delete_season(group: Group, season: Season) -> None:
     db.session.commit()
 
 
-def pick_period(group: Group, value: str | None, today: date) -> tuple[Period, tuple[Period, ...]]:
-    """The period a leaderboard asked for (``all``, ``year``, ``month`` or a season's
-    id; anything else: all time) and every choice the picker offers."""
+def pick_period(group: Group, value: str | None, today: date
+                ) -> tuple[Period | None, tuple[Period, ...]]:
+    """The period asked for by its value (``all``, ``year``, ``month`` or a named
+    season's id; None or empty: all time), None when the group has no such period, and
+    every choice a season picker offers."""
     choices = periods(today, [(s.id, s.name, s.first_day, s.last_day)
                               for s in group_seasons(group)])
     wanted = value or ALL
-    for choice in choices:
-        if choice.value == wanted:
-            return choice, choices
-    return choices[0], choices
+    return next((c for c in choices if c.value == wanted), None), choices

@@ -37,6 +37,7 @@ def index(group_id: int):
     if game not in GAMES:
         game = last_game(group) or next(iter(GAMES))
     period, periods = pick_period(group, request.args.get("season"), today().date())
+    period = period or periods[0]  # a link to a deleted season shows all time
     return render_template("leaderboard/index.html", group=group, game=game, games=GAMES,
                            period=period, periods=periods, board=board(group, game, period.scope),
                            provisional=PROVISIONAL, start=START)
