@@ -11,9 +11,8 @@ from werkzeug.routing import BuildError
 from scorekeeper.api.leaderboard import seat_ratings
 from scorekeeper.core.scoring import Standings
 from scorekeeper.store.boards import MatchView
-from scorekeeper.store.figures import hand_rows
 from scorekeeper.store.models import Hand, Match
-from scorekeeper.store.records import SavedHand, current_standings, match_sheet
+from scorekeeper.store.records import SavedHand, current_standings, hand_rows, match_sheet
 
 
 def _view_path(match: Match) -> str | None:

@@ -1,4 +1,5 @@
-"""Command line: ``scorekeeper serve``, ``scorekeeper bench …`` and the database helpers.
+"""Command line: ``scorekeeper serve``, export and import, and the database helpers
+(``db verify`` and ``db rebuild`` beside Flask-Migrate's ``db upgrade``).
 
 ``scorekeeper`` is a Flask CLI group bound to :func:`create_app`, so every ``flask``
 command (``db upgrade``, ``db check``, …) works under it too.
@@ -110,7 +111,12 @@ def check_names() -> None:
 def register(app: Flask) -> None:
     """Add the commands to ``app.cli``: ``flask --app scorekeeper serve`` works too, and
     the ``scorekeeper`` group finds them through the app."""
+    from flask_migrate.cli import db as database
+
+    from scorekeeper.cli.derived import rebuild_command, verify_command
     from scorekeeper.cli.transfer import export_command, import_command
 
     for command in (serve, export_command, import_command, check_names):
         app.cli.add_command(command)
+    for command in (verify_command, rebuild_command):  # beside Flask-Migrate's upgrade
+        database.add_command(command)

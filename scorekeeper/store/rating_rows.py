@@ -11,8 +11,9 @@ match that is finished now or was before (a finishing hand, an edit, a deleted h
   its chains is replayed from that match on: the stored steps before it are taken as
   they are, the matches after it are rated again from their stored places.
 
-:func:`rebuild_group` recomputes every chain of a group from the matches themselves
-(an import, ``db rebuild``) and :func:`verify_group` says where the stored rows differ.
+:func:`rerate_group` rates every chain of a group again from its stored matches (a
+bulk write: an import, the migration). ``db verify`` and ``db rebuild`` recompute the
+same rows from a full replay of the hands (:mod:`.rating_figure`).
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ from scorekeeper.store.ratings import (
     recount,
 )
 
-__all__ = ["match_changed", "rebuild_group", "reseason", "verify_group"]
+__all__ = ["chains_of", "match_changed", "rated", "rerate_group", "reseason", "write_rows"]
 
 Chain = tuple[int, str, str]  # group, game, scope
 _STATE = tuple(f.name for f in fields(State))
@@ -177,7 +178,7 @@ def _steps_of(connection: Connection, group_id: int, game: str, scope: str
     return chain
 
 
-def _step_row(chain: Chain, step: Step) -> dict[str, Any]:
+def step_row(chain: Chain, step: Step) -> dict[str, Any]:
     group_id, game, scope = chain
     r, after = step.result, step.after
     return {"match_id": step.match.match_id, "scope": scope, "player_id": r.player_id,
@@ -187,7 +188,7 @@ def _step_row(chain: Chain, step: Step) -> dict[str, Any]:
             "shown": after.shown, "change": after.change}
 
 
-def _rating_row(chain: Chain, player_id: int, state: State) -> dict[str, Any]:
+def rating_row(chain: Chain, player_id: int, state: State) -> dict[str, Any]:
     group_id, game, scope = chain
     values = asdict(state)
     values["last_finished_at"] = _utc(state.last_finished_at or datetime.now(UTC))
@@ -207,9 +208,9 @@ def _write_chain(connection: Connection, chain: Chain, states: dict[int, State],
                                            S.match_id.in_(gone[at:at + 500])))
     connection.execute(delete(R).where(R.group_id == group_id, R.game == game, R.scope == scope))
     if steps:
-        connection.execute(insert(S), [_step_row(chain, step) for step in steps])
+        connection.execute(insert(S), [step_row(chain, step) for step in steps])
     if states:
-        connection.execute(insert(R), [_rating_row(chain, player, state)
+        connection.execute(insert(R), [rating_row(chain, player, state)
                                        for player, state in sorted(states.items())])
 
 
@@ -237,10 +238,10 @@ def _rate_new(connection: Connection, chain: Chain, match: Finished,
               rows: dict[int, State]) -> None:
     """Rate a new match at the end of its chain from its players' rows (``rows``)."""
     steps = rate_match(rows, match)
-    connection.execute(insert(RatingStep), [_step_row(chain, step) for step in steps])
+    connection.execute(insert(RatingStep), [step_row(chain, step) for step in steps])
     R = Rating
     for step in steps:
-        values = _rating_row(chain, step.result.player_id, step.after)
+        values = rating_row(chain, step.result.player_id, step.after)
         if step.result.player_id in rows:
             connection.execute(update(R).where(
                 R.player_id == values["player_id"], R.game == values["game"],
@@ -290,82 +291,59 @@ def _is_last(rows: dict[int, State], match: Finished) -> bool:
                for state in rows.values() if state.last_finished_at is not None)
 
 
-# --- the whole group: rebuild, verify, a season's chains ----------------------------------
+# --- the whole group: every chain at once, a season's chains ----------------------------
 
-def _chains(connection: Connection, group_id: int) -> dict[Chain, list[Finished]]:
-    """Every chain of the group with its finished matches in chain order, from the
-    matches as stored (their final positions, seat figures and hands)."""
+def chains_of(group_id: int, matches: Iterable[tuple[str, Finished]],
+              seasons: Iterable[tuple[int, date, date]]) -> dict[Chain, list[Finished]]:
+    """Every chain of the group with its finished matches (each with its game) in
+    chain order, given the group's named seasons."""
+    seasons = list(seasons)
+    chains: dict[Chain, list[Finished]] = defaultdict(list)
+    for game, match in matches:
+        for scope in scopes_of(match.key[0].date(), seasons):
+            chains[group_id, game, scope].append(match)
+    for found in chains.values():
+        found.sort(key=lambda m: m.key)
+    return chains
+
+
+def rated(chains: dict[Chain, list[Finished]]
+          ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Every chain folded: the rating steps' rows and the rating rows."""
+    steps, rows = [], []
+    for chain, matches in chains.items():
+        states, done = fold(matches)
+        steps += [step_row(chain, step) for step in done]
+        rows += [rating_row(chain, player, state) for player, state in sorted(states.items())]
+    return steps, rows
+
+
+def rerate_group(connection: Connection, group_id: int) -> int:
+    """Rate every chain of the group again from its finished matches as stored (their
+    final positions, seat figures and hands, written earlier in this transaction): how
+    a bulk write (an import, the migration) rates many matches at once. Returns how
+    many rating steps were written."""
     where = (Match.group_id == group_id, Match.status == "finished",
              Match.running_json.is_not(None), Match.finished_at.is_not(None))
     rows = connection.execute(select(*_MATCH_COLUMNS).where(*where)).all()
     results = _results(connection, rows, *where)
-    seasons = _seasons(connection, group_id)
-    chains: dict[Chain, list[Finished]] = defaultdict(list)
-    for row in rows:
-        found = results.get(row.id)
-        if found is not None:
-            for scope in scopes_of(order_key(row.finished_at, 0)[0].date(), seasons):
-                chains[group_id, row.game, scope].append(found)
-    for matches in chains.values():
-        matches.sort(key=lambda m: m.key)
-    return chains
-
-
-def _computed(connection: Connection, group_id: int
-              ) -> dict[Chain, tuple[dict[int, State], list[Step]]]:
-    return {chain: fold(matches) for chain, matches in _chains(connection, group_id).items()}
-
-
-def rebuild_group(connection: Connection, group_id: int) -> int:
-    """Recompute every rating of the group from its finished matches; returns how many
-    rating steps were written."""
-    computed = _computed(connection, group_id)
+    games = {row.id: row.game for row in rows}
+    chains = chains_of(group_id, ((games[i], m) for i, m in results.items()),
+                       _seasons(connection, group_id))
+    steps, ratings = rated(chains)
     connection.execute(delete(RatingStep).where(RatingStep.group_id == group_id))
     connection.execute(delete(Rating).where(Rating.group_id == group_id))
-    steps = [_step_row(chain, step) for chain, (_, done) in computed.items() for step in done]
-    rows = [_rating_row(chain, player, state) for chain, (states, _) in computed.items()
-            for player, state in sorted(states.items())]
+    write_rows(connection, steps, ratings)
+    return len(steps)
+
+
+def write_rows(connection: Connection, steps: list[dict[str, Any]],
+               rows: list[dict[str, Any]]) -> None:
+    """INSERT rating steps and rating rows (many at once)."""
     if steps:
         connection.execute(insert(RatingStep), steps)
     if rows:
         connection.execute(insert(Rating), rows)
-    return len(steps)
-
-
-def _stored(connection: Connection, model: type, keys: tuple[str, ...], group_id: int
-            ) -> dict[tuple[Any, ...], dict[str, Any]]:
-    table = model.__table__  # type: ignore[attr-defined]
-    rows = connection.execute(select(table).where(table.c.group_id == group_id)).mappings()
-    return {tuple(row[k] for k in keys): {k: _plain(v) for k, v in row.items()} for row in rows}
-
-
-def _plain(value: Any) -> Any:
-    """A column value comparable across databases (finish times as naive UTC)."""
-    return order_key(value, 0)[0] if isinstance(value, datetime) else value
-
-
-_STEP_KEY = ("match_id", "scope", "player_id")
-_RATING_KEY = ("player_id", "game", "scope")
-
-
-def verify_group(connection: Connection, group_id: int) -> list[str]:
-    """Where the group's stored ratings differ from a recomputation (empty: none)."""
-    computed = _computed(connection, group_id)
-    want_steps = {tuple(r[k] for k in _STEP_KEY): {k: _plain(v) for k, v in r.items()}
-                  for chain, (_, done) in computed.items()
-                  for r in (_step_row(chain, step) for step in done)}
-    want_rows = {tuple(r[k] for k in _RATING_KEY): {k: _plain(v) for k, v in r.items()}
-                 for chain, (states, _) in computed.items()
-                 for r in (_rating_row(chain, p, s) for p, s in states.items())}
-    problems = []
-    for what, want, have in (
-            ("rating step", want_steps, _stored(connection, RatingStep, _STEP_KEY, group_id)),
-            ("rating", want_rows, _stored(connection, Rating, _RATING_KEY, group_id))):
-        for key in sorted(want.keys() | have.keys(), key=str):
-            if want.get(key) != have.get(key):
-                problems.append(f"group {group_id}: {what} {key}: stored {have.get(key)}, "
-                                f"recomputed {want.get(key)}")
-    return problems
 
 
 def reseason(connection: Connection, group_id: int, season_id: int,

@@ -1,28 +1,36 @@
-"""The one place that writes matches and hands; used by the pages, the JSON API and
-import (:func:`build_match` turns hands into rows without committing).
+"""The one writer: every change to matches and hands goes through this module — a new
+match or rematch (:func:`create_match`), an import (:func:`add_matches`), a recorded
+hand (:func:`record_hand`), an edited one (:func:`edit_hand`) and the last one deleted
+(:func:`delete_last_hand`) — and all of them take one path:
 
-Every write is validated through the scoring replay before anything is committed, so a
-recorded match is always scoreable. Recording the next hand resumes the replay from the
-match's stored running state (:mod:`.running`): it reads and writes the same few rows
-at hand 500 as at hand 1. Editing or deleting a hand replays the whole match and stores
-the state that replay ends in. A new hand goes in as a few plain statements, the first
-of them the match row's version-checked UPDATE; with a hand's number unique per match
-in the database as well, when two phones record the same hand at once exactly one
-commits and the other gets :class:`ConflictError`.
+1. the hands are checked and scored by the core: a new hand from the match's stored
+   running state (the same few rows at hand 500 as at hand 1), anything else by
+   replaying the match's hands;
+2. the match is claimed: one version-checked ``UPDATE`` moves its ``version`` on, so of
+   two phones changing the same match at once exactly one commits and the other gets
+   :class:`ConflictError` (a hand's number is unique per match in the database too);
+3. the facts (matches, seats, hands, entries) are written with plain statements;
+4. :func:`scorekeeper.store.projection.project` writes every derived row from the
+   match's derived state before and after, in the same transaction;
+5. the transaction commits, and the objects in memory are kept in step with what was
+   written (a mapped match as if the ORM had written it, the scoreboard's view alike).
+
+The read helpers (:func:`match_standings`, :func:`current_standings`, …) remember
+what they worked out by the stored text it came from, never on the objects.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import bindparam, insert, update
+from sqlalchemy import Table, bindparam, delete, insert, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm.attributes import flag_modified, set_committed_value
-from sqlalchemy.orm.exc import StaleDataError
+from sqlalchemy.orm.attributes import set_committed_value
 
 from scorekeeper.core.cards import Card, format_cards, parse_cards
 from scorekeeper.core.errors import ConflictError, InputError
@@ -36,23 +44,40 @@ from scorekeeper.core.scoring import (
     standings_at,
 )
 from scorekeeper.core.sheets import LO, OPTIONS, Sheet
-from scorekeeper.store import figures, rating_rows, running
+from scorekeeper.core.stats import HandRow
+from scorekeeper.store import projection, running
 from scorekeeper.store.boards import MatchView
+from scorekeeper.store.derived import Change, MatchState, after_replay, after_step
 from scorekeeper.store.extensions import db
-from scorekeeper.store.models import Group, Hand, HandEntry, Match, Player, Seat, utcnow
+from scorekeeper.store.models import (
+    Group,
+    Hand,
+    HandEntry,
+    Match,
+    Player,
+    Ruling,
+    Seat,
+    new_token,
+    new_uid,
+    utcnow,
+)
 
 __all__ = [
+    "NewMatch",
     "SavedEntry",
     "SavedHand",
+    "add_matches",
     "build_match",
     "create_match",
     "current_standings",
     "delete_last_hand",
     "edit_hand",
     "hand_results",
+    "hand_rows",
     "match_names",
     "match_sheet",
     "match_standings",
+    "new_match",
     "record_hand",
     "running_state",
 ]
@@ -63,6 +88,8 @@ __all__ = [
 # already recorded (another phone was quicker) or not next is its ConflictError.
 RACED = "another phone changed this match at the same moment; "
 
+
+# ---- reading what the hands give ----------------------------------------------------
 
 def match_sheet(match: Match | MatchView) -> Sheet:
     """The frozen rule sheet a match is played under."""
@@ -80,94 +107,79 @@ def match_names(match: Match | MatchView) -> list[str]:
     return [seat.player.name for seat in match.seats]
 
 
+def _facts(match: Match) -> tuple:
+    """Everything a full replay depends on, as plain values (the replay's cache key)."""
+    return (match.sheet_json, match.first_dealer, tuple(match_names(match)), len(match.seats),
+            tuple((h.out_seat, h.hand_size, tuple((e.seat, e.cards) for e in h.entries))
+                  for h in match.hands))
+
+
+@lru_cache(maxsize=64)
+def _replay(facts: tuple) -> tuple[tuple[HandResult, ...], Standings]:
+    """The hands as scoring input and their standings, once per set of facts (a page,
+    the API's check and the write of one request share it)."""
+    sheet_json, first_dealer, names, seats, hands = facts
+    results = []
+    for out, size, entries in hands:
+        held: list[list[Card]] = [[] for _ in range(seats)]
+        for seat, cards in entries:
+            held[seat] = parse_cards(cards)
+        results.append(HandResult.of(out, held, size))
+    return tuple(results), standings(_sheet(sheet_json), names, first_dealer, results)
+
+
 def hand_results(match: Match) -> list[HandResult]:
-    """The match's stored hands as scoring input, in order (parsed once per state)."""
-    return list(_derived(match).results)
+    """The match's stored hands as scoring input, in order."""
+    return list(_replay(_facts(match))[0])
 
 
-def _result_of(hand: Hand, seats: int) -> HandResult:
-    held: list[list[Card]] = [[] for _ in range(seats)]
-    for entry in hand.entries:
-        held[entry.seat] = parse_cards(entry.cards)
-    return HandResult.of(hand.out_seat, held, hand.hand_size)
+def match_standings(match: Match) -> Standings:
+    """Standings derived from the stored hands (every hand replayed)."""
+    return _replay(_facts(match))[1]
+
+
+def hand_rows(match: Match) -> list[HandRow]:
+    """The match's hands as they stand in memory, one row each."""
+    seats = len(match.seats)
+    rows = []
+    for hand in match.hands:
+        cards, points = [""] * seats, [0] * seats
+        for entry in hand.entries:
+            cards[entry.seat], points[entry.seat] = entry.cards, entry.points
+        rows.append(HandRow(hand.out_seat, tuple(cards), tuple(points)))
+    return rows
+
+
+@lru_cache(maxsize=256)
+def _parsed(text: str) -> running.Running:
+    return running.from_text(text)
 
 
 def running_state(match: Match | MatchView) -> running.Running:
-    """The match's stored running state (parsed once per stored text). A row from
-    before the state was kept (the migration fills them in) is replayed instead (the
-    scoreboard's view of such a row is never made: see ``web.access.member_board``)."""
+    """The match's stored running state. A row from before the state was kept (the
+    migration fills them in) is replayed instead (the scoreboard's view of such a row
+    is never made: see ``web.access.member_board``)."""
     text = match.running_json
-    if text is None:
-        if not isinstance(match, Match):
-            raise TypeError("a match without a running state is replayed from its model")
-        table = match_standings(match)
-        return running.of_replay(table, figures.figures_of(match, table),
-                                 [result.out for result in hand_results(match)])
-    kept = match.__dict__.get("_running")
-    if kept is None or kept[0] != text:
-        kept = (text, running.from_text(text))
-        match.__dict__["_running"] = kept
-    return kept[1]
+    if text is not None:
+        return _parsed(text)
+    if not isinstance(match, Match):
+        raise TypeError("a match without a running state is replayed from its model")
+    return _replayed_state(match, match_standings(match), hand_results(match)).running
+
+
+@lru_cache(maxsize=256)
+def _standings_at(sheet_json: str, names: tuple[str, ...], text: str) -> Standings:
+    return standings_at(_sheet(sheet_json), names, _parsed(text).position)
 
 
 def current_standings(match: Match | MatchView) -> Standings:
     """The standings after the last hand, from the stored running state: no hand is
     read. They carry no per-hand history (``progress``, ``hands`` and ``dealers`` are
-    empty); :func:`match_standings` replays every hand for pages that show them.
-    Worked out once per running state (and names) for the rest of the request."""
-    state, names = running_state(match), match_names(match)
-    kept = match.__dict__.get("_standings")
-    if kept is None or kept[0] is not state or kept[1] != names:
-        kept = (state, names, standings_at(match_sheet(match), names, state.position))
-        match.__dict__["_standings"] = kept
-    return kept[2]
-
-
-def match_standings(match: Match) -> Standings:
-    """Standings derived from the stored hands (computed once per state of the match)."""
-    derived = _derived(match)
-    if derived.table is None:
-        derived.table = standings(match_sheet(match), match_names(match), match.first_dealer,
-                                  derived.results)
-    return derived.table
-
-
-@dataclass
-class _Derived:
-    """What was last derived from a match's hands, and the state it was derived from."""
-
-    state: tuple
-    results: list[HandResult]
-    table: Standings | None = None
-
-
-def _state(match: Match) -> tuple:
-    """Everything standings depend on, as plain values: a cheap comparison instead of
-    parsing every card and replaying every hand again."""
-    return (match.sheet_json, match.first_dealer, tuple(match_names(match)),
-            tuple((h.out_seat, h.hand_size, tuple((e.seat, e.cards) for e in h.entries))
-                  for h in match.hands))
-
-
-def _derived(match: Match) -> _Derived:
-    """The derived values of the match as it stands in memory.
-
-    Kept on the instance (not a mapped attribute) for the life of the session, i.e. one
-    request: the page, the API body check, the write and the response all share one
-    replay. The cached value is used only while the stored state it came from is
-    unchanged, so a reload or another write can never be answered from a stale replay.
-    """
-    state = _state(match)
-    derived = match.__dict__.get("_derived")
-    if derived is None or derived.state != state:
-        derived = _Derived(state, [_result_of(h, len(match.seats)) for h in match.hands])
-        match.__dict__["_derived"] = derived
-    return derived
-
-
-def _remember(match: Match, results: Sequence[HandResult], table: Standings) -> None:
-    """Keep a write's fresh replay for the rest of the request."""
-    match.__dict__["_derived"] = _Derived(_state(match), list(results), table)
+    empty); :func:`match_standings` replays every hand for pages that show them."""
+    names = tuple(match_names(match))
+    if match.running_json is None:
+        return standings_at(match_sheet(match), names, running_state(match).position)
+    return _standings_at(match.sheet_json, names, match.running_json)
 
 
 def _field(exc: ScoringError) -> str:
@@ -206,66 +218,120 @@ def _step(match: Match | MatchView, result: HandResult) -> tuple[running.Running
     return after
 
 
-def build_match(group: Group, sheet: Sheet, players: Sequence[Player], first_dealer: int,
-                hands: Sequence[HandResult] = (), *, created_at: datetime | None = None,
-                finished_at: datetime | None = None) -> Match:
-    """A match with its seats, hands and entries, added to the session but NOT committed.
+# ---- derived states: what the projection is handed --------------------------------
 
-    The hands are validated once through :func:`scoring.standings`; every hand's dealer
-    and points and the match's derived columns come from that replay. ``finished_at``
-    is kept only when the hands end the match (an import keeps its finish time).
-    """
-    _check_seats(group, sheet, players, first_dealer)
+def _players(match: Match | MatchView) -> tuple[int, ...]:
+    return tuple(seat.player.id for seat in match.seats)
+
+
+def _stored_state(match: Match | MatchView) -> MatchState:
+    """The match's derived state as stored (its row, its seats' flags and its running
+    state), which the projection keeps equal to a replay: no other row is read."""
+    return MatchState(match.id, match.game, _players(match), match.hand_count, match.status,
+                      match.finished_at,
+                      tuple(seat.position for seat in match.seats if seat.winner),
+                      running_state(match))
+
+
+def _texts(result: HandResult) -> tuple[str, ...]:
+    return tuple(format_cards(cards) for cards in result.held)
+
+
+def _replayed_state(match: Match, table: Standings, results: Sequence[HandResult]
+                    ) -> MatchState:
+    """The match's derived state after a full replay of ``results`` (``table``)."""
+    rows = [HandRow(result.out, _texts(result), score.points)
+            for result, score in zip(results, table.hands, strict=True)]
+    finished = match.finished_at if match.status == "finished" else None
+    return after_replay(match.id, match.game, match.sheet_json, _players(match), table, rows,
+                        [result.out for result in results], finished)
+
+
+def _keep(match: Match | MatchView, state: MatchState, version: int) -> None:
+    """Keep the match in memory in step with what was written: a model as if the ORM
+    had written it, the scoreboard's view by plain assignment."""
+    values = {**state.listing(), "version": version}
+    if isinstance(match, Match):
+        for name, value in values.items():
+            set_committed_value(match, name, value)
+        for seat in match.seats:
+            set_committed_value(seat, "winner", seat.position in state.winners)
+        return
+    for name, value in values.items():
+        setattr(match, name, value)
+    match.seats = [replace(seat, winner=seat.position in state.winners)
+                   for seat in match.seats]
+
+
+# ---- the write path ------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Statements:
+    """The statements every write runs, built once."""
+
+    claim: Any
+    hand: Any
+    entries: Any
+    restamp_hand: Any
+    restamp_entry: Any
+
+
+@lru_cache(maxsize=1)
+def _statements() -> _Statements:
+    h, e = cast(Table, Hand.__table__), cast(Table, HandEntry.__table__)
+    return _Statements(
+        claim=update(Match).where(Match.id == bindparam("match_id"),
+                                  Match.version == bindparam("old_version"))
+        .values(version=bindparam("new_version")),
+        hand=insert(Hand).values({c: bindparam(c) for c in _HAND_COLUMNS}),
+        entries=insert(HandEntry),
+        restamp_hand=update(h).where(h.c.id == bindparam("at"))
+        .values(dealer=bindparam("dealer"), out_seat=bindparam("out_seat"),
+                hand_size=bindparam("hand_size")),
+        restamp_entry=update(e).where(e.c.hand_id == bindparam("at"),
+                                      e.c.seat == bindparam("at_seat"))
+        .values(cards=bindparam("cards"), points=bindparam("points")),
+    )
+
+
+_HAND_COLUMNS = ("match_id", "number", "dealer", "out_seat", "hand_size", "created_at",
+                 "idempotency_key", "request_digest", "reply_json")
+
+
+def _claim(connection: Connection, match: Match | MatchView, conflict: str) -> int:
+    """Move the match's version on by one, or raise :class:`ConflictError` when another
+    phone changed it meanwhile (the UPDATE then matches no row). Returns the new version."""
+    version = match.version + 1
+    done = connection.execute(_statements().claim, {
+        "match_id": match.id, "old_version": match.version, "new_version": version})
+    if done.rowcount != 1:
+        raise ConflictError(conflict, "number")
+    return version
+
+
+def _commit(match: Match | MatchView, conflict: str, before: MatchState | None,
+            after: MatchState, write: Callable[[Connection], None]) -> None:
+    """The write path: claim the match, keep it in memory in step with ``after``, run
+    ``write`` (the facts), project the change from ``before`` to ``after``, commit; or
+    roll it all back, a lost race as :class:`ConflictError`."""
+    session = db.session()
+    # What was just written is what the caller shows next (the API's answer, the news
+    # after a save): keep it in memory instead of reloading every row after the commit.
+    session.expire_on_commit = False
     try:
-        table = standings(sheet, [p.name for p in players], first_dealer, hands)
-    except ScoringError as exc:
-        raise InputError(str(exc), _field(exc)) from None
-    match = Match(group=group, game=sheet.game, sheet_json=sheet.to_json(),
-                  first_dealer=first_dealer, created_at=created_at or utcnow())
-    match.seats = [Seat(position=i, player=p) for i, p in enumerate(players)]
-    for number, (result, dealer, score) in enumerate(
-            zip(hands, table.dealers, table.hands, strict=True), start=1):
-        hand = Hand(number=number, dealer=dealer, out_seat=result.out,
-                    hand_size=result.hand_size)
-        _fill_entries(hand, result, score.points)
-        match.hands.append(hand)
-    _refresh(match, table)
-    _remember(match, hands, table)
-    values = figures.figures_of(match, table)
-    figures.rows_for(match, values)
-    _keep_state(match, running.of_replay(table, values, [result.out for result in hands]))
-    if table.over and finished_at is not None:
-        match.finished_at = finished_at
-    db.session.add(match)
-    return match
-
-
-def _check_seats(group: Group, sheet: Sheet, players: Sequence[Player], first_dealer: int
-                 ) -> None:
-    info = sheet.game_info
-    problem = info.players_problem(len(players))
-    if problem:
-        raise InputError(problem, "players")
-    # Objects, not ids: an import seats players it has not flushed yet.
-    if len({id(p) for p in players}) != len(players):
-        raise InputError("a player can take only one seat", "players")
-    if any(p.group_id != group.id for p in players):
-        raise InputError("every player must belong to this group", "players")
-    if not 0 <= first_dealer < len(players):
-        raise InputError("the first dealer must be one of the seats", "first_dealer")
-
-
-def create_match(group: Group, sheet: Sheet, players: Sequence[Player], first_dealer: int
-                 ) -> Match:
-    """Start a match with players seated clockwise in the given order."""
-    match = build_match(group, sheet, players, first_dealer)
-    try:
-        db.session.commit()
-    except IntegrityError:  # a player deleted at the same moment (the foreign key says so)
-        db.session.rollback()
-        raise ConflictError("one of these players was just deleted from the group; "
-                            "nothing was started", "players") from None
-    return match
+        connection = session.connection()
+        _keep(match, after, _claim(connection, match, conflict))
+        write(connection)
+        projection.project(connection, [Change(before, after)])
+        session.commit()
+    except (IntegrityError, ConflictError):
+        session.rollback()
+        raise ConflictError(conflict, "number") from None
+    except BaseException:
+        session.rollback()
+        raise
+    finally:
+        session.expire_on_commit = True
 
 
 def _check_hand_size(match: Match | MatchView, hand_size: int | None) -> None:
@@ -313,12 +379,8 @@ def record_hand(match: Match | MatchView, number: int, out: int | None,
 
     ``key`` and ``digest`` are the client's idempotency key and its request's fingerprint
     (see :mod:`.idempotency`); ``reply`` renders the answer to keep with them, inside the
-    same transaction, so a resent request gets exactly the first answer.
-
-    The rows are written with a few plain statements (see :func:`_insert_hand`), not
-    through the ORM's unit of work, which cost more than everything else in a save;
-    ``match`` may be the model or the scoreboard's read-only view of it (the API's
-    save), and either is kept in step with what was written.
+    same transaction (the match already in step), so a resent request gets exactly the
+    first answer. ``match`` may be the model or the scoreboard's read-only view of it.
     """
     expected = match.hand_count + 1
     if number != expected:
@@ -328,97 +390,28 @@ def record_hand(match: Match | MatchView, number: int, out: int | None,
         raise InputError("the match is over: no more hands can be recorded", "number")
     _check_hand_size(match, hand_size)
     result = HandResult.of(out, held, hand_size)
-    old = figures.rows_before_save(match, running_state(match).figures)
+    before = _stored_state(match)
     state, score, dealer = _step(match, result)
+    after = after_step(before, state, standings_at(match_sheet(match), match_names(match),
+                                                   state.position))
     hand = SavedHand(match.id, number, dealer, out, hand_size, key, digest, utcnow(), tuple(
-        SavedEntry(seat, format_cards(cards), points)
-        for seat, (cards, points) in enumerate(zip(result.held, score.points, strict=True))))
-    conflict = f"hand {number} was just recorded from another phone"
-    session = db.session()
-    try:
-        table = _bump(match, state, conflict)
+        SavedEntry(seat, text, points)
+        for seat, (text, points) in enumerate(zip(_texts(result), score.points, strict=True))))
+
+    def write(connection: Connection) -> None:
         if reply is not None:
             hand.reply_json = reply(match, hand)
-        _insert_hand(hand)
-        figures.rewrite(match, figures.as_values(match.game, state.figures, table), old)
-        if table.over:  # the hand that finished the match: its players' ratings move on
-            rating_rows.match_changed(db.session.connection(), match.id)
-        # What was just written is what the caller shows next: keep it in memory.
-        session.expire_on_commit = False
-        session.commit()
-    except IntegrityError:
-        session.rollback()
-        raise ConflictError(conflict, "number") from None
-    finally:
-        session.expire_on_commit = True
+        _insert_hand(connection, hand)
+
+    _commit(match, f"hand {number} was just recorded from another phone", before, after, write)
     if isinstance(match, Match) and "hands" in match.__dict__:  # loaded before this save:
-        session.expire(match, ["hands"])                          # it lacks the new hand
+        db.session.expire(match, ["hands"])                       # it lacks the new hand
     return hand
 
 
-@dataclass(frozen=True)
-class _SaveStatements:
-    """The statements of :func:`record_hand`, built once (every save runs them)."""
-
-    bump: Any
-    winners: Any
-    hand: Any
-    entries: Any
-
-
-@lru_cache(maxsize=1)
-def _save_statements() -> _SaveStatements:
-    return _SaveStatements(
-        bump=update(Match).where(Match.id == bindparam("match_id"),
-                                 Match.version == bindparam("old_version"))
-        .values({name: bindparam(name) for name in _BUMPED}),
-        winners=update(Seat).where(Seat.match_id == bindparam("match"),
-                                   Seat.position == bindparam("at")).values(winner=True),
-        hand=insert(Hand).values({c: bindparam(c) for c in _HAND_COLUMNS}),
-        entries=insert(HandEntry),
-    )
-
-
-_BUMPED = ("hand_count", "running_json", "version", "status", "finished_at")
-_HAND_COLUMNS = ("match_id", "number", "dealer", "out_seat", "hand_size", "created_at",
-                 "idempotency_key", "request_digest", "reply_json")
-
-
-def _bump(match: Match | MatchView, state: running.Running, conflict: str) -> Standings:
-    """Move the match row on to its state after a new hand, its version by one, and
-    answer the standings there: the UPDATE matches no row when another phone changed
-    the match meanwhile (then :class:`ConflictError`). The match in memory is kept in
-    step (a model as if the ORM had written it)."""
-    text, names = running.to_text(state), match_names(match)
-    table = standings_at(match_sheet(match), names, state.position)
-    values = {**_listing(match, table), "running_json": text, "version": match.version + 1}
-    connection = db.session.connection()
-    done = connection.execute(_save_statements().bump,
-                              {"match_id": match.id, "old_version": match.version, **values})
-    if done.rowcount != 1:
-        db.session.rollback()
-        raise ConflictError(conflict, "number")
-    if table.winners:
-        connection.execute(_save_statements().winners,
-                           [{"match": match.id, "at": seat} for seat in table.winners])
-    keep = set_committed_value if isinstance(match, Match) else setattr
-    for name, value in values.items():
-        keep(match, name, value)
-    if isinstance(match, Match):
-        for seat in match.seats:
-            set_committed_value(seat, "winner", seat.position in table.winners)
-    else:
-        match.seats = [replace(seat, winner=seat.position in table.winners)
-                       for seat in match.seats]
-    match.__dict__["_running"] = (text, state)  # as running_state and current_standings
-    match.__dict__["_standings"] = (state, names, table)  # would find them
-    return table
-
-
-def _insert_hand(hand: SavedHand) -> None:
+def _insert_hand(connection: Connection, hand: SavedHand) -> None:
     """INSERT the hand and its entries (one statement each) and note the hand's id."""
-    statements = _save_statements()
-    connection = db.session.connection()
+    statements = _statements()
     inserted = connection.execute(statements.hand, {c: getattr(hand, c) for c in _HAND_COLUMNS})
     key = inserted.inserted_primary_key
     assert key is not None  # an INSERT always has one
@@ -439,113 +432,199 @@ def edit_hand(match: Match, number: int, out: int | None, held: Sequence[Sequenc
     results = hand_results(match)
     results[number - 1] = result
     table = _compute(match, results, number)
-    rated = match.status == "finished" or table.over
-    hand = hands[number - 1]
-    hand.out_seat, hand.hand_size = out, hand_size
-    _fill_entries(hand, result, table.hands[number - 1].points)
-    _restamp(hands, table)
-    _commit(match, _replayed(match, table, results), RACED + "nothing was saved", rated=rated)
-    return hand
+    before, after = _stored_state(match), _replayed_state(match, table, results)
+    _commit(match, RACED + "nothing was saved", before, after,
+            lambda connection: _restamp(connection, hands, results, table, number))
+    return hands[number - 1]
+
+
+def _restamp(connection: Connection, hands: Sequence[Hand], results: Sequence[HandResult],
+             table: Standings, edited: int) -> None:
+    """Write the edited hand and every hand whose dealer or points the replay moved
+    (two statements whatever their number), and keep the objects in step."""
+    moved_hands, moved_entries = [], []
+    for number, (hand, result, dealer, score) in enumerate(
+            zip(hands, results, table.dealers, table.hands, strict=True), start=1):
+        texts = _texts(result) if number == edited else None
+        if number == edited or hand.dealer != dealer:
+            moved_hands.append({"at": hand.id, "dealer": dealer, "out_seat": result.out,
+                                "hand_size": result.hand_size})
+            for name, value in (("dealer", dealer), ("out_seat", result.out),
+                                ("hand_size", result.hand_size)):
+                set_committed_value(hand, name, value)
+        for entry in hand.entries:
+            cards = entry.cards if texts is None else texts[entry.seat]
+            if texts is not None or entry.points != score.points[entry.seat]:
+                moved_entries.append({"at": hand.id, "at_seat": entry.seat, "cards": cards,
+                                      "points": score.points[entry.seat]})
+                set_committed_value(entry, "cards", cards)
+                set_committed_value(entry, "points", score.points[entry.seat])
+    connection.execute(_statements().restamp_hand, moved_hands)
+    connection.execute(_statements().restamp_entry, moved_entries)
 
 
 def delete_last_hand(match: Match) -> int:
     """Delete the newest hand; returns its number."""
     if not match.hands:
         raise InputError("there is no hand to delete", "number")
-    hand = match.hands[-1]
-    number = hand.number
-    rated = match.status == "finished"  # deleting its last hand reopens it
-    # Removing it from the collection deletes it (delete-orphan cascade); an extra
-    # session.delete() as well makes the next autoflush fail on SQLAlchemy 2.1.
-    match.hands.remove(hand)
-    results = hand_results(match)
+    hands = list(match.hands)
+    hand = hands.pop()
+    results = hand_results(match)[:-1]
     table = _compute(match, results)
-    _commit(match, _replayed(match, table, results), RACED + "nothing was deleted",
-            rated=rated)
-    return number
+    before = _stored_state(match)
+    after = _replayed_state(match, table, results)
+
+    def write(connection: Connection) -> None:
+        connection.execute(delete(HandEntry).where(HandEntry.hand_id == hand.id))
+        connection.execute(delete(Hand).where(Hand.id == hand.id))
+
+    _commit(match, RACED + "nothing was deleted", before, after, write)
+    set_committed_value(match, "hands", hands)
+    for gone in (*hand.entries, hand):
+        db.session.expunge(gone)
+    return hand.number
 
 
-def _replayed(match: Match, table: Standings, results: Sequence[HandResult]
-              ) -> list[dict[str, Any]]:
-    """After a full replay: the derived columns and running state from it, and every
-    seat's figure values (from the hands in memory) for :func:`_commit` to write."""
-    _refresh(match, table)
-    _remember(match, results, table)
-    values = figures.figures_of(match, table)
-    _keep_state(match, running.of_replay(table, values, [result.out for result in results]))
-    return values
+# ---- new matches: set up, rematch, import -----------------------------------------------
+
+@dataclass
+class NewMatch:
+    """A match checked and replayed, ready to write: its sheet, seated players (with
+    ids), first dealer, hands (``results``, their replay ``table`` and each hand's
+    cards as stored, ``texts``), times, stable id and saved rulings (an import's)."""
+
+    sheet: Sheet
+    players: Sequence[Player]
+    first_dealer: int
+    results: Sequence[HandResult]
+    table: Standings
+    texts: Sequence[tuple[str, ...]]
+    created_at: datetime | None = None
+    finished_at: datetime | None = None
+    uid: str | None = None
+    rulings: list[dict[str, Any]] = field(default_factory=list)
+    sheet_json: str = ""
+
+    def state(self, match_id: int, player_ids: Sequence[int], created_at: datetime
+              ) -> MatchState:
+        """Its derived state once written (as match ``match_id``)."""
+        rows = [HandRow(result.out, texts, score.points) for result, texts, score
+                in zip(self.results, self.texts, self.table.hands, strict=True)]
+        return after_replay(match_id, self.sheet.game, self.sheet_json, player_ids, self.table,
+                            rows, [result.out for result in self.results], self.finished_at,
+                            created_at)
 
 
-def _keep_state(match: Match, state: running.Running) -> None:
-    """Store the running state (and keep it parsed for the rest of the request)."""
-    text = running.to_text(state)
-    match.running_json = text
-    match.__dict__["_running"] = (text, state)
+def _check_seats(group: Group, sheet: Sheet, players: Sequence[Player], first_dealer: int
+                 ) -> None:
+    info = sheet.game_info
+    problem = info.players_problem(len(players))
+    if problem:
+        raise InputError(problem, "players")
+    if len({id(p) for p in players}) != len(players):
+        raise InputError("a player can take only one seat", "players")
+    if any(p.group_id != group.id for p in players):
+        raise InputError("every player must belong to this group", "players")
+    if not 0 <= first_dealer < len(players):
+        raise InputError("the first dealer must be one of the seats", "first_dealer")
 
 
-def _commit(match: Match, values: list[dict[str, Any]], conflict: str,
-            before: Callable[[], None] | None = None, *, rated: bool = False) -> None:
-    """Commit a change to a match's hands with its seats' figure ``values``, or roll it
-    all back as a conflict.
-
-    The match row is always rewritten so its version moves on: of two phones changing
-    the same match at once, the second UPDATE finds a stale version and fails, and a
-    second insert of the same hand number fails the unique constraint. ``before`` runs
-    after the flush (the new version and rows are known) and before the commit;
-    ``rated`` says the match is finished or was (its ratings follow the change).
-    """
-    flag_modified(match, "hand_count")
-    session = db.session()
-    # What was just flushed is what the caller shows next (the API's answer, the news
-    # after a save): keep it in memory instead of reloading every row after the commit.
-    session.expire_on_commit = False
+def new_match(group: Group, sheet: Sheet, players: Sequence[Player], first_dealer: int,
+              hands: Sequence[HandResult] = (), **given: Any) -> NewMatch:
+    """Check a new match and replay its hands (every dealer and point comes from the
+    replay); ``given`` are :class:`NewMatch`'s optional fields."""
+    _check_seats(group, sheet, players, first_dealer)
     try:
-        session.flush()
-        figures.rewrite(match, values)
-        if rated:
-            rating_rows.match_changed(session.connection(), match.id)
-        if before is not None:
-            before()
-        session.commit()
-    except (IntegrityError, StaleDataError):
-        session.rollback()
-        raise ConflictError(conflict, "number") from None
-    finally:
-        session.expire_on_commit = True
+        table = standings(sheet, [p.name for p in players], first_dealer, hands)
+    except ScoringError as exc:
+        raise InputError(str(exc), _field(exc)) from None
+    return NewMatch(sheet, players, first_dealer, hands, table,
+                    [_texts(result) for result in hands], **given)
 
 
-def _fill_entries(hand: Hand, result: HandResult, points: Sequence[int]) -> None:
-    """Set one entry per seat, reusing existing rows so (hand, seat) stays unique."""
-    existing = {entry.seat: entry for entry in hand.entries}
-    for seat, cards in enumerate(result.held):
-        entry = existing.get(seat)
-        if entry is None:
-            entry = HandEntry(seat=seat)
-            hand.entries.append(entry)
-        entry.cards = format_cards(cards)
-        entry.points = points[seat]
+def add_matches(group: Group, matches: Sequence[NewMatch]) -> list[int]:
+    """Write new matches of a group, their seats, hands, entries and rulings, and their
+    derived rows, in the session's transaction (NOT committed): a few statements per
+    table whatever their number (SQLAlchemy's insert of many rows). Returns their ids."""
+    db.session.flush()  # players just created get their ids
+    if not matches:
+        return []
+    connection = db.session.connection()
+    now, sheets = utcnow(), {}
+    for match in matches:
+        if id(match.sheet) not in sheets:  # an import repeats a few sheets thousands of times
+            sheets[id(match.sheet)] = match.sheet.to_json()
+        match.sheet_json = sheets[id(match.sheet)]
+    starts = [match.created_at or now for match in matches]
+    ids = _inserted(connection, Match, [
+        {"group_id": group.id, "game": match.sheet.game, "sheet_json": match.sheet_json,
+         "first_dealer": match.first_dealer, "uid": match.uid or new_uid(),
+         "view_token": new_token(), "created_at": start, "version": 1}
+        for match, start in zip(matches, starts, strict=True)])
+    _write_facts(connection, matches, ids, now)
+    projection.project(connection, [
+        Change(None, match.state(match_id, [p.id for p in match.players], start))
+        for match, match_id, start in zip(matches, ids, starts, strict=True)])
+    return ids
 
 
-def _restamp(hands: Sequence[Hand], table: Standings) -> None:
-    """Keep every stored dealer and point in step with freshly derived standings."""
-    for hand, dealer, score in zip(hands, table.dealers, table.hands, strict=True):
-        hand.dealer = dealer
-        for entry in hand.entries:
-            entry.points = score.points[entry.seat]
+def _inserted(connection: Connection, model: Any, rows: list[dict[str, Any]]) -> list[int]:
+    """INSERT many rows in one statement (batched by SQLAlchemy) and return their new ids
+    in the order of ``rows``."""
+    if not rows:
+        return []
+    table = model.__table__
+    statement = insert(table).returning(table.c.id, sort_by_parameter_order=True)
+    return list(connection.scalars(statement, rows))
 
 
-def _refresh(match: Match, table: Standings) -> None:
-    """Rewrite the match's derived listing columns from standings."""
-    for name, value in _listing(match, table).items():
-        setattr(match, name, value)
-    for seat in match.seats:
-        seat.winner = seat.position in table.winners
+def _write_facts(connection: Connection, matches: Sequence[NewMatch], ids: Sequence[int],
+                 now: datetime) -> None:
+    """The new matches' seats, hands, entries and rulings."""
+    seats = [{"match_id": match_id, "position": i, "player_id": player.id}
+             for match, match_id in zip(matches, ids, strict=True)
+             for i, player in enumerate(match.players)]
+    connection.execute(insert(Seat), seats)
+    hands, cards = [], []
+    for match, match_id in zip(matches, ids, strict=True):
+        for number, (result, dealer, texts, score) in enumerate(zip(
+                match.results, match.table.dealers, match.texts, match.table.hands,
+                strict=True), start=1):
+            hands.append({"match_id": match_id, "number": number, "dealer": dealer,
+                          "out_seat": result.out, "hand_size": result.hand_size,
+                          "created_at": now})
+            cards.append(zip(texts, score.points, strict=True))
+    hand_ids = _inserted(connection, Hand, hands)
+    entries = [{"hand_id": hand_id, "seat": seat, "cards": text, "points": points}
+               for hand_id, held in zip(hand_ids, cards, strict=True)
+               for seat, (text, points) in enumerate(held)]
+    if entries:
+        connection.execute(insert(HandEntry), entries)
+    rulings = [{"match_id": match_id, **ruling}
+               for match, match_id in zip(matches, ids, strict=True) for ruling in match.rulings]
+    if rulings:
+        connection.execute(insert(Ruling), rulings)
 
 
-def _listing(match: Match | MatchView, table: Standings) -> dict[str, Any]:
-    """The match's listing columns after ``table``: hands played, active or finished,
-    and since when (kept if it was finished already)."""
-    if not table.over:
-        return {"hand_count": table.played, "status": "active", "finished_at": None}
-    finished = match.finished_at if match.status == "finished" else utcnow()
-    return {"hand_count": table.played, "status": "finished", "finished_at": finished}
+def build_match(group: Group, sheet: Sheet, players: Sequence[Player], first_dealer: int,
+                hands: Sequence[HandResult] = (), **given: Any) -> Match:
+    """Write a new match with these hands in the session's transaction, NOT committed,
+    and answer it as loaded in that transaction."""
+    (match_id,) = add_matches(group, [new_match(group, sheet, players, first_dealer, hands,
+                                                **given)])
+    match = db.session.get(Match, match_id)
+    assert match is not None  # just written, in this transaction
+    return match
+
+
+def create_match(group: Group, sheet: Sheet, players: Sequence[Player], first_dealer: int
+                 ) -> Match:
+    """Start a match with players seated clockwise in the given order (a rematch too)."""
+    try:
+        match = build_match(group, sheet, players, first_dealer)
+        db.session.commit()
+    except IntegrityError:  # a player deleted at the same moment (the foreign key says so)
+        db.session.rollback()
+        raise ConflictError("one of these players was just deleted from the group; "
+                            "nothing was started", "players") from None
+    return match

@@ -30,7 +30,8 @@ from scorekeeper.core.scoring import (
 from scorekeeper.core.sheets import LO, Sheet
 from scorekeeper.core.stats import HandRow, SeatFigures
 
-__all__ = ["KEPT", "Recent", "Running", "advance", "at_end", "from_text", "of_replay", "to_text"]
+__all__ = ["FIGURES_OF", "KEPT", "Recent", "Running", "advance", "at_end", "from_text",
+           "of_replay", "to_text"]
 
 KEPT = 10  # the last hands a state keeps: what the scoreboard lists
 
@@ -57,7 +58,7 @@ class Running:
     recent: tuple[Recent, ...] | None = None
 
 
-_FIGURES = attrgetter(*FIGURES)  # a seat's figures in that order, as one tuple
+FIGURES_OF = attrgetter(*FIGURES)  # a seat's figures in that order, as one tuple
 _JSON = json.JSONEncoder(separators=(",", ":"), sort_keys=True)  # made once, not per call
 
 
@@ -65,7 +66,7 @@ def to_text(state: Running) -> str:
     """The state as compact JSON (figures as one list per seat, in ``FIGURES`` order;
     each recent hand as ``[number, dealer, out, [points…]]``)."""
     data: dict[str, Any] = {"position": state.position.to_dict(),
-                            "figures": [list(_FIGURES(f)) for f in state.figures]}
+                            "figures": [list(FIGURES_OF(f)) for f in state.figures]}
     if state.recent is not None:
         data["recent"] = [[h.number, h.dealer, h.out_seat, list(h.points)]
                           for h in state.recent]

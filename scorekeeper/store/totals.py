@@ -1,45 +1,38 @@
 """Per-player running totals (tables ``player_totals``, ``player_falls``,
-``player_rivals``): the ``seat_figures`` rows added up per player, so the player page
-reads a few rows whatever the number of matches.
+``player_rivals``), as a derived figure: the ``seat_figures`` rows added up per player,
+so the player page reads a few rows whatever the number of matches.
 
-Whoever changes ``seat_figures`` hands :func:`apply` each changed seat's row before and
-after the change (``None`` before: a new match), in the same transaction; the difference
-is added to the totals, so a save costs O(seats), not O(matches):
-
-* :func:`scorekeeper.store.figures.rewrite` (every record, edit and delete, which also
-  finish and reopen matches);
-* the bulk import (:mod:`scorekeeper.store.transfer`);
-* rows inserted through the ORM (a new match, :func:`records.build_match`), counted by
-  the ``after_flush`` listener below, once their ids are known.
-
-Sums and counts are differences. The best comeback is a maximum, which a difference
-cannot lower: a better candidate replaces it in the same statement, and when the match
-that held it changes (only a match that had a winner can hold it), it is looked up
-again in ``seat_figures`` (one index range, ``LIMIT 1``). The migration and the tests
-recompute all three tables from ``seat_figures`` and compare.
+With the writer's changes (each seat's row before, ``None`` for a new match, and
+after) :mod:`.projection` adds the difference to the totals in the same transaction,
+so a save costs O(seats), not O(matches). Sums and counts are differences. The best
+comeback is a maximum, which a difference cannot lower: a better candidate replaces it
+in the same statement, and when the match that held it changes (only a match that had
+a winner can hold it), it is looked up again in ``seat_figures`` (one index range,
+``LIMIT 1``), which is why this figure comes after :mod:`.figures`. Rebuilt and
+verified, the same sums are taken over every seat row of the group at once.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import and_, case, event, or_, select, update
+from sqlalchemy import and_, case, delete, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
-from sqlalchemy.orm import Session
 
-from scorekeeper.store.models import PlayerFalls, PlayerRivals, PlayerTotals, SeatFigures
+from scorekeeper.store.derived import Change, GroupState, Kept
+from scorekeeper.store.models import Player, PlayerFalls, PlayerRivals, PlayerTotals, SeatFigures
 
-__all__ = ["SUMMED", "apply"]
+__all__ = ["SUMMED", "TOTALS"]
 
 T = PlayerTotals
 SUMMED = ("played", "won", "unfinished", "hands", "points", "went_out", "caught_eight",
           "caught_joker")
 BEST = ("best_deficit", "best_match_id", "best_hand")
-Row = Mapping[str, Any]  # a seat_figures row: its columns by name
+Row = Mapping[Any, Any]  # a seat_figures row: its columns by name
 
 
 def _sums(row: Row | None) -> tuple[int, ...]:
@@ -106,24 +99,6 @@ class _Delta:
                 counts[2] += sign * theirs
 
 
-def apply(connection: Connection, changes: Iterable[tuple[Row | None, Row]]) -> None:
-    """Add the difference between seats' old and new ``seat_figures`` rows (each with
-    ``match_id``, ``player_id`` and ``game``; old ``None`` for a new match) to the
-    totals. A few statements whatever the number of rows; keys are written in sorted
-    order, so two transactions touching the same players lock them in the same order."""
-    delta = _Delta()
-    by_match: dict[int, tuple[list[Row], list[Row]]] = {}
-    for old, new in changes:
-        delta.seat(old, new)
-        olds, news = by_match.setdefault(new["match_id"], ([], []))
-        if old is not None:
-            olds.append(old)
-        news.append(new)
-    for olds, news in by_match.values():
-        delta.match(olds, news)
-    _write(connection, delta)
-
-
 def _upsert(connection: Connection, model: type, keys: tuple[str, ...],
             rows: list[dict[str, Any]], kept: tuple[str, ...] = ()) -> None:
     """INSERT each row, or add its counts to the row already there (one executemany).
@@ -154,7 +129,10 @@ def _upsert_statement(dialect_name: str, model: type, keys: tuple[str, ...],
     return statement.on_conflict_do_update(index_elements=list(keys), set_=values)
 
 
-def _write(connection: Connection, delta: _Delta) -> None:
+def _rows(delta: _Delta) -> tuple[list[dict[str, Any]], list[dict[str, Any]],
+                                  list[dict[str, Any]]]:
+    """The differences as rows of the three tables, in key order (so two transactions
+    touching the same players lock them in the same order)."""
     totals = []
     for key in sorted(delta.sums.keys() | delta.best.keys()):
         sums = delta.sums.get(key, [0] * len(SUMMED))
@@ -164,13 +142,18 @@ def _write(connection: Connection, delta: _Delta) -> None:
         totals.append({"player_id": key[0], "game": key[1], **dict(zip(SUMMED, sums,
                                                                        strict=True)),
                        **dict(zip(BEST, best or (None, None, None), strict=True))})
+    falls = [{"player_id": p, "game": g, "hand": h, "times": n}
+             for (p, g, h), n in sorted(delta.falls.items()) if n]
+    rivals = [{"player_id": p, "opponent_id": o, "together": c[0], "wins": c[1],
+               "their_wins": c[2]} for (p, o), c in sorted(delta.rivals.items()) if any(c)]
+    return totals, falls, rivals
+
+
+def _write(connection: Connection, delta: _Delta) -> None:
+    totals, falls, rivals = _rows(delta)
     _upsert(connection, T, ("player_id", "game"), totals, BEST)
-    _upsert(connection, PlayerFalls, ("player_id", "game", "hand"),
-            [{"player_id": p, "game": g, "hand": h, "times": n}
-             for (p, g, h), n in sorted(delta.falls.items()) if n])
-    _upsert(connection, PlayerRivals, ("player_id", "opponent_id"),
-            [{"player_id": p, "opponent_id": o, "together": c[0], "wins": c[1],
-              "their_wins": c[2]} for (p, o), c in sorted(delta.rivals.items()) if any(c)])
+    _upsert(connection, PlayerFalls, ("player_id", "game", "hand"), falls)
+    _upsert(connection, PlayerRivals, ("player_id", "opponent_id"), rivals)
     _recheck(connection, delta.recheck)
 
 
@@ -193,14 +176,78 @@ def _recheck(connection: Connection, keys: set[tuple[int, str, int]]) -> None:
                                                 strict=True))))
 
 
-def _row(figures: SeatFigures) -> dict[str, Any]:
-    return {c.key: getattr(figures, c.key) for c in SeatFigures.__table__.c}
+def _delta(changes: Iterable[tuple[Row | None, Row]]) -> _Delta:
+    """The differences ``changes`` (each seat's row before and after) make, summed."""
+    delta = _Delta()
+    by_match: dict[int, tuple[list[Row], list[Row]]] = {}
+    for old, new in changes:
+        delta.seat(old, new)
+        olds, news = by_match.setdefault(new["match_id"], ([], []))
+        if old is not None:
+            olds.append(old)
+        news.append(new)
+    for olds, news in by_match.values():
+        delta.match(olds, news)
+    return delta
 
 
-@event.listens_for(Session, "after_flush")
-def _count_new_figures(session: Session, _context: Any) -> None:
-    """Rows of a new match inserted through the ORM (:func:`figures.rows_for`) join
-    their players' totals in the flush that wrote them (ids are known by now)."""
-    new = [_row(o) for o in session.new if isinstance(o, SeatFigures)]
-    if new:
-        apply(session.connection(), [(None, row) for row in new])
+def _seat_changes(changes: Sequence[Change]) -> list[tuple[Row | None, Row]]:
+    pairs: list[tuple[Row | None, Row]] = []
+    for change in changes:
+        after = change.after.seat_rows()
+        if change.before is None:
+            pairs += [(None, row) for row in after]
+        else:
+            pairs += list(zip(change.before.seat_rows(), after, strict=True))
+    return pairs
+
+
+def _from_scratch(group: GroupState) -> tuple[list[dict[str, Any]], ...]:
+    """The three tables' rows for a group, summed over every seat row it has."""
+    return _rows(_delta((None, row) for match in group.matches for row in match.seat_rows()))
+
+
+class Totals:
+    """The players' sums of their ``seat_figures`` rows."""
+
+    def project(self, connection: Connection, changes: Sequence[Change]) -> None:
+        _write(connection, _delta(_seat_changes(changes)))
+
+    @property
+    def tables(self) -> tuple[Kept, ...]:
+        return tuple(_kept(model, key, i) for i, (model, key) in enumerate(_TABLES))
+
+
+_TABLES: tuple[tuple[Any, tuple[str, ...]], ...] = (
+    (T, ("player_id", "game")),
+    (PlayerFalls, ("player_id", "game", "hand")),
+    (PlayerRivals, ("player_id", "opponent_id")))
+
+
+def _kept(model: Any, key: tuple[str, ...], index: int) -> Kept:
+    """How one of the three tables is read, recomputed and replaced for a group."""
+    table = model.__table__
+    columns = tuple(c.name for c in table.c if c.name not in key)
+
+    def stored(connection: Connection, group_id: int) -> Iterable[Row]:
+        return connection.execute(select(table).where(table.c.player_id.in_(
+            _players(group_id)))).mappings()
+
+    def expected(group: GroupState) -> Iterable[Row]:
+        return _from_scratch(group)[index]
+
+    def replace(connection: Connection, group: GroupState, rows: list[Row]) -> None:
+        connection.execute(delete(table).where(table.c.player_id.in_(
+            _players(group.group_id))))
+        if rows:
+            connection.execute(insert(table), rows)
+
+    return Kept(table.name, key, columns, stored, expected, replace, sums=True)
+
+
+def _players(group_id: int) -> Any:
+    """The group's players (a subquery)."""
+    return select(Player.id).where(Player.group_id == group_id).scalar_subquery()
+
+
+TOTALS = Totals()

@@ -112,7 +112,7 @@ def test_winners_text_becomes_seat_flags_and_back(fresh_app):
 
 def test_the_seat_figures_migration_backfills_existing_matches(fresh_app):
     """Matches stored before the figures existed get them from their hands."""
-    from .test_seat_figures import assert_figures_match, imported, stored
+    from tests.support.figures import assert_figures_match, imported, stored
 
     with fresh_app.app_context():
         flask_migrate.upgrade()
@@ -131,9 +131,8 @@ def test_the_seat_figures_migration_backfills_existing_matches(fresh_app):
 def test_the_running_state_migration_backfills_existing_matches(fresh_app):
     """Matches stored before the running state existed get the state a replay gives."""
     from scorekeeper.store.models import Group, Match
-
-    from .test_running_state import assert_state_is_a_replay
-    from .test_seat_figures import imported
+    from tests.support.derived import assert_derived_rows_match_hands
+    from tests.support.figures import imported
 
     with fresh_app.app_context():
         flask_migrate.upgrade()
@@ -147,7 +146,8 @@ def test_the_running_state_migration_backfills_existing_matches(fresh_app):
         db.session.remove()
         after = dict(db.session.execute(db.select(Match.id, Match.running_json)).all())
         assert after == before
-        assert assert_state_is_a_replay(db.session.get_one(Group, group.id)) == len(before)
+        assert db.session.get_one(Group, group.id).matches
+        assert_derived_rows_match_hands(group.id)
 
 
 def test_the_player_totals_migration_backfills_from_the_seat_figures(fresh_app):
@@ -155,34 +155,33 @@ def test_the_player_totals_migration_backfills_from_the_seat_figures(fresh_app):
     including matches edited, reopened and finished since their import."""
     from scorekeeper.store.records import delete_last_hand
     from scorekeeper.store.transfer import load_matches
-
-    from .test_player_totals import kept, recomputed
-    from .test_seat_figures import imported
+    from tests.support.derived import assert_derived_rows_match_hands, stored_rows
+    from tests.support.figures import imported
 
     with fresh_app.app_context():
         flask_migrate.upgrade()
         group = imported(9)
         for match in load_matches(group)[:5]:
             delete_last_hand(match)
-        before = kept(group)
-        assert before[0] and before[1] and before[2]
+        db.session.commit()
+        before = stored_rows(group.id)
+        assert before["player_totals"] and before["player_falls"] and before["player_rivals"]
         db.session.remove()  # no open transaction may hold a lock on the tables
         flask_migrate.downgrade(revision="b8d2f4a61c37")
         with db.engine.connect() as conn:
             assert "player_totals" not in inspect(conn).get_table_names()
         flask_migrate.upgrade()
         db.session.remove()
-        group = db.session.get(type(group), group.id)
-        assert kept(group) == before == recomputed(group)
+        assert stored_rows(group.id) == before
+        assert_derived_rows_match_hands(group.id)
 
 
 def test_the_recent_hands_migration_fills_every_running_state(fresh_app):
     """States stored before they kept the last hands get them from the hands, as a
     replay would give them; going back takes them out again."""
     from scorekeeper.store.models import Group, Match
-
-    from .test_running_state import assert_state_is_a_replay
-    from .test_seat_figures import imported
+    from tests.support.derived import assert_derived_rows_match_hands
+    from tests.support.figures import imported
 
     with fresh_app.app_context():
         flask_migrate.upgrade()
@@ -199,4 +198,5 @@ def test_the_recent_hands_migration_fills_every_running_state(fresh_app):
         db.session.remove()
         after = dict(db.session.execute(db.select(Match.id, Match.running_json)).all())
         assert after == before
-        assert assert_state_is_a_replay(db.session.get_one(Group, group.id)) == len(before)
+        assert db.session.get_one(Group, group.id).matches
+        assert_derived_rows_match_hands(group.id)

@@ -18,7 +18,6 @@ from scorekeeper.core.places import places
 from scorekeeper.core.ratings import shown
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, Rating, RatingStep
-from scorekeeper.store.rating_rows import rebuild_group, verify_group
 from scorekeeper.store.ratings import order_key
 from scorekeeper.store.records import (
     delete_last_hand,
@@ -29,6 +28,8 @@ from scorekeeper.store.records import (
 )
 from scorekeeper.store.seasons import add_season, delete_season
 from scorekeeper.store.transfer import import_document, load_matches
+from scorekeeper.store.upkeep import rebuild_groups
+from tests.support.derived import assert_derived_rows_match_hands, differences
 from tests.support.documents import random_document
 from tests.support.figures import blocked
 from tests.support.ratings import ONE_HAND, dated, finished_in_order, one_hand, rated_rows, rows_of
@@ -44,7 +45,9 @@ def _group(name: str = "Ratings") -> Group:
 
 
 def _verified(group: Group) -> None:
-    assert verify_group(db.session.connection(), group.id) == []
+    """``db verify`` finds every derived row of the group, ratings included, as a
+    full replay of its hands gives it."""
+    assert_derived_rows_match_hands(group.id)
 
 
 def _openskill(group: Group, game: str) -> dict[int, tuple[float, float]]:
@@ -199,7 +202,7 @@ def test_random_writes_keep_the_ratings_equal_to_a_rebuild(app, seed):
             import_document(group, random_document(rng, 2))
         _verified(group)
     stored = rows_of(group, "all")
-    rebuild_group(db.session.connection(), group.id)
+    assert rebuild_groups(db.engine, [group.id]) == {group.id: 0}
     assert rows_of(group, "all") == stored
 
 
@@ -214,9 +217,10 @@ def test_verify_names_a_stored_rating_that_differs(app):
     group = _group()
     import_document(group, dated([one_hand(["Ann", "Bob"], 0, "2026-06-01T20:00:00")]))
     db.session.execute(db.update(Rating).where(Rating.scope == "all").values(mu=Rating.mu + 1))
-    problems = verify_group(db.session.connection(), group.id)
-    assert len(problems) == 2 and all("rating (" in p for p in problems)
-    rebuild_group(db.session.connection(), group.id)
+    db.session.commit()
+    problems = differences(group.id)
+    assert len(problems) == 2 and {(p.table, p.column) for p in problems} == {("rating", "mu")}
+    assert rebuild_groups(db.engine, [group.id]) == {group.id: 2}
     _verified(group)
 
 

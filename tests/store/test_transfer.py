@@ -305,6 +305,7 @@ def test_size_limits(app):
 def test_build_match_turns_hands_into_rows_without_committing(app):
     group = make_group()
     players = [Player(group_id=group.id, name=n) for n in ("Ann", "Bob")]
+    db.session.add_all(players)  # written with the match, in its transaction
     sheet = Sheet.make("crazy-eights")
     hands = [HandResult.of(1, [parse_cards("8S KH"), []]),
              HandResult.of(0, [[], parse_cards("9C")])]

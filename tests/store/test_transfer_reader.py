@@ -7,15 +7,12 @@ an import, always comes back. No database: these take a few seconds."""
 from __future__ import annotations
 
 import copy
-import gc
 import random
 from collections.abc import Callable
 from typing import Any
 
-import pytest
-
 from scorekeeper.core.cards import ALL_CARDS
-from scorekeeper.store.transfer import _COLLECTOR, TransferError, validate
+from scorekeeper.store.transfer import TransferError, validate
 from tests.support.documents import random_document
 
 Doc = dict[str, Any]
@@ -151,23 +148,3 @@ def test_spoiled_files_give_the_same_problems_or_plans_both_ways():
         assert lean == outcome(doc, lean=False), seed
         refused += isinstance(lean, list)
     assert 60 < refused < 145  # both kinds are exercised
-
-
-def test_the_collector_runs_again_after_an_import_good_or_bad():
-    doc = random_document(random.Random(9), 2)
-    assert gc.isenabled()
-    validate(doc)
-    bad = copy.deepcopy(doc)
-    bad["matches"][0]["seats"] = []
-    with pytest.raises(TransferError):
-        validate(bad)
-    assert gc.isenabled()
-
-
-def test_the_collector_stays_paused_until_the_last_of_several_imports_ends():
-    inside = []
-    with _COLLECTOR.paused():
-        with _COLLECTOR.paused():
-            inside.append(gc.isenabled())
-        inside.append(gc.isenabled())
-    assert inside == [False, False] and gc.isenabled()

@@ -198,7 +198,7 @@ def test_group_page_lists_matches(client, table):
 @pytest.mark.parametrize(("hands", "shown"), [(3, [1, 2, 3]), (25, list(range(16, 26)))])
 def test_the_scoreboard_shows_the_last_hands_and_links_the_record(app, client, hands, shown):
     """The standings and the last ten hands; earlier ones are in the match record."""
-    from .test_query_counts import table
+    from tests.support.tables import table
 
     gid, mid, _ = table(app, client, 3, hands)
     page = client.get(f"/groups/{gid}/matches/{mid}").get_data(as_text=True)

@@ -13,15 +13,11 @@ from contextlib import contextmanager
 import pytest
 from sqlalchemy import event
 
-from scorekeeper.core.scoring import HandResult
-from scorekeeper.core.sheets import LO, Sheet
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, Player
-from scorekeeper.store.records import build_match
 from scorekeeper.store.transfer import import_document
 from tests.support.documents import random_document
-
-NAMES = ("Ann", "Bob", "Cat", "Dev", "Eli", "Fay")
+from tests.support.tables import table
 
 
 @contextmanager
@@ -45,21 +41,6 @@ def queries(app, request: Callable[[], object]) -> int:
     with counting(app) as seen:
         request()
     return seen[0]
-
-
-def table(app, client, players: int, hands: int) -> tuple[int, int, str]:
-    """A joined group with a Last One match of ``players`` and ``hands`` empty hands."""
-    with app.app_context():
-        group = Group(name=f"T{players}x{hands}")
-        seated = [Player(group=group, name=n) for n in NAMES[:players]]
-        db.session.add_all([group, *seated])
-        db.session.commit()
-        blank = HandResult.of(0, [[] for _ in seated])
-        match = build_match(group, Sheet.make(LO, {}), seated, 0, [blank] * hands)
-        db.session.commit()
-        ids = group.id, match.id, group.invite_token
-    assert client.get(f"/join/{ids[2]}").status_code == 302
-    return ids
 
 
 def held(players: int) -> dict[str, str]:
@@ -194,7 +175,7 @@ def test_the_scoreboard_at_500_hands_runs_the_queries_of_10(app, client):
 def test_the_player_page_runs_the_same_queries_at_10_and_1000_matches(app, client):
     """The page reads the player's totals: the same statements at 10 and 1,000 matches
     (the worked examples of test_history_stats repeated: one quick import each)."""
-    from .test_history_stats import TABLE
+    from tests.support.figures import TABLE
 
     counts = []
     for n in (10, 1000):

@@ -13,7 +13,7 @@ Existing groups get them here from the same function ``db rebuild`` uses.
 import sqlalchemy as sa
 from alembic import op
 
-from scorekeeper.store.rating_rows import rebuild_group
+from scorekeeper.store.rating_rows import rerate_group
 
 revision = "f3b9d1c7a5e2"
 down_revision = "d4a7c2e9b1f6"
@@ -86,7 +86,7 @@ def upgrade():
                     ["player_id", "game", "scope", "finished_at"])
     conn = op.get_bind()
     for (group_id,) in conn.execute(sa.text('SELECT id FROM "group" ORDER BY id')).all():
-        rebuild_group(conn, group_id)
+        rerate_group(conn, group_id)
 
 
 def downgrade():

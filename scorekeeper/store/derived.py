@@ -1,0 +1,188 @@
+"""What the projection speaks: a match's derived state, a change to it, a group's
+states, and the shape of a derived figure (see :mod:`.projection`).
+
+Plain values only: the writer builds them from the core's results, each figure turns
+them into its rows. Nothing here touches the database.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import date, datetime
+from functools import lru_cache
+from typing import Any, Protocol
+
+from sqlalchemy.engine import Connection
+
+from scorekeeper.core.places import places
+from scorekeeper.core.running import FIGURES as FIGURE_COLUMNS
+from scorekeeper.core.scoring import Standings
+from scorekeeper.core.sheets import Sheet
+from scorekeeper.core.stats import HandRow, seat_figures
+from scorekeeper.core.stats import SeatFigures as Figures
+from scorekeeper.store import running
+from scorekeeper.store.models import utcnow
+
+__all__ = ["FIGURE_COLUMNS", "Change", "Figure", "GroupState", "Kept", "MatchState", "Row",
+           "after_replay", "after_step", "replayed_figures"]
+
+Row = Mapping[Any, Any]  # a derived row: its columns by name
+
+
+@dataclass(frozen=True)
+class MatchState:
+    """Everything derived for one match from its hands: the listing columns, the
+    winning seats, the running state and each seat's ``seat_figures`` values.
+
+    ``players`` are the seated players' ids in seat order; ``created_at`` orders a
+    group's matches for figures that depend on order (ratings).
+
+    ``places`` (:func:`scorekeeper.core.places.places`, None until finished) and
+    ``top_hands`` (each seat's most points in one hand) come with a full replay
+    (:func:`after_replay`: what ``verify`` and ``rebuild`` recompute from); a state moved
+    on by one hand has none, and the ratings' writer reads the stored facts instead."""
+
+    match_id: int
+    game: str
+    players: tuple[int, ...]
+    hand_count: int
+    status: str
+    finished_at: datetime | None
+    winners: tuple[int, ...]
+    running: running.Running
+    created_at: datetime | None = None
+    places: tuple[int, ...] | None = None
+    top_hands: tuple[int, ...] = ()
+
+    @property
+    def finished(self) -> bool:
+        return self.status == "finished"
+
+    @property
+    def running_json(self) -> str:
+        return running.to_text(self.running)
+
+    def listing(self) -> dict[str, Any]:
+        """The match row's derived columns."""
+        return {"hand_count": self.hand_count, "status": self.status,
+                "finished_at": self.finished_at, "running_json": self.running_json}
+
+    def seat_rows(self) -> list[dict[str, Any]]:
+        """Each seat's ``seat_figures`` row."""
+        over, winners = self.finished, self.winners
+        return [{"match_id": self.match_id, "seat": f.seat, "player_id": self.players[f.seat],
+                 "game": self.game, "finished": over, "won": over and f.seat in winners,
+                 **dict(zip(FIGURE_COLUMNS, running.FIGURES_OF(f), strict=True))}
+                for f in self.running.figures]
+
+    def with_id(self, match_id: int) -> MatchState:
+        """The same state for a match whose id became known (an import)."""
+        return replace(self, match_id=match_id)
+
+
+def _finish(table: Standings, finished_before: datetime | None) -> datetime | None:
+    """When a match finished: kept from before if it was finished already (or given by
+    an import), now if these hands just finished it, none while it is played."""
+    if not table.over:
+        return None
+    return finished_before or utcnow()
+
+
+def after_replay(match_id: int, game: str, sheet_json: str, players: Sequence[int],
+                 table: Standings, rows: list[HandRow], outs: Sequence[int | None],
+                 finished_before: datetime | None = None,
+                 created_at: datetime | None = None) -> MatchState:
+    """A match's state from a full replay of its hands (``table``, from the hands as
+    ``rows`` and who went out of each, ``outs``)."""
+    figures = replayed_figures(game, sheet_json, len(players), rows, table)
+    tops = tuple(max((row.points[seat] for row in rows), default=0)
+                 for seat in range(len(players)))
+    return MatchState(match_id, game, tuple(players), table.played,
+                      "finished" if table.over else "active", _finish(table, finished_before),
+                      tuple(table.winners), running.at_end(table, figures, outs), created_at,
+                      places(_sheet(sheet_json), table), tops)
+
+
+def after_step(before: MatchState, state: running.Running, table: Standings) -> MatchState:
+    """A match's state after one more hand: the running state moved on by it
+    (``state``) and the standings there (``table``)."""
+    return replace(before, hand_count=table.played,
+                   status="finished" if table.over else "active",
+                   finished_at=_finish(table, before.finished_at),
+                   winners=tuple(table.winners), running=state, places=None, top_hands=())
+
+
+@lru_cache(maxsize=256)
+def _sheet(sheet_json: str) -> Sheet:
+    """A stored sheet, parsed once per text."""
+    return Sheet.from_json(sheet_json)
+
+
+@lru_cache(maxsize=256)
+def _limits(sheet_json: str) -> tuple[int, int | None]:
+    """Countdown's starting count and Last One's threshold in a stored sheet (read once
+    per sheet text: an import writes thousands of matches under a few sheets)."""
+    options = json.loads(sheet_json).get("options", {})
+    return options.get("start_count", 0), options.get("threshold")
+
+
+def replayed_figures(game: str, sheet_json: str, seats: int, rows: list[HandRow],
+                     table: Standings) -> list[Figures]:
+    """Every seat's figures from a match's hand rows and the full replay of them
+    (``table``), whose totals after each hand they reuse instead of adding them up
+    again."""
+    start, threshold = _limits(sheet_json)
+    progress = table.progress if len(table.progress) == len(rows) else None
+    return seat_figures(game, seats, rows, table.winners, start, threshold, progress)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One match's derived state before a write (``None``: the match is new) and after."""
+
+    before: MatchState | None
+    after: MatchState
+
+
+@dataclass(frozen=True)
+class GroupState:
+    """Every match of a group as its stored hands determine it, oldest first (what a
+    figure's tables are recomputed from)."""
+
+    group_id: int
+    matches: tuple[MatchState, ...]
+    players: tuple[int, ...]  # every player of the group, hidden ones too
+    seasons: tuple[tuple[int, date, date], ...] = ()  # named: id, first and last day
+
+
+@dataclass(frozen=True)
+class Kept:
+    """One table of derived rows (or a table's derived columns) as a figure keeps it.
+
+    ``key`` names the columns that pick a row out, ``columns`` the derived ones
+    compared; ``stored`` reads the group's rows, ``expected`` computes them from a
+    :class:`GroupState`, ``replace`` writes a group's rows as computed. Rows whose
+    compared columns are all zero or false count as absent (a sum back at nothing).
+    """
+
+    table: str
+    key: tuple[str, ...]
+    columns: tuple[str, ...]
+    stored: Callable[[Connection, int], Iterable[Row]]
+    expected: Callable[[GroupState], Iterable[Row]]
+    replace: Callable[[Connection, GroupState, list[Row]], None]
+    sums: bool = False  # a row of zeros is the same as no row
+
+
+class Figure(Protocol):
+    """A derived figure: its tables, and how it follows the writer's changes."""
+
+    @property
+    def tables(self) -> tuple[Kept, ...]: ...
+
+    def project(self, connection: Connection, changes: Sequence[Change]) -> None:
+        """Write what ``changes`` change of this figure, in the writer's transaction."""
+
+

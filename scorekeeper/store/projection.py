@@ -1,0 +1,155 @@
+"""The one projection: every figure kept in the database that a match's hands determine.
+
+A match's hands are the facts; what the pages read quickly is derived from them by the
+core (:func:`~scorekeeper.core.scoring.standings`, the running state, each seat's
+:func:`~scorekeeper.core.stats.seat_figures`) and kept in these figures, each a
+:class:`~.derived.Figure` listed in :data:`FIGURES`:
+
+* :data:`.listing.LISTING` — the match's listing columns (``hand_count``, ``status``,
+  ``finished_at``), its running state (``running_json``) and each seat's ``winner``;
+* :data:`.figures.SEAT_FIGURES` — ``seat_figures``, one row per seat per match;
+* :data:`.totals.TOTALS` — ``player_totals``, ``player_falls`` and ``player_rivals``,
+  those rows summed per player;
+* :data:`.rating_figure.RATINGS` — ``rating`` and ``rating_step``, each player's
+  rating per game and scope from the finished matches in finish order (it reads the
+  listing and seat figures written before it).
+
+Three entry points, and nothing else writes a derived row:
+
+* :func:`project` — the writer (:mod:`.records`) calls it in the transaction of every
+  change to a match's hands, with each changed match's :class:`~.derived.MatchState`
+  before (``None``: a new match) and after; each figure writes the difference.
+* :func:`rebuild` — recomputes every derived row of a group from its stored hands and
+  rewrites them (``scorekeeper db rebuild``).
+* :func:`verify` — recomputes the same rows and lists each :class:`Difference` from
+  what is stored (``scorekeeper db verify``).
+
+How a new derived figure (ratings, say) plugs in: write a module of the store with one
+:class:`~.derived.Figure` — its ``tables`` (one :class:`~.derived.Kept` per table: the
+key and compared columns, how to read the group's stored rows, how to compute them
+from a :class:`~.derived.GroupState` — every match's state, oldest first — and how to
+replace a group's rows) and its ``project(connection, changes)``, which writes what the
+writer's :class:`~.derived.Change` list changes, in the writer's transaction. Then add
+it to :data:`FIGURES`, after the figures it reads. :func:`rebuild`, :func:`verify`, the
+CLI and the tests that corrupt every derived table find it there; the writer needs no
+change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy.engine import Connection
+
+from scorekeeper.store.derived import Change, Figure, GroupState, Kept, Row
+from scorekeeper.store.figures import SEAT_FIGURES
+from scorekeeper.store.listing import LISTING
+from scorekeeper.store.rating_figure import RATINGS
+from scorekeeper.store.replayed import group_state
+from scorekeeper.store.totals import TOTALS
+
+__all__ = ["FIGURES", "Difference", "project", "rebuild", "recompute", "verify"]
+
+# Every derived figure, in writing order: a figure may read what those before it wrote.
+FIGURES: list[Figure] = [LISTING, SEAT_FIGURES, TOTALS, RATINGS]
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One derived value that is not what the hands give."""
+
+    group: int
+    match: int | None  # None: a player's row, not one match's
+    table: str
+    key: tuple[Any, ...]
+    column: str
+    stored: Any
+    recomputed: Any
+
+    def __str__(self) -> str:
+        where = f"match {self.match}" if self.match is not None else "-"
+        key = ", ".join(str(k) for k in self.key)
+        return (f"group {self.group}, {where}, {self.table} ({key}), {self.column}: "
+                f"stored {self.stored!r}, recomputed {self.recomputed!r}")
+
+
+def project(connection: Connection, changes: Sequence[Change]) -> None:
+    """Write every figure's part of ``changes``: the one entry point of the writer,
+    called in the same transaction as the change to the hands."""
+    if changes:
+        for figure in FIGURES:
+            figure.project(connection, changes)
+
+
+def recompute(connection: Connection, group_id: int) -> GroupState:
+    """Every match of the group replayed from its stored hands (read on ``connection``,
+    in its transaction: one consistent snapshot)."""
+    return group_state(connection, group_id)
+
+
+def _index(kept: Kept, rows: Iterable[Row]) -> dict[tuple[Any, ...], Row]:
+    found = {}
+    for row in rows:
+        if kept.sums and not any(row[c] for c in kept.columns):
+            continue
+        found[tuple(row[k] for k in kept.key)] = row
+    return found
+
+
+def _compare(group_id: int, kept: Kept, stored: Iterable[Row], expected: Iterable[Row]
+             ) -> list[Difference]:
+    """Each column where a stored row and its recomputed one differ; a row missing on
+    either side is reported column by column with ``None`` on that side."""
+    have, want = _index(kept, stored), _index(kept, expected)
+    found = []
+    for key in sorted(have.keys() | want.keys(), key=repr):
+        a, b = have.get(key), want.get(key)
+        row = a if a is not None else b
+        assert row is not None
+        match = row.get("match_id")
+        for column in kept.columns:
+            left = None if a is None else _plain(a[column])
+            right = None if b is None else _plain(b[column])
+            if left != right:
+                found.append(Difference(group_id, match, kept.table, key, column, left, right))
+    return found
+
+
+def _plain(value: Any) -> Any:
+    """A value as compared: SQLite hands back flags as 0/1 and times without a zone."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, datetime) and value.tzinfo is not None:
+        return value.astimezone(UTC).replace(tzinfo=None)
+    return value
+
+
+def verify(connection: Connection, group_id: int) -> list[Difference]:
+    """Every difference between the group's stored derived rows and what its hands
+    give (read in ``connection``'s transaction, so a save committed meanwhile is seen
+    wholly or not at all)."""
+    state = recompute(connection, group_id)
+    found = []
+    for figure in FIGURES:
+        for kept in figure.tables:
+            found += _compare(group_id, kept, kept.stored(connection, group_id),
+                              kept.expected(state))
+    return found
+
+
+def rebuild(connection: Connection, group_id: int) -> int:
+    """Rewrite every derived row of the group from its stored hands (in
+    ``connection``'s transaction); returns how many values were wrong before."""
+    state = recompute(connection, group_id)
+    wrong = 0
+    for figure in FIGURES:
+        for kept in figure.tables:
+            expected = list(kept.expected(state))
+            wrong += len(_compare(group_id, kept, kept.stored(connection, group_id), expected))
+            kept.replace(connection, state, expected)
+    return wrong
+
+

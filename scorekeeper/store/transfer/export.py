@@ -1,0 +1,129 @@
+"""Export: a match or a whole group as JSON (complete) or CSV (for spreadsheets).
+
+The JSON document (format ``scorekeeper-export``, version 1) holds each match's rule
+sheet, seats by player name, first dealer, start and finish times, every hand with the
+cards each seat held, and the saved rulings; points and results are included too
+(checked again on import). Each match carries its stable ``uid``, so a file imported
+again is recognised. A new field is one more entry in :func:`_export_match`; a new CSV
+column one more pair in :data:`CSV_COLUMNS`.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy.orm import selectinload
+
+from scorekeeper.store.extensions import db
+from scorekeeper.store.models import Group, Hand, HandEntry, Match, Seat, utcnow
+from scorekeeper.store.records import match_standings
+from scorekeeper.store.transfer.reading import FORMAT, VERSION
+
+__all__ = ["CSV_COLUMNS", "export_document", "load_matches", "to_csv"]
+
+def load_matches(group: Group, match_id: int | None = None) -> list[Match]:
+    """The group's matches (or one), oldest first, with everything export needs loaded."""
+    query = (db.select(Match).where(Match.group_id == group.id)
+             .options(selectinload(Match.seats).joinedload(Seat.player),
+                      selectinload(Match.hands).selectinload(Hand.entries),
+                      selectinload(Match.rulings))
+             .order_by(Match.created_at, Match.id))
+    if match_id is not None:
+        query = query.where(Match.id == match_id)
+    return list(db.session.scalars(query))
+
+
+def _iso(moment: datetime | None) -> str | None:
+    if moment is None:
+        return None
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).isoformat()
+
+
+def _export_match(match: Match) -> dict[str, Any]:
+    table = match_standings(match)
+    names = [seat.player.name for seat in match.seats]
+    hands = [{
+        "number": hand.number, "dealer": hand.dealer, "out": hand.out_seat,
+        "hand_size": hand.hand_size,
+        "held": [entry.cards for entry in hand.entries],
+        "points": list(score.points),
+    } for hand, score in zip(match.hands, table.hands, strict=True)]
+    return {
+        "id": match.id, "uid": match.uid, "sheet": json.loads(match.sheet_json),
+        "seats": names,
+        "first_dealer": match.first_dealer, "created_at": _iso(match.created_at),
+        "finished_at": _iso(match.finished_at), "hands": hands,
+        "rulings": [{"hand_number": r.hand_number, "question": r.question, "legal": r.legal,
+                     "reason": r.reason, "rule": r.rule, "request": json.loads(r.request_json)}
+                    for r in match.rulings],
+        "result": {"status": "finished" if table.over else "active",
+                   "totals": list(table.totals),
+                   "winners": [names[s] for s in table.winners]},
+    }
+
+
+def export_document(group: Group, matches: Iterable[Match]) -> dict[str, Any]:
+    """The JSON export of the given matches of a group."""
+    matches = list(matches)
+    players = {seat.player.id: seat.player for m in matches for seat in m.seats}
+    return {
+        "format": FORMAT, "version": VERSION, "exported_at": _iso(utcnow()),
+        "group": {"name": group.name},
+        "players": [{"name": p.name, "colour": p.colour}
+                    for p in sorted(players.values(), key=lambda p: p.name.lower())],
+        "matches": [_export_match(m) for m in matches],
+    }
+
+
+def _cell(text: str) -> str:
+    """Keep a spreadsheet from reading a name as a formula."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+
+
+@dataclass(frozen=True)
+class Line:
+    """What one CSV row is about: a seat in a hand of a match, with the seats' names
+    (made safe for spreadsheets) and every seat's total after the hand."""
+
+    match: Match
+    hand: Hand
+    entry: HandEntry
+    names: list[str]
+    totals: tuple[int, ...]
+
+
+# The CSV's columns in order, each with how its cell is read from a :class:`Line`.
+CSV_COLUMNS: tuple[tuple[str, Callable[[Line], Any]], ...] = (
+    ("match", lambda line: line.match.id),
+    ("game", lambda line: line.match.game),
+    ("started", lambda line: _iso(line.match.created_at)),
+    ("hand", lambda line: line.hand.number),
+    ("dealer", lambda line: line.names[line.hand.dealer]),
+    ("seat", lambda line: line.entry.seat),
+    ("player", lambda line: line.names[line.entry.seat]),
+    ("went_out", lambda line: "yes" if line.hand.out_seat == line.entry.seat else ""),
+    ("cards", lambda line: line.entry.cards),
+    ("points", lambda line: line.entry.points),
+    ("total", lambda line: line.totals[line.entry.seat]),
+)
+
+
+def to_csv(matches: Iterable[Match]) -> str:
+    """One row per player per hand: cards held, points scored, total after the hand."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow([name for name, _ in CSV_COLUMNS])
+    for match in matches:
+        table = match_standings(match)
+        names = [_cell(seat.player.name) for seat in match.seats]
+        for hand, totals in zip(match.hands, table.progress, strict=True):
+            for entry in hand.entries:
+                line = Line(match, hand, entry, names, tuple(totals))
+                writer.writerow([cell(line) for _, cell in CSV_COLUMNS])
+    return out.getvalue()

@@ -1,0 +1,424 @@
+"""Reading an import: a file decoded, every match checked and replayed, into plans.
+
+Validation reads *everything* before anything is written — the envelope, the sheet,
+the seats, every hand replayed through :func:`scoring.standings`, all text through
+:func:`text.clean_text` — and reports each bad match with where the problem is
+(``matches[2].hands[4].held[1]``) and in words (match 3, hand 5, Bob). What it answers
+(:class:`Plan`, one per match) is what :mod:`.writing` hands to the writer.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from scorekeeper.core.cards import ALL_CARDS, JOKER, Card, CardError, parse_card, parse_cards
+from scorekeeper.core.errors import InputError
+from scorekeeper.core.scoring import HandResult, ScoringError, Standings, standings
+from scorekeeper.core.sheets import LO, Sheet, SheetError
+from scorekeeper.core.text import clean_text, name_key
+
+__all__ = ["FORMAT", "VERSION", "Limits", "Plan", "Problem", "TransferError", "parse_json",
+           "validate"]
+
+FORMAT, VERSION = "scorekeeper-export", 1
+MAX_NAME, MAX_CARDS_TEXT, MAX_TEXT, MAX_RULE = 40, 400, 4000, 40
+COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+UID = re.compile(r"^[0-9A-Za-z_-]{1,32}$")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one import may hold, so a hostile file cannot exhaust the server.
+
+    Sized so that writing the largest import holds the database's write lock for a
+    fraction of a second (see :func:`_write`): other groups' saves wait, never fail.
+    A bigger history is imported in several files.
+    """
+
+    max_bytes: int = 1024 * 1024
+    max_matches: int = 1000
+    max_hands: int = 500  # per match
+    max_total_hands: int = 5000  # written in about 0.1-0.3 s on the 2-core test machine
+    max_rulings: int = 200  # per match
+    max_players: int = 1000
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with an import: where (a path into the document) and what."""
+
+    where: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}" if self.where else self.message
+
+
+class TransferError(ValueError):
+    """An import refused; ``problems`` lists what is wrong (at most one per match)."""
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        super().__init__("; ".join(str(p) for p in problems))
+        self.problems = list(problems)
+
+
+@dataclass
+class Plan:
+    """A validated match, ready to write."""
+
+    sheet: Sheet
+    names: list[str]
+    first_dealer: int
+    results: list[HandResult]
+    created_at: datetime | None
+    finished_at: datetime | None
+    rulings: list[dict[str, Any]] = field(default_factory=list)
+    table: Standings | None = None  # the replay that validated the hands
+    uid: str | None = None  # the match's stable id, when the file carries one
+    texts: list[tuple[str, ...]] = field(default_factory=list)  # each hand's cards as stored
+
+
+def parse_json(raw: bytes | str, limits: Limits = Limits()) -> Any:
+    """Decode an uploaded file, refusing oversized, undecodable or absurdly nested text."""
+    if len(raw) > limits.max_bytes:
+        raise TransferError([Problem("", f"the file is larger than {limits.max_bytes} bytes")])
+    try:
+        return json.loads(raw)
+    except RecursionError:
+        raise TransferError([Problem("", "the file is nested too deeply")]) from None
+    except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError, huge integers
+        raise TransferError([Problem("", f"not a JSON file: {exc}")]) from None
+
+
+class _Bad(ValueError):
+    """One problem found while checking one match."""
+
+    def __init__(self, where: str, message: str) -> None:
+        super().__init__(message)
+        self.where, self.message = where, message
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _text(value: Any, where: str, limit: int, *, empty: bool = False) -> str:
+    if not isinstance(value, str):
+        raise _Bad(where, f"must be text, not {type(value).__name__}")
+    try:  # the same hygiene as the forms and the API: NFC, no control or invisible chars
+        value = clean_text(value[:limit + 1], where, limit + 1, empty=True, lines=True)
+    except InputError as exc:
+        raise _Bad(where, exc.message[:1].lower() + exc.message[1:]) from None
+    if len(value) > limit or (not empty and not value.strip()):
+        raise _Bad(where, f"must be 1 to {limit} characters" if not empty else
+                   f"must be at most {limit} characters")
+    return value
+
+
+def _name(value: Any, where: str) -> str:
+    return " ".join(_text(value, where, MAX_NAME).split())
+
+
+def _sheet(data: Any, where: str) -> Sheet:
+    try:
+        return Sheet.from_dict(data)
+    except SheetError as exc:
+        raise _Bad(f"{where}.sheet" + ("" if exc.field == "sheet" else
+                                       f".{exc.field.removeprefix('sheet.')}"), str(exc)) from None
+
+
+def _cards(text: Any, where: str, name: str) -> list[Card]:
+    try:
+        return parse_cards(_text(text, where, MAX_CARDS_TEXT, empty=True))
+    except CardError as exc:
+        raise _Bad(where, f"{name}: {exc}") from None
+
+
+_CANONICAL = {c: str(c) for c in (*ALL_CARDS, JOKER)}  # a card's text as stored
+
+
+class _Reader:
+    """Reads the sheets, names and card texts of one file, remembering each value read:
+    a big file repeats a few sheets, names and card spellings thousands of times.
+
+    Only what reads without a problem is kept, so every problem is still found and
+    worded by :func:`_sheet`, :func:`_name` and :func:`_cards`, the field named, as on
+    first sight. With ``lean`` false nothing is remembered (the reference the tests
+    hold the remembering reader equal to).
+    """
+
+    def __init__(self, lean: bool = True) -> None:
+        self.lean = lean
+        self.sheets: dict[str, Sheet] = {}
+        self.names: dict[str, str] = {}
+        # card spellings known good: the stored ones to start with (read, not assumed)
+        self.tokens = {text: parse_card(text) for text in _CANONICAL.values()}
+        # a seat's whole text read without a problem: its cards, and their text as stored
+        # (most texts recur: the empty one of every player out, short hands)
+        self.texts: dict[str, tuple[tuple[Card, ...], str]] = {}
+
+    def sheet(self, data: Any, where: str) -> Sheet:
+        if not self.lean or type(data) is not dict:
+            return _sheet(data, where)
+        key = repr(data)  # exact for JSON values: a different sheet has a different repr
+        found = self.sheets.get(key)
+        if found is None:
+            found = self.sheets[key] = _sheet(data, where)
+        return found
+
+    def name(self, value: Any, where: str) -> str:
+        if not self.lean or type(value) is not str:
+            return _name(value, where)
+        found = self.names.get(value)
+        if found is None:
+            found = self.names[value] = _name(value, where)
+        return found
+
+    def cards(self, text: Any, where: str, name: str) -> tuple[Card, ...]:
+        """One seat's cards. Printable ASCII is text :func:`clean_text` keeps as it is
+        (but trimmed), split by spaces, commas and semicolons only; its tokens, when all
+        known, are the cards. Anything else is read the long way (and its tokens kept)."""
+        if (self.lean and type(text) is str and len(text) <= MAX_CARDS_TEXT
+                and text.isascii() and text.isprintable()):
+            tokens = text.replace(",", " ").replace(";", " ").split()
+            try:
+                return tuple([self.tokens[token] for token in tokens])
+            except KeyError:
+                cards = _cards(text, where, name)
+                self.tokens.update(zip(tokens, cards, strict=True))
+                return tuple(cards)
+        return tuple(_cards(text, where, name))
+
+    def held(self, held: list[Any], where: str, names: list[str]
+             ) -> tuple[tuple[tuple[Card, ...], ...], tuple[str, ...]]:
+        """Every seat's cards in one hand (``held``, one text per seat, at least one),
+        and each seat's cards as stored (canonical text)."""
+        texts = self.texts
+        found: list[tuple[tuple[Card, ...], str] | None]
+        try:
+            found = [texts.get(text) for text in held] if self.lean else [None] * len(held)
+        except TypeError:  # a list or object where text belongs: read the long way below
+            found = [None] * len(held)
+        if None in found:  # a text not read before
+            for seat, text in enumerate(held):
+                if found[seat] is None:
+                    cards = self.cards(text, f"{where}[{seat}]", names[seat])
+                    found[seat] = known = (cards, " ".join([_CANONICAL[c] for c in cards]))
+                    if self.lean and type(text) is str:
+                        texts[text] = known
+        every, stored = zip(*found, strict=True)  # (cards, text) pairs, none None by now
+        return every, stored
+
+
+def _seats(data: Any, where: str, sheet: Sheet, read: _Reader) -> list[str]:
+    if not isinstance(data, list):
+        raise _Bad(where, "must be a list of player names in clockwise order")
+    info = sheet.game_info
+    problem = info.players_problem(len(data))
+    if problem:
+        raise _Bad(where, problem)
+    names = [read.name(n, f"{where}[{i}]") for i, n in enumerate(data)]
+    if len({name_key(n) for n in names}) != len(names):
+        raise _Bad(where, "a player can take only one seat")
+    return names
+
+
+def _hand(data: Any, where: str, number: int, names: list[str], sheet: Sheet,
+          read: _Reader) -> tuple[HandResult, tuple[str, ...]]:
+    """One hand as scoring input, and its seats' cards as stored."""
+    if not isinstance(data, dict):
+        raise _Bad(where, "must be an object with out and held")
+    if data.get("number", number) != number:
+        raise _Bad(f"{where}.number", f"hands must be numbered 1, 2, 3…; expected {number}")
+    out, size, held = data.get("out"), data.get("hand_size"), data.get("held")
+    if out is not None and not (_is_int(out) and 0 <= out < len(names)):
+        raise _Bad(f"{where}.out", f"must be a seat from 0 to {len(names) - 1} or null")
+    if size is not None and not (sheet.game == LO and _is_int(size) and 4 <= size <= 9):
+        raise _Bad(f"{where}.hand_size", "a hand's own deal size is for Last One, 4 to 9")
+    if not isinstance(held, list) or len(held) != len(names):
+        raise _Bad(f"{where}.held", f"must list the cards of all {len(names)} seats")
+    cards, texts = read.held(held, f"{where}.held", names)
+    return HandResult(out, cards, size), texts
+
+
+def _replay(sheet: Sheet, names: list[str], dealer: int, results: list[HandResult],
+            where: str) -> Standings:
+    try:
+        return standings(sheet, names, dealer, results)
+    except ScoringError as exc:
+        spot = where
+        number = re.match(r"hand (\d+):", str(exc))
+        if number:
+            spot = f"{where}.hands[{int(number.group(1)) - 1}]"
+            if exc.field.startswith("seat:"):
+                spot += f".held[{exc.field[5:]}]"
+        raise _Bad(spot, str(exc)) from None
+
+
+def _check_claims(data: dict[str, Any], table: Standings, names: list[str], where: str) -> None:
+    """Points and results in the file, when given, must be what the hands score."""
+    for i, hand in enumerate(data["hands"]):
+        claimed = hand.get("points")
+        if claimed is not None and claimed != list(table.hands[i].points):
+            raise _Bad(f"{where}.hands[{i}].points", f"hand {i + 1} scores "
+                       f"{list(table.hands[i].points)}, not {claimed!r}")
+    result = data.get("result")
+    if isinstance(result, dict):
+        if "totals" in result and result["totals"] != list(table.totals):
+            raise _Bad(f"{where}.result.totals", f"the hands give {list(table.totals)}")
+        winners = [names[s] for s in table.winners]
+        if "winners" in result and result["winners"] != winners:
+            raise _Bad(f"{where}.result.winners", f"the hands give {winners}")
+
+
+def _moment(value: Any, where: str) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        moment = datetime.fromisoformat(_text(value, where, 40))
+    except ValueError:
+        raise _Bad(where, f"not a date and time: {value!r}") from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _ruling(data: Any, where: str, hands: int) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise _Bad(where, "must be an object")
+    number, legal = data.get("hand_number"), data.get("legal")
+    if number is not None and not (_is_int(number) and 1 <= number <= max(hands, 1)):
+        raise _Bad(f"{where}.hand_number", f"must be a hand from 1 to {hands} or null")
+    if legal is not None and not isinstance(legal, bool):
+        raise _Bad(f"{where}.legal", "must be true, false or null")
+    request = data.get("request", {})
+    text = json.dumps(request) if isinstance(request, dict) else ""
+    if not isinstance(request, dict) or len(text) > MAX_TEXT:
+        raise _Bad(f"{where}.request", f"must be an object of at most {MAX_TEXT} characters")
+    return {"hand_number": number, "legal": legal, "request_json": text,
+            "question": _text(data.get("question"), f"{where}.question", MAX_TEXT),
+            "reason": _text(data.get("reason"), f"{where}.reason", MAX_TEXT, empty=True),
+            "rule": _text(data.get("rule", ""), f"{where}.rule", MAX_RULE, empty=True)}
+
+
+def _match(data: Any, where: str, limits: Limits, read: _Reader) -> Plan:
+    if not isinstance(data, dict):
+        raise _Bad(where, "must be an object with sheet, seats and hands")
+    sheet = read.sheet(data.get("sheet"), where)
+    names = _seats(data.get("seats"), f"{where}.seats", sheet, read)
+    dealer = data.get("first_dealer", 0)
+    if not (_is_int(dealer) and 0 <= dealer < len(names)):
+        raise _Bad(f"{where}.first_dealer", f"must be a seat from 0 to {len(names) - 1}")
+    hands, rulings = data.get("hands"), data.get("rulings", [])
+    if not isinstance(hands, list) or len(hands) > limits.max_hands:
+        raise _Bad(f"{where}.hands", f"must be a list of at most {limits.max_hands} hands")
+    if not isinstance(rulings, list) or len(rulings) > limits.max_rulings:
+        raise _Bad(f"{where}.rulings", f"must be a list of at most {limits.max_rulings}")
+    uid = data.get("uid")
+    if uid is not None and not (isinstance(uid, str) and UID.match(uid)):
+        raise _Bad(f"{where}.uid", "must be the match's id from its export (up to 32 "
+                   "letters, digits, - or _) or absent")
+    read_hands = [_hand(h, f"{where}.hands[{i}]", i + 1, names, sheet, read)
+                  for i, h in enumerate(hands)]
+    results = [result for result, _ in read_hands]
+    table = _replay(sheet, names, dealer, results, where)
+    _check_claims(data, table, names, where)
+    return Plan(sheet, names, dealer, results,
+                 _moment(data.get("created_at"), f"{where}.created_at"),
+                 _moment(data.get("finished_at"), f"{where}.finished_at"),
+                 [_ruling(r, f"{where}.rulings[{i}]", len(hands)) for i, r in enumerate(rulings)],
+                 table, uid, [texts for _, texts in read_hands])
+
+
+def _envelope(doc: Any, limits: Limits) -> list[Any]:
+    if not isinstance(doc, dict):
+        raise _Bad("", "the file must be a JSON object (a Scorekeeper export)")
+    if doc.get("format") != FORMAT:
+        raise _Bad("format", f"not a Scorekeeper export (format must be {FORMAT!r})")
+    if doc.get("version") != VERSION:
+        raise _Bad("version", f"export version {doc.get('version')!r} is not supported; "
+                   f"this server reads version {VERSION}")
+    matches = doc.get("matches")
+    if not isinstance(matches, list) or not 1 <= len(matches) <= limits.max_matches:
+        raise _Bad("matches", f"must be a list of 1 to {limits.max_matches} matches")
+    total = sum(len(m["hands"]) for m in matches
+                if isinstance(m, dict) and isinstance(m.get("hands"), list))
+    if total > limits.max_total_hands:
+        raise _Bad("matches", f"{total} hands is more than the {limits.max_total_hands} "
+                   "one import may hold")
+    return matches
+
+
+def _colours(doc: dict[str, Any], limits: Limits) -> dict[str, str]:
+    players = doc.get("players", [])
+    if not isinstance(players, list) or len(players) > limits.max_players:
+        raise _Bad("players", f"must be a list of at most {limits.max_players} players")
+    colours = {}
+    for i, p in enumerate(players):
+        if not isinstance(p, dict):
+            raise _Bad(f"players[{i}]", "must be an object with name and colour")
+        name = _name(p.get("name"), f"players[{i}].name")
+        colour = p.get("colour")
+        if colour is not None and not (isinstance(colour, str) and COLOUR.match(colour)):
+            raise _Bad(f"players[{i}].colour", "must be a colour like #1f77b4")
+        if colour:
+            colours[name_key(name)] = colour.lower()
+    return colours
+
+
+def _where_words(where: str) -> str:
+    """``matches[2].hands[4]`` → ``match 3, hand 5`` for people."""
+    words = []
+    for kind, index in re.findall(r"(matches|hands|rulings)\[(\d+)\]", where):
+        words.append(f"{kind[:-2] if kind == 'matches' else kind[:-1]} {int(index) + 1}")
+    return ", ".join(words)
+
+
+def validate(doc: Any, limits: Limits = Limits(), *, lean: bool = True
+             ) -> tuple[list[Plan], dict[str, str]]:
+    """Check a whole document; raise :class:`TransferError` listing every bad match.
+
+    ``lean=False`` reads every sheet, name and card text afresh: slower, and what the
+    tests hold the remembering reader equal to.
+    """
+    return _validate(doc, limits, _Reader(lean))
+
+
+def _validate(doc: Any, limits: Limits, read: _Reader) -> tuple[list[Plan], dict[str, str]]:
+    try:
+        matches = _envelope(doc, limits)
+        colours = _colours(doc, limits)
+    except _Bad as bad:
+        raise TransferError([Problem(bad.where, bad.message)]) from None
+    plans, problems = [], []
+    for i, data in enumerate(matches):
+        try:
+            plans.append(_match(data, f"matches[{i}]", limits, read))
+        except _Bad as bad:
+            words = _where_words(bad.where)
+            problems.append(Problem(bad.where, f"{words}: {bad.message}" if words
+                                    else bad.message))
+        if len(problems) >= 20:
+            problems.append(Problem("", "…and possibly more; fix these first"))
+            break
+    problems += _twice(plans)
+    if problems:
+        raise TransferError(problems)
+    return plans, colours
+
+
+def _twice(plans: list[Plan]) -> list[Problem]:
+    """A match may appear only once in a file (by its stable id)."""
+    seen: dict[str, int] = {}
+    problems = []
+    for i, plan in enumerate(plans):
+        if plan.uid is not None and plan.uid in seen:
+            problems.append(Problem(f"matches[{i}].uid", f"match {i + 1}: the same match as "
+                                    f"match {seen[plan.uid] + 1} of this file"))
+        seen.setdefault(plan.uid or "", i)
+    return problems
+
+

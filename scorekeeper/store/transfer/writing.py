@@ -1,0 +1,110 @@
+"""Writing an import: validated plans handed to the one writer, all or nothing.
+
+Players are matched by name (case-folded NFC) within the target group and created
+when missing; matches the group holds already (the same stable ``uid``, from an
+earlier import of the file) are skipped and counted. The rest go to
+:func:`scorekeeper.store.records.add_matches` — the same write path as a match set up
+on a phone, its derived rows written by the projection — in one transaction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+
+from scorekeeper.core.text import name_key
+from scorekeeper.store.extensions import db
+from scorekeeper.store.models import Group, Match, Player
+from scorekeeper.store.records import NewMatch, add_matches
+from scorekeeper.store.transfer.reading import Limits, Plan, Problem, TransferError, validate
+
+__all__ = ["ImportReport", "import_document", "write_plans"]
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    """What an import wrote; ``already_imported`` counts the file's matches that were in
+    the group already (the same stable id) and were left alone."""
+
+    matches: int
+    hands: int
+    players_created: tuple[str, ...]
+    already_imported: int = 0
+
+
+def _already_here(group: Group, plans: list[Plan]) -> set[str]:
+    """The stable ids of the file's matches that the group holds already."""
+    uids = [plan.uid for plan in plans if plan.uid]
+    if not uids:
+        return set()
+    return set(db.session.scalars(db.select(Match.uid).where(Match.group_id == group.id,
+                                                              Match.uid.in_(uids))))
+
+
+class _Keys(dict[str, str]):
+    """:func:`name_key` of each name, worked out once per import."""
+
+    def __missing__(self, name: str) -> str:
+        self[name] = key = name_key(name)
+        return key
+
+
+def _players(group: Group, plans: list[Plan], colours: dict[str, str], key_of: _Keys
+             ) -> tuple[dict[str, Player], list[Player]]:
+    """Existing players by :func:`name_key`, plus the ones to create (not yet added)."""
+    found = {name_key(p.name): p for p in db.session.scalars(
+        db.select(Player).where(Player.group_id == group.id))}
+    created = []
+    for name in (n for plan in plans for n in plan.names):
+        key = key_of[name]
+        if key not in found:
+            found[key] = player = Player(group_id=group.id, name=name,
+                                         colour=colours.get(key, "#1f77b4"))
+            created.append(player)
+    return found, created
+
+
+def _new_matches(plans: list[Plan], found: dict[str, Player], key_of: _Keys) -> list[NewMatch]:
+    """The plans as the writer takes them, each seat a player of the group."""
+    new = []
+    for plan in plans:
+        assert plan.table is not None  # set by validate()
+        new.append(NewMatch(plan.sheet, [found[key_of[name]] for name in plan.names],
+                            plan.first_dealer, plan.results, plan.table, plan.texts,
+                            plan.created_at, plan.finished_at, plan.uid, plan.rulings))
+    return new
+
+
+def import_document(group: Group, doc: Any, limits: Limits | None = None) -> ImportReport:
+    """Validate and write a whole document in one transaction, or nothing at all.
+
+    Everything is checked before the first write; the matches the group already holds
+    (the same stable id, from an earlier import of this file) are skipped and counted.
+    """
+    return write_plans(group, *validate(doc, limits or Limits()))
+
+
+def write_plans(group: Group, plans: list[Plan], colours: dict[str, str]) -> ImportReport:
+    """The writing half of :func:`import_document`, for plans :func:`validate` returned:
+    one transaction, committed, or rolled back on any error. Separate so that the
+    import benchmark can time validation and writing apart."""
+    try:
+        here = _already_here(group, plans)
+        fresh = [plan for plan in plans if plan.uid not in here]
+        key_of = _Keys()
+        found, created = _players(group, fresh, colours, key_of)
+        db.session.add_all(created)
+        add_matches(group, _new_matches(fresh, found, key_of))
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise TransferError([Problem("", "these matches or players were added at the same "
+                                     "moment (the file imported twice at once?); nothing "
+                                     "was imported, try again")]) from None
+    except BaseException:
+        db.session.rollback()
+        raise
+    return ImportReport(len(fresh), sum(len(p.results) for p in fresh),
+                        tuple(p.name for p in created), len(plans) - len(fresh))
