@@ -187,3 +187,18 @@ def test_the_leaderboard_reads_a_few_statements_however_many_matches(app, client
                        for query in ("", "?game=last-one&season=month")])
     assert counts[0] == counts[1]
     assert max(counts[0]) <= 4
+
+
+def test_a_finished_matchs_board_shows_each_seats_rating_and_change(client):
+    gid = start_group(client)
+    ann, bob = add_players(client, gid, "Ann", "Bob")
+    mid = start_match(client, gid, [ann, bob], game="crazy-eights", **{"match_end": "one-hand"})
+    board = client.get(f"/groups/{gid}/matches/{mid}").text
+    assert "Ratings after this match" not in board  # not finished yet
+    record(client, gid, mid, 1, 1, "KH 9C", "")
+    board = client.get(f"/groups/{gid}/matches/{mid}").text
+    section = board.split('id="match-ratings-title"')[1].split("</section>")[0]
+    bob_line = re.search(r"<li>Bob <strong>([\d,]+)</strong> (.*?)</li>", section, re.S)
+    ann_line = re.search(r"<li>Ann <strong>([\d,]+)</strong> (.*?)</li>", section, re.S)
+    assert int(bob_line.group(1).replace(",", "")) > int(ann_line.group(1).replace(",", ""))
+    assert "up </span>" in bob_line.group(2) and "down </span>" in ann_line.group(2)
