@@ -137,14 +137,18 @@ def last_game(group: Group) -> str | None:
         .order_by(Match.finished_at.desc(), Match.id.desc()).limit(1))
 
 
-def rating_history(player: Player, game: str, scope: str = ALL) -> list[RatingPoint]:
-    """The player's shown rating after each of their matches of a game, oldest first."""
+def rating_history(player: Player, scope: str = ALL) -> dict[str, list[RatingPoint]]:
+    """The player's shown rating after each of their matches, oldest first, per game
+    (one statement)."""
     S = RatingStep
     rows = db.session.execute(
-        db.select(S.match_id, S.finished_at, S.shown, S.change, S.place)
-        .where(S.player_id == player.id, S.game == game, S.scope == scope)
-        .order_by(S.finished_at, S.match_id)).all()
-    return [RatingPoint(*row) for row in rows]
+        db.select(S.game, S.match_id, S.finished_at, S.shown, S.change, S.place)
+        .where(S.player_id == player.id, S.scope == scope)
+        .order_by(S.game, S.finished_at, S.match_id)).all()
+    found: dict[str, list[RatingPoint]] = {}
+    for game, *point in rows:
+        found.setdefault(game, []).append(RatingPoint(*point))
+    return found
 
 
 def match_ratings(match_id: int) -> dict[int, tuple[int, int, int]]:

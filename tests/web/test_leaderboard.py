@@ -202,3 +202,18 @@ def test_a_finished_matchs_board_shows_each_seats_rating_and_change(client):
     ann_line = re.search(r"<li>Ann <strong>([\d,]+)</strong> (.*?)</li>", section, re.S)
     assert int(bob_line.group(1).replace(",", "")) > int(ann_line.group(1).replace(",", ""))
     assert "up </span>" in bob_line.group(2) and "down </span>" in ann_line.group(2)
+
+
+def test_the_player_page_charts_the_rating_with_a_table_saying_the_same(member):
+    client, gid = member
+    page = client.get(f"/groups/{gid}/leaderboard?game=crazy-eights").text
+    ann = re.search(r"/players/(\d+)/stats\?game=crazy-eights[^\"]*\">[^\n]*?Ann<", page).group(1)
+    page = client.get(f"/groups/{gid}/players/{ann}/stats").text
+    section = page.split('id="ratings-title"')[1].split("</section>")[0]
+    assert 'id="rating-crazy-eights-title"' in section and "<polyline" in section
+    assert "after 6 rated matches (from 1,000)" in section
+    rows = section.split("<tbody>")[1].split("</tbody>")[0].count("<tr>")
+    assert rows == 6
+    assert ">match</text>" in section  # the x axis counts matches, not hands
+    last_year = client.get(f"/groups/{gid}/players/{ann}/stats?season=year").text
+    assert 'value="year" selected' in last_year

@@ -1,0 +1,46 @@
+"""A player's rating over time: one chart per game in the season asked for, drawn
+by the score chart's geometry (:func:`scorekeeper.core.chart.score_chart`) with a
+table of the same points as its text alternative."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from scorekeeper.core.chart import Chart, Series, score_chart
+from scorekeeper.core.ratings import START, Period, is_provisional
+from scorekeeper.store.leaderboard import RatingPoint, rating_history
+from scorekeeper.store.models import Group, Player
+from scorekeeper.store.seasons import pick_period
+
+
+@dataclass(frozen=True)
+class RatingChart:
+    """A game's chart, its points and the words that sum it up."""
+
+    game: str
+    chart: Chart
+    points: tuple[RatingPoint, ...]
+    summary: str
+
+
+def _summary(points: list[RatingPoint]) -> str:
+    last, best = points[-1], max(point.rating for point in points)
+    count = len(points)
+    words = (f"{last.rating:,} after {count} rated match{'' if count == 1 else 'es'} "
+             f"(from {START:,}); highest {best:,}")
+    return words + (", provisional" if is_provisional(count) else "")
+
+
+def player_ratings(group: Group, player: Player, season: str | None) -> dict[str, Any]:
+    """What the player page shows of the player's ratings: the season picked (all time
+    by default), the picker's choices and a chart per game they were rated in."""
+    period, periods = pick_period(group, season, datetime.now(UTC).date())
+    chosen: Period = period or periods[0]
+    charts = [RatingChart(game, score_chart(
+        [Series(player.name, player.colour, (START, *(p.rating for p in points)))],
+        from_zero=False),
+        tuple(points), _summary(points))
+        for game, points in sorted(rating_history(player, chosen.scope).items())]
+    return {"rating_period": chosen, "rating_periods": periods, "rating_charts": charts}
