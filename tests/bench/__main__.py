@@ -2,7 +2,9 @@
 
 Commands: ``engine`` (our engine alone, or ``--against openspiel``), ``web`` (requests
 against a bare route), ``browser`` (Chromium: page weight and "Record hand"),
-``history`` (history pages at 10 and N matches), ``import`` (a large import). Each
+``history`` (history pages at 10 and N matches), ``import`` (a large import),
+``leaderboard`` (the leaderboard and a finishing save at 10 and N matches, a rating
+rebuild). Each
 prints its figures; none is collected by the test suite.
 """
 
@@ -18,6 +20,7 @@ from tests.bench import versus
 from tests.bench.browser import bench_browser
 from tests.bench.engine import run_bench
 from tests.bench.history import bench_history, bench_import
+from tests.bench.leaderboard import bench_leaderboard
 from tests.bench.web import bench_web
 
 
@@ -102,7 +105,7 @@ def _versus(games: int, repeats: int, seed: int, as_json: bool,
                f"batches of {games} hands per engine.)")
 
 
-for command in (bench_history, bench_import, bench_web, bench_browser):
+for command in (bench_history, bench_import, bench_web, bench_browser, bench_leaderboard):
     bench.add_command(command)
 
 if __name__ == "__main__":
