@@ -26,7 +26,7 @@ from datetime import UTC, date, datetime
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 
 from scorekeeper.core.cards import parse_cards
@@ -234,20 +234,33 @@ def _replay(connection: Connection, chain: Chain, match_id: int, fresh: Finished
                  [m.match_id for m in later] + [match_id])
 
 
-def _rate_new(connection: Connection, chain: Chain, match: Finished,
-              rows: dict[int, State]) -> None:
-    """Rate a new match at the end of its chain from its players' rows (``rows``)."""
-    steps = rate_match(rows, match)
-    connection.execute(insert(RatingStep), [step_row(chain, step) for step in steps])
+def _rate_new(connection: Connection, chains: Sequence[Chain], match: Finished,
+              stored: dict[str, dict[int, State]]) -> None:
+    """Rate a new match at the end of its chains from its players' rows there
+    (``stored``, by scope): three statements for all of its chains together."""
+    steps, updates, inserts = [], [], []
+    for chain in chains:
+        rows = stored[chain[2]]
+        for step in rate_match(rows, match):
+            steps.append(step_row(chain, step))
+            values = rating_row(chain, step.result.player_id, step.after)
+            if step.result.player_id in rows:
+                updates.append({**values, "at_player": values["player_id"],
+                                "at_game": values["game"], "at_scope": values["scope"]})
+            else:
+                inserts.append(values)
+    write_rows(connection, steps, inserts)
+    if updates:
+        connection.execute(_update_statement(), updates)
+
+
+@lru_cache(maxsize=1)
+def _update_statement() -> Any:
+    """The UPDATE of a rating row to its state after a match, built once."""
     R = Rating
-    for step in steps:
-        values = rating_row(chain, step.result.player_id, step.after)
-        if step.result.player_id in rows:
-            connection.execute(update(R).where(
-                R.player_id == values["player_id"], R.game == values["game"],
-                R.scope == values["scope"]).values(values))
-        else:
-            connection.execute(insert(R), values)
+    return (update(R).where(R.player_id == bindparam("at_player"),
+                            R.game == bindparam("at_game"), R.scope == bindparam("at_scope"))
+            .values({name: bindparam(name) for name in _STATE}))
 
 
 def _rows_of(connection: Connection, game: str, scopes: Sequence[str], players: Sequence[int]
@@ -276,13 +289,16 @@ def match_changed(connection: Connection, match_id: int) -> None:
                      _seasons(connection, row.group_id)) if fresh else ())
     stored = (_rows_of(connection, row.game, new, [r.player_id for r in fresh.seats])
               if fresh else {})
+    at_end = []
     for scope in sorted(set(old) | set(new)):
         chain = (row.group_id, row.game, scope)
         if fresh is not None and scope not in old and _is_last(stored[scope], fresh):
-            _rate_new(connection, chain, fresh, stored[scope])
+            at_end.append(chain)
             continue
         points = [key for key in (old.get(scope), fresh.key if fresh else None) if key]
         _replay(connection, chain, match_id, fresh if scope in new else None, min(points))
+    if fresh is not None and at_end:
+        _rate_new(connection, at_end, fresh, stored)
 
 
 def _is_last(rows: dict[int, State], match: Finished) -> bool:

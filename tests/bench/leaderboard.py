@@ -28,7 +28,7 @@ from sqlalchemy import event
 from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.sheets import C8, Sheet
 from scorekeeper.store.extensions import db
-from scorekeeper.store.models import Group, Player, RatingStep
+from scorekeeper.store.models import Group, Match, Player, RatingStep
 from scorekeeper.store.rating_rows import rerate_group
 from scorekeeper.store.records import create_match, record_hand
 from scorekeeper.store.transfer import Limits, validate, write_plans
@@ -71,8 +71,8 @@ def _finish_one(app: Flask, group_id: int, rng: random.Random) -> Callable[[], o
 
     def finish() -> object:
         with app.app_context():
-            match = db.session.get_one(type(match), match_id)
-            return record_hand(match, 1, 0, [[], parse_cards("KH"), parse_cards("3D")])
+            return record_hand(db.session.get_one(Match, match_id), 1, 0,
+                               [[], parse_cards("KH"), parse_cards("3D")])
     return finish
 
 
@@ -114,7 +114,7 @@ def bench_leaderboard(matches: int, repeat: int, database_url: str | None, seed:
 def _pages(app: Flask, groups: dict[int, tuple[int, str]], repeat: int,
            counter: list[int]) -> None:
     clients = {}
-    for size, (group_id, token) in groups.items():
+    for size, (_group_id, token) in groups.items():
         client = app.test_client()
         client.get(f"/join/{token}")
         clients[size] = client
@@ -129,7 +129,7 @@ def _pages(app: Flask, groups: dict[int, tuple[int, str]], repeat: int,
             assert fetch(size).status_code == 200  # warm
         for _ in range(repeat):
             for size in groups:
-                samples[size].append(_timed(lambda size=size: fetch(size), counter))
+                samples[size].append(_timed(lambda s=size, f=fetch: f(s), counter))
         _line(label, {size: _median(found) for size, found in samples.items()})
 
 

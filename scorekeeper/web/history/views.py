@@ -38,7 +38,7 @@ from scorekeeper.store.transfer import (
 )
 from scorekeeper.web import access
 from scorekeeper.web.history.form import ImportForm
-from scorekeeper.web.leaderboard.charts import player_ratings
+from scorekeeper.web.rating_charts import player_ratings
 
 bp = Blueprint("history", __name__, url_prefix="/groups/<int:group_id>")
 
