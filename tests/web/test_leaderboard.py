@@ -79,7 +79,7 @@ def test_the_season_picker_offers_every_season_and_starts_fresh(member, app):
     for label in ("All time", "This year", "This month"):
         assert label in month
     assert 'value="month" selected' in month
-    cat = re.compile(r"Cat</span></a>.*?<strong>([\d,]+)</strong>", re.S)
+    cat = re.compile(r"Cat</span></a>.*?<strong class=\"board-rating\">([\d,]+)</strong>", re.S)
     assert cat.search(all_time).group(1) != cat.search(month).group(1)  # last year left out
 
 
