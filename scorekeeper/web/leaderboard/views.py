@@ -13,9 +13,10 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.ratings import PROVISIONAL, START
 from scorekeeper.core.sheets import GAMES
+from scorekeeper.store.boards import MatchView
 from scorekeeper.store.extensions import db
-from scorekeeper.store.leaderboard import board, last_game
-from scorekeeper.store.models import Season
+from scorekeeper.store.leaderboard import board, last_game, match_ratings
+from scorekeeper.store.models import Match, Season
 from scorekeeper.store.seasons import add_season, delete_season, group_seasons, pick_period
 from scorekeeper.web import access
 from scorekeeper.web.forms import attach
@@ -27,6 +28,13 @@ bp = Blueprint("leaderboard", __name__, url_prefix="/groups/<int:group_id>")
 def today() -> datetime:
     """Now, in UTC: the days of "this year" and "this month" (finish times are UTC)."""
     return datetime.now(UTC)
+
+
+@bp.app_template_global("ratings_after")
+def ratings_after(match: Match | MatchView) -> dict[int, tuple[int, int, int]]:
+    """A finished match's seats' ratings after it, for its board (one query; none while
+    it is played): the scoreboard's template asks, so its views need not know."""
+    return match_ratings(match.id) if match.status == "finished" else {}
 
 
 @bp.get("/leaderboard")

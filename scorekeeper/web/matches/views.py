@@ -7,11 +7,9 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.sheets import GAMES, LO, options_for
 from scorekeeper.core.text import name_key, sentence
-from scorekeeper.store.boards import MatchView
 from scorekeeper.store.extensions import db
 from scorekeeper.store.groups import add_player
-from scorekeeper.store.leaderboard import match_ratings
-from scorekeeper.store.models import Group, Match, new_token
+from scorekeeper.store.models import Group, new_token
 from scorekeeper.store.records import create_match, match_sheet
 from scorekeeper.web import access
 from scorekeeper.web.matches.form import NEW_SLOTS, SetupForm, setup_form
@@ -74,8 +72,7 @@ def _new_field(form, name: str) -> str:
 def show(group_id: int, match_id: int):
     """The scoreboard, with the actions of a member's phone."""
     group, match = access.member_board(group_id, match_id)
-    return render_template("matches/show.html", group=group, readonly=False, **board(match),
-                           ratings=_ratings(match))
+    return render_template("matches/show.html", group=group, readonly=False, **board(match))
 
 
 @bp.get("/view/<token>")
@@ -83,12 +80,7 @@ def view(token: str):
     """The same scoreboard for spectators: read-only, refreshed by the page script."""
     match = access.watched_board(token)
     return render_template("matches/show.html", group=match.group, readonly=True,
-                           **board(match), ratings=_ratings(match))
-
-
-def _ratings(match: Match | MatchView) -> dict[int, tuple[int, int, int]]:
-    """A finished match's seats' ratings after it (one query; none while it is played)."""
-    return match_ratings(match.id) if match.status == "finished" else {}
+                           **board(match))
 
 
 @bp.post(PREFIX + "/<int:match_id>/rematch")
