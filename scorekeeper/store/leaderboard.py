@@ -24,10 +24,12 @@ __all__ = [
     "BoardRow",
     "RatingPoint",
     "Record",
+    "SeasonFigures",
     "board",
     "last_game",
     "match_ratings",
     "rating_history",
+    "season_figures",
 ]
 
 
@@ -149,6 +151,27 @@ def rating_history(player: Player, scope: str = ALL) -> dict[str, list[RatingPoi
     for game, *point in rows:
         found.setdefault(game, []).append(RatingPoint(*point))
     return found
+
+
+@dataclass(frozen=True)
+class SeasonFigures:
+    """A player's figures in one game and scope, from their rating row: the counts
+    the leaderboard and its records read, for the player page's season."""
+
+    rating: int
+    matches: int
+    wins: int
+    best_streak: int
+    best_deficit: int | None
+    top_hand: int | None
+
+
+def season_figures(player: Player, scope: str = ALL) -> dict[str, SeasonFigures]:
+    """The player's figures per game in a scope (one statement)."""
+    rows = db.session.execute(
+        db.select(R.game, R.shown, R.matches, R.wins, R.best_streak, R.best_deficit,
+                  R.top_hand).where(R.player_id == player.id, R.scope == scope)).all()
+    return {game: SeasonFigures(*rest) for game, *rest in rows}
 
 
 def match_ratings(match_id: int) -> dict[int, tuple[int, int, int]]:

@@ -215,5 +215,7 @@ def test_the_player_page_charts_the_rating_with_a_table_saying_the_same(member):
     rows = section.split("<tbody>")[1].split("</tbody>")[0].count("<tr>")
     assert rows == 6
     assert ">match</text>" in section  # the x axis counts matches, not hands
-    last_year = client.get(f"/groups/{gid}/players/{ann}/stats?season=year").text
-    assert 'value="year" selected' in last_year
+    assert "All time: 6 won · longest winning streak 6 · most points in one hand 12" in section
+    this_year = client.get(f"/groups/{gid}/players/{ann}/stats?season=year").text
+    assert 'value="year" selected' in this_year
+    assert "This year" in this_year and "6 won" in this_year
