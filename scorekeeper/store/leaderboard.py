@@ -18,18 +18,18 @@ from scorekeeper.core.ratings import ALL, arrow, is_provisional
 from scorekeeper.core.sheets import C8, LO
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, Player, Rating, RatingStep
+from scorekeeper.store.ratings import Finished, SeatResult, State, recount
 
 __all__ = [
     "Board",
     "BoardRow",
+    "History",
     "RatingPoint",
     "Record",
-    "SeasonFigures",
     "board",
     "last_game",
     "match_ratings",
     "rating_history",
-    "season_figures",
 ]
 
 
@@ -131,47 +131,42 @@ class RatingPoint:
     place: int
 
 
+@dataclass(frozen=True)
+class History:
+    """A player's ratings in one game and scope: the rating after each match, oldest
+    first, and their standing after the last (the counts behind the records)."""
+
+    points: tuple[RatingPoint, ...]
+    standing: State
+
+
+def rating_history(player: Player, scope: str = ALL) -> dict[str, History]:
+    """The player's ratings per game in a scope, from their rating steps (one
+    statement); the counts are moved on step by step by the ratings' own rule
+    (:func:`~scorekeeper.store.ratings.recount`), as the stored rating row was."""
+    S = RatingStep
+    rows = db.session.execute(
+        db.select(S.game, S.match_id, S.finished_at, S.shown, S.change, S.place, S.seat,
+                  S.won, S.deficit, S.top_hand, S.mu, S.sigma)
+        .where(S.player_id == player.id, S.scope == scope)
+        .order_by(S.game, S.finished_at, S.match_id)).all()
+    points: dict[str, list[RatingPoint]] = {}
+    states: dict[str, dict[int, State]] = {}
+    for game, match_id, at, rating, change, place, seat, won, deficit, top, mu, sigma in rows:
+        points.setdefault(game, []).append(RatingPoint(match_id, at, rating, change, place))
+        result = SeatResult(player.id, seat, place, bool(won), deficit, top)
+        recount(states.setdefault(game, {}), Finished(match_id, at, (result,)),
+                {player.id: (mu, sigma)})
+    return {game: History(tuple(found), states[game][player.id])
+            for game, found in points.items()}
+
+
 def last_game(group: Group) -> str | None:
     """The game of the group's most recently finished match (None before any): what
     the leaderboard shows when no game is asked for."""
     return db.session.scalar(db.select(Match.game).where(
         Match.group_id == group.id, Match.status == "finished")
         .order_by(Match.finished_at.desc(), Match.id.desc()).limit(1))
-
-
-def rating_history(player: Player, scope: str = ALL) -> dict[str, list[RatingPoint]]:
-    """The player's shown rating after each of their matches, oldest first, per game
-    (one statement)."""
-    S = RatingStep
-    rows = db.session.execute(
-        db.select(S.game, S.match_id, S.finished_at, S.shown, S.change, S.place)
-        .where(S.player_id == player.id, S.scope == scope)
-        .order_by(S.game, S.finished_at, S.match_id)).all()
-    found: dict[str, list[RatingPoint]] = {}
-    for game, *point in rows:
-        found.setdefault(game, []).append(RatingPoint(*point))
-    return found
-
-
-@dataclass(frozen=True)
-class SeasonFigures:
-    """A player's figures in one game and scope, from their rating row: the counts
-    the leaderboard and its records read, for the player page's season."""
-
-    rating: int
-    matches: int
-    wins: int
-    best_streak: int
-    best_deficit: int | None
-    top_hand: int | None
-
-
-def season_figures(player: Player, scope: str = ALL) -> dict[str, SeasonFigures]:
-    """The player's figures per game in a scope (one statement)."""
-    rows = db.session.execute(
-        db.select(R.game, R.shown, R.matches, R.wins, R.best_streak, R.best_deficit,
-                  R.top_hand).where(R.player_id == player.id, R.scope == scope)).all()
-    return {game: SeasonFigures(*rest) for game, *rest in rows}
 
 
 def match_ratings(match_id: int) -> dict[int, tuple[int, int, int]]:

@@ -11,14 +11,9 @@ from typing import Any
 
 from scorekeeper.core.chart import Chart, Series, score_chart
 from scorekeeper.core.ratings import START, Period, is_provisional
-from scorekeeper.store.leaderboard import (
-    HAND_TITLES,
-    RatingPoint,
-    SeasonFigures,
-    rating_history,
-    season_figures,
-)
+from scorekeeper.store.leaderboard import HAND_TITLES, RatingPoint, rating_history
 from scorekeeper.store.models import Group, Player
+from scorekeeper.store.ratings import State
 from scorekeeper.store.seasons import pick_period
 
 
@@ -41,11 +36,9 @@ def _summary(points: list[RatingPoint]) -> str:
     return words + (", provisional" if is_provisional(count) else "")
 
 
-def _counts(game: str, figures: SeasonFigures | None) -> str:
+def _counts(game: str, figures: State) -> str:
     """The season's counts in words: wins, the longest streak, the best comeback and
     the most points in one hand (the figures the leaderboard's records read)."""
-    if figures is None:
-        return ""
     words = [f"{figures.wins} won", f"longest winning streak {figures.best_streak}"]
     if figures.best_deficit:
         words.append(f"best comeback {figures.best_deficit}")
@@ -59,10 +52,9 @@ def player_ratings(group: Group, player: Player, season: str | None) -> dict[str
     by default), the picker's choices and a chart per game they were rated in."""
     period, periods = pick_period(group, season, datetime.now(UTC).date())
     chosen: Period = period or periods[0]
-    figures = season_figures(player, chosen.scope)
     charts = [RatingChart(game, score_chart(
-        [Series(player.name, player.colour, (START, *(p.rating for p in points)))],
+        [Series(player.name, player.colour, (START, *(p.rating for p in found.points)))],
         from_zero=False),
-        tuple(points), _summary(points), _counts(game, figures.get(game)))
-        for game, points in sorted(rating_history(player, chosen.scope).items())]
+        found.points, _summary(list(found.points)), _counts(game, found.standing))
+        for game, found in sorted(rating_history(player, chosen.scope).items())]
     return {"rating_period": chosen, "rating_periods": periods, "rating_charts": charts}

@@ -17,6 +17,7 @@ from scorekeeper.core.errors import InputError
 from scorekeeper.core.places import places
 from scorekeeper.core.ratings import shown
 from scorekeeper.store.extensions import db
+from scorekeeper.store.leaderboard import rating_history
 from scorekeeper.store.models import Group, Match, Rating, RatingStep
 from scorekeeper.store.ratings import order_key
 from scorekeeper.store.records import (
@@ -232,3 +233,21 @@ def test_finish_order_decides_and_ties_go_by_id(app):
                                .order_by(RatingStep.finished_at, RatingStep.match_id)).all()
     keys = [order_key(s.finished_at, s.match_id) for s in steps]
     assert keys == sorted(keys)
+
+
+def test_a_players_history_folds_to_their_stored_rating_row(app):
+    group = _group()
+    import_document(group, random_document(random.Random(9), 30))
+    compared = 0
+    for player in group.players:
+        for game, found in rating_history(player, "all").items():
+            row = db.session.get_one(Rating, (player.id, game, "all"))
+            standing = found.standing
+            assert (standing.mu, standing.sigma, standing.shown, standing.change,
+                    standing.matches, standing.wins, standing.best_streak,
+                    standing.best_deficit, standing.top_hand) == (
+                row.mu, row.sigma, row.shown, row.change, row.matches, row.wins,
+                row.best_streak, row.best_deficit, row.top_hand)
+            assert len(found.points) == row.matches
+            compared += 1
+    assert compared > 3
