@@ -46,13 +46,14 @@ def bearer_match(match_id: int) -> Match:
     return match if match is not None else group_match(token_group(token), match_id)
 
 
-def bearer_board(match_id: int) -> Match | MatchView:
+def bearer_board(match_id: int) -> MatchView:
     """What a new hand needs of the match a request names (see :func:`bearer_match`):
     its read-only view, in one plain query, which the records write a new hand from;
-    the model for a match whose running state is still to be worked out."""
+    else the answer of :func:`bearer_match`."""
     view = boards.invited_match(bearer_token(), match_id)
-    if view is None or view.running_json is None:
-        return bearer_match(match_id)
+    if view is None:
+        bearer_match(match_id)  # says which error
+        raise NotFoundError("no such match in this group", "match")
     return view
 
 

@@ -2,10 +2,11 @@
 
 The scoreboard is the page every phone at the table loads after every save, and
 building the mapped objects of a match, its group, seats and players cost more than
-the rest of finding it. These read-only views carry what the scoreboard and the
-standings read, under the models' own attribute names (so
-:func:`~scorekeeper.store.records.current_standings` and the running state read
-either), and nothing to write back: pages that change a match load the models.
+the rest of finding it. These read-only views are the read model of a match
+for the scoreboard, the live summary and the API's save: what they show and what a
+new hand is written from, under the models' own attribute names, and nothing to
+write back (the pages that edit or list every hand load the models). A row stored
+before the running state was kept gets it worked out from its hands, read-only.
 """
 
 from __future__ import annotations
@@ -17,9 +18,11 @@ from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import bindparam, select
+from sqlalchemy.engine import Connection
 
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import MAX_ID, MAX_TOKEN, Group, Match, Player, Seat
+from scorekeeper.store.replayed import running_text
 
 __all__ = ["GroupView", "MatchView", "PlayerView", "SeatView", "board_match", "invited_match",
            "watched_match"]
@@ -66,7 +69,7 @@ class MatchView:
     status: str
     hand_count: int
     finished_at: datetime | None
-    running_json: str | None
+    running_json: str
     version: int
     group: GroupView
     seats: list[SeatView]
@@ -90,12 +93,14 @@ def _statements() -> tuple[Any, Any, Any]:
             base.where(m.c.id == bindparam("match"), g.c.invite_token == bindparam("token")))
 
 
-def _view(rows: Sequence[Any]) -> MatchView | None:
+def _view(rows: Sequence[Any], connection: Connection) -> MatchView | None:
     """The view of a match from its rows, one per seat (see :func:`_statements`)."""
     if not rows:
         return None
     *match, group_name, invite_token = rows[0][:len(_MATCH) + 2]
     values = dict(zip(_MATCH, match, strict=True))
+    if values["running_json"] is None:
+        values["running_json"] = running_text(connection, values["id"])
     seats = []
     for row in rows:
         position, winner, player_id, name, colour = row[len(_MATCH) + 2:]
@@ -108,7 +113,7 @@ def _read(statement: Any, values: dict[str, Any]) -> MatchView | None:
     """One look-up on a connection of its own: a page that only shows a match never
     starts the ORM session (its transaction and teardown cost more than the query)."""
     with db.engine.connect() as connection:
-        return _view(connection.execute(statement, values).all())
+        return _view(connection.execute(statement, values).all(), connection)
 
 
 def board_match(group_id: int, match_id: int) -> MatchView | None:
@@ -125,8 +130,9 @@ def invited_match(token: str, match_id: int) -> MatchView | None:
     is written from it."""
     if not (0 < len(token) <= MAX_TOKEN and 0 < match_id <= MAX_ID):
         return None
-    return _view(db.session.connection().execute(
-        _statements()[2], {"token": token, "match": match_id}).all())
+    connection = db.session.connection()
+    return _view(connection.execute(_statements()[2], {"token": token, "match": match_id})
+                 .all(), connection)
 
 
 def watched_match(token: str) -> MatchView | None:

@@ -5,8 +5,10 @@ The derived columns kept (``Match``'s ``status``, ``hand_count`` and ``finished_
 ``Seat.winner``) are an index for the history pages; ``SeatFigures`` (per match) with
 ``PlayerTotals``, ``PlayerFalls`` and ``PlayerRivals`` (their sums per player) serve the
 player page; ``Match.running_json`` is the position after the last hand that the next
-save moves on from. All are rewritten in the same transaction as every change to the
-hands; the match's ``version`` makes concurrent changes to one match conflict instead of interleave.
+save moves on from. All are written by :mod:`scorekeeper.store.projection` alone, in
+the same transaction as every change to the hands (made by :mod:`.records` alone), and
+can be verified and rebuilt from the hands; the match's ``version`` makes concurrent
+changes to one match conflict instead of interleave.
 """
 
 from __future__ import annotations
@@ -214,9 +216,9 @@ class Ruling(Model):
 class SeatFigures(Model):
     """One seat's statistics in one match (:func:`scorekeeper.core.stats.seat_figures`).
 
-    Derived from the match's hands like the listing columns of ``Match``, and rewritten
-    by the records in the same transaction as every change to them, so the player page
-    adds up one row per match instead of replaying every hand. ``game``, ``finished``
+    Derived from the match's hands like the listing columns of ``Match``, and written
+    by the projection in the same transaction as every change to them, so the player
+    page adds up one row per match instead of replaying every hand. ``game``, ``finished``
     and ``won`` repeat the match's so that page reads this table alone.
     """
 
@@ -251,8 +253,9 @@ class SeatFigures(Model):
 
 class PlayerTotals(Model):
     """A player's figures in one game, summed over every seat they took in it: the
-    ``seat_figures`` rows added up, kept by :mod:`scorekeeper.store.totals` with every
-    change to those rows (same transaction), so the player page reads a row per game.
+    ``seat_figures`` rows added up, kept by :mod:`scorekeeper.store.totals` (a figure
+    of the projection) with every change to those rows (same transaction), so the
+    player page reads a row per game.
 
     ``played`` counts finished matches and ``unfinished`` the rest. ``best_*`` is the
     best comeback: the won match with the largest deficit, the earliest on a tie (NULL

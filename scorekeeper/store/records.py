@@ -27,7 +27,7 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, delete, insert, update
+from sqlalchemy import Table, bindparam, delete, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
@@ -490,13 +490,14 @@ def delete_last_hand(match: Match) -> int:
 @dataclass
 class NewMatch:
     """A match checked and replayed, ready to write: its sheet, seated players (with
-    ids), first dealer, hands (``results``, their replay ``table`` and each hand's
-    cards as stored, ``texts``), times, stable id and saved rulings (an import's)."""
+    ids), first dealer, hands (who went out of each and its own deal size, their
+    replay ``table`` and each hand's cards as stored, ``texts``), times, stable id and
+    saved rulings (an import's)."""
 
     sheet: Sheet
     players: Sequence[Player]
     first_dealer: int
-    results: Sequence[HandResult]
+    hands: Sequence[tuple[int | None, int | None]]
     table: Standings
     texts: Sequence[tuple[str, ...]]
     created_at: datetime | None = None
@@ -508,11 +509,11 @@ class NewMatch:
     def state(self, match_id: int, player_ids: Sequence[int], created_at: datetime
               ) -> MatchState:
         """Its derived state once written (as match ``match_id``)."""
-        rows = [HandRow(result.out, texts, score.points) for result, texts, score
-                in zip(self.results, self.texts, self.table.hands, strict=True)]
+        outs = [out for out, _ in self.hands]
+        rows = [HandRow(out, texts, score.points) for out, texts, score
+                in zip(outs, self.texts, self.table.hands, strict=True)]
         return after_replay(match_id, self.sheet.game, self.sheet_json, player_ids, self.table,
-                            rows, [result.out for result in self.results], self.finished_at,
-                            created_at)
+                            rows, outs, self.finished_at, created_at)
 
 
 def _check_seats(group: Group, sheet: Sheet, players: Sequence[Player], first_dealer: int
@@ -538,44 +539,40 @@ def new_match(group: Group, sheet: Sheet, players: Sequence[Player], first_deale
         table = standings(sheet, [p.name for p in players], first_dealer, hands)
     except ScoringError as exc:
         raise InputError(str(exc), _field(exc)) from None
-    return NewMatch(sheet, players, first_dealer, hands, table,
-                    [_texts(result) for result in hands], **given)
+    return NewMatch(sheet, players, first_dealer, [(r.out, r.hand_size) for r in hands],
+                    table, [_texts(result) for result in hands], **given)
 
 
 def add_matches(group: Group, matches: Sequence[NewMatch]) -> list[int]:
     """Write new matches of a group, their seats, hands, entries and rulings, and their
-    derived rows, in the session's transaction (NOT committed): a few statements per
-    table whatever their number (SQLAlchemy's insert of many rows). Returns their ids."""
+    derived rows, in the session's transaction (NOT committed), with SQLAlchemy's
+    insert of many rows: a few statements per table whatever their number. Returns
+    their ids."""
     db.session.flush()  # players just created get their ids
-    if not matches:
-        return []
-    connection = db.session.connection()
-    now, sheets = utcnow(), {}
+    connection, now, sheets = db.session.connection(), utcnow(), {}
     for match in matches:
         if id(match.sheet) not in sheets:  # an import repeats a few sheets thousands of times
             sheets[id(match.sheet)] = match.sheet.to_json()
         match.sheet_json = sheets[id(match.sheet)]
+    if not matches:
+        return []
     starts = [match.created_at or now for match in matches]
-    ids = _inserted(connection, Match, [
+    rows: list[dict[str, Any]] = [
         {"group_id": group.id, "game": match.sheet.game, "sheet_json": match.sheet_json,
          "first_dealer": match.first_dealer, "uid": match.uid or new_uid(),
          "view_token": new_token(), "created_at": start, "version": 1}
-        for match, start in zip(matches, starts, strict=True)])
+        for match, start in zip(matches, starts, strict=True)]
+    connection.execute(insert(Match), rows)
+    # The new ids read back by the stable id, unique in the group (one query, where
+    # RETURNING would cost SQLite a statement per row).
+    by_uid = dict(connection.execute(select(Match.uid, Match.id).where(
+        Match.group_id == group.id, Match.uid.in_([row["uid"] for row in rows]))).all())
+    ids = [by_uid[row["uid"]] for row in rows]
     _write_facts(connection, matches, ids, now)
     projection.project(connection, [
         Change(None, match.state(match_id, [p.id for p in match.players], start))
         for match, match_id, start in zip(matches, ids, starts, strict=True)])
     return ids
-
-
-def _inserted(connection: Connection, model: Any, rows: list[dict[str, Any]]) -> list[int]:
-    """INSERT many rows in one statement (batched by SQLAlchemy) and return their new ids
-    in the order of ``rows``."""
-    if not rows:
-        return []
-    table = model.__table__
-    statement = insert(table).returning(table.c.id, sort_by_parameter_order=True)
-    return list(connection.scalars(statement, rows))
 
 
 def _write_facts(connection: Connection, matches: Sequence[NewMatch], ids: Sequence[int],
@@ -585,16 +582,20 @@ def _write_facts(connection: Connection, matches: Sequence[NewMatch], ids: Seque
              for match, match_id in zip(matches, ids, strict=True)
              for i, player in enumerate(match.players)]
     connection.execute(insert(Seat), seats)
-    hands, cards = [], []
+    hands: list[dict[str, Any]] = []
+    cards = []
     for match, match_id in zip(matches, ids, strict=True):
-        for number, (result, dealer, texts, score) in enumerate(zip(
-                match.results, match.table.dealers, match.texts, match.table.hands,
+        for number, ((out, size), dealer, texts, score) in enumerate(zip(
+                match.hands, match.table.dealers, match.texts, match.table.hands,
                 strict=True), start=1):
             hands.append({"match_id": match_id, "number": number, "dealer": dealer,
-                          "out_seat": result.out, "hand_size": result.hand_size,
-                          "created_at": now})
+                          "out_seat": out, "hand_size": size, "created_at": now})
             cards.append(zip(texts, score.points, strict=True))
-    hand_ids = _inserted(connection, Hand, hands)
+    if hands:
+        connection.execute(insert(Hand), hands)
+    numbered = {(match_id, number): hand_id for hand_id, match_id, number in connection.execute(
+        select(Hand.id, Hand.match_id, Hand.number).where(Hand.match_id.in_(ids)))}
+    hand_ids = [numbered[hand["match_id"], hand["number"]] for hand in hands]
     entries = [{"hand_id": hand_id, "seat": seat, "cards": text, "points": points}
                for hand_id, held in zip(hand_ids, cards, strict=True)
                for seat, (text, points) in enumerate(held)]

@@ -24,7 +24,7 @@ from scorekeeper.core.stats import HandRow
 from scorekeeper.store.derived import GroupState, MatchState, after_replay
 from scorekeeper.store.models import Hand, HandEntry, Match, Player, Season, Seat
 
-__all__ = ["group_state", "match_state"]
+__all__ = ["group_state", "match_state", "running_text"]
 
 M, S, P, H, E = (Match.__table__, Seat.__table__, Player.__table__, Hand.__table__,
                  HandEntry.__table__)
@@ -92,3 +92,24 @@ def group_state(connection: Connection, group_id: int) -> GroupState:
     return GroupState(group_id, tuple(
         match_state(match, seats_of[match.id], hands_of[match.id], cards)
         for match in matches), tuple(players), tuple(tuple(season) for season in seasons))
+
+
+def running_text(connection: Connection, match_id: int) -> str:
+    """The running state a match's stored hands give, as ``running_json`` holds it: for
+    a row stored before the state was kept (the writer stores it with the next save)."""
+    match = connection.execute(
+        select(M.c.id, M.c.game, M.c.sheet_json, M.c.first_dealer, M.c.finished_at,
+               M.c.created_at).where(M.c.id == match_id)).one()
+    seats = connection.execute(
+        select(S.c.match_id, S.c.position, S.c.player_id, P.c.name)
+        .join(P, P.c.id == S.c.player_id).where(S.c.match_id == match_id)
+        .order_by(S.c.position)).all()
+    hands = connection.execute(
+        select(H.c.id, H.c.match_id, H.c.out_seat, H.c.hand_size)
+        .where(H.c.match_id == match_id).order_by(H.c.number)).all()
+    cards: dict[int, dict[int, str]] = defaultdict(dict)
+    for entry in connection.execute(select(E.c.hand_id, E.c.seat, E.c.cards)
+                                    .join(H, H.c.id == E.c.hand_id)
+                                    .where(H.c.match_id == match_id)):
+        cards[entry.hand_id][entry.seat] = entry.cards
+    return match_state(match, seats, hands, cards).running_json

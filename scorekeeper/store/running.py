@@ -3,10 +3,10 @@
 It holds the standings' :class:`~scorekeeper.core.scoring.Position` and every seat's
 figures (the values of its ``seat_figures`` row): with it a save scores and checks the
 next hand, moves standings and figures on by that one hand and answers, without reading
-the match's earlier hands. :mod:`.records` (the one writer) keeps it in the same
-transaction as every change to the hands; an edit or delete of an earlier hand replays
-the match and stores what the replay ends in, so the stored state always equals a full
-replay (the tests check this after any mix of record, edit, delete and import).
+the match's earlier hands. :mod:`.records` (the one writer) works it out with every
+change to the hands — one step for a new hand, a replay for anything else — and
+:mod:`.projection` stores it in the same transaction, so the stored state always equals
+a full replay (``scorekeeper db verify`` checks it).
 """
 
 from __future__ import annotations

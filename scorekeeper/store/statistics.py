@@ -8,8 +8,8 @@ number of matches the group played.
 2. per game and hand, how often the player fell in that hand (Last One);
 3. head to head: a row per opponent.
 
-The totals are kept by the records with every change to a match's seat figures
-(:mod:`scorekeeper.store.figures`); tests hold the figures equal to the reference
+The totals are kept by the projection (:mod:`scorekeeper.store.projection`) with every
+change to a match's seat figures; tests hold the figures equal to the reference
 definitions replayed over every stored hand.
 """
 

@@ -128,24 +128,23 @@ def member_match(group_id: int, match_id: int) -> tuple[Group, Match]:
     return match.group, match
 
 
-def member_board(group_id: int, match_id: int
-                 ) -> tuple[Group | GroupView, Match | MatchView]:
+def member_board(group_id: int, match_id: int) -> tuple[GroupView, MatchView]:
     """What the scoreboard shows of a match of a group this phone is a member of: its
     read-only view, in one plain query (the page every phone loads after every save);
-    the models for a match whose running state is still to be worked out, and the
-    404s of :func:`member_match`."""
+    else the 404 of :func:`current_group` or :func:`group_match`, whichever is at
+    fault."""
     view = boards.board_match(group_id, match_id)
-    if view is None or view.running_json is None or not is_member(view.group):
-        return member_match(group_id, match_id)
+    if view is None or not is_member(view.group):
+        member_match(group_id, match_id)  # says which 404
+        abort(404, "No such match in this group.")
     return view.group, view
 
 
-def watched_board(token: str) -> Match | MatchView:
-    """What a spectator's view link shows: the match's read-only view (as
-    :func:`member_board`), else :func:`match_from_view_token`."""
+def watched_board(token: str) -> MatchView:
+    """What a spectator's view link shows: the match's read-only view, else 404."""
     view = boards.watched_match(token)
-    if view is None or view.running_json is None:
-        return match_from_view_token(token)
+    if view is None:
+        abort(404, "This view link is wrong or no longer works.")
     return view
 
 

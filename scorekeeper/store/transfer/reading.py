@@ -74,7 +74,7 @@ class Plan:
     sheet: Sheet
     names: list[str]
     first_dealer: int
-    results: list[HandResult]
+    hands: list[tuple[int | None, int | None]]  # who went out of each, its own deal size
     created_at: datetime | None
     finished_at: datetime | None
     rulings: list[dict[str, Any]] = field(default_factory=list)
@@ -326,7 +326,9 @@ def _match(data: Any, where: str, limits: Limits, read: _Reader) -> Plan:
     results = [result for result, _ in read_hands]
     table = _replay(sheet, names, dealer, results, where)
     _check_claims(data, table, names, where)
-    return Plan(sheet, names, dealer, results,
+    # The hands as plain values from here: the scoring input's objects are let go now,
+    # not kept alive with the plans for the cycle collector to walk again and again.
+    return Plan(sheet, names, dealer, [(result.out, result.hand_size) for result in results],
                  _moment(data.get("created_at"), f"{where}.created_at"),
                  _moment(data.get("finished_at"), f"{where}.finished_at"),
                  [_ruling(r, f"{where}.rulings[{i}]", len(hands)) for i, r in enumerate(rulings)],

@@ -72,7 +72,7 @@ def _new_matches(plans: list[Plan], found: dict[str, Player], key_of: _Keys) -> 
     for plan in plans:
         assert plan.table is not None  # set by validate()
         new.append(NewMatch(plan.sheet, [found[key_of[name]] for name in plan.names],
-                            plan.first_dealer, plan.results, plan.table, plan.texts,
+                            plan.first_dealer, plan.hands, plan.table, plan.texts,
                             plan.created_at, plan.finished_at, plan.uid, plan.rulings))
     return new
 
@@ -106,5 +106,5 @@ def write_plans(group: Group, plans: list[Plan], colours: dict[str, str]) -> Imp
     except BaseException:
         db.session.rollback()
         raise
-    return ImportReport(len(fresh), sum(len(p.results) for p in fresh),
+    return ImportReport(len(fresh), sum(len(p.hands) for p in fresh),
                         tuple(p.name for p in created), len(plans) - len(fresh))

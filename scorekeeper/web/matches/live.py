@@ -13,7 +13,6 @@ from datetime import UTC, datetime
 from flask import Blueprint, Response, jsonify, request
 
 from scorekeeper.store.boards import MatchView
-from scorekeeper.store.models import Match
 from scorekeeper.web import access
 
 bp = Blueprint("live", __name__)
@@ -25,7 +24,7 @@ def _rendered_at() -> dict[str, str]:
     return {"rendered_at": datetime.now(UTC).isoformat(timespec="seconds")}
 
 
-def _answer(match: Match | MatchView) -> Response:
+def _answer(match: MatchView) -> Response:
     """304 when the client holds the current version, else the match's live summary."""
     etag = f"m{match.id}v{match.version}"
     if request.if_none_match.contains(etag):
