@@ -13,12 +13,22 @@ from typing import Any
 
 from flask import Blueprint, Flask, jsonify, request
 
-from scorekeeper.api import auth, deal, group, hands, matches, replay, score, transfer
+from scorekeeper.api import (
+    auth,
+    deal,
+    group,
+    hands,
+    leaderboard,
+    matches,
+    replay,
+    score,
+    transfer,
+)
 from scorekeeper.api.common import ERROR_SCHEMA, error_response
 from scorekeeper.core.errors import InputError
 from scorekeeper.extensions import csrf
 
-MODULES = (score, group, matches, hands, deal, transfer, replay)
+MODULES = (score, group, matches, hands, deal, transfer, replay, leaderboard)
 PREFIX = "/api/v1"
 # Every path under /api/ answers errors in JSON, an unknown version's included.
 ERROR_PREFIX = "/api/"

@@ -8,6 +8,7 @@ from typing import Any
 from flask import url_for
 from werkzeug.routing import BuildError
 
+from scorekeeper.api.leaderboard import seat_ratings
 from scorekeeper.core.scoring import Standings
 from scorekeeper.store.boards import MatchView
 from scorekeeper.store.models import Hand, Match
@@ -75,4 +76,5 @@ def match_json(match: Match) -> dict[str, Any]:
         "hands": hands,
         "standings": standings_json(current_standings(match)),
         "view_path": _view_path(match),
+        "ratings": seat_ratings(match.id) if match.status == "finished" else None,
     }

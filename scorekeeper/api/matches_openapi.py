@@ -64,7 +64,7 @@ SCHEMAS = {
     "Match": {
         "type": "object",
         "required": ["id", "game", "sheet", "status", "version", "first_dealer", "seats",
-                     "hands", "standings", "view_path"],
+                     "hands", "standings", "view_path", "ratings"],
         "properties": {
             "id": _INT,
             "game": {"type": "string"},
@@ -81,6 +81,10 @@ SCHEMAS = {
             "standings": {"$ref": "#/components/schemas/Standings"},
             "view_path": {"type": ["string", "null"],
                           "description": "The read-only page for spectators."},
+            "ratings": {"oneOf": [{"type": "null"}, {
+                "type": "array", "items": {"$ref": "#/components/schemas/SeatRating"}}],
+                "description": "A finished match: each seat's all-time rating in the game "
+                               "after it, its change and the seat's place; else null."},
         },
     },
 }

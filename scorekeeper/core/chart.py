@@ -145,18 +145,25 @@ def place_goal(y: float, label: str, text: str, lines: Sequence[Sequence[tuple[f
 
 
 def score_chart(series: Sequence[Series], goal: int | None = None,
-                width: int = WIDTH, height: int = HEIGHT, goal_word: str = "") -> Chart:
+                width: int = WIDTH, height: int = HEIGHT, goal_word: str = "",
+                from_zero: bool = True) -> Chart:
     """Lay out the lines, axes and goal line for the given series.
 
     The value axis starts at 0 (or lower, if a value is negative) and always takes in
     the goal, so the distance to the threshold or target is visible. The goal's label
-    (``goal_word`` and the goal) is placed clear of every line and line end.
+    (``goal_word`` and the goal) is placed clear of every line and line end. Without
+    ``from_zero`` the axis spans the values alone (a rating near 1,000 moving by tens).
+
+    >>> [t.label for t in score_chart([Series("Ann", "#d62728", (1000, 1012, 990))],
+    ...                               from_zero=False).y_ticks]
+    ['990', '995', '1000', '1005', '1010', '1015']
     """
     hands = max((len(s.values) for s in series), default=1) - 1
     values = [v for s in series for v in s.values]
     if goal is not None:
         values.append(goal)
-    low, high = min([0, *values]), max([1, *values])
+    low = min([0, *values]) if from_zero or not values else min(values)
+    high = max([1 if from_zero else low + 1, *values])
     step = nice_step(high - low)
     low, high = step * math.floor(low / step), step * math.ceil(high / step)
     right, bottom = width - RIGHT, height - BOTTOM

@@ -10,14 +10,16 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import date, datetime
 from functools import lru_cache
 from typing import Any, Protocol
 
 from sqlalchemy.engine import Connection
 
+from scorekeeper.core.places import places
 from scorekeeper.core.running import FIGURES as FIGURE_COLUMNS
 from scorekeeper.core.scoring import Standings
+from scorekeeper.core.sheets import Sheet
 from scorekeeper.core.stats import HandRow, seat_figures
 from scorekeeper.core.stats import SeatFigures as Figures
 from scorekeeper.store import running
@@ -35,7 +37,12 @@ class MatchState:
     winning seats, the running state and each seat's ``seat_figures`` values.
 
     ``players`` are the seated players' ids in seat order; ``created_at`` orders a
-    group's matches for figures that depend on order (ratings)."""
+    group's matches for figures that depend on order (ratings).
+
+    ``places`` (:func:`scorekeeper.core.places.places`, None until finished) and
+    ``top_hands`` (each seat's most points in one hand) come with a full replay
+    (:func:`after_replay`: what ``verify`` and ``rebuild`` recompute from); a state moved
+    on by one hand has none, and the ratings' writer reads the stored facts instead."""
 
     match_id: int
     game: str
@@ -46,6 +53,8 @@ class MatchState:
     winners: tuple[int, ...]
     running: running.Running
     created_at: datetime | None = None
+    places: tuple[int, ...] | None = None
+    top_hands: tuple[int, ...] = ()
 
     @property
     def finished(self) -> bool:
@@ -88,9 +97,12 @@ def after_replay(match_id: int, game: str, sheet_json: str, players: Sequence[in
     """A match's state from a full replay of its hands (``table``, from the hands as
     ``rows`` and who went out of each, ``outs``)."""
     figures = replayed_figures(game, sheet_json, len(players), rows, table)
+    tops = tuple(max((row.points[seat] for row in rows), default=0)
+                 for seat in range(len(players)))
     return MatchState(match_id, game, tuple(players), table.played,
                       "finished" if table.over else "active", _finish(table, finished_before),
-                      tuple(table.winners), running.at_end(table, figures, outs), created_at)
+                      tuple(table.winners), running.at_end(table, figures, outs), created_at,
+                      places(_sheet(sheet_json), table), tops)
 
 
 def after_step(before: MatchState, state: running.Running, table: Standings) -> MatchState:
@@ -99,7 +111,13 @@ def after_step(before: MatchState, state: running.Running, table: Standings) -> 
     return replace(before, hand_count=table.played,
                    status="finished" if table.over else "active",
                    finished_at=_finish(table, before.finished_at),
-                   winners=tuple(table.winners), running=state)
+                   winners=tuple(table.winners), running=state, places=None, top_hands=())
+
+
+@lru_cache(maxsize=256)
+def _sheet(sheet_json: str) -> Sheet:
+    """A stored sheet, parsed once per text."""
+    return Sheet.from_json(sheet_json)
 
 
 @lru_cache(maxsize=256)
@@ -136,6 +154,7 @@ class GroupState:
     group_id: int
     matches: tuple[MatchState, ...]
     players: tuple[int, ...]  # every player of the group, hidden ones too
+    seasons: tuple[tuple[int, date, date], ...] = ()  # named: id, first and last day
 
 
 @dataclass(frozen=True)

@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import secrets
 import uuid
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 from sqlalchemy import (
     Boolean,
+    Date,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -300,3 +302,82 @@ class PlayerRivals(Model):
     together: Mapped[int] = mapped_column(Integer, default=0)
     wins: Mapped[int] = mapped_column(Integer, default=0)
     their_wins: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class Season(Model):
+    """A named stretch of days a group plays a season in (first and last day included):
+    its ratings start fresh on the first day, and its leaderboard counts only the
+    matches finished within it."""
+
+    __table_args__ = (UniqueConstraint("group_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("group.id"), index=True)
+    name: Mapped[str] = mapped_column(String(40))
+    first_day: Mapped[date] = mapped_column(Date)
+    last_day: Mapped[date] = mapped_column(Date)
+
+
+class Rating(Model):
+    """A player's rating in one game and one scope of a group (``all``, a year
+    ``y2026``, a month ``m2026-12`` or a named season ``s<id>``) after the last match
+    of that scope they finished, with the counts behind the leaderboard and its records.
+
+    Derived, like the seat figures: :mod:`scorekeeper.store.ratings` computes it from
+    finished matches in the order they finished, in the same transaction as the change
+    that finishes, edits or reopens one, and can rebuild and verify it. ``mu`` and
+    ``sigma`` are the Plackett–Luce model's; ``change`` is the shown rating's change in
+    the player's last match of the scope.
+    """
+
+    __tablename__ = "rating"
+    __table_args__ = (Index("ix_rating_board", "group_id", "game", "scope"),)
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(20), primary_key=True)
+    scope: Mapped[str] = mapped_column(String(12), primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("group.id"))
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    shown: Mapped[int] = mapped_column(Integer)
+    change: Mapped[int] = mapped_column(Integer, default=0)
+    matches: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    streak: Mapped[int] = mapped_column(Integer, default=0)  # wins in a row up to now
+    best_streak: Mapped[int] = mapped_column(Integer, default=0)
+    best_streak_match_id: Mapped[int | None] = mapped_column(Integer)  # where it ended
+    best_deficit: Mapped[int | None] = mapped_column(Integer)  # the best comeback won
+    best_deficit_match_id: Mapped[int | None] = mapped_column(Integer)
+    top_hand: Mapped[int | None] = mapped_column(Integer)  # most points in one hand
+    top_hand_match_id: Mapped[int | None] = mapped_column(Integer)
+    last_match_id: Mapped[int] = mapped_column(Integer)
+    last_finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingStep(Model):
+    """One seat's rating after one finished match, in one scope: the place it took,
+    the figures the leaderboard's records count (won, the comeback, the top hand) and
+    the rating it left with. The player page's chart and the board's "▲ 18" read these;
+    a replay from a changed match restarts from the steps before it."""
+
+    __tablename__ = "rating_step"
+    __table_args__ = (
+        Index("ix_rating_step_chain", "group_id", "game", "scope", "finished_at", "match_id"),
+        Index("ix_rating_step_player", "player_id", "game", "scope", "finished_at"),
+    )
+
+    match_id: Mapped[int] = mapped_column(ForeignKey("match.id"), primary_key=True)
+    scope: Mapped[str] = mapped_column(String(12), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True)
+    group_id: Mapped[int] = mapped_column(ForeignKey("group.id"))
+    game: Mapped[str] = mapped_column(String(20))
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    seat: Mapped[int] = mapped_column(Integer)
+    place: Mapped[int] = mapped_column(Integer)
+    won: Mapped[bool] = mapped_column(Boolean, default=False)
+    deficit: Mapped[int] = mapped_column(Integer, default=0)
+    top_hand: Mapped[int] = mapped_column(Integer, default=0)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    shown: Mapped[int] = mapped_column(Integer)
+    change: Mapped[int] = mapped_column(Integer)

@@ -9,7 +9,10 @@ core (:func:`~scorekeeper.core.scoring.standings`, the running state, each seat'
   ``finished_at``), its running state (``running_json``) and each seat's ``winner``;
 * :data:`.figures.SEAT_FIGURES` — ``seat_figures``, one row per seat per match;
 * :data:`.totals.TOTALS` — ``player_totals``, ``player_falls`` and ``player_rivals``,
-  those rows summed per player.
+  those rows summed per player;
+* :data:`.rating_figure.RATINGS` — ``rating`` and ``rating_step``, each player's
+  rating per game and scope from the finished matches in finish order (it reads the
+  listing and seat figures written before it).
 
 Three entry points, and nothing else writes a derived row:
 
@@ -44,13 +47,14 @@ from sqlalchemy.engine import Connection
 from scorekeeper.store.derived import Change, Figure, GroupState, Kept, Row
 from scorekeeper.store.figures import SEAT_FIGURES
 from scorekeeper.store.listing import LISTING
+from scorekeeper.store.rating_figure import RATINGS
 from scorekeeper.store.replayed import group_state
 from scorekeeper.store.totals import TOTALS
 
 __all__ = ["FIGURES", "Difference", "project", "rebuild", "recompute", "verify"]
 
 # Every derived figure, in writing order: a figure may read what those before it wrote.
-FIGURES: list[Figure] = [LISTING, SEAT_FIGURES, TOTALS]
+FIGURES: list[Figure] = [LISTING, SEAT_FIGURES, TOTALS, RATINGS]
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,10 @@
 """A group's matches replayed from their stored hands: what :mod:`.projection`
 rebuilds and verifies the derived rows from.
 
-Only the facts are read (sheets, seats, hands and the cards each seat held), in
-four plain queries on the caller's connection, so in its transaction: one consistent
-snapshot of the group. Points, dealers, standings and figures all come from the core's
-replay, as the writer's did.
+Only the facts are read (sheets, seats, hands and the cards each seat held, the
+players and the named seasons), in plain queries on the caller's connection, so in
+its transaction: one consistent snapshot of the group. Points, dealers, standings and
+figures all come from the core's replay, as the writer's did.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from scorekeeper.core.scoring import HandResult, standings
 from scorekeeper.core.sheets import Sheet
 from scorekeeper.core.stats import HandRow
 from scorekeeper.store.derived import GroupState, MatchState, after_replay
-from scorekeeper.store.models import Hand, HandEntry, Match, Player, Seat
+from scorekeeper.store.models import Hand, HandEntry, Match, Player, Season, Seat
 
 __all__ = ["group_state", "match_state", "running_text"]
 
@@ -36,7 +36,8 @@ def _sheet(text: str) -> Sheet:
 
 
 def _read(connection: Connection, group_id: int) -> tuple[Any, ...]:
-    """The group's matches, seats, hands and entries, each in one query."""
+    """The group's matches, seats, hands, entries, players and named seasons, each in
+    one query."""
     matches = connection.execute(
         select(M.c.id, M.c.game, M.c.sheet_json, M.c.first_dealer, M.c.finished_at,
                M.c.created_at).where(M.c.group_id == group_id)
@@ -54,7 +55,9 @@ def _read(connection: Connection, group_id: int) -> tuple[Any, ...]:
         .join(M, M.c.id == H.c.match_id).where(M.c.group_id == group_id)).all()
     players = connection.scalars(select(P.c.id).where(P.c.group_id == group_id)
                                  .order_by(P.c.id)).all()
-    return matches, seats, hands, entries, players
+    seasons = connection.execute(select(Season.id, Season.first_day, Season.last_day)
+                                 .where(Season.group_id == group_id).order_by(Season.id)).all()
+    return matches, seats, hands, entries, players, seasons
 
 
 def match_state(match: Any, seats: Sequence[Any], hands: Sequence[Any],
@@ -77,7 +80,7 @@ def match_state(match: Any, seats: Sequence[Any], hands: Sequence[Any],
 
 def group_state(connection: Connection, group_id: int) -> GroupState:
     """Every match of the group as its stored hands determine it, oldest first."""
-    matches, seats, hands, entries, players = _read(connection, group_id)
+    matches, seats, hands, entries, players, seasons = _read(connection, group_id)
     seats_of, hands_of = defaultdict(list), defaultdict(list)
     for seat in seats:
         seats_of[seat.match_id].append(seat)
@@ -88,7 +91,7 @@ def group_state(connection: Connection, group_id: int) -> GroupState:
         cards[entry.hand_id][entry.seat] = entry.cards
     return GroupState(group_id, tuple(
         match_state(match, seats_of[match.id], hands_of[match.id], cards)
-        for match in matches), tuple(players))
+        for match in matches), tuple(players), tuple(tuple(season) for season in seasons))
 
 
 def running_text(connection: Connection, match_id: int) -> str:

@@ -21,6 +21,7 @@ def register(app: Flask) -> None:
     from scorekeeper.web.groups import views as groups
     from scorekeeper.web.hands import views as hands
     from scorekeeper.web.history import views as history
+    from scorekeeper.web.leaderboard import views as leaderboard
     from scorekeeper.web.links import public_url, static_url, url_for_ids
     from scorekeeper.web.matches import live
     from scorekeeper.web.matches import views as matches
@@ -33,5 +34,5 @@ def register(app: Flask) -> None:
     app.jinja_env.globals.update(public_url=public_url, url_for_ids=url_for_ids,
                                  static_url=static_url)
     for blueprint in (groups.bp, players.bp, matches.bp, hands.bp, rules.bp, deal.bp,
-                      check.bp, history.bp, live.bp, offline.bp):
+                      check.bp, history.bp, leaderboard.bp, live.bp, offline.bp):
         app.register_blueprint(blueprint)

@@ -3,7 +3,9 @@
 Commands: ``engine`` (our engine alone, or ``--against openspiel``), ``web`` (requests
 against a bare route), ``browser`` (Chromium: page weight and "Record hand"),
 ``history`` (history pages at 10 and N matches), ``import`` (a large import),
-``cluster`` (hands/s on one host and three behind nginx, and the polling cost). Each
+``cluster`` (hands/s on one host and three behind nginx, and the polling cost),
+``leaderboard`` (the leaderboard and a finishing save at 10 and N matches, a rating
+rebuild). Each
 prints its figures; none is collected by the test suite.
 """
 
@@ -20,6 +22,7 @@ from tests.bench.browser import bench_browser
 from tests.bench.cluster import bench_cluster
 from tests.bench.engine import run_bench
 from tests.bench.history import bench_history, bench_import
+from tests.bench.leaderboard import bench_leaderboard
 from tests.bench.web import bench_web
 
 
@@ -104,7 +107,8 @@ def _versus(games: int, repeats: int, seed: int, as_json: bool,
                f"batches of {games} hands per engine.)")
 
 
-for command in (bench_history, bench_import, bench_web, bench_browser, bench_cluster):
+for command in (bench_history, bench_import, bench_web, bench_browser, bench_cluster,
+                bench_leaderboard):
     bench.add_command(command)
 
 if __name__ == "__main__":

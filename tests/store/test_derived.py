@@ -23,6 +23,8 @@ from scorekeeper.store.models import (
     PlayerFalls,
     PlayerRivals,
     PlayerTotals,
+    Rating,
+    RatingStep,
     Seat,
     SeatFigures,
 )
@@ -136,6 +138,11 @@ CORRUPTIONS: dict[str, tuple[str, Callable[[int, int], object]]] = {
         PlayerFalls.player_id == player).values(times=PlayerFalls.times + 1)),
     "player_rivals": ("together", lambda match, player: update(PlayerRivals).where(
         PlayerRivals.player_id == player).values(together=PlayerRivals.together + 2)),
+    "rating_step": ("mu", lambda match, player: update(RatingStep).where(
+        RatingStep.match_id == match, RatingStep.player_id == player)
+        .values(mu=RatingStep.mu + 0.5)),
+    "rating": ("wins", lambda match, player: update(Rating).where(
+        Rating.player_id == player).values(wins=Rating.wins + 1)),
 }
 
 

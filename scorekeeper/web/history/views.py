@@ -39,6 +39,7 @@ from scorekeeper.store.transfer import (
 )
 from scorekeeper.web import access
 from scorekeeper.web.history.form import ImportForm
+from scorekeeper.web.rating_charts import player_ratings
 
 bp = Blueprint("history", __name__, url_prefix="/groups/<int:group_id>")
 
@@ -83,7 +84,8 @@ def player(group_id: int, player_id: int):
     stats, rivals = player_figures(group, person)
     names = {p.id: p for p in group.players}
     return render_template("history/player.html", group=group, player=person,
-                           stats=stats, games=GAMES, rivals=rivals, names=names)
+                           stats=stats, games=GAMES, rivals=rivals, names=names,
+                           **player_ratings(group, person, request.args.get("season")))
 
 
 def _download(group: Group, matches, fmt: str, stem: str) -> Response:

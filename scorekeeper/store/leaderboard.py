@@ -1,0 +1,178 @@
+"""What the leaderboard, the player page and a finished match's board read of the
+stored ratings (:mod:`scorekeeper.store.rating_rows` keeps them): one statement each,
+whatever the number of matches the group played.
+
+The records come from the same rows: the most wins, the longest winning streak, the
+biggest comeback (the seat figures' ``deficit`` of a won match: the player page's
+"best comeback") and the most points in one hand — the best hand in Crazy Eights,
+where points are scored, and the worst in Last One, where they are caught.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from scorekeeper.core.ratings import ALL, arrow, is_provisional
+from scorekeeper.core.sheets import C8, LO
+from scorekeeper.store.extensions import db
+from scorekeeper.store.models import Group, Match, Player, Rating, RatingStep
+from scorekeeper.store.ratings import Finished, SeatResult, State, recount
+
+__all__ = [
+    "Board",
+    "BoardRow",
+    "History",
+    "RatingPoint",
+    "Record",
+    "board",
+    "last_game",
+    "match_ratings",
+    "rating_history",
+]
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    """One player on the leaderboard."""
+
+    place: int
+    player_id: int
+    name: str
+    colour: str
+    rating: int
+    change: int
+    matches: int
+    wins: int
+
+    @property
+    def provisional(self) -> bool:
+        """Fewer than the rated matches a settled rating needs."""
+        return is_provisional(self.matches)
+
+    @property
+    def arrow(self) -> str:
+        """The change from the last match, as ``▲ 12``."""
+        return arrow(self.change)
+
+
+@dataclass(frozen=True)
+class Record:
+    """A record of the group: what it is, who holds it, the figure and its match."""
+
+    title: str
+    player_id: int
+    name: str
+    value: int
+    match_id: int | None  # None: a record over many matches (the most wins)
+
+
+@dataclass(frozen=True)
+class Board:
+    """A game's leaderboard in one scope, and its records."""
+
+    rows: tuple[BoardRow, ...]
+    records: tuple[Record, ...]
+
+
+R = Rating
+_ROW = (R.player_id, Player.name, Player.colour, R.shown, R.change, R.matches, R.wins,
+        R.best_streak, R.best_streak_match_id, R.best_deficit, R.best_deficit_match_id,
+        R.top_hand, R.top_hand_match_id)
+HAND_TITLES = {C8: "Best hand (most points scored in one hand)",
+               LO: "Worst hand (most points caught in one hand)"}
+
+
+def _places(ratings: Sequence[int]) -> list[int]:
+    """Competition places of ratings sorted high to low: equal ratings share one."""
+    return [1 + next(i for i, r in enumerate(ratings) if r == rating) for rating in ratings]
+
+
+def _best(rows: Sequence[tuple], value: int, match: int) -> tuple | None:
+    """The row with the highest figure at ``value`` (the earlier match on a tie)."""
+    held = [row for row in rows if row[value]]
+    return min(held, key=lambda row: (-row[value], row[match] or 0), default=None)
+
+
+def _records(game: str, rows: Sequence[tuple]) -> tuple[Record, ...]:
+    found = []
+    for title, value, match in (("Most wins", 6, None), ("Longest winning streak", 7, 8),
+                                ("Biggest comeback", 9, 10),
+                                (HAND_TITLES.get(game), 11, 12)):
+        if title is None:
+            continue  # Countdown scores no points: no hand record
+        best = _best(rows, value, match if match is not None else value)
+        if best is not None:
+            found.append(Record(title, best[0], best[1], best[value],
+                                None if match is None else best[match]))
+    return tuple(found)
+
+
+def board(group: Group, game: str, scope: str = ALL) -> Board:
+    """The game's leaderboard in a scope, sorted by the shown rating (one statement)."""
+    rows = db.session.execute(
+        db.select(*_ROW).join(Player, Player.id == R.player_id)
+        .where(R.group_id == group.id, R.game == game, R.scope == scope)
+        .order_by(R.shown.desc(), R.wins.desc(), Player.name)).all()
+    places = _places([row[3] for row in rows])
+    return Board(tuple(BoardRow(place, *row[:7]) for place, row in zip(places, rows, strict=True)),
+                 _records(game, rows))
+
+
+@dataclass(frozen=True)
+class RatingPoint:
+    """A player's shown rating after one of their finished matches."""
+
+    match_id: int
+    finished_at: datetime
+    rating: int
+    change: int
+    place: int
+
+
+@dataclass(frozen=True)
+class History:
+    """A player's ratings in one game and scope: the rating after each match, oldest
+    first, and their standing after the last (the counts behind the records)."""
+
+    points: tuple[RatingPoint, ...]
+    standing: State
+
+
+def rating_history(player: Player, scope: str = ALL) -> dict[str, History]:
+    """The player's ratings per game in a scope, from their rating steps (one
+    statement); the counts are moved on step by step by the ratings' own rule
+    (:func:`~scorekeeper.store.ratings.recount`), as the stored rating row was."""
+    S = RatingStep
+    rows = db.session.execute(
+        db.select(S.game, S.match_id, S.finished_at, S.shown, S.change, S.place, S.seat,
+                  S.won, S.deficit, S.top_hand, S.mu, S.sigma)
+        .where(S.player_id == player.id, S.scope == scope)
+        .order_by(S.game, S.finished_at, S.match_id)).all()
+    points: dict[str, list[RatingPoint]] = {}
+    states: dict[str, dict[int, State]] = {}
+    for game, match_id, at, rating, change, place, seat, won, deficit, top, mu, sigma in rows:
+        points.setdefault(game, []).append(RatingPoint(match_id, at, rating, change, place))
+        result = SeatResult(player.id, seat, place, bool(won), deficit, top)
+        recount(states.setdefault(game, {}), Finished(match_id, at, (result,)),
+                {player.id: (mu, sigma)})
+    return {game: History(tuple(found), states[game][player.id])
+            for game, found in points.items()}
+
+
+def last_game(group: Group) -> str | None:
+    """The game of the group's most recently finished match (None before any): what
+    the leaderboard shows when no game is asked for."""
+    return db.session.scalar(db.select(Match.game).where(
+        Match.group_id == group.id, Match.status == "finished")
+        .order_by(Match.finished_at.desc(), Match.id.desc()).limit(1))
+
+
+def match_ratings(match_id: int) -> dict[int, tuple[int, int, int]]:
+    """A finished match's seats' all-time ratings after it: seat → (rating, change,
+    place); empty for a match not (or no longer) finished."""
+    S = RatingStep
+    rows = db.session.execute(db.select(S.seat, S.shown, S.change, S.place)
+                              .where(S.match_id == match_id, S.scope == ALL)).all()
+    return {seat: (rating, change, place) for seat, rating, change, place in rows}

@@ -1,0 +1,74 @@
+"""A group's named seasons, and which stretch of days a leaderboard is asked for.
+
+Adding, changing or deleting a season commits it together with its ratings, which
+start fresh on its first day (:func:`scorekeeper.store.rating_rows.reseason`).
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from sqlalchemy.exc import IntegrityError
+
+from scorekeeper.core.errors import ConflictError, InputError
+from scorekeeper.core.ratings import ALL, Period, periods
+from scorekeeper.core.text import clean_name, name_key
+from scorekeeper.store.extensions import db
+from scorekeeper.store.models import Group, Season
+from scorekeeper.store.rating_rows import reseason
+
+__all__ = ["add_season", "delete_season", "group_seasons", "pick_period"]
+
+LONGEST = 3660  # days: a season of ten years is a mistake, not a season
+
+
+def group_seasons(group: Group) -> list[Season]:
+    """The group's named seasons, the latest first."""
+    return list(db.session.scalars(db.select(Season).where(Season.group_id == group.id)
+                                   .order_by(Season.first_day.desc(), Season.id.desc())))
+
+
+def _checked(group: Group, name: str, first: date, last: date) -> str:
+    """The season's cleaned name, or :class:`InputError` naming the field at fault."""
+    name = clean_name(name, "name")
+    if last < first:
+        raise InputError("The last day must be on or after the first day.", "last_day")
+    if (last - first).days > LONGEST:
+        raise InputError("Keep a season to ten years or less.", "last_day")
+    taken = {name_key(s.name) for s in group_seasons(group)}
+    if name_key(name) in taken:
+        raise InputError(f"There is already a season called {name!r}.", "name")
+    return name
+
+
+def add_season(group: Group, name: str, first: date, last: date) -> Season:
+    """Define a season and rate its matches from its first day (committed)."""
+    season = Season(group_id=group.id, name=_checked(group, name, first, last),
+                    first_day=first, last_day=last)
+    db.session.add(season)
+    try:
+        db.session.flush()
+        reseason(db.session.connection(), group.id, season.id, (first, last))
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise ConflictError(f"A season called {name!r} was just added.", "name") from None
+    return season
+
+
+def delete_season(group: Group, season: Season) -> None:
+    """Delete a season and its ratings (committed); the matches stay."""
+    reseason(db.session.connection(), group.id, season.id, None)
+    db.session.delete(season)
+    db.session.commit()
+
+
+def pick_period(group: Group, value: str | None, today: date
+                ) -> tuple[Period | None, tuple[Period, ...]]:
+    """The period asked for by its value (``all``, ``year``, ``month`` or a named
+    season's id; None or empty: all time), None when the group has no such period, and
+    every choice a season picker offers."""
+    choices = periods(today, [(s.id, s.name, s.first_day, s.last_day)
+                              for s in group_seasons(group)])
+    wanted = value or ALL
+    return next((c for c in choices if c.value == wanted), None), choices

@@ -1,0 +1,1 @@
+"""Who is best at this table: a game's leaderboard, its records and the group's seasons."""

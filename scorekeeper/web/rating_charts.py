@@ -1,0 +1,60 @@
+"""A player's ratings on their page: per game in the season asked for, the season's
+counts (from the stored rating row) and the rating over time, drawn by the score
+chart's geometry (:func:`scorekeeper.core.chart.score_chart`) with a table of the same
+points as its text alternative."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from scorekeeper.core.chart import Chart, Series, score_chart
+from scorekeeper.core.ratings import START, Period, is_provisional
+from scorekeeper.store.leaderboard import HAND_TITLES, RatingPoint, rating_history
+from scorekeeper.store.models import Group, Player
+from scorekeeper.store.ratings import State
+from scorekeeper.store.seasons import pick_period
+
+
+@dataclass(frozen=True)
+class RatingChart:
+    """A game's chart, its points and the words that sum it up."""
+
+    game: str
+    chart: Chart
+    points: tuple[RatingPoint, ...]
+    summary: str
+    counts: str
+
+
+def _summary(points: list[RatingPoint]) -> str:
+    last, best = points[-1], max(point.rating for point in points)
+    count = len(points)
+    words = (f"{last.rating:,} after {count} rated match{'' if count == 1 else 'es'} "
+             f"(from {START:,}); highest {best:,}")
+    return words + (", provisional" if is_provisional(count) else "")
+
+
+def _counts(game: str, figures: State) -> str:
+    """The season's counts in words: wins, the longest streak, the best comeback and
+    the most points in one hand (the figures the leaderboard's records read)."""
+    words = [f"{figures.wins} won", f"longest winning streak {figures.best_streak}"]
+    if figures.best_deficit:
+        words.append(f"best comeback {figures.best_deficit}")
+    if figures.top_hand and game in HAND_TITLES:
+        words.append(f"most points in one hand {figures.top_hand}")
+    return " · ".join(words)
+
+
+def player_ratings(group: Group, player: Player, season: str | None) -> dict[str, Any]:
+    """What the player page shows of the player's ratings: the season picked (all time
+    by default), the picker's choices and a chart per game they were rated in."""
+    period, periods = pick_period(group, season, datetime.now(UTC).date())
+    chosen: Period = period or periods[0]
+    charts = [RatingChart(game, score_chart(
+        [Series(player.name, player.colour, (START, *(p.rating for p in found.points)))],
+        from_zero=False),
+        found.points, _summary(list(found.points)), _counts(game, found.standing))
+        for game, found in sorted(rating_history(player, chosen.scope).items())]
+    return {"rating_period": chosen, "rating_periods": periods, "rating_charts": charts}
