@@ -1,6 +1,8 @@
-// Scorekeeper's scripts for pages away from the table: the rules search, the deal
-// helper, the play checker and seating a new match. Progressive enhancement only,
-// like app.js (loaded before this one: the play checker uses its CardPicker).
+// Scorekeeper's scripts for pages beside the hand form: the rules search, the deal
+// helper, the play checker, seating a new match, adding players and passing a link on.
+// Kept out of app.js so the hand form, the page a table opens most, loads less.
+// Progressive enhancement only, like app.js (loaded before this one: the play checker
+// uses its CardPicker).
 "use strict";
 
 // ---- rules reference and deal helper ----
@@ -171,4 +173,83 @@ document.querySelectorAll("details.house-rules").forEach((details) => {
   };
   details.addEventListener("change", describe);
   details.addEventListener("input", describe);
+});
+
+// ---- adding players: one after another with the keyboard left open ----
+// The form is sent in the background and the list, messages and errors are swapped
+// in from the answer, so the name field never loses focus (tapping "Add player" does
+// not take it either) and Enter adds the next name. Without script: a plain POST.
+document.querySelectorAll("form[data-add-player]").forEach((form) => {
+  const name = form.querySelector("input[name=name]");
+  const button = form.querySelector("button[type=submit]");
+  button.addEventListener("mousedown", (event) => event.preventDefault());
+  const swap = (doc) => {
+    const main = document.querySelector("main");
+    main.querySelectorAll(".flash").forEach((old) => old.remove());
+    main.prepend(...doc.querySelectorAll("main .flash"));
+    document.querySelector("[data-player-list]").replaceWith(doc.querySelector("[data-player-list]"));
+    const fresh = doc.querySelector("form[data-add-player]");
+    form.querySelectorAll(".field-error").forEach((old) => old.remove());
+    form.querySelector(".name-colour").after(...fresh.querySelectorAll(".field-error"));
+    ["aria-invalid", "aria-describedby"].forEach((attribute) => {
+      const value = fresh.querySelector("input[name=name]").getAttribute(attribute);
+      if (value === null) name.removeAttribute(attribute); else name.setAttribute(attribute, value);
+    });
+    form.querySelector("input[name=colour]").value = fresh.querySelector("input[name=colour]").value;
+  };
+  // Names go one after another (a second may be typed while the first is sent): the
+  // field empties at once and the sends queue, so the list always ends up complete.
+  let queue = Promise.resolve();
+  const send = async (body, sent) => {
+    let response;
+    try {
+      response = await fetch(form.action, { method: "POST", body });
+    } catch (_) {
+      if (!name.value) name.value = sent;
+      form.submit(); // no network answer: the plain form says what happened
+      return;
+    }
+    swap(new DOMParser().parseFromString(await response.text(), "text/html"));
+    if (!response.ok && !name.value) name.value = sent; // refused: fix it in place
+  };
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const body = new FormData(form);
+    const sent = name.value;
+    name.value = "";
+    name.focus();
+    queue = queue.then(() => send(body, sent));
+  });
+});
+
+// ---- passing a link on: Copy, and Share where the phone has a share sheet ----
+// A [data-share-link] block holds the link's text field; without script the field
+// can still be selected and copied by hand (and the QR code beside it needs none).
+const copyText = async (input) => {
+  try {
+    await navigator.clipboard.writeText(input.value);
+    return true;
+  } catch (_) {
+    input.focus();
+    input.select();
+    return document.execCommand("copy"); // older browsers, or clipboard refused
+  }
+};
+document.querySelectorAll("[data-share-link]").forEach((block) => {
+  const input = block.querySelector("input");
+  const status = block.querySelector("[data-copy-status]");
+  const copy = async () => {
+    status.textContent = (await copyText(input)) ? "Copied." : "Select the link and copy it.";
+  };
+  const copyButton = block.querySelector("[data-copy]");
+  copyButton.hidden = false;
+  copyButton.addEventListener("click", copy);
+  const share = block.querySelector("[data-share-url]");
+  if (!navigator.share) return;
+  share.hidden = false;
+  share.addEventListener("click", () => {
+    navigator.share({ title: document.title, url: input.value }).catch((error) => {
+      if (error.name !== "AbortError") copy();
+    });
+  });
 });
