@@ -6,8 +6,6 @@ only, so on SQLite alone; the README's screenshots come from here."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime
 
 import pytest
@@ -18,7 +16,7 @@ from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Player
 from scorekeeper.store.seasons import add_season
 from scorekeeper.store.transfer import import_document
-from tests.support.browser import SCREENSHOTS
+from tests.support.browser import SCREENSHOTS, phone
 from tests.support.ratings import dated, one_hand
 
 pytestmark = [pytest.mark.browser,
@@ -52,21 +50,6 @@ def seed(app) -> dict[str, object]:
 @pytest.fixture
 def seeded(app, live_server: str) -> tuple[str, dict[str, object]]:
     return live_server, seed(app)
-
-
-@contextmanager
-def phone(browser: Browser, base: str, invite: object, width: int, height: int,
-          dark: bool) -> Iterator[Page]:
-    """A touch phone of that size and theme that joined the group."""
-    context = browser.new_context(viewport={"width": width, "height": height},
-                                  device_scale_factor=2, is_mobile=True, has_touch=True,
-                                  color_scheme="dark" if dark else "light")
-    page = context.new_page()
-    page.goto(f"{base}/join/{invite}")
-    try:
-        yield page
-    finally:
-        context.close()
 
 
 def _violations(page: Page) -> list[tuple[str, list]]:
