@@ -96,14 +96,14 @@ def apply(game: Game, move: Move, move_on: bool = True) -> None:
     # drawn nothing yet.
     while only_pass_left(game):
         seat = game.turn
-        _pass(game, Move.pass_(seat))
+        _pass(game, game.variant.moves.passes[seat])  # the book's pass: no new Move
         game.forced = (*game.forced, seat)
 
 
 def unsaid_pass(game: Game, seat: int) -> None:
     """The pass of the seat on turn that the table left unsaid and the next seat's
     action implies: carried out alone (the verdict on that action lists it)."""
-    apply(game, Move.pass_(seat), move_on=False)
+    apply(game, game.variant.moves.passes[seat], move_on=False)
 
 
 def _noted(game: Game, seat: int) -> None:
