@@ -72,11 +72,12 @@ def apply(game: Game, move: Move, move_on: bool = True) -> None:
     debts and the blocked/jammed check; then (``move_on``) take the passes that are all
     the seats on turn have left."""
     kind = move.kind
-    if kind == "pass" and move.player in game.forced:
-        _noted(game, move.player)  # a pass the engine already took, written out
-        return
-    if kind != "call":
-        game.forced = ()
+    if game.forced:  # rarely: only just after the engine took a pass
+        if kind == "pass" and move.player in game.forced:
+            _noted(game, move.player)  # a pass the engine already took, written out
+            return
+        if kind != "call":
+            game.forced = ()
     prev = game.uncalled
     due = (prev >= 0 and prev != move.player and kind in ("play", "draw")
            and not (game.debts and game.debts[0].reason == "penalty"))

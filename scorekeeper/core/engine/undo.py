@@ -5,8 +5,9 @@ A :class:`Record` holds the facts a move usually changes, as they were before it
 whether its rank counts, a free play, the debts list, which the effects replace rather
 than change, and the seats whose pass the engine took: a tuple that changes with
 nearly every pass the engine takes in Last One, so it is kept apart rather than
-making the shared tuple below change with it), the facts that rarely change as one tuple the variant shares between
-records with the same values, the move, and the card movements of a play or a draw.
+making the shared tuple below change with it), the facts that rarely change as one
+tuple the variant shares between records with the same values, the move, and the card
+movements of a play or a draw.
 Copying every hand, the stock and the pile instead cost about 1.8 KB a move; a record
 is under 200 bytes.
 
