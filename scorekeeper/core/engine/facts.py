@@ -263,7 +263,7 @@ def owes_pass(g: Position) -> Answer:
     could_play = False if g.drawn and not v.play_after_draw else playable
     if could_play is True:
         return False
-    drawable = may_draw(g, playable)[0]
+    drawable = turn_choices(g, playable)[0][0]  # may_draw's answer, one call fewer
     if drawable is False:
         return True if could_play is False else None
     return False if drawable is True or could_play is None else None

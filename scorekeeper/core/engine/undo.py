@@ -38,10 +38,11 @@ class Record:
                  "rank_open", "rare", "turn", "upcard_as")
 
     def __init__(self, g: Position, rare: tuple[Any, ...], move: Move) -> None:
+        # In threes at most: Python 3.11 assigns up to three names without a tuple.
         self.turn, self.drawn, self.passes = g.turn, g.drawn, g.passes
         self.upcard_as, self.active_suit, self.rank_open = g.upcard_as, g.active_suit, g.rank_open
-        self.free_play, self.debts, self.rare, self.move = g.free_play, g.debts, rare, move
-        self.forced = g.forced
+        self.free_play, self.debts, self.forced = g.free_play, g.debts, g.forced
+        self.rare, self.move = rare, move
 
     def take_back_cards(self, g: Position) -> None:
         """Put back the cards the move moved (none for this kind of move)."""
