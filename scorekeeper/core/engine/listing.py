@@ -13,6 +13,8 @@ refuse, because both ask the same predicates. Moves come from the variant's
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from scorekeeper.core.cards import ALL_CARDS, JOKER, Card, Rank, Suit
 from scorekeeper.core.cards import card as make_card
 from scorekeeper.core.engine.book import MoveBook
@@ -83,12 +85,12 @@ def _turn_moves(g: Position) -> list[Move]:
     return moves
 
 
-def _plays(g: Position, p: int, cards: list[Card], free: bool = False) -> list[Move]:
+def _plays(g: Position, p: int, cards: Collection[Card], free: bool = False) -> list[Move]:
     """The plays of ``cards`` by seat ``p`` that are allowed now (``free``: the free
     card after a 3): wild cards once per suit they may name, a joker once per card it
     may stand for."""
-    if g.deck.decks > 1:  # only two-deck games hold duplicates
-        cards = list(dict.fromkeys(cards))
+    if g.deck.decks > 1:  # only two-deck games hold duplicates: each card once, in order
+        cards = dict.fromkeys(cards)  # its keys serve as they are (no list copied)
     plays = g.variant.moves.by_seat[p]
     moves: list[Move] = []
     # A card of the seat's wild rank is wild for it (effect_of: "eight"); it names a
