@@ -72,11 +72,12 @@ def apply(game: Game, move: Move, move_on: bool = True) -> None:
     debts and the blocked/jammed check; then (``move_on``) take the passes that are all
     the seats on turn have left."""
     kind = move.kind
-    if kind == "pass" and move.player in game.forced:
-        _noted(game, move.player)  # a pass the engine already took, written out
-        return
-    if kind != "call":
-        game.forced = ()
+    if game.forced:  # rarely: only just after the engine took a pass
+        if kind == "pass" and move.player in game.forced:
+            _noted(game, move.player)  # a pass the engine already took, written out
+            return
+        if kind != "call":
+            game.forced = ()
     prev = game.uncalled
     due = (prev >= 0 and prev != move.player and kind in ("play", "draw")
            and not (game.debts and game.debts[0].reason == "penalty"))
@@ -96,14 +97,14 @@ def apply(game: Game, move: Move, move_on: bool = True) -> None:
     # drawn nothing yet.
     while only_pass_left(game):
         seat = game.turn
-        _pass(game, Move.pass_(seat))
+        _pass(game, game.variant.moves.passes[seat])  # the book's pass: no new Move
         game.forced = (*game.forced, seat)
 
 
 def unsaid_pass(game: Game, seat: int) -> None:
     """The pass of the seat on turn that the table left unsaid and the next seat's
     action implies: carried out alone (the verdict on that action lists it)."""
-    apply(game, Move.pass_(seat), move_on=False)
+    apply(game, game.variant.moves.passes[seat], move_on=False)
 
 
 def _noted(game: Game, seat: int) -> None:

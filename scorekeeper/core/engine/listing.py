@@ -13,6 +13,8 @@ refuse, because both ask the same predicates. Moves come from the variant's
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from scorekeeper.core.cards import ALL_CARDS, JOKER, Card, Rank, Suit
 from scorekeeper.core.cards import card as make_card
 from scorekeeper.core.engine.book import MoveBook
@@ -63,17 +65,18 @@ def legal_moves(g: Position) -> list[Move]:
 def _turn_moves(g: Position) -> list[Move]:
     """Plays, then the draw and the pass when the rules allow them (or cannot rule
     them out). After drawing, plays only with play_after_draw."""
-    v, p, book = g.variant, g.turn, g.variant.moves
-    may_play = not g.drawn or v.play_after_draw
+    v, p, drawn = g.variant, g.turn, g.drawn
+    unseen = g.unknown[p]
+    may_play = not drawn or v.play_after_draw
     moves = _plays(g, p, g.known[p]) if may_play else []
-    if g.unknown[p] and may_play and not moves and can_play(g, p):
+    if unseen and may_play and not moves and can_play(g, p):
         # Deduced from the deck: some unseen card must be playable; list each it may be.
         moves = _plays(g, p, list(dict.fromkeys(unseen_cards(g))))
-    if g.active_suit is None and not g.drawn and not v.is_last_one:
+    book = v.moves
+    if g.active_suit is None and not drawn and not v.is_last_one:
         return moves + list(book.names[p])
     # With every card of the seat known, it can play exactly when a play is listed.
-    playable = (bool(moves) if may_play else can_play(g, p)) if not g.unknown[p] else (
-        can_play(g, p))
+    playable = bool(moves) if may_play and not unseen else can_play(g, p)
     draw, pass_ = turn_choices(g, playable)
     if draw[0] is not False:
         moves.append(book.draws[p])
@@ -82,12 +85,12 @@ def _turn_moves(g: Position) -> list[Move]:
     return moves
 
 
-def _plays(g: Position, p: int, cards: list[Card], free: bool = False) -> list[Move]:
+def _plays(g: Position, p: int, cards: Collection[Card], free: bool = False) -> list[Move]:
     """The plays of ``cards`` by seat ``p`` that are allowed now (``free``: the free
     card after a 3): wild cards once per suit they may name, a joker once per card it
     may stand for."""
-    if g.deck.decks > 1:  # only two-deck games hold duplicates
-        cards = list(dict.fromkeys(cards))
+    if g.deck.decks > 1:  # only two-deck games hold duplicates: each card once, in order
+        cards = dict.fromkeys(cards)  # its keys serve as they are (no list copied)
     plays = g.variant.moves.by_seat[p]
     moves: list[Move] = []
     # A card of the seat's wild rank is wild for it (effect_of: "eight"); it names a

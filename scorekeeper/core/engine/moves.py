@@ -234,8 +234,14 @@ class ListedVerdict(Verdict):
 
     __slots__ = ()
 
+    # What every such verdict says, as class attributes (they shadow the slots, which
+    # stay unset): building one then sets a single field, once a simulated move.
+    legal = True
+    cause = "play"
+    implied = ()
+
     def __init__(self, later: tuple[Any, ...]) -> None:
-        self.legal, self.cause, self.implied, self._later = True, "play", (), later
+        self._later = later
 
 
 class SetupError(InputError):

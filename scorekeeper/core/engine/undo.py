@@ -3,8 +3,11 @@
 A :class:`Record` holds the facts a move usually changes, as they were before it
 (whose turn, cards drawn this turn, passes, the upcard's meaning, the active suit,
 whether its rank counts, a free play, the debts list, which the effects replace rather
-than change), the facts that rarely change as one tuple the variant shares between
-records with the same values, the move, and the card movements of a play or a draw.
+than change, and the seats whose pass the engine took: a tuple that changes with
+nearly every pass the engine takes in Last One, so it is kept apart rather than
+making the shared tuple below change with it), the facts that rarely change as one
+tuple the variant shares between records with the same values, the move, and the card
+movements of a play or a draw.
 Copying every hand, the stock and the pile instead cost about 1.8 KB a move; a record
 is under 200 bytes.
 
@@ -31,13 +34,15 @@ class Record:
     A pass, a call or a naming needs no more; :class:`PlayRecord` and
     :class:`DrawRecord` add the card movements."""
 
-    __slots__ = ("active_suit", "debts", "drawn", "free_play", "move", "passes",
+    __slots__ = ("active_suit", "debts", "drawn", "forced", "free_play", "move", "passes",
                  "rank_open", "rare", "turn", "upcard_as")
 
     def __init__(self, g: Position, rare: tuple[Any, ...], move: Move) -> None:
+        # In threes at most: Python 3.11 assigns up to three names without a tuple.
         self.turn, self.drawn, self.passes = g.turn, g.drawn, g.passes
         self.upcard_as, self.active_suit, self.rank_open = g.upcard_as, g.active_suit, g.rank_open
-        self.free_play, self.debts, self.rare, self.move = g.free_play, g.debts, rare, move
+        self.free_play, self.debts, self.forced = g.free_play, g.debts, g.forced
+        self.rare, self.move = rare, move
 
     def take_back_cards(self, g: Position) -> None:
         """Put back the cards the move moved (none for this kind of move)."""
@@ -97,7 +102,7 @@ def make(g: Position, history: list[Record], move: Move,
     tuple when unchanged (the common case), else as the variant's one tuple for their
     value."""
     rare = (g.uncalled, g.winner, g.result, g.melee, g.melee_suit, g.direction, g.naming,
-            g.refills, g.forced)
+            g.refills)
     last = history[-1].rare if history else None
     rare = last if rare == last else g.variant.shared(rare)
     kind = move.kind
@@ -140,5 +145,6 @@ def restore(g: Position, rec: Record) -> None:
     g.turn, g.drawn, g.passes = rec.turn, rec.drawn, rec.passes
     g.upcard_as, g.active_suit, g.rank_open = rec.upcard_as, rec.active_suit, rec.rank_open
     g.free_play, g.debts = rec.free_play, rec.debts
+    g.forced = rec.forced
     (g.uncalled, g.winner, g.result, g.melee, g.melee_suit, g.direction, g.naming,
-     g.refills, g.forced) = rec.rare
+     g.refills) = rec.rare
