@@ -14,11 +14,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from sqlalchemy import func
+
 from scorekeeper.core.ratings import ALL, arrow, is_provisional
 from scorekeeper.core.sheets import C8, LO
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, Player, Rating, RatingStep
-from scorekeeper.store.ratings import Finished, SeatResult, State, recount
+from scorekeeper.store.ratings import State
 
 __all__ = [
     "Board",
@@ -133,32 +135,52 @@ class RatingPoint:
 
 @dataclass(frozen=True)
 class History:
-    """A player's ratings in one game and scope: the rating after each match, oldest
-    first, and their standing after the last (the counts behind the records)."""
+    """A player's ratings in one game and scope: the rating after each of their last
+    :data:`CHART_POINTS` matches, oldest first (``earlier`` says whether older ones
+    exist), and their stored standing after the last (the counts behind the records)."""
 
     points: tuple[RatingPoint, ...]
     standing: State
+    earlier: bool = False
+
+
+# How many of a player's latest rated matches their page charts and lists: enough to
+# show a form, and the page stays the same size however many matches they played.
+CHART_POINTS = 40
 
 
 def rating_history(player: Player, scope: str = ALL) -> dict[str, History]:
-    """The player's ratings per game in a scope, from their rating steps (one
-    statement); the counts are moved on step by step by the ratings' own rule
-    (:func:`~scorekeeper.store.ratings.recount`), as the stored rating row was."""
+    """The player's stored rating rows in a scope, per game, with the ratings after
+    their last :data:`CHART_POINTS` matches: one statement, whatever the number of
+    matches played."""
     S = RatingStep
+    newest = func.row_number().over(partition_by=S.game,
+                                    order_by=(S.finished_at.desc(), S.match_id.desc()))
+    latest = (db.select(S.game, S.match_id, S.finished_at, S.shown, S.change, S.place,
+                        newest.label("newest"))
+              .where(S.player_id == player.id, S.scope == scope).subquery())
     rows = db.session.execute(
-        db.select(S.game, S.match_id, S.finished_at, S.shown, S.change, S.place, S.seat,
-                  S.won, S.deficit, S.top_hand, S.mu, S.sigma)
-        .where(S.player_id == player.id, S.scope == scope)
-        .order_by(S.game, S.finished_at, S.match_id)).all()
+        db.select(Rating, latest.c.match_id, latest.c.finished_at, latest.c.shown,
+                  latest.c.change, latest.c.place)
+        .join(latest, Rating.game == latest.c.game)
+        .where(Rating.player_id == player.id, Rating.scope == scope,
+               latest.c.newest <= CHART_POINTS)
+        .order_by(Rating.game, latest.c.finished_at, latest.c.match_id)).all()
     points: dict[str, list[RatingPoint]] = {}
-    states: dict[str, dict[int, State]] = {}
-    for game, match_id, at, rating, change, place, seat, won, deficit, top, mu, sigma in rows:
-        points.setdefault(game, []).append(RatingPoint(match_id, at, rating, change, place))
-        result = SeatResult(player.id, seat, place, bool(won), deficit, top)
-        recount(states.setdefault(game, {}), Finished(match_id, at, (result,)),
-                {player.id: (mu, sigma)})
-    return {game: History(tuple(found), states[game][player.id])
+    standings: dict[str, State] = {}
+    for row, match_id, at, rating, change, place in rows:
+        points.setdefault(row.game, []).append(RatingPoint(match_id, at, rating, change, place))
+        standings.setdefault(row.game, _state(row))
+    return {game: History(tuple(found), standings[game], standings[game].matches > len(found))
             for game, found in points.items()}
+
+
+def _state(row: Rating) -> State:
+    """A stored rating row as the ratings' own :class:`State`."""
+    return State(row.mu, row.sigma, row.shown, row.change, row.matches, row.wins, row.streak,
+                 row.best_streak, row.best_streak_match_id, row.best_deficit,
+                 row.best_deficit_match_id, row.top_hand, row.top_hand_match_id,
+                 row.last_match_id, row.last_finished_at)
 
 
 def last_game(group: Group) -> str | None:

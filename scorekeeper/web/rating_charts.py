@@ -11,7 +11,7 @@ from typing import Any
 
 from scorekeeper.core.chart import Chart, Series, score_chart
 from scorekeeper.core.ratings import START, Period, is_provisional
-from scorekeeper.store.leaderboard import HAND_TITLES, RatingPoint, rating_history
+from scorekeeper.store.leaderboard import HAND_TITLES, History, RatingPoint, rating_history
 from scorekeeper.store.models import Group, Player
 from scorekeeper.store.ratings import State
 from scorekeeper.store.seasons import pick_period
@@ -28,11 +28,13 @@ class RatingChart:
     counts: str
 
 
-def _summary(points: list[RatingPoint]) -> str:
+def _summary(found: History) -> str:
+    points, count = found.points, found.standing.matches
     last, best = points[-1], max(point.rating for point in points)
-    count = len(points)
     words = (f"{last.rating:,} after {count} rated match{'' if count == 1 else 'es'} "
              f"(from {START:,}); highest {best:,}")
+    if found.earlier:
+        words += f" in the last {len(points)}"
     return words + (", provisional" if is_provisional(count) else "")
 
 
@@ -47,14 +49,21 @@ def _counts(game: str, figures: State) -> str:
     return " · ".join(words)
 
 
+def _chart(player: Player, found: History) -> Chart:
+    """The rating after each charted match, from the starting rating when the chart
+    reaches back to the player's first match."""
+    ratings = tuple(point.rating for point in found.points)
+    start = () if found.earlier else (START,)
+    return score_chart([Series(player.name, player.colour, (*start, *ratings))],
+                       from_zero=False)
+
+
 def player_ratings(group: Group, player: Player, season: str | None) -> dict[str, Any]:
     """What the player page shows of the player's ratings: the season picked (all time
     by default), the picker's choices and a chart per game they were rated in."""
     period, periods = pick_period(group, season, datetime.now(UTC).date())
     chosen: Period = period or periods[0]
-    charts = [RatingChart(game, score_chart(
-        [Series(player.name, player.colour, (START, *(p.rating for p in found.points)))],
-        from_zero=False),
-        found.points, _summary(list(found.points)), _counts(game, found.standing))
-        for game, found in sorted(rating_history(player, chosen.scope).items())]
+    charts = [RatingChart(game, _chart(player, found), found.points, _summary(found),
+                          _counts(game, found.standing))
+              for game, found in sorted(rating_history(player, chosen.scope).items())]
     return {"rating_period": chosen, "rating_periods": periods, "rating_charts": charts}

@@ -16,6 +16,7 @@ from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.places import places
 from scorekeeper.core.ratings import shown
+from scorekeeper.store import leaderboard
 from scorekeeper.store.extensions import db
 from scorekeeper.store.leaderboard import rating_history
 from scorekeeper.store.models import Group, Match, Rating, RatingStep
@@ -235,10 +236,13 @@ def test_finish_order_decides_and_ties_go_by_id(app):
     assert keys == sorted(keys)
 
 
-def test_a_players_history_folds_to_their_stored_rating_row(app):
+def test_a_players_page_charts_their_last_matches_and_their_stored_row(app, monkeypatch):
+    """The chart holds the ratings after the player's last CHART_POINTS matches (the page
+    stays the same size however many they played) and the counts are the stored row's."""
+    monkeypatch.setattr(leaderboard, "CHART_POINTS", 4)
     group = _group()
     import_document(group, random_document(random.Random(9), 30))
-    compared = 0
+    compared = truncated = 0
     for player in group.players:
         for game, found in rating_history(player, "all").items():
             row = db.session.get_one(Rating, (player.id, game, "all"))
@@ -248,6 +252,13 @@ def test_a_players_history_folds_to_their_stored_rating_row(app):
                     standing.best_deficit, standing.top_hand) == (
                 row.mu, row.sigma, row.shown, row.change, row.matches, row.wins,
                 row.best_streak, row.best_deficit, row.top_hand)
-            assert len(found.points) == row.matches
+            steps = db.session.scalars(
+                db.select(RatingStep).where(RatingStep.player_id == player.id,
+                                            RatingStep.game == game, RatingStep.scope == "all")
+                .order_by(RatingStep.finished_at, RatingStep.match_id)).all()
+            assert [(p.match_id, p.rating) for p in found.points] == [
+                (step.match_id, step.shown) for step in steps[-4:]]
+            assert found.earlier == (row.matches > 4)
+            truncated += found.earlier
             compared += 1
-    assert compared > 3
+    assert compared > 3 and truncated
