@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func
+from sqlalchemy import union_all
 
 from scorekeeper.core.ratings import ALL, arrow, is_provisional
-from scorekeeper.core.sheets import C8, LO
+from scorekeeper.core.sheets import C8, GAMES, LO
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, Player, Rating, RatingStep
 from scorekeeper.store.ratings import State
@@ -151,20 +151,20 @@ CHART_POINTS = 40
 
 def rating_history(player: Player, scope: str = ALL) -> dict[str, History]:
     """The player's stored rating rows in a scope, per game, with the ratings after
-    their last :data:`CHART_POINTS` matches: one statement, whatever the number of
-    matches played."""
+    their last :data:`CHART_POINTS` matches: one statement, each game's part read
+    newest first along the player's index, so it costs the same however many matches
+    they played."""
     S = RatingStep
-    newest = func.row_number().over(partition_by=S.game,
-                                    order_by=(S.finished_at.desc(), S.match_id.desc()))
-    latest = (db.select(S.game, S.match_id, S.finished_at, S.shown, S.change, S.place,
-                        newest.label("newest"))
-              .where(S.player_id == player.id, S.scope == scope).subquery())
+    parts = [db.select(S.game, S.match_id, S.finished_at, S.shown, S.change, S.place)
+             .where(S.player_id == player.id, S.game == game, S.scope == scope)
+             .order_by(S.finished_at.desc(), S.match_id.desc()).limit(CHART_POINTS)
+             .subquery() for game in GAMES]
+    latest = union_all(*(db.select(part) for part in parts)).subquery()
     rows = db.session.execute(
         db.select(Rating, latest.c.match_id, latest.c.finished_at, latest.c.shown,
                   latest.c.change, latest.c.place)
         .join(latest, Rating.game == latest.c.game)
-        .where(Rating.player_id == player.id, Rating.scope == scope,
-               latest.c.newest <= CHART_POINTS)
+        .where(Rating.player_id == player.id, Rating.scope == scope)
         .order_by(Rating.game, latest.c.finished_at, latest.c.match_id)).all()
     points: dict[str, list[RatingPoint]] = {}
     standings: dict[str, State] = {}
