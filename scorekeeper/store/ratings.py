@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from functools import lru_cache
 
 from openskill.models import PlackettLuce
 
@@ -125,10 +126,23 @@ def rate_match(states: Mapping[int, State], match: Finished) -> list[Step]:
     (a player missing from ``states`` starts new). The ranks given to the model are
     the places, one player a team: lower is better and equal places tie."""
     before = [states.get(r.player_id) or new_state() for r in match.seats]
-    teams = [[MODEL.create_rating([s.mu, s.sigma])] for s in before]
-    rated = MODEL.rate(teams, ranks=[float(r.place) for r in match.seats])
-    return [Step(match, result, _counted(state, match, result, team[0].mu, team[0].sigma))
-            for result, state, team in zip(match.seats, before, rated, strict=True)]
+    rated = _rated(tuple((s.mu, s.sigma) for s in before),
+                   tuple(float(r.place) for r in match.seats))
+    return [Step(match, result, _counted(state, match, result, mu, sigma))
+            for result, state, (mu, sigma) in zip(match.seats, before, rated, strict=True)]
+
+
+@lru_cache(maxsize=1 << 14)
+def _rated(before: tuple[tuple[float, float], ...], ranks: tuple[float, ...]
+           ) -> tuple[tuple[float, float], ...]:
+    """Every seat's μ and σ after a match, from theirs before it and their places: the
+    model's one call, a pure function of these floats, so asked once per distinct
+    input. Rating a group again repeats inputs often: a chain's scopes hold the same
+    matches while a group's history lies within one month or year (the all-time, year
+    and month chains then fold alike), and every player starts from the same prior;
+    each model call costs openskill two rating objects per seat and a deep copy."""
+    teams = [[MODEL.create_rating([mu, sigma])] for mu, sigma in before]
+    return tuple((team[0].mu, team[0].sigma) for team in MODEL.rate(teams, ranks=list(ranks)))
 
 
 def fold(matches: Iterable[Finished], states: dict[int, State] | None = None
