@@ -13,7 +13,7 @@ This module computes; :mod:`scorekeeper.store.rating_rows` reads and writes the 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -23,7 +23,7 @@ from openskill.models import PlackettLuce
 from scorekeeper.core.ratings import shown
 
 __all__ = ["MODEL", "Finished", "SeatResult", "State", "Step", "fold", "new_state", "order_key",
-           "rate_match", "recount"]
+           "rate_match", "recount", "walk"]
 
 MODEL = PlackettLuce()  # the package's defaults: μ 25, σ 25/3, β 25/6, τ 25/300
 
@@ -152,13 +152,18 @@ def fold(matches: Iterable[Finished], states: dict[int, State] | None = None
     """Fold a chain's matches (in chain order) over the players' states (new when not
     given): the states after the last, and every step on the way."""
     states = {} if states is None else states
-    steps: list[Step] = []
+    return states, list(walk(matches, states))
+
+
+def walk(matches: Iterable[Finished], states: dict[int, State]) -> Iterator[Step]:
+    """:func:`fold` one step at a time, ``states`` moved on in place: a caller that
+    turns each step into a row at once keeps no chain's steps alive (a group rated
+    again makes one per seat per match in every scope)."""
     for match in matches:
         done = rate_match(states, match)
         for step in done:
             states[step.result.player_id] = step.after
-        steps.extend(done)
-    return states, steps
+        yield from done
 
 
 def recount(states: dict[int, State], match: Finished,
