@@ -53,6 +53,7 @@ from scorekeeper.store.ratings import (
     order_key,
     rate_match,
     recount,
+    walk,
 )
 
 __all__ = ["chains_of", "match_changed", "rated", "rerate_group", "reseason", "write_rows"]
@@ -328,8 +329,8 @@ def rated(chains: dict[Chain, list[Finished]]
     """Every chain folded: the rating steps' rows and the rating rows."""
     steps, rows = [], []
     for chain, matches in chains.items():
-        states, done = fold(matches)
-        steps += [step_row(chain, step) for step in done]
+        states: dict[int, State] = {}
+        steps += [step_row(chain, step) for step in walk(matches, states)]
         rows += [rating_row(chain, player, state) for player, state in sorted(states.items())]
     return steps, rows
 

@@ -13,16 +13,17 @@ This module computes; :mod:`scorekeeper.store.rating_rows` reads and writes the 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import lru_cache
 
 from openskill.models import PlackettLuce
 
 from scorekeeper.core.ratings import shown
 
 __all__ = ["MODEL", "Finished", "SeatResult", "State", "Step", "fold", "new_state", "order_key",
-           "rate_match", "recount"]
+           "rate_match", "recount", "walk"]
 
 MODEL = PlackettLuce()  # the package's defaults: μ 25, σ 25/3, β 25/6, τ 25/300
 
@@ -108,8 +109,10 @@ def _counted(state: State, match: Finished, result: SeatResult, mu: float, sigma
     longer = streak > state.best_streak
     comeback = result.won and (state.best_deficit is None or result.deficit > state.best_deficit)
     top = state.top_hand is None or result.top_hand > state.top_hand
-    return replace(
-        state, mu=mu, sigma=sigma, shown=rating, change=rating - state.shown,
+    # Every field is given: built directly, at a third of what dataclasses.replace
+    # costs (a group rated again builds one per seat per match in every scope).
+    return State(
+        mu=mu, sigma=sigma, shown=rating, change=rating - state.shown,
         matches=state.matches + 1, wins=state.wins + result.won, streak=streak,
         best_streak=streak if longer else state.best_streak,
         best_streak_match_id=match.match_id if longer else state.best_streak_match_id,
@@ -125,10 +128,23 @@ def rate_match(states: Mapping[int, State], match: Finished) -> list[Step]:
     (a player missing from ``states`` starts new). The ranks given to the model are
     the places, one player a team: lower is better and equal places tie."""
     before = [states.get(r.player_id) or new_state() for r in match.seats]
-    teams = [[MODEL.create_rating([s.mu, s.sigma])] for s in before]
-    rated = MODEL.rate(teams, ranks=[float(r.place) for r in match.seats])
-    return [Step(match, result, _counted(state, match, result, team[0].mu, team[0].sigma))
-            for result, state, team in zip(match.seats, before, rated, strict=True)]
+    rated = _rated(tuple((s.mu, s.sigma) for s in before),
+                   tuple(float(r.place) for r in match.seats))
+    return [Step(match, result, _counted(state, match, result, mu, sigma))
+            for result, state, (mu, sigma) in zip(match.seats, before, rated, strict=True)]
+
+
+@lru_cache(maxsize=1 << 14)
+def _rated(before: tuple[tuple[float, float], ...], ranks: tuple[float, ...]
+           ) -> tuple[tuple[float, float], ...]:
+    """Every seat's μ and σ after a match, from theirs before it and their places: the
+    model's one call, a pure function of these floats, so asked once per distinct
+    input. Rating a group again repeats inputs often: a chain's scopes hold the same
+    matches while a group's history lies within one month or year (the all-time, year
+    and month chains then fold alike), and every player starts from the same prior;
+    each model call costs openskill two rating objects per seat and a deep copy."""
+    teams = [[MODEL.create_rating([mu, sigma])] for mu, sigma in before]
+    return tuple((team[0].mu, team[0].sigma) for team in MODEL.rate(teams, ranks=list(ranks)))
 
 
 def fold(matches: Iterable[Finished], states: dict[int, State] | None = None
@@ -136,13 +152,18 @@ def fold(matches: Iterable[Finished], states: dict[int, State] | None = None
     """Fold a chain's matches (in chain order) over the players' states (new when not
     given): the states after the last, and every step on the way."""
     states = {} if states is None else states
-    steps: list[Step] = []
+    return states, list(walk(matches, states))
+
+
+def walk(matches: Iterable[Finished], states: dict[int, State]) -> Iterator[Step]:
+    """:func:`fold` one step at a time, ``states`` moved on in place: a caller that
+    turns each step into a row at once keeps no chain's steps alive (a group rated
+    again makes one per seat per match in every scope)."""
     for match in matches:
         done = rate_match(states, match)
         for step in done:
             states[step.result.player_id] = step.after
-        steps.extend(done)
-    return states, steps
+        yield from done
 
 
 def recount(states: dict[int, State], match: Finished,

@@ -582,23 +582,22 @@ def _write_facts(connection: Connection, matches: Sequence[NewMatch], ids: Seque
              for match, match_id in zip(matches, ids, strict=True)
              for i, player in enumerate(match.players)]
     connection.execute(insert(Seat), seats)
-    hands: list[dict[str, Any]] = []
-    cards = []
-    for match, match_id in zip(matches, ids, strict=True):
-        for number, ((out, size), dealer, texts, score) in enumerate(zip(
-                match.hands, match.table.dealers, match.texts, match.table.hands,
-                strict=True), start=1):
-            hands.append({"match_id": match_id, "number": number, "dealer": dealer,
-                          "out_seat": out, "hand_size": size, "created_at": now})
-            cards.append(zip(texts, score.points, strict=True))
+    hands = [{"match_id": match_id, "number": number, "dealer": dealer, "out_seat": out,
+              "hand_size": size, "created_at": now}
+             for match, match_id in zip(matches, ids, strict=True)
+             for number, ((out, size), dealer) in enumerate(zip(
+                 match.hands, match.table.dealers, strict=True), start=1)]
     if hands:
         connection.execute(insert(Hand), hands)
+    del hands  # plain rows, but tens of thousands of them: not kept through the entries
     numbered = {(match_id, number): hand_id for hand_id, match_id, number in connection.execute(
         select(Hand.id, Hand.match_id, Hand.number).where(Hand.match_id.in_(ids)))}
-    hand_ids = [numbered[hand["match_id"], hand["number"]] for hand in hands]
-    entries = [{"hand_id": hand_id, "seat": seat, "cards": text, "points": points}
-               for hand_id, held in zip(hand_ids, cards, strict=True)
-               for seat, (text, points) in enumerate(held)]
+    entries = [{"hand_id": numbered[match_id, number], "seat": seat, "cards": text,
+                "points": points}
+               for match, match_id in zip(matches, ids, strict=True)
+               for number, (texts, score) in enumerate(zip(
+                   match.texts, match.table.hands, strict=True), start=1)
+               for seat, (text, points) in enumerate(zip(texts, score.points, strict=True))]
     if entries:
         connection.execute(insert(HandEntry), entries)
     rulings = [{"match_id": match_id, **ruling}

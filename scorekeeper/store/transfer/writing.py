@@ -83,7 +83,12 @@ def import_document(group: Group, doc: Any, limits: Limits | None = None) -> Imp
     Everything is checked before the first write; the matches the group already holds
     (the same stable id, from an earlier import of this file) are skipped and counted.
     """
-    return write_plans(group, *validate(doc, limits or Limits()))
+    plans, colours = validate(doc, limits or Limits())
+    # The decoded file is let go before the write (when the caller holds no other
+    # reference, as the API and the CLI do not): its many containers would otherwise
+    # be walked by every full collection the write's allocations set off.
+    del doc
+    return write_plans(group, plans, colours)
 
 
 def write_plans(group: Group, plans: list[Plan], colours: dict[str, str]) -> ImportReport:
