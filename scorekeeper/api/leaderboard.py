@@ -3,6 +3,7 @@ and the ratings a finished match gave its seats (part of ``GET /matches/{id}``).
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -38,6 +39,10 @@ def _board_json(game: str, period: Period, found: Board) -> dict[str, Any]:
     }
 
 
+# What a season is called in a link: the document's pattern and the check below.
+SEASON = re.compile(r"(all|year|month|[1-9][0-9]{0,9})")
+
+
 @bp.get("/leaderboard")
 def show():
     """A game's leaderboard and records in a season (all time unless asked)."""
@@ -46,6 +51,9 @@ def show():
     if game not in GAMES:
         raise InputError(f"game must be one of {', '.join(GAMES)}, not {game!r}", "game")
     value = request.args.get("season", "all")
+    if not SEASON.fullmatch(value):
+        raise InputError(f"season must be all, year, month or a season's id, not {value!r}",
+                         "season")
     period, _ = pick_period(group, value, datetime.now(UTC).date())
     if period is None:
         raise NotFoundError(f"no season {value!r} in this group", "season")
@@ -118,11 +126,12 @@ PATHS = {
                 {"name": "season", "in": "query", "required": False,
                  "description": "all (the default), year, month, or a named season's id",
                  "schema": {"type": "string",
-                            "pattern": "^(all|year|month|[1-9][0-9]{0,9})$"}},
+                            "pattern": f"^{SEASON.pattern}$"}},
             ],
             "responses": {
                 "200": ok_response("Leaderboard", "The leaderboard"),
-                "400": error_response("No game, or not one of the games"),
+                "400": error_response("No game, or not one of the games; or a season that is "
+                                      "not all, year, month or an id"),
                 **AUTH_RESPONSES,
             },
         }

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.support.api import hand, start
 
 
@@ -59,6 +61,14 @@ def test_an_unknown_season_is_not_found(api):
     response = api("GET", "/leaderboard?game=countdown&season=12345")
     assert response.status_code == 404
     assert response.json["error"]["field"] == "season"
+
+
+@pytest.mark.parametrize("season", ["", "spring", "0", "-1"])
+def test_a_season_that_is_no_season_name_is_refused(api, season):
+    response = api("GET", f"/leaderboard?game=countdown&season={season}")
+    assert response.status_code == 400
+    assert response.json["error"]["field"] == "season"
+    assert repr(season) in response.json["error"]["message"]
 
 
 def test_the_leaderboard_needs_the_groups_token(client):
