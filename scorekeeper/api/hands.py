@@ -19,13 +19,13 @@ from scorekeeper.api.common import api_error, json_object
 from scorekeeper.api.hand_body import hand_body
 from scorekeeper.api.hands_openapi import PATHS, SCHEMAS
 from scorekeeper.api.match_data import recorded_json
-from scorekeeper.api.matches import bearer_board, bearer_match, match_json
+from scorekeeper.api.matches import bearer_board, match_json
 from scorekeeper.core.errors import ConflictError, InputError, NotFoundError
 from scorekeeper.store import boards
 from scorekeeper.store.boards import MatchView
 from scorekeeper.store.extensions import db
 from scorekeeper.store.idempotency import clean_key, replayed, request_digest
-from scorekeeper.store.models import Hand, Match
+from scorekeeper.store.models import Hand
 from scorekeeper.store.records import SavedHand, delete_last_hand, edit_hand, record_hand
 
 __all__ = ["PATHS", "SCHEMAS", "bp"]
@@ -33,7 +33,7 @@ __all__ = ["PATHS", "SCHEMAS", "bp"]
 bp = Blueprint("api_hands", __name__)
 
 
-def _conflict(match: Match | MatchView, message: str):
+def _conflict(match: MatchView, message: str):
     next_hand = None if match.status == "finished" else match.hand_count + 1
     return api_error(409, message, "number", next_hand=next_hand)
 
@@ -45,12 +45,12 @@ def _replay(hand: Hand | SavedHand) -> Response:
     return response
 
 
-def _reply(match: Match | MatchView, hand: SavedHand) -> str:
+def _reply(match: MatchView, hand: SavedHand) -> str:
     """The body of a 201 for a new hand, as kept for a resent request."""
     return current_app.json.dumps(recorded_json(match, hand)) + "\n"
 
 
-def _write(match: Match | MatchView, action: Callable[[], object], status: int = 200,
+def _write(match: MatchView, action: Callable[[], object], status: int = 200,
            key: tuple[str | None, str | None] = (None, None)):
     """Run a records write; answer with the new hand and standings (a recorded hand)
     or the whole match (an edit or delete), or the error by cause.
@@ -62,9 +62,7 @@ def _write(match: Match | MatchView, action: Callable[[], object], status: int =
     except ConflictError as exc:
         db.session.rollback()
         done = replayed(match, *key)
-        if isinstance(match, MatchView):  # a view keeps what it read: read what won
-            match = boards.board_match(match.group_id, match.id) or match
-        return _replay(done) if done else _conflict(match, str(exc))
+        return _replay(done) if done else _conflict(boards.reread(match), str(exc))
     except StaleDataError:  # the hand was changed or deleted from another phone meanwhile
         db.session.rollback()
         return _conflict(match, "the match changed on another phone; reload and try again")
@@ -77,7 +75,6 @@ def _write(match: Match | MatchView, action: Callable[[], object], status: int =
         if result.reply_json is not None:
             return _replay(result)
         return jsonify(recorded_json(match, result)), status
-    assert isinstance(match, Match)  # an edit or a delete loads the model
     return jsonify(match_json(match)), status
 
 
@@ -101,15 +98,15 @@ def record(match_id: int):
                                              digest=digest, reply=reply), 201, (key, digest))
 
 
-def _existing(match_id: int, number: int) -> Match:
-    match = bearer_match(match_id)
+def _existing(match_id: int, number: int) -> MatchView:
+    match = bearer_board(match_id)
     id_in_range(number, "hand", 404)
     if number > match.hand_count:
         raise NotFoundError(f"there is no hand {number} in this match", "number")
     return match
 
 
-def _changed_since(match: Match, version: object) -> bool:
+def _changed_since(match: MatchView, version: object) -> bool:
     """Whether the client loaded an older version of the match than the stored one.
 
     ``version`` is optional (absent: no check); given, it must be a positive whole number.
