@@ -9,7 +9,7 @@ first answer (status and body), the same key with another body a 422.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from flask import Blueprint, Response, current_app, jsonify, request
 from sqlalchemy.orm.exc import StaleDataError
@@ -22,7 +22,7 @@ from scorekeeper.api.match_data import recorded_json
 from scorekeeper.api.matches import bearer_board, match_json
 from scorekeeper.core.errors import ConflictError, InputError, NotFoundError
 from scorekeeper.store import boards
-from scorekeeper.store.boards import MatchView
+from scorekeeper.store.boards import MatchView, match_hands
 from scorekeeper.store.extensions import db
 from scorekeeper.store.idempotency import clean_key, replayed, request_digest
 from scorekeeper.store.models import Hand
@@ -51,9 +51,10 @@ def _reply(match: MatchView, hand: SavedHand) -> str:
 
 
 def _write(match: MatchView, action: Callable[[], object], status: int = 200,
-           key: tuple[str | None, str | None] = (None, None)):
+           key: tuple[str | None, str | None] = (None, None),
+           hands: Sequence[Hand] = ()):
     """Run a records write; answer with the new hand and standings (a recorded hand)
-    or the whole match (an edit or delete), or the error by cause.
+    or the whole match with ``hands`` (an edit or delete), or the error by cause.
 
     ``key`` is a new hand's idempotency key and request digest: when the write loses
     a race to the same request sent twice at once, the winner's answer is given."""
@@ -75,7 +76,7 @@ def _write(match: MatchView, action: Callable[[], object], status: int = 200,
         if result.reply_json is not None:
             return _replay(result)
         return jsonify(recorded_json(match, result)), status
-    return jsonify(match_json(match)), status
+    return jsonify(match_json(match, hands)), status
 
 
 @bp.post("/matches/<int:match_id>/hands")
@@ -128,7 +129,8 @@ def edit(match_id: int, number: int):
     out, held, size = hand_body(match, number)
     if _changed_since(match, json_object().get("version")):
         return _conflict(match, _CHANGED)
-    return _write(match, lambda: edit_hand(match, number, out, held, size))
+    hands = match_hands(match)  # the answer shows them as edited
+    return _write(match, lambda: edit_hand(match, number, out, held, size, hands), hands=hands)
 
 
 @bp.delete("/matches/<int:match_id>/hands/<int:number>")
@@ -139,4 +141,5 @@ def delete(match_id: int, number: int):
         return _conflict(match, _CHANGED)
     if number != match.hand_count:
         return _conflict(match, f"only the last hand ({match.hand_count}) can be deleted")
-    return _write(match, lambda: delete_last_hand(match))
+    hands = match_hands(match)
+    return _write(match, lambda: delete_last_hand(match, hands), hands=hands[:-1])

@@ -3,6 +3,7 @@ and the short answer to a recorded hand: that hand and the standings after it.""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from flask import url_for
@@ -60,9 +61,10 @@ def recorded_json(match: MatchView, hand: SavedHand) -> dict[str, Any]:
             "standings": standings_json(current_standings(match))}
 
 
-def match_json(match: MatchView) -> dict[str, Any]:
-    """A match as the API shows it, every hand read beside it."""
-    stored = match_hands(match)
+def match_json(match: MatchView, stored: Sequence[Hand] | None = None) -> dict[str, Any]:
+    """A match as the API shows it with every hand: ``stored`` if the caller has them
+    (an edit or a delete just wrote them), else read here."""
+    stored = match_hands(match) if stored is None else stored
     hands = [_hand_json(hand, row.cards, row.points)
              for hand, row in zip(stored, hand_rows(match, stored), strict=True)]
     return {

@@ -58,6 +58,11 @@ class SeatView:
     winner: bool
     player: PlayerView
 
+    @property
+    def player_id(self) -> int:
+        """The seated player's id, as the model names it."""
+        return self.player.id
+
 
 @dataclass
 class MatchView:
@@ -168,7 +173,9 @@ def view_of(match: Match) -> MatchView:
 def match_hands(match: MatchView) -> list[Hand]:
     """Every hand of the match with its entries, in order (two queries), in the
     session: what a page that lists or replays every hand reads beside the view, and
-    what an edit or a delete changes."""
+    what an edit or a delete changes. None is read for a match without hands."""
+    if not match.hand_count:
+        return []
     return list(db.session.scalars(
         select(Hand).where(Hand.match_id == match.id).order_by(Hand.number)
         .options(selectinload(Hand.entries))))

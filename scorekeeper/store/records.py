@@ -30,10 +30,11 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, delete, insert, select, update
+from sqlalchemy import Table, bindparam, delete, insert, inspect, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.orm.base import NO_VALUE
 
 from scorekeeper.core.cards import Card, format_cards, parse_cards
 from scorekeeper.core.errors import ConflictError, InputError
@@ -251,9 +252,27 @@ def _keep(match: MatchView, state: MatchState, version: int) -> None:
                    for seat in match.seats]
 
 
+def _expire_model(match_id: int) -> None:
+    """A mapped match (and its seats) already in the session, loaded by a page or
+    an export before this write, is read again on its next use: the view was written
+    from, so the model's values are those of before."""
+    session = db.session()
+    model = session.identity_map.get(session.identity_key(Match, match_id))
+    if model is None:
+        return
+    seats = inspect(model).attrs.seats.loaded_value
+    for seat in () if seats is NO_VALUE else seats:
+        session.expire(seat, ["winner"])
+    # Named columns only: a whole-object expire would cascade to the hands in hand.
+    session.expire(model, [*_LISTING, "version", "hands"])
+
+
+_LISTING = ("status", "hand_count", "finished_at", "running_json")  # MatchState.listing()
+
+
 def _restore(match: MatchView, kept: MatchView) -> None:
     """Undo :func:`_keep` after a write that rolled back: the view says what is stored."""
-    for name in ("status", "hand_count", "finished_at", "running_json", "version", "seats"):
+    for name in (*_LISTING, "version", "seats"):
         setattr(match, name, getattr(kept, name))
 
 
@@ -319,6 +338,7 @@ def _commit(match: MatchView, conflict: str, before: MatchState | None,
         write(connection)
         projection.project(connection, [Change(before, after)])
         session.commit()
+        _expire_model(match.id)
     except (IntegrityError, ConflictError):
         session.rollback()
         _restore(match, kept)
@@ -417,13 +437,15 @@ def _insert_hand(connection: Connection, hand: SavedHand) -> None:
 
 
 def edit_hand(match: MatchView, number: int, out: int | None, held: Sequence[Sequence[Card]],
-              hand_size: int | None = None) -> Hand:
-    """Replace a recorded hand and re-derive every hand's points and dealer."""
+              hand_size: int | None = None, hands: Sequence[Hand] | None = None) -> Hand:
+    """Replace a recorded hand and re-derive every hand's points and dealer. ``hands``
+    are the match's hands if the caller read them (it answers with them, kept in step
+    with the edit), else they are read here."""
     if not 1 <= number <= match.hand_count:
         raise InputError(f"there is no hand {number} to edit", "number")
     _check_hand_size(match, hand_size)
     result = HandResult.of(out, held, hand_size)
-    hands = match_hands(match)
+    hands = match_hands(match) if hands is None else list(hands)
     results = hand_results(match, hands)
     results[number - 1] = result
     table = _compute(match, results, number)
@@ -458,9 +480,10 @@ def _restamp(connection: Connection, hands: Sequence[Hand], results: Sequence[Ha
     connection.execute(_statements().restamp_entry, moved_entries)
 
 
-def delete_last_hand(match: MatchView) -> int:
-    """Delete the newest hand; returns its number."""
-    hands = match_hands(match) if match.hand_count else []
+def delete_last_hand(match: MatchView, hands: Sequence[Hand] | None = None) -> int:
+    """Delete the newest hand; returns its number. ``hands`` are the match's hands if
+    the caller read them (as :func:`edit_hand`)."""
+    hands = match_hands(match) if hands is None else list(hands)
     if not hands:
         raise InputError("there is no hand to delete", "number")
     results = hand_results(match, hands)[:-1]
