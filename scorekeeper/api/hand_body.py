@@ -20,7 +20,6 @@ from scorekeeper.core.errors import InputError
 from scorekeeper.core.scoring import hands_carry_cards
 from scorekeeper.core.sheets import LO, OPTIONS
 from scorekeeper.store.boards import MatchView
-from scorekeeper.store.models import Match
 from scorekeeper.store.records import current_standings, match_names, match_sheet
 
 __all__ = ["Held", "hand_body"]
@@ -68,7 +67,7 @@ def _parse_held(data: Any, names: list[str], out: int | None, playing: list[bool
     return held
 
 
-def _hand_size(data: dict[str, Any], match: Match | MatchView, players: int) -> int | None:
+def _hand_size(data: dict[str, Any], match: MatchView, players: int) -> int | None:
     """Last One's deal size for this hand: it must leave an upcard, and nine cards each
     needs ``agree_nine``. Other games and sizes out of range are left to the records."""
     size, agreed = data.get("hand_size"), data.get("agree_nine", False)
@@ -84,7 +83,7 @@ def _hand_size(data: dict[str, Any], match: Match | MatchView, players: int) -> 
     return size
 
 
-def hand_body(match: Match | MatchView, number: int) -> tuple[int | None, Held, int | None]:
+def hand_body(match: MatchView, number: int) -> tuple[int | None, Held, int | None]:
     """The request body of hand ``number``: who went out, each seat's cards, deal size."""
     data = json_object()
     out = _parse_out(data, len(match.seats))

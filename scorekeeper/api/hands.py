@@ -9,7 +9,7 @@ first answer (status and body), the same key with another body a 422.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from flask import Blueprint, Response, current_app, jsonify, request
 from sqlalchemy.orm.exc import StaleDataError
@@ -19,13 +19,13 @@ from scorekeeper.api.common import api_error, json_object
 from scorekeeper.api.hand_body import hand_body
 from scorekeeper.api.hands_openapi import PATHS, SCHEMAS
 from scorekeeper.api.match_data import recorded_json
-from scorekeeper.api.matches import bearer_board, bearer_match, match_json
+from scorekeeper.api.matches import bearer_board, match_json
 from scorekeeper.core.errors import ConflictError, InputError, NotFoundError
 from scorekeeper.store import boards
-from scorekeeper.store.boards import MatchView
+from scorekeeper.store.boards import MatchView, match_hands
 from scorekeeper.store.extensions import db
 from scorekeeper.store.idempotency import clean_key, replayed, request_digest
-from scorekeeper.store.models import Hand, Match
+from scorekeeper.store.models import Hand
 from scorekeeper.store.records import SavedHand, delete_last_hand, edit_hand, record_hand
 
 __all__ = ["PATHS", "SCHEMAS", "bp"]
@@ -33,7 +33,7 @@ __all__ = ["PATHS", "SCHEMAS", "bp"]
 bp = Blueprint("api_hands", __name__)
 
 
-def _conflict(match: Match | MatchView, message: str):
+def _conflict(match: MatchView, message: str):
     next_hand = None if match.status == "finished" else match.hand_count + 1
     return api_error(409, message, "number", next_hand=next_hand)
 
@@ -45,15 +45,16 @@ def _replay(hand: Hand | SavedHand) -> Response:
     return response
 
 
-def _reply(match: Match | MatchView, hand: SavedHand) -> str:
+def _reply(match: MatchView, hand: SavedHand) -> str:
     """The body of a 201 for a new hand, as kept for a resent request."""
     return current_app.json.dumps(recorded_json(match, hand)) + "\n"
 
 
-def _write(match: Match | MatchView, action: Callable[[], object], status: int = 200,
-           key: tuple[str | None, str | None] = (None, None)):
+def _write(match: MatchView, action: Callable[[], object], status: int = 200,
+           key: tuple[str | None, str | None] = (None, None),
+           hands: Sequence[Hand] = ()):
     """Run a records write; answer with the new hand and standings (a recorded hand)
-    or the whole match (an edit or delete), or the error by cause.
+    or the whole match with ``hands`` (an edit or delete), or the error by cause.
 
     ``key`` is a new hand's idempotency key and request digest: when the write loses
     a race to the same request sent twice at once, the winner's answer is given."""
@@ -62,9 +63,7 @@ def _write(match: Match | MatchView, action: Callable[[], object], status: int =
     except ConflictError as exc:
         db.session.rollback()
         done = replayed(match, *key)
-        if isinstance(match, MatchView):  # a view keeps what it read: read what won
-            match = boards.board_match(match.group_id, match.id) or match
-        return _replay(done) if done else _conflict(match, str(exc))
+        return _replay(done) if done else _conflict(boards.reread(match), str(exc))
     except StaleDataError:  # the hand was changed or deleted from another phone meanwhile
         db.session.rollback()
         return _conflict(match, "the match changed on another phone; reload and try again")
@@ -77,8 +76,7 @@ def _write(match: Match | MatchView, action: Callable[[], object], status: int =
         if result.reply_json is not None:
             return _replay(result)
         return jsonify(recorded_json(match, result)), status
-    assert isinstance(match, Match)  # an edit or a delete loads the model
-    return jsonify(match_json(match)), status
+    return jsonify(match_json(match, hands)), status
 
 
 @bp.post("/matches/<int:match_id>/hands")
@@ -101,15 +99,15 @@ def record(match_id: int):
                                              digest=digest, reply=reply), 201, (key, digest))
 
 
-def _existing(match_id: int, number: int) -> Match:
-    match = bearer_match(match_id)
+def _existing(match_id: int, number: int) -> MatchView:
+    match = bearer_board(match_id)
     id_in_range(number, "hand", 404)
     if number > match.hand_count:
         raise NotFoundError(f"there is no hand {number} in this match", "number")
     return match
 
 
-def _changed_since(match: Match, version: object) -> bool:
+def _changed_since(match: MatchView, version: object) -> bool:
     """Whether the client loaded an older version of the match than the stored one.
 
     ``version`` is optional (absent: no check); given, it must be a positive whole number.
@@ -131,7 +129,8 @@ def edit(match_id: int, number: int):
     out, held, size = hand_body(match, number)
     if _changed_since(match, json_object().get("version")):
         return _conflict(match, _CHANGED)
-    return _write(match, lambda: edit_hand(match, number, out, held, size))
+    hands = match_hands(match)  # the answer shows them as edited
+    return _write(match, lambda: edit_hand(match, number, out, held, size, hands), hands=hands)
 
 
 @bp.delete("/matches/<int:match_id>/hands/<int:number>")
@@ -142,4 +141,5 @@ def delete(match_id: int, number: int):
         return _conflict(match, _CHANGED)
     if number != match.hand_count:
         return _conflict(match, f"only the last hand ({match.hand_count}) can be deleted")
-    return _write(match, lambda: delete_last_hand(match))
+    hands = match_hands(match)
+    return _write(match, lambda: delete_last_hand(match, hands), hands=hands[:-1])

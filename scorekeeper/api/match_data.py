@@ -3,6 +3,7 @@ and the short answer to a recorded hand: that hand and the standings after it.""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from flask import url_for
@@ -10,12 +11,12 @@ from werkzeug.routing import BuildError
 
 from scorekeeper.api.leaderboard import seat_ratings
 from scorekeeper.core.scoring import Standings
-from scorekeeper.store.boards import MatchView
-from scorekeeper.store.models import Hand, Match
+from scorekeeper.store.boards import MatchView, match_hands
+from scorekeeper.store.models import Hand
 from scorekeeper.store.records import SavedHand, current_standings, hand_rows, match_sheet
 
 
-def _view_path(match: Match) -> str | None:
+def _view_path(match: MatchView) -> str | None:
     """The spectators' page, once the pages publish it."""
     try:
         return url_for("matches.view", token=match.view_token)
@@ -47,7 +48,7 @@ def _hand_json(hand: Hand | SavedHand, cards: tuple[str, ...], points: tuple[int
             "cards": list(cards), "points": list(points)}
 
 
-def recorded_json(match: Match | MatchView, hand: SavedHand) -> dict[str, Any]:
+def recorded_json(match: MatchView, hand: SavedHand) -> dict[str, Any]:
     """The answer to a recorded hand: the match's id, status and version, the new hand
     and the standings after it. Not every hand: the answer stays the same size however
     long the match is (``GET /matches/{id}`` has them all)."""
@@ -60,10 +61,12 @@ def recorded_json(match: Match | MatchView, hand: SavedHand) -> dict[str, Any]:
             "standings": standings_json(current_standings(match))}
 
 
-def match_json(match: Match) -> dict[str, Any]:
-    """A match as the API shows it."""
+def match_json(match: MatchView, stored: Sequence[Hand] | None = None) -> dict[str, Any]:
+    """A match as the API shows it with every hand: ``stored`` if the caller has them
+    (an edit or a delete just wrote them), else read here."""
+    stored = match_hands(match) if stored is None else stored
     hands = [_hand_json(hand, row.cards, row.points)
-             for hand, row in zip(match.hands, hand_rows(match), strict=True)]
+             for hand, row in zip(stored, hand_rows(match, stored), strict=True)]
     return {
         "id": match.id,
         "game": match.game,
@@ -71,7 +74,7 @@ def match_json(match: Match) -> dict[str, Any]:
         "status": match.status,
         "version": match.version,
         "first_dealer": match.first_dealer,
-        "seats": [{"seat": s.position, "player_id": s.player_id, "name": s.player.name,
+        "seats": [{"seat": s.position, "player_id": s.player.id, "name": s.player.name,
                    "colour": s.player.colour} for s in match.seats],
         "hands": hands,
         "standings": standings_json(current_standings(match)),

@@ -47,9 +47,9 @@ def bearer_match(match_id: int) -> Match:
 
 
 def bearer_board(match_id: int) -> MatchView:
-    """What a new hand needs of the match a request names (see :func:`bearer_match`):
-    its read-only view, in one plain query, which the records write a new hand from;
-    else the answer of :func:`bearer_match`."""
+    """The match a request names (see :func:`bearer_match`) as its one read model, the
+    read-only view, in one plain query, which the records write from; else the answer
+    of :func:`bearer_match`."""
     view = boards.invited_match(bearer_token(), match_id)
     if view is None:
         bearer_match(match_id)  # says which error
@@ -110,4 +110,4 @@ def create():
 @bp.get("/matches/<int:match_id>")
 def show(match_id: int):
     """A match with its hands and standings."""
-    return jsonify(match_json(bearer_match(match_id)))
+    return jsonify(match_json(bearer_board(match_id)))

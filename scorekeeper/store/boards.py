@@ -1,12 +1,14 @@
-"""A match as its scoreboard reads it: plain values from one query, no mapped objects.
+"""A match as everything that reads it sees it: plain values from one query, no mapped
+match.
 
 The scoreboard is the page every phone at the table loads after every save, and
 building the mapped objects of a match, its group, seats and players cost more than
-the rest of finding it. These read-only views are the read model of a match
-for the scoreboard, the live summary and the API's save: what they show and what a
-new hand is written from, under the models' own attribute names, and nothing to
-write back (the pages that edit or list every hand load the models). A row stored
-before the running state was kept gets it worked out from its hands, read-only.
+the rest of finding it. So these read-only views are THE read model of a match: the
+pages (scoreboard, live summary, hand entry, edit and delete) and the API (its save,
+edit, delete and read) all take one, under the models' own attribute names, and the
+writer writes from it. A page that needs every hand reads them beside it
+(:func:`match_hands`); the mapped match is the writer's alone. A row stored before
+the running state was kept gets it worked out from its hands, read-only.
 """
 
 from __future__ import annotations
@@ -19,14 +21,15 @@ from typing import Any
 
 from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Connection
+from sqlalchemy.orm import selectinload
 
 from scorekeeper.store.extensions import db
-from scorekeeper.store.models import MAX_ID, MAX_TOKEN, Group, Match, Player, Seat
+from scorekeeper.store.models import MAX_ID, MAX_TOKEN, Group, Hand, Match, Player, Seat
 from scorekeeper.store.replayed import running_text
 
 __all__ = ["GroupView", "MatchView", "PlayerView", "SeatView", "board_match", "invited_match",
-           "watched_match"]
-
+           "match_hand", "match_hands", "reread", "view_of", "watched_match",
+           "written_match"]
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,11 @@ class SeatView:
     position: int
     winner: bool
     player: PlayerView
+
+    @property
+    def player_id(self) -> int:
+        """The seated player's id, as the model names it."""
+        return self.player.id
 
 
 @dataclass
@@ -135,8 +143,53 @@ def invited_match(token: str, match_id: int) -> MatchView | None:
                  .all(), connection)
 
 
+def written_match(group_id: int, match_id: int) -> MatchView | None:
+    """The match with this id in this group as read in the session's transaction (one
+    just written there and not yet committed, say), or None."""
+    connection = db.session.connection()
+    return _view(connection.execute(_statements()[0], {"group": group_id, "match": match_id})
+                 .all(), connection)
+
+
 def watched_match(token: str) -> MatchView | None:
     """The match a spectator's view link points at, or None."""
     if not 0 < len(token) <= MAX_TOKEN:
         return None
     return _read(_statements()[1], {"token": token})
+
+
+def view_of(match: Match) -> MatchView:
+    """The view of a match already loaded as a model, with its seats (a reader that
+    loads many matches with their hands at once, such as an export)."""
+    return MatchView(
+        **{name: getattr(match, name) for name in _MATCH if name != "running_json"},
+        running_json=match.running_json or running_text(db.session.connection(), match.id),
+        group=GroupView(match.group_id, match.group.name, match.group.invite_token),
+        seats=[SeatView(seat.position, seat.winner,
+                        PlayerView(seat.player.id, seat.player.name, seat.player.colour))
+               for seat in match.seats])
+
+
+def match_hands(match: MatchView) -> list[Hand]:
+    """Every hand of the match with its entries, in order (two queries), in the
+    session: what a page that lists or replays every hand reads beside the view, and
+    what an edit or a delete changes. None is read for a match without hands."""
+    if not match.hand_count:
+        return []
+    return list(db.session.scalars(
+        select(Hand).where(Hand.match_id == match.id).order_by(Hand.number)
+        .options(selectinload(Hand.entries))))
+
+
+def match_hand(match: MatchView, number: int) -> Hand | None:
+    """Hand ``number`` of the match with its entries, or None (one hand of a long
+    match, without reading the others)."""
+    return db.session.scalar(
+        select(Hand).where(Hand.match_id == match.id, Hand.number == number)
+        .options(selectinload(Hand.entries)))
+
+
+def reread(match: MatchView) -> MatchView:
+    """The match as stored now (after another phone won a race, say), or ``match`` as
+    it was if it is gone."""
+    return board_match(match.group_id, match.id) or match

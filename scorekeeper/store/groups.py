@@ -31,7 +31,7 @@ def match_seats() -> tuple[Any, ...]:
     return (joinedload(Match.seats).joinedload(Seat.player),)
 
 
-def recent_hands(match: Match | MatchView, count: int) -> list[Recent]:
+def recent_hands(match: MatchView, count: int) -> list[Recent]:
     """The match's last ``count`` hands, oldest first: one plain query on the session's
     connection (no ORM objects, nor the ORM's execute: each cost more than the query
     for a page shown after every save)."""

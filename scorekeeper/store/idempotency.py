@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from scorekeeper.core.errors import InputError
 from scorekeeper.store.boards import MatchView
 from scorekeeper.store.extensions import db
-from scorekeeper.store.models import Hand, Match
+from scorekeeper.store.models import Hand
 
 __all__ = ["KEY_FIELD", "KeyReuseError", "clean_key", "replayed", "request_digest"]
 
@@ -51,7 +51,7 @@ def request_digest(payload: Mapping[str, object]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def replayed(match: Match | MatchView, key: str | None, digest: str | None) -> Hand | None:
+def replayed(match: MatchView, key: str | None, digest: str | None) -> Hand | None:
     """The hand already stored under ``key`` for this request, or None if the key is
     new; :class:`KeyReuseError` if the key came with a different request before."""
     if key is None:

@@ -12,11 +12,14 @@ hand (:func:`record_hand`), an edited one (:func:`edit_hand`) and the last one d
 3. the facts (matches, seats, hands, entries) are written with plain statements;
 4. :func:`scorekeeper.store.projection.project` writes every derived row from the
    match's derived state before and after, in the same transaction;
-5. the transaction commits, and the objects in memory are kept in step with what was
-   written (a mapped match as if the ORM had written it, the scoreboard's view alike).
+5. the transaction commits, and the match's view in memory is kept in step with what
+   was written (and an edited hand's objects as if the ORM had written them).
 
-The read helpers (:func:`match_standings`, :func:`current_standings`, …) remember
-what they worked out by the stored text it came from, never on the objects.
+Every function here reads a match through its one read model,
+:class:`scorekeeper.store.boards.MatchView`, with its hands read beside it where they
+are needed (:func:`scorekeeper.store.boards.match_hands`). The read helpers
+(:func:`match_standings`, :func:`current_standings`, …) remember what they worked out
+by the stored text it came from, never on the objects.
 """
 
 from __future__ import annotations
@@ -27,10 +30,11 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, delete, insert, select, update
+from sqlalchemy import Table, bindparam, delete, insert, inspect, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.orm.base import NO_VALUE
 
 from scorekeeper.core.cards import Card, format_cards, parse_cards
 from scorekeeper.core.errors import ConflictError, InputError
@@ -46,7 +50,7 @@ from scorekeeper.core.scoring import (
 from scorekeeper.core.sheets import LO, OPTIONS, Sheet
 from scorekeeper.core.stats import HandRow
 from scorekeeper.store import projection, running
-from scorekeeper.store.boards import MatchView
+from scorekeeper.store.boards import MatchView, match_hands, written_match
 from scorekeeper.store.derived import Change, MatchState, after_replay, after_step
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import (
@@ -91,7 +95,7 @@ RACED = "another phone changed this match at the same moment; "
 
 # ---- reading what the hands give ----------------------------------------------------
 
-def match_sheet(match: Match | MatchView) -> Sheet:
+def match_sheet(match: MatchView) -> Sheet:
     """The frozen rule sheet a match is played under."""
     return _sheet(match.sheet_json)
 
@@ -102,16 +106,16 @@ def _sheet(text: str) -> Sheet:
     return Sheet.from_json(text)
 
 
-def match_names(match: Match | MatchView) -> list[str]:
+def match_names(match: MatchView) -> list[str]:
     """Player names in seat order."""
     return [seat.player.name for seat in match.seats]
 
 
-def _facts(match: Match) -> tuple:
+def _facts(match: MatchView, hands: Sequence[Hand]) -> tuple:
     """Everything a full replay depends on, as plain values (the replay's cache key)."""
     return (match.sheet_json, match.first_dealer, tuple(match_names(match)), len(match.seats),
             tuple((h.out_seat, h.hand_size, tuple((e.seat, e.cards) for e in h.entries))
-                  for h in match.hands))
+                  for h in hands))
 
 
 @lru_cache(maxsize=64)
@@ -128,21 +132,21 @@ def _replay(facts: tuple) -> tuple[tuple[HandResult, ...], Standings]:
     return tuple(results), standings(_sheet(sheet_json), names, first_dealer, results)
 
 
-def hand_results(match: Match) -> list[HandResult]:
-    """The match's stored hands as scoring input, in order."""
-    return list(_replay(_facts(match))[0])
+def hand_results(match: MatchView, hands: Sequence[Hand]) -> list[HandResult]:
+    """The match's stored ``hands`` (all of them, in order) as scoring input."""
+    return list(_replay(_facts(match, hands))[0])
 
 
-def match_standings(match: Match) -> Standings:
-    """Standings derived from the stored hands (every hand replayed)."""
-    return _replay(_facts(match))[1]
+def match_standings(match: MatchView, hands: Sequence[Hand]) -> Standings:
+    """Standings derived from the match's stored ``hands`` (every hand replayed)."""
+    return _replay(_facts(match, hands))[1]
 
 
-def hand_rows(match: Match) -> list[HandRow]:
-    """The match's hands as they stand in memory, one row each."""
+def hand_rows(match: MatchView, hands: Sequence[Hand]) -> list[HandRow]:
+    """The match's ``hands`` as they stand in memory, one row each."""
     seats = len(match.seats)
     rows = []
-    for hand in match.hands:
+    for hand in hands:
         cards, points = [""] * seats, [0] * seats
         for entry in hand.entries:
             cards[entry.seat], points[entry.seat] = entry.cards, entry.points
@@ -155,16 +159,10 @@ def _parsed(text: str) -> running.Running:
     return running.from_text(text)
 
 
-def running_state(match: Match | MatchView) -> running.Running:
-    """The match's stored running state. A row from before the state was kept (the
-    migration fills them in) is replayed instead (the scoreboard's view of such a row
-    is never made: see ``web.access.member_board``)."""
-    text = match.running_json
-    if text is not None:
-        return _parsed(text)
-    if not isinstance(match, Match):
-        raise TypeError("a match without a running state is replayed from its model")
-    return _replayed_state(match, match_standings(match), hand_results(match)).running
+def running_state(match: MatchView) -> running.Running:
+    """The match's stored running state (a view of a row from before the state was
+    kept has it worked out from the hands: see :mod:`.boards`)."""
+    return _parsed(match.running_json)
 
 
 @lru_cache(maxsize=256)
@@ -172,14 +170,11 @@ def _standings_at(sheet_json: str, names: tuple[str, ...], text: str) -> Standin
     return standings_at(_sheet(sheet_json), names, _parsed(text).position)
 
 
-def current_standings(match: Match | MatchView) -> Standings:
+def current_standings(match: MatchView) -> Standings:
     """The standings after the last hand, from the stored running state: no hand is
     read. They carry no per-hand history (``progress``, ``hands`` and ``dealers`` are
     empty); :func:`match_standings` replays every hand for pages that show them."""
-    names = tuple(match_names(match))
-    if match.running_json is None:
-        return standings_at(match_sheet(match), names, running_state(match).position)
-    return _standings_at(match.sheet_json, names, match.running_json)
+    return _standings_at(match.sheet_json, tuple(match_names(match)), match.running_json)
 
 
 def _field(exc: ScoringError) -> str:
@@ -191,7 +186,7 @@ def _field(exc: ScoringError) -> str:
     return "cards" if exc.field == "hands" else exc.field
 
 
-def _compute(match: Match, results: Sequence[HandResult], written: int = 0) -> Standings:
+def _compute(match: MatchView, results: Sequence[HandResult], written: int = 0) -> Standings:
     """Replay ``results``; hand ``written`` (when not 0) is the one being saved and must
     also be complete: every seat still in it holds cards but the one who went out."""
     sheet, names = match_sheet(match), match_names(match)
@@ -205,7 +200,7 @@ def _compute(match: Match, results: Sequence[HandResult], written: int = 0) -> S
     return table
 
 
-def _step(match: Match | MatchView, result: HandResult) -> tuple[running.Running, HandScore, int]:
+def _step(match: MatchView, result: HandResult) -> tuple[running.Running, HandScore, int]:
     """Check and score the match's next hand from its stored running state, as
     :func:`_compute` would by replaying every hand: the state after it, its score and
     its dealer. The hand must be complete (see :func:`_compute`)."""
@@ -220,11 +215,11 @@ def _step(match: Match | MatchView, result: HandResult) -> tuple[running.Running
 
 # ---- derived states: what the projection is handed --------------------------------
 
-def _players(match: Match | MatchView) -> tuple[int, ...]:
+def _players(match: MatchView) -> tuple[int, ...]:
     return tuple(seat.player.id for seat in match.seats)
 
 
-def _stored_state(match: Match | MatchView) -> MatchState:
+def _stored_state(match: MatchView) -> MatchState:
     """The match's derived state as stored (its row, its seats' flags and its running
     state), which the projection keeps equal to a replay: no other row is read."""
     return MatchState(match.id, match.game, _players(match), match.hand_count, match.status,
@@ -237,7 +232,7 @@ def _texts(result: HandResult) -> tuple[str, ...]:
     return tuple(format_cards(cards) for cards in result.held)
 
 
-def _replayed_state(match: Match, table: Standings, results: Sequence[HandResult]
+def _replayed_state(match: MatchView, table: Standings, results: Sequence[HandResult]
                     ) -> MatchState:
     """The match's derived state after a full replay of ``results`` (``table``)."""
     rows = [HandRow(result.out, _texts(result), score.points)
@@ -247,20 +242,38 @@ def _replayed_state(match: Match, table: Standings, results: Sequence[HandResult
                         [result.out for result in results], finished)
 
 
-def _keep(match: Match | MatchView, state: MatchState, version: int) -> None:
-    """Keep the match in memory in step with what was written: a model as if the ORM
-    had written it, the scoreboard's view by plain assignment."""
+def _keep(match: MatchView, state: MatchState, version: int) -> None:
+    """Keep the match's view in step with what was written (what the caller shows
+    next: the API's answer, the news after a save)."""
     values = {**state.listing(), "version": version}
-    if isinstance(match, Match):
-        for name, value in values.items():
-            set_committed_value(match, name, value)
-        for seat in match.seats:
-            set_committed_value(seat, "winner", seat.position in state.winners)
-        return
     for name, value in values.items():
         setattr(match, name, value)
     match.seats = [replace(seat, winner=seat.position in state.winners)
                    for seat in match.seats]
+
+
+def _expire_model(match_id: int) -> None:
+    """A mapped match (and its seats) already in the session, loaded by a page or
+    an export before this write, is read again on its next use: the view was written
+    from, so the model's values are those of before."""
+    session = db.session()
+    model = session.identity_map.get(session.identity_key(Match, match_id))
+    if model is None:
+        return
+    seats = inspect(model).attrs.seats.loaded_value
+    for seat in () if seats is NO_VALUE else seats:
+        session.expire(seat, ["winner"])
+    # Named columns only: a whole-object expire would cascade to the hands in hand.
+    session.expire(model, [*_LISTING, "version", "hands"])
+
+
+_LISTING = ("status", "hand_count", "finished_at", "running_json")  # MatchState.listing()
+
+
+def _restore(match: MatchView, kept: MatchView) -> None:
+    """Undo :func:`_keep` after a write that rolled back: the view says what is stored."""
+    for name in (*_LISTING, "version", "seats"):
+        setattr(match, name, getattr(kept, name))
 
 
 # ---- the write path ------------------------------------------------------------------
@@ -298,7 +311,7 @@ _HAND_COLUMNS = ("match_id", "number", "dealer", "out_seat", "hand_size", "creat
                  "idempotency_key", "request_digest", "reply_json")
 
 
-def _claim(connection: Connection, match: Match | MatchView, conflict: str) -> int:
+def _claim(connection: Connection, match: MatchView, conflict: str) -> int:
     """Move the match's version on by one, or raise :class:`ConflictError` when another
     phone changed it meanwhile (the UPDATE then matches no row). Returns the new version."""
     version = match.version + 1
@@ -309,7 +322,7 @@ def _claim(connection: Connection, match: Match | MatchView, conflict: str) -> i
     return version
 
 
-def _commit(match: Match | MatchView, conflict: str, before: MatchState | None,
+def _commit(match: MatchView, conflict: str, before: MatchState | None,
             after: MatchState, write: Callable[[Connection], None]) -> None:
     """The write path: claim the match, keep it in memory in step with ``after``, run
     ``write`` (the facts), project the change from ``before`` to ``after``, commit; or
@@ -318,23 +331,27 @@ def _commit(match: Match | MatchView, conflict: str, before: MatchState | None,
     # What was just written is what the caller shows next (the API's answer, the news
     # after a save): keep it in memory instead of reloading every row after the commit.
     session.expire_on_commit = False
+    kept = replace(match)
     try:
         connection = session.connection()
         _keep(match, after, _claim(connection, match, conflict))
         write(connection)
         projection.project(connection, [Change(before, after)])
         session.commit()
+        _expire_model(match.id)
     except (IntegrityError, ConflictError):
         session.rollback()
+        _restore(match, kept)
         raise ConflictError(conflict, "number") from None
     except BaseException:
         session.rollback()
+        _restore(match, kept)
         raise
     finally:
         session.expire_on_commit = True
 
 
-def _check_hand_size(match: Match | MatchView, hand_size: int | None) -> None:
+def _check_hand_size(match: MatchView, hand_size: int | None) -> None:
     size = OPTIONS["hand_size"]
     if hand_size is not None and (match.game != LO or not size.allows(hand_size)):
         raise InputError(f"a hand's own deal size is for Last One, {size.minimum} to "
@@ -368,11 +385,11 @@ class SavedHand:
     id: int | None = None
 
 
-def record_hand(match: Match | MatchView, number: int, out: int | None,
+def record_hand(match: MatchView, number: int, out: int | None,
                 held: Sequence[Sequence[Card]],
                 hand_size: int | None = None, *, key: str | None = None,
                 digest: str | None = None,
-                reply: Callable[[Match | MatchView, SavedHand], str] | None = None
+                reply: Callable[[MatchView, SavedHand], str] | None = None
                 ) -> SavedHand:
     """Record the next hand. ``number`` is the hand the form was showing: anything but
     the next number means the form is stale and nothing is stored.
@@ -380,7 +397,7 @@ def record_hand(match: Match | MatchView, number: int, out: int | None,
     ``key`` and ``digest`` are the client's idempotency key and its request's fingerprint
     (see :mod:`.idempotency`); ``reply`` renders the answer to keep with them, inside the
     same transaction (the match already in step), so a resent request gets exactly the
-    first answer. ``match`` may be the model or the scoreboard's read-only view of it.
+    first answer.
     """
     expected = match.hand_count + 1
     if number != expected:
@@ -404,8 +421,6 @@ def record_hand(match: Match | MatchView, number: int, out: int | None,
         _insert_hand(connection, hand)
 
     _commit(match, f"hand {number} was just recorded from another phone", before, after, write)
-    if isinstance(match, Match) and "hands" in match.__dict__:  # loaded before this save:
-        db.session.expire(match, ["hands"])                       # it lacks the new hand
     return hand
 
 
@@ -421,15 +436,17 @@ def _insert_hand(connection: Connection, hand: SavedHand) -> None:
         for e in hand.entries])
 
 
-def edit_hand(match: Match, number: int, out: int | None, held: Sequence[Sequence[Card]],
-              hand_size: int | None = None) -> Hand:
-    """Replace a recorded hand and re-derive every hand's points and dealer."""
-    hands = list(match.hands)
-    if not 1 <= number <= len(hands):
+def edit_hand(match: MatchView, number: int, out: int | None, held: Sequence[Sequence[Card]],
+              hand_size: int | None = None, hands: Sequence[Hand] | None = None) -> Hand:
+    """Replace a recorded hand and re-derive every hand's points and dealer. ``hands``
+    are the match's hands if the caller read them (it answers with them, kept in step
+    with the edit), else they are read here."""
+    if not 1 <= number <= match.hand_count:
         raise InputError(f"there is no hand {number} to edit", "number")
     _check_hand_size(match, hand_size)
     result = HandResult.of(out, held, hand_size)
-    results = hand_results(match)
+    hands = match_hands(match) if hands is None else list(hands)
+    results = hand_results(match, hands)
     results[number - 1] = result
     table = _compute(match, results, number)
     before, after = _stored_state(match), _replayed_state(match, table, results)
@@ -463,13 +480,14 @@ def _restamp(connection: Connection, hands: Sequence[Hand], results: Sequence[Ha
     connection.execute(_statements().restamp_entry, moved_entries)
 
 
-def delete_last_hand(match: Match) -> int:
-    """Delete the newest hand; returns its number."""
-    if not match.hands:
+def delete_last_hand(match: MatchView, hands: Sequence[Hand] | None = None) -> int:
+    """Delete the newest hand; returns its number. ``hands`` are the match's hands if
+    the caller read them (as :func:`edit_hand`)."""
+    hands = match_hands(match) if hands is None else list(hands)
+    if not hands:
         raise InputError("there is no hand to delete", "number")
-    hands = list(match.hands)
+    results = hand_results(match, hands)[:-1]
     hand = hands.pop()
-    results = hand_results(match)[:-1]
     table = _compute(match, results)
     before = _stored_state(match)
     after = _replayed_state(match, table, results)
@@ -479,7 +497,6 @@ def delete_last_hand(match: Match) -> int:
         connection.execute(delete(Hand).where(Hand.id == hand.id))
 
     _commit(match, RACED + "nothing was deleted", before, after, write)
-    set_committed_value(match, "hands", hands)
     for gone in (*hand.entries, hand):
         db.session.expunge(gone)
     return hand.number
@@ -607,18 +624,18 @@ def _write_facts(connection: Connection, matches: Sequence[NewMatch], ids: Seque
 
 
 def build_match(group: Group, sheet: Sheet, players: Sequence[Player], first_dealer: int,
-                hands: Sequence[HandResult] = (), **given: Any) -> Match:
+                hands: Sequence[HandResult] = (), **given: Any) -> MatchView:
     """Write a new match with these hands in the session's transaction, NOT committed,
-    and answer it as loaded in that transaction."""
+    and answer its view as read in that transaction."""
     (match_id,) = add_matches(group, [new_match(group, sheet, players, first_dealer, hands,
                                                 **given)])
-    match = db.session.get(Match, match_id)
+    match = written_match(group.id, match_id)
     assert match is not None  # just written, in this transaction
     return match
 
 
 def create_match(group: Group, sheet: Sheet, players: Sequence[Player], first_dealer: int
-                 ) -> Match:
+                 ) -> MatchView:
     """Start a match with players seated clockwise in the given order (a rematch too)."""
     try:
         match = build_match(group, sheet, players, first_dealer)

@@ -129,10 +129,10 @@ def member_match(group_id: int, match_id: int) -> tuple[Group, Match]:
 
 
 def member_board(group_id: int, match_id: int) -> tuple[GroupView, MatchView]:
-    """What the scoreboard shows of a match of a group this phone is a member of: its
-    read-only view, in one plain query (the page every phone loads after every save);
-    else the 404 of :func:`current_group` or :func:`group_match`, whichever is at
-    fault."""
+    """A match of a group this phone is a member of as every page that shows or
+    changes it reads it (the scoreboard, the hand pages): its read-only view, in one
+    plain query; else the 404 of :func:`current_group` or :func:`group_match`,
+    whichever is at fault."""
     view = boards.board_match(group_id, match_id)
     if view is None or not is_member(view.group):
         member_match(group_id, match_id)  # says which 404

@@ -21,10 +21,9 @@ from scorekeeper.core.deal import DealError, DealPlan, plan_for_sheet
 from scorekeeper.core.places import needs_hands, places
 from scorekeeper.core.scoring import Standings
 from scorekeeper.core.sheets import CD, LO, Sheet
-from scorekeeper.store.boards import MatchView, PlayerView
-from scorekeeper.store.extensions import db
+from scorekeeper.store.boards import MatchView, PlayerView, match_hands
 from scorekeeper.store.groups import recent_hands
-from scorekeeper.store.models import Match, Player
+from scorekeeper.store.models import Player
 from scorekeeper.store.records import (
     current_standings,
     match_sheet,
@@ -103,7 +102,7 @@ def _cells(countdown: bool, eliminated: Mapping[int, int], hand: Recent) -> Mark
     return Markup("".join(tds))
 
 
-def _hand_rows(match: Match | MatchView, sheet: Sheet, st: Standings) -> list[HandLine]:
+def _hand_rows(match: MatchView, sheet: Sheet, st: Standings) -> list[HandLine]:
     """The last :data:`RECENT` hands as table rows, oldest first: kept in the match's
     running state (read from the hands for a state stored before it kept them)."""
     if not match.hand_count:
@@ -148,7 +147,7 @@ def _plan(sheet: Sheet, st: Standings, players: Sequence[Player | PlayerView]
         return None
 
 
-def seat_places(match: Match | MatchView, sheet: Sheet, st: Standings
+def seat_places(match: MatchView, sheet: Sheet, st: Standings
                 ) -> tuple[int, ...] | None:
     """Each seat's place once the match is finished (None before), from the standings
     the board already has; a one-hand Crazy Eights match ranks by the cards held,
@@ -156,14 +155,11 @@ def seat_places(match: Match | MatchView, sheet: Sheet, st: Standings
     if not st.over:
         return None
     if needs_hands(sheet, len(st.totals)) and not st.hands:
-        model = match if isinstance(match, Match) else db.session.get(Match, match.id)
-        if model is None:
-            return None
-        st = match_standings(model)
+        st = match_standings(match, match_hands(match))
     return places(sheet, st)
 
 
-def board(match: Match | MatchView) -> dict[str, Any]:
+def board(match: MatchView) -> dict[str, Any]:
     """Template context of the scoreboard: sheet, standings, one row per seat (``rows``
     in seat order; ``ranked`` by place once the match is finished), the deal, and the
     last :data:`RECENT` hands as :class:`HandLine` (``earlier``: how many hands are
@@ -190,7 +186,7 @@ def board(match: Match | MatchView) -> dict[str, Any]:
     }
 
 
-def hand_news(match: Match, number: int) -> str:
+def hand_news(match: MatchView, number: int) -> str:
     """What hand ``number`` changed, in words, for the message after saving it."""
     st = current_standings(match)
     names = [seat.player.name for seat in match.seats]

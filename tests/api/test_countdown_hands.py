@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from scorekeeper.store.boards import view_of
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Hand, Match
 from scorekeeper.store.records import current_standings
@@ -50,8 +51,8 @@ def test_the_api_and_the_page_record_the_same_countdown_hand(api, client, app):
     response = api("POST", f"/matches/{through_api}/hands", {"number": 1, "out": 0})
     assert response.status_code == 201, response.json
     with app.app_context():
-        page_totals = current_standings(db.session.get(Match, on_page)).totals
-        api_totals = current_standings(db.session.get(Match, through_api)).totals
+        page_totals = current_standings(view_of(db.session.get(Match, on_page))).totals
+        api_totals = current_standings(view_of(db.session.get(Match, through_api))).totals
     assert list(page_totals) == list(api_totals) == [7, 8]
 
 

@@ -19,6 +19,7 @@ from scorekeeper import create_app
 from scorekeeper.api import PREFIX, document
 from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.sheets import Sheet
+from scorekeeper.store.boards import view_of
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, Player
 from scorekeeper.store.records import create_match, record_hand
@@ -106,14 +107,15 @@ def _match_id(app) -> int:
     """A match in the fuzz group, so hand bodies get past the lookup to their parsing."""
     with app.app_context():
         group = db.session.scalar(db.select(Group).where(Group.invite_token == TOKEN))
-        match = db.session.scalar(db.select(Match).where(Match.group_id == group.id))
+        model = db.session.scalar(db.select(Match).where(Match.group_id == group.id))
+        match = None if model is None else view_of(model)
         if match is None:
             players = [Player(group=group, name=f"P{i}") for i in range(3)]
             db.session.add_all(players)
             db.session.flush()
             match = create_match(group, Sheet.from_dict({"game": "crazy-eights",
                                                          "options": {}}), players, 0)
-        if not match.hands:  # the fuzzer may have deleted them: PUT needs hand 1
+        if not match.hand_count:  # the fuzzer may have deleted them: PUT needs hand 1
             record_hand(match, 1, 0, [[], parse_cards("2c"), parse_cards("3c")])
         return match.id
 

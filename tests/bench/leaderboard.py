@@ -27,6 +27,7 @@ from sqlalchemy import event
 
 from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.sheets import C8, Sheet
+from scorekeeper.store.boards import view_of
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, Player, RatingStep
 from scorekeeper.store.rating_rows import rerate_group
@@ -71,7 +72,7 @@ def _finish_one(app: Flask, group_id: int, rng: random.Random) -> Callable[[], o
 
     def finish() -> object:
         with app.app_context():
-            return record_hand(db.session.get_one(Match, match_id), 1, 0,
+            return record_hand(view_of(db.session.get_one(Match, match_id)), 1, 0,
                                [[], parse_cards("KH"), parse_cards("3D")])
     return finish
 

@@ -15,6 +15,7 @@ from sqlalchemy import update
 from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.sheets import GAMES, Sheet
+from scorekeeper.store.boards import MatchView, match_hand, view_of
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import (
     Group,
@@ -45,7 +46,7 @@ LOW = parse_cards("2C 2D 2H 2S 3C 3D 3H")
 EIGHTS = parse_cards("8C 8D 8H 8S")
 
 
-def next_hand(match: Match, rng: random.Random) -> tuple[int, list[list]]:
+def next_hand(match: MatchView, rng: random.Random) -> tuple[int, list[list]]:
     """A complete next hand: someone still in goes out, everyone else still in holds a
     low card (an eight now and then, so some are caught with one)."""
     in_play = current_standings(match).in_play
@@ -54,10 +55,11 @@ def next_hand(match: Match, rng: random.Random) -> tuple[int, list[list]]:
                  if playing and s != out else [] for s, playing in enumerate(in_play)]
 
 
-def edited(match: Match, rng: random.Random) -> None:
+def edited(match: MatchView, rng: random.Random) -> None:
     """Edit a random hand: the same hand with low cards, or blocked (nobody out)."""
     number = rng.randint(1, match.hand_count)
-    hand = match.hands[number - 1]
+    hand = match_hand(match, number)
+    assert hand is not None
     held = [[] for _ in match.seats]
     for entry in hand.entries:
         held[entry.seat] = parse_cards(entry.cards)
@@ -75,13 +77,14 @@ def new_match(group: Group, rng: random.Random) -> None:
 
 def rematch(match: Match) -> None:
     players = [seat.player for seat in match.seats]
-    create_match(match.group, match_sheet(match), players,
+    create_match(match.group, match_sheet(view_of(match)), players,
                  (match.first_dealer + 1) % len(players))
 
 
 def one_write(group: Group, rng: random.Random) -> str | None:
     """One random write to the group; its name, or None when it did not apply."""
-    match = rng.choice(load_matches(group))
+    model = rng.choice(load_matches(group))
+    match = view_of(model)
     action = rng.choice(["record"] * 4 + ["edit", "delete", "import", "new", "rematch"])
     if action == "record" and match.status == "active":
         record_hand(match, match.hand_count + 1, *next_hand(match, rng))
@@ -94,7 +97,7 @@ def one_write(group: Group, rng: random.Random) -> str | None:
     elif action == "new":
         new_match(group, rng)
     elif action == "rematch":
-        rematch(match)
+        rematch(model)
     else:
         return None
     return action
@@ -222,7 +225,7 @@ def test_verify_while_another_thread_records_hands_finds_no_false_difference(app
         with app.app_context():
             try:
                 while not stop.is_set() and recorded[0] < 400:
-                    match = db.session.get_one(Match, rng.choice(matches))
+                    match = view_of(db.session.get_one(Match, rng.choice(matches)))
                     record_hand(match, match.hand_count + 1, *next_hand(match, rng))
                     recorded[0] += 1
                     db.session.remove()

@@ -14,6 +14,7 @@ import pytest
 from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.sheets import Sheet
+from scorekeeper.store.boards import match_hands, view_of
 from scorekeeper.store.extensions import db
 from scorekeeper.store.groups import group_match
 from scorekeeper.store.models import (
@@ -26,9 +27,9 @@ from scorekeeper.store.records import (
     match_standings,
     record_hand,
 )
-from scorekeeper.store.transfer import import_document, load_matches
+from scorekeeper.store.transfer import import_document
 from tests.support.documents import random_document
-from tests.support.figures import assert_figures_match, blocked, imported
+from tests.support.figures import assert_figures_match, blocked, imported, match_views
 from tests.support.totals import assert_totals, kept
 
 pytestmark = pytest.mark.usefixtures("ctx")
@@ -37,7 +38,7 @@ pytestmark = pytest.mark.usefixtures("ctx")
 def complete_hand(match, rng: random.Random) -> tuple[int, list[list]]:
     """A valid next hand: someone still in goes out, every other seat still in holds a
     card (sometimes an 8)."""
-    table = match_standings(match)
+    table = match_standings(match, match_hands(match))
     alive = [s for s, playing in enumerate(table.in_play) if playing]
     out = rng.choice(alive)
     cards = iter(rng.sample(parse_cards("8C 2D 9H 3S KD 4C 8H 5S"), 8))
@@ -58,10 +59,10 @@ def test_import_and_a_new_match_add_to_the_totals(app):
 
 def test_finishing_and_reopening_a_match_moves_the_totals(app):
     group = imported()
-    match = next(m for m in load_matches(group) if m.status == "finished" and m.hands)
+    match = next(m for m in match_views(group) if m.status == "finished" and m.hand_count)
     before = kept(group)
-    number = len(match.hands)
-    last = match.hands[-1]
+    number = match.hand_count
+    last = match_hands(match)[-1]
     out, held = last.out_seat, [parse_cards(e.cards) for e in last.entries]
     delete_last_hand(match)  # reopened: no longer played or won, no head to head
     assert match.status == "active"
@@ -78,18 +79,18 @@ def test_random_sequences_of_writes_keep_the_totals(app, seed):
     rng = random.Random(seed)
     group = imported(seed)
     for _ in range(24):
-        matches = load_matches(group)
+        matches = match_views(group)
         match = rng.choice(matches)
         kind = rng.choice(["record", "record", "edit", "delete", "new", "import"])
         if kind == "record" and match.status == "active":
             out, held = complete_hand(match, rng)
-            record_hand(match, len(match.hands) + 1, out, held)
-        elif kind == "edit" and match.hands:
-            number = rng.randint(1, len(match.hands))
+            record_hand(match, match.hand_count + 1, out, held)
+        elif kind == "edit" and match.hand_count:
+            number = rng.randint(1, match.hand_count)
             # Refused (nothing changes) when it would decide the match before a later hand.
             with contextlib.suppress(InputError):
                 edit_hand(match, number, None, blocked(match, number))
-        elif kind == "delete" and match.hands:
+        elif kind == "delete" and match.hand_count:
             delete_last_hand(match)
         elif kind == "new":
             seated = rng.sample(list(group.players), 2)
@@ -108,15 +109,15 @@ def test_several_writes_on_one_loaded_match_keep_the_totals(app):
     what was loaded)."""
     rng = random.Random(5)
     group = imported(5)
-    match_id = next(m.id for m in load_matches(group) if len(m.hands) > 2)
+    match_id = next(m.id for m in match_views(group) if m.hand_count > 2)
     db.session.expunge_all()
     group = db.session.get_one(Group, group.id)
-    match = group_match(group, match_id)
+    match = view_of(group_match(group, match_id))
     for _ in range(6):
         if match.status == "finished" or rng.random() < 0.3:
             delete_last_hand(match)
         else:
-            record_hand(match, len(match.hands) + 1, *complete_hand(match, rng))
+            record_hand(match, match.hand_count + 1, *complete_hand(match, rng))
         assert_totals(group)
     edit_hand(match, 1, None, blocked(match, 1))
     assert_totals(group)

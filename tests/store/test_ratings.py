@@ -17,11 +17,13 @@ from scorekeeper.core.errors import InputError
 from scorekeeper.core.places import places
 from scorekeeper.core.ratings import shown
 from scorekeeper.store import leaderboard
+from scorekeeper.store.boards import MatchView, view_of
 from scorekeeper.store.extensions import db
 from scorekeeper.store.leaderboard import rating_history
-from scorekeeper.store.models import Group, Match, Rating, RatingStep
+from scorekeeper.store.models import Group, Rating, RatingStep
 from scorekeeper.store.ratings import order_key
 from scorekeeper.store.records import (
+    current_standings,
     delete_last_hand,
     edit_hand,
     match_sheet,
@@ -58,8 +60,9 @@ def _openskill(group: Group, game: str) -> dict[int, tuple[float, float]]:
     model = PlackettLuce()
     ratings: dict[int, object] = {}
     for match in finished_in_order(group, game):
-        table = match_standings(match)
-        ranks = places(match_sheet(match), table)
+        view = view_of(match)
+        table = match_standings(view, match.hands)
+        ranks = places(match_sheet(view), table)
         players = [seat.player_id for seat in match.seats]
         teams = [[ratings.get(p) or model.rating()] for p in players]
         for player, (after,) in zip(players, model.rate(teams, ranks=list(ranks)), strict=True):
@@ -114,7 +117,7 @@ def test_places_are_the_ranks_given_to_the_model(app, game, options, seats, hand
 def test_a_finishing_hand_rates_its_players_and_shows_the_change(app):
     group = _group()
     import_document(group, dated([("crazy-eights", ONE_HAND, ["Ann", "Bob", "Cat"], [], None)]))
-    match = load_matches(group)[0]
+    match = view_of(load_matches(group)[0])
     record_hand(match, 1, 1, [parse_cards("KH 2C"), [], parse_cards("3D")])
     steps = rows_of(group, "all")
     bob = match.seats[1].player_id
@@ -134,7 +137,7 @@ def test_editing_a_past_matchs_last_hand_changes_its_places_and_every_rating_aft
     matches = finished_in_order(group, "crazy-eights")
     before = rows_of(group, "all")
     first = matches[0]
-    edit_hand(first, 1, 2, [parse_cards("KH"), parse_cards("9C"), []])  # Cat went out
+    edit_hand(view_of(first), 1, 2, [parse_cards("KH"), parse_cards("9C"), []])  # Cat went out
     after = rows_of(group, "all")
     assert after[first.id, first.seats[2].player_id].place == 1
     assert after[first.id, first.seats[0].player_id].place == 3
@@ -150,7 +153,7 @@ def test_reopening_a_match_takes_it_out_of_the_ratings(app):
     import_document(group, dated([one_hand(["Ann", "Bob"], 0, f"2026-06-0{d}T20:00:00")
                                   for d in (1, 2, 3)]))
     middle = finished_in_order(group, "crazy-eights")[1]
-    delete_last_hand(middle)
+    delete_last_hand(view_of(middle))
     assert {m for m, _ in rows_of(group, "all")} == {
         m.id for m in finished_in_order(group, "crazy-eights")}
     assert middle.id not in {m for m, _ in rows_of(group, "all")}
@@ -189,17 +192,17 @@ def test_random_writes_keep_the_ratings_equal_to_a_rebuild(app, seed):
     group = _group()
     import_document(group, random_document(rng, 12))
     for _ in range(16):
-        match = rng.choice(load_matches(group))
+        match = view_of(rng.choice(load_matches(group)))
         kind = rng.choice(["edit", "delete", "record", "import"])
-        if kind == "edit" and match.hands:
-            number = rng.randint(1, len(match.hands))
+        if kind == "edit" and match.hand_count:
+            number = rng.randint(1, match.hand_count)
             with contextlib.suppress(InputError):
                 edit_hand(match, number, None, blocked(match, number))
-        elif kind == "delete" and match.hands:
+        elif kind == "delete" and match.hand_count:
             delete_last_hand(match)
         elif kind == "record" and match.status == "active":
             with contextlib.suppress(InputError):
-                record_hand(match, len(match.hands) + 1, None, blocked_next(match))
+                record_hand(match, match.hand_count + 1, None, blocked_next(match))
         elif kind == "import":
             import_document(group, random_document(rng, 2))
         _verified(group)
@@ -208,9 +211,9 @@ def test_random_writes_keep_the_ratings_equal_to_a_rebuild(app, seed):
     assert rows_of(group, "all") == stored
 
 
-def blocked_next(match: Match) -> list[list]:
+def blocked_next(match: MatchView) -> list[list]:
     """A blocked next hand: every seat still in holds one low card."""
-    table = match_standings(match)
+    table = current_standings(match)
     cards = iter(parse_cards("2C 2D 2H 2S 3C 3D 3H"))
     return [[next(cards)] if playing else [] for playing in table.in_play]
 

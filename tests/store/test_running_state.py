@@ -26,6 +26,7 @@ from scorekeeper.core.scoring import (
 from scorekeeper.core.sheets import Sheet
 from scorekeeper.core.stats import seat_figures
 from scorekeeper.store import running
+from scorekeeper.store.boards import MatchView, match_hands, view_of
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, Player, SeatFigures
 from scorekeeper.store.records import (
@@ -54,7 +55,8 @@ def assert_state_is_a_replay(group: Group) -> int:
     matches = load_matches(group)
     for match in matches:
         assert match.running_json is not None, match.id
-        assert current_standings(match) == _without_history(match_standings(match))
+        view = view_of(match)
+        assert current_standings(view) == _without_history(match_standings(view, match.hands))
     return len(matches)
 
 
@@ -63,7 +65,7 @@ def _without_history(table: Standings) -> Standings:
     return replace(table, progress=(), hands=(), dealers=())
 
 
-def _next_hand(match: Match, rng: random.Random) -> tuple[int | None, list[list]]:
+def _next_hand(match: MatchView, rng: random.Random) -> tuple[int | None, list[list]]:
     """A complete next hand: someone still in goes out, everyone else holds a low card."""
     in_play = current_standings(match).in_play
     out = rng.choice([s for s, playing in enumerate(in_play) if playing])
@@ -76,7 +78,7 @@ def test_a_long_match_played_hand_by_hand(app):
     _, match_id, _ = joined_match(app, client, 3, 0)
     rng = random.Random(5)
     with app.app_context():
-        match = db.session.get_one(Match, match_id)
+        match = view_of(db.session.get_one(Match, match_id))
         for number in range(1, 121):
             if match.status == "finished":
                 break
@@ -130,8 +132,9 @@ def test_a_stored_reason_follows_a_renamed_winner(app):
         players[0].name = "Annie"
         db.session.commit()
         db.session.expire_all()
-        match = db.session.get_one(Match, match.id)
-        assert current_standings(match).reason == match_standings(match).reason
+        match = view_of(db.session.get_one(Match, match.id))
+        assert current_standings(match).reason == match_standings(
+            match, match_hands(match)).reason
         assert current_standings(match).reason.startswith("Annie counted down to 0")
 
 
@@ -143,7 +146,7 @@ def test_a_match_without_a_stored_state_is_replayed_and_then_kept(app):
         db.session.execute(db.update(Match).where(Match.id == match_id)
                            .values(running_json=None))
         db.session.commit()
-        match = db.session.get_one(Match, match_id)
+        match = view_of(db.session.get_one(Match, match_id))
         assert current_standings(match).played == 4
         out, held = _next_hand(match, random.Random(1))
         record_hand(match, 5, out, held)
@@ -162,9 +165,10 @@ def test_an_import_stores_the_rows_of_replays_that_add_up_their_own_totals(app):
         import_document(group, random_document(random.Random(7), 30))
         db.session.expire_all()
         for match in load_matches(group):
-            table = match_standings(match)
-            sheet = match_sheet(match)
-            figures = seat_figures(match.game, len(match.seats), hand_rows(match),
+            view = view_of(match)
+            table = match_standings(view, match.hands)
+            sheet = match_sheet(view)
+            figures = seat_figures(match.game, len(match.seats), hand_rows(view, match.hands),
                                    table.winners, sheet.options.get("start_count", 0),
                                    sheet.options.get("threshold"))  # no totals passed
             outs = [hand.out_seat for hand in match.hands]

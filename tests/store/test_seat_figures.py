@@ -9,13 +9,19 @@ import random
 import pytest
 
 from scorekeeper.core.cards import parse_cards
+from scorekeeper.store.boards import match_hands
 from scorekeeper.store.records import (
     delete_last_hand,
     edit_hand,
     record_hand,
 )
-from scorekeeper.store.transfer import load_matches
-from tests.support.figures import assert_figures_match, blocked, imported, low_cards
+from tests.support.figures import (
+    assert_figures_match,
+    blocked,
+    imported,
+    low_cards,
+    match_views,
+)
 
 pytestmark = pytest.mark.usefixtures("ctx")
 
@@ -27,8 +33,8 @@ def test_import_writes_the_figures(app, seed):
 
 def test_record_edit_and_delete_keep_the_figures(app):
     group = imported()
-    (match,) = [m for m in load_matches(group) if m.status == "active"]
-    record_hand(match, len(match.hands) + 1, 0, [[], parse_cards("8D")])
+    (match,) = [m for m in match_views(group) if m.status == "active"]
+    record_hand(match, match.hand_count + 1, 0, [[], parse_cards("8D")])
     assert_figures_match(group)
     edit_hand(match, 1, 1, [parse_cards("4C 8H"), []])
     assert_figures_match(group)
@@ -38,13 +44,13 @@ def test_record_edit_and_delete_keep_the_figures(app):
 
 def test_a_finished_match_reopened(app):
     group = imported()
-    match = next(m for m in load_matches(group) if m.status == "finished" and m.hands)
+    match = next(m for m in match_views(group) if m.status == "finished" and m.hand_count)
     delete_last_hand(match)  # the hand that decided it
     assert match.status == "active"
     assert_figures_match(group)
-    finished = next(m for m in load_matches(group) if m.status == "finished" and m.hands)
-    last = len(finished.hands)
-    out = finished.hands[-1].out_seat
+    finished = next(m for m in match_views(group) if m.status == "finished" and m.hand_count)
+    last = finished.hand_count
+    out = match_hands(finished)[-1].out_seat
     edit_hand(finished, last, out, low_cards(len(finished.seats), out))
     assert_figures_match(group)
 
@@ -52,12 +58,12 @@ def test_a_finished_match_reopened(app):
 def test_random_writes_keep_the_figures(app):
     group = imported(7)
     rng = random.Random(7)
-    for match in load_matches(group)[:8]:
-        if match.hands:
+    for match in match_views(group)[:8]:
+        if match.hand_count:
             delete_last_hand(match)
     assert_figures_match(group)
-    for match in load_matches(group)[8:14]:
-        if match.hands and rng.random() < 0.5:
-            number = rng.randint(1, len(match.hands))
+    for match in match_views(group)[8:14]:
+        if match.hand_count and rng.random() < 0.5:
+            number = rng.randint(1, match.hand_count)
             edit_hand(match, number, None, blocked(match, number))
     assert_figures_match(group)

@@ -14,6 +14,7 @@ from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.scoring import HandResult
 from scorekeeper.core.sheets import Sheet
+from scorekeeper.store.boards import match_hands, view_of
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Hand, HandEntry, Match, Player, Ruling, Seat
 from scorekeeper.store.records import build_match, match_standings
@@ -52,7 +53,7 @@ def utc(moment: datetime | None) -> datetime | None:
 
 def snapshot(match: Match) -> dict:
     """Everything that must survive a round trip."""
-    table = match_standings(match)
+    table = match_standings(view_of(match), match.hands)
     return {
         "game": match.game, "created_at": utc(match.created_at),
         "finished_at": utc(match.finished_at), "sheet": json.loads(match.sheet_json),
@@ -352,9 +353,10 @@ def test_build_match_turns_hands_into_rows_without_committing(app):
     hands = [HandResult.of(1, [parse_cards("8S KH"), []]),
              HandResult.of(0, [[], parse_cards("9C")])]
     match = build_match(group, sheet, players, 1, hands)
-    assert [(h.number, h.dealer, [e.points for e in h.entries]) for h in match.hands] == [
-        (1, 1, [0, 60]), (2, 0, [9, 0])]
-    assert (match.status, match.hand_count, match.winners) == ("active", 2, ())
+    assert [(h.number, h.dealer, [e.points for e in h.entries])
+            for h in match_hands(match)] == [(1, 1, [0, 60]), (2, 0, [9, 0])]
+    assert (match.status, match.hand_count) == ("active", 2)
+    assert not any(seat.winner for seat in match.seats)
     db.session.rollback()
     assert counts()["Match"] == 0
     with pytest.raises(InputError) as caught:

@@ -9,6 +9,7 @@ import random
 
 from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.sheets import Sheet
+from scorekeeper.store.boards import MatchView, match_hands, view_of
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, SeatFigures
 from scorekeeper.store.records import match_standings
@@ -104,6 +105,11 @@ def imported(seed: int | None = None) -> Group:
     return group
 
 
+def match_views(group: Group, match_id: int | None = None) -> list[MatchView]:
+    """The group's matches (or one) as the writer and the pages read them."""
+    return [view_of(match) for match in load_matches(group, match_id)]
+
+
 def low_cards(seats: int, out: int | None) -> list[list]:
     """One low card for every seat but the one who went out (a hand must be complete)."""
     cards = ["2C", "2D", "2H", "2S", "3C", "3D", "3H"]
@@ -113,8 +119,9 @@ def low_cards(seats: int, out: int | None) -> list[list]:
 def blocked(match, number: int) -> list[list]:
     """Hand ``number`` made blocked: every seat still in the match then holds cards (an
     empty one gets a card nobody holds); seats already out of the match hold nothing."""
-    fallen = match_standings(match).eliminated
-    hand = match.hands[number - 1]
+    hands = match_hands(match)
+    fallen = match_standings(match, hands).eliminated
+    hand = hands[number - 1]
     held = [[] for _ in match.seats]
     for entry in hand.entries:
         held[entry.seat] = parse_cards(entry.cards)

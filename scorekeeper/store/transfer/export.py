@@ -22,6 +22,7 @@ from sqlalchemy.orm import selectinload
 
 from scorekeeper.core.places import places
 from scorekeeper.core.scoring import Standings
+from scorekeeper.store.boards import MatchView, view_of
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Hand, HandEntry, Match, Seat, utcnow
 from scorekeeper.store.records import match_sheet, match_standings
@@ -48,7 +49,8 @@ def _iso(moment: datetime | None) -> str | None:
 
 
 def _export_match(match: Match) -> dict[str, Any]:
-    table = match_standings(match)
+    view = view_of(match)
+    table = match_standings(view, match.hands)
     names = [seat.player.name for seat in match.seats]
     hands = [{
         "number": hand.number, "dealer": hand.dealer, "out": hand.out_seat,
@@ -67,11 +69,11 @@ def _export_match(match: Match) -> dict[str, Any]:
         "result": {"status": "finished" if table.over else "active",
                    "totals": list(table.totals),
                    "winners": [names[s] for s in table.winners],
-                   "places": _places(match, table)},
+                   "places": _places(view, table)},
     }
 
 
-def _places(match: Match, table: Standings) -> list[int] | None:
+def _places(match: MatchView, table: Standings) -> list[int] | None:
     """Each seat's place in a finished match (the rules reference "Places"), else None;
     derived from the hands like the totals, so an import reads it but never trusts it."""
     ranked = places(match_sheet(match), table)
@@ -133,9 +135,10 @@ def to_csv(matches: Iterable[Match]) -> str:
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow([name for name, _ in CSV_COLUMNS])
     for match in matches:
-        table = match_standings(match)
+        view = view_of(match)
+        table = match_standings(view, match.hands)
         names = [_cell(seat.player.name) for seat in match.seats]
-        ranked = _places(match, table)
+        ranked = _places(view, table)
         for hand, totals in zip(match.hands, table.progress, strict=True):
             for entry in hand.entries:
                 line = Line(match, hand, entry, names, tuple(totals), ranked)

@@ -19,6 +19,7 @@ from markupsafe import Markup, escape
 from werkzeug.datastructures import MultiDict
 
 from scorekeeper.core.sheets import GAMES, SECTIONS, Sheet
+from scorekeeper.store.boards import view_of
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Match, Ruling
 from scorekeeper.store.records import match_names, match_sheet
@@ -40,7 +41,7 @@ def red_suits(text: str) -> Markup:
 
 
 def _render(args: MultiDict[str, str], sheet: Sheet | None, match: Match | None):
-    names = match_names(match) if match is not None else None
+    names = match_names(view_of(match)) if match is not None else None
     form, result = answer(args, sheet, names)
     sheet, question, errors = form.sheet, form.question, form.errors_by_name()
     # Outside a match every seat the game allows is on the page; those past the table
@@ -90,7 +91,7 @@ def index():
 def for_match(group_id: int, match_id: int):
     """The checker inside a match: its sheet and seat names; a member may save."""
     match = access.member_match(group_id, match_id)[1]
-    return _render(request.args, match_sheet(match), match)
+    return _render(request.args, match_sheet(view_of(match)), match)
 
 
 @bp.post(MATCH)
@@ -98,7 +99,8 @@ def save(group_id: int, match_id: int):
     """Save the ruling the form describes to the match record (judged again here)."""
     group, match = access.member_match(group_id, match_id)
     args = MultiDict([(k, v) for k, v in request.form.items(multi=True) if k != "csrf_token"])
-    form, result = answer(args, match_sheet(match), match_names(match))
+    view = view_of(match)
+    form, result = answer(args, match_sheet(view), match_names(view))
     question = form.question
     back = url_for("check.for_match", group_id=group.id, match_id=match.id)
     back += "?" + urlencode(list(args.items(multi=True))) + "#answer"

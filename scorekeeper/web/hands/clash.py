@@ -13,12 +13,12 @@ from collections.abc import Mapping
 from contextlib import suppress
 
 from scorekeeper.core.cards import CardError, format_cards, parse_cards
-from scorekeeper.store.models import Match
+from scorekeeper.store.boards import MatchView
 
 SHOWN = 60  # characters of one player's typed cards repeated back in a message
 
 
-def entered(match: Match, form: Mapping[str, str]) -> str:
+def entered(match: MatchView, form: Mapping[str, str]) -> str:
     """What the form held, per player: ``Bo: 5♣ 6♣; Cy: 7♦`` (``no cards`` if none)."""
     parts = []
     for seat in match.seats:
@@ -31,19 +31,19 @@ def entered(match: Match, form: Mapping[str, str]) -> str:
     return "; ".join(parts) or "no cards"
 
 
-def changed_since(match: Match, form: Mapping[str, str]) -> bool:
+def changed_since(match: MatchView, form: Mapping[str, str]) -> bool:
     """Whether the match changed after the form was shown (its ``version`` moved on)."""
     shown = form.get("version", "")
     return bool(shown) and shown != str(match.version)
 
 
-def recorded_clash(match: Match, number: int, form: Mapping[str, str]) -> str:
+def recorded_clash(match: MatchView, number: int, form: Mapping[str, str]) -> str:
     """A new hand whose number another phone recorded first."""
     return (f"Not saved: hand {number} was already recorded, probably from another phone. "
             f"Here is the current score. What you entered: {entered(match, form)}.")
 
 
-def edit_clash(match: Match, number: int, form: Mapping[str, str]) -> str:
+def edit_clash(match: MatchView, number: int, form: Mapping[str, str]) -> str:
     """An edit of hand ``number`` after another phone changed the match."""
     if number > match.hand_count:
         what, again = f"hand {number} was deleted on another phone", ""
@@ -54,12 +54,12 @@ def edit_clash(match: Match, number: int, form: Mapping[str, str]) -> str:
             f"What you entered: {entered(match, form)}.")
 
 
-def delete_stale(match: Match, shown: str) -> bool:
+def delete_stale(match: MatchView, shown: str) -> bool:
     """Whether the delete button was for another hand than the current last one."""
     return bool(shown) and shown != str(match.hand_count)
 
 
-def delete_clash(match: Match, shown: str) -> str:
+def delete_clash(match: MatchView, shown: str) -> str:
     """A delete of the last hand after another phone changed the match."""
     newest = f"the newest is hand {match.hand_count}" if match.hand_count else "there are no hands"
     which = f"hand {shown}" if shown.isdigit() and len(shown) < 6 else "that hand"

@@ -11,8 +11,9 @@ from __future__ import annotations
 import uuid
 from collections.abc import Mapping
 
+from scorekeeper.store.boards import MatchView
 from scorekeeper.store.idempotency import KEY_FIELD, clean_key, replayed, request_digest
-from scorekeeper.store.models import Hand, Match
+from scorekeeper.store.models import Hand
 
 __all__ = ["KEY_FIELD", "already_recorded", "form_key", "new_key"]
 
@@ -33,7 +34,7 @@ def form_key(form: Mapping[str, str]) -> tuple[str | None, str | None]:
     return key, request_digest({k: v for k, v in form.items() if k not in _NOT_CONTENT})
 
 
-def already_recorded(match: Match, form: Mapping[str, str]) -> Hand | None:
+def already_recorded(match: MatchView, form: Mapping[str, str]) -> Hand | None:
     """The hand this very form already stored, else None; :class:`KeyReuseError` when its
     key was used for a different hand (a form reused after the back button)."""
     return replayed(match, *form_key(form))

@@ -7,8 +7,8 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from scorekeeper.core.cards import deck_for
 from scorekeeper.core.errors import ConflictError, InputError
 from scorekeeper.core.text import sentence
+from scorekeeper.store.boards import GroupView, MatchView, match_hand, reread
 from scorekeeper.store.idempotency import KeyReuseError
-from scorekeeper.store.models import Group, Match
 from scorekeeper.store.records import (
     current_standings,
     delete_last_hand,
@@ -42,15 +42,15 @@ from scorekeeper.web.hands.once import KEY_FIELD, already_recorded, form_key, ne
 bp = Blueprint("hands", __name__, url_prefix="/groups/<int:group_id>/matches/<int:match_id>/hands")
 
 
-def _load(group_id: int, match_id: int) -> tuple[Group, Match]:
-    return access.member_match(group_id, match_id)
+def _load(group_id: int, match_id: int) -> tuple[GroupView, MatchView]:
+    return access.member_board(group_id, match_id)
 
 
-def _form(match: Match, in_play: tuple[bool, ...], formdata=None, data=None) -> HandForm:
+def _form(match: MatchView, in_play: tuple[bool, ...], formdata=None, data=None) -> HandForm:
     return hand_form(match_sheet(match), match_names(match), in_play, formdata, data)
 
 
-def _render(group: Group, match: Match, number: int, form: HandForm, editing: bool,
+def _render(group: GroupView, match: MatchView, number: int, form: HandForm, editing: bool,
             status: int = 200, key: str | None = None):
     """The hand form; a new hand's form keeps the idempotency key it was sent with (a
     re-shown form is the same hand), or gets a fresh one."""
@@ -101,7 +101,7 @@ BAD_KEY = ("This form's hidden idempotency_key is damaged (at most 80 characters
            "spaces); nothing was saved. Reload the page and enter the hand again.")
 
 
-def _sent_before(group: Group, match: Match):
+def _sent_before(group: GroupView, match: MatchView):
     """The answer for a form whose key is spent: the same result as its first send, or
     (its key used for another hand: an old form reused) the clash, nothing saved."""
     try:
@@ -121,17 +121,17 @@ def _sent_before(group: Group, match: Match):
     return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
 
 
-def _conflict(group: Group, match: Match, form: HandForm):
+def _conflict(group: GroupView, match: MatchView, form: HandForm):
     """Another phone (or a double tap) recorded this hand first: show the current state."""
     number = form.number.data
-    stored = match.hands[number - 1] if 0 < number <= match.hand_count else None
+    stored = match_hand(match, number)
     if stored is not None and same_as_stored(stored, form):
         flash(hand_news(match, number))
         return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
     return _clash(group, match, recorded_clash(match, number, request.form))
 
 
-def _clash(group: Group, match: Match, message: str):
+def _clash(group: GroupView, match: MatchView, message: str):
     """Nothing was saved: back to the scoreboard, as it stands now, with the reason."""
     flash(message, "error")
     return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
@@ -148,7 +148,10 @@ def edit(group_id: int, match_id: int, number: int):
     if not exists and (request.method == "GET" or "version" not in request.form):
         abort(404, f"There is no hand {number} in this match.")
     if request.method == "GET":
-        data = form_values(match.hands[number - 1])
+        stored = match_hand(match, number)
+        if stored is None:  # deleted since the view was read
+            abort(404, f"There is no hand {number} in this match.")
+        data = form_values(stored)
         return _render(group, match, number, _form(match, _in_play_at(match, number),
                                                    data=data), True)
     if not exists or changed_since(match, request.form):
@@ -161,7 +164,7 @@ def edit(group_id: int, match_id: int, number: int):
         try:
             edit_hand(match, number, form.out_seat, form.held(), form.hand_size.size)
         except ConflictError:
-            return _clash(group, match, edit_clash(match, number, request.form))
+            return _clash(group, match, edit_clash(reread(match), number, request.form))
         except InputError as exc:
             form.refuse(exc.field or "cards", sentence(exc))
         else:
@@ -173,7 +176,7 @@ def edit(group_id: int, match_id: int, number: int):
     return _render(group, match, number, form, True, 400)
 
 
-def _in_play_at(match: Match, number: int) -> tuple[bool, ...]:
+def _in_play_at(match: MatchView, number: int) -> tuple[bool, ...]:
     """Seats that were still in the match when hand ``number`` was dealt."""
     st = current_standings(match)
     return tuple(s not in st.eliminated or st.eliminated[s] >= number

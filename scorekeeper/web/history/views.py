@@ -24,6 +24,7 @@ from flask import (
 from scorekeeper.core.chart import Series, score_chart
 from scorekeeper.core.places import places
 from scorekeeper.core.sheets import CD, GAMES
+from scorekeeper.store.boards import view_of
 from scorekeeper.store.extensions import db
 from scorekeeper.store.history import HistoryFilter, history_page, record_match
 from scorekeeper.store.models import Group, Player
@@ -61,14 +62,15 @@ def record(group_id: int, match_id: int):
     """Every hand with the cards held and what each scored, the chart and the rulings."""
     group = access.current_group(group_id)
     match = record_match(group, match_id)
-    table = match_standings(match)
+    view = view_of(match)  # the model for the template's hands and rulings
+    table = match_standings(view, match.hands)
     start = ((json.loads(match.sheet_json)["options"]["start_count"],) * len(match.seats)
              if match.game == CD else (0,) * len(match.seats))
     chart = score_chart([Series(seat.player.name, seat.player.colour,
                                 (start[i], *(row[i] for row in table.progress)))
                          for i, seat in enumerate(match.seats)], table.goal,
                         goal_word="target" if table.goal_kind == "target" else "out at")
-    ranks = places(match_sheet(match), table)
+    ranks = places(match_sheet(view), table)
     seats = list(match.seats) if ranks is None else sorted(
         match.seats, key=lambda seat: (ranks[seat.position], seat.position))
     return render_template("history/record.html", group=group, match=match, table=table,

@@ -16,7 +16,7 @@ from scorekeeper.core.sheets import GAMES
 from scorekeeper.store.boards import MatchView
 from scorekeeper.store.extensions import db
 from scorekeeper.store.leaderboard import board, last_game, match_ratings
-from scorekeeper.store.models import Match, Season
+from scorekeeper.store.models import Season
 from scorekeeper.store.seasons import add_season, delete_season, group_seasons, pick_period
 from scorekeeper.web import access
 from scorekeeper.web.forms import attach
@@ -31,7 +31,7 @@ def today() -> datetime:
 
 
 @bp.app_template_global("ratings_after")
-def ratings_after(match: Match | MatchView) -> dict[int, tuple[int, int, int]]:
+def ratings_after(match: MatchView) -> dict[int, tuple[int, int, int]]:
     """A finished match's seats' ratings after it, for its board (one query; none while
     it is played): the scoreboard's template asks, so its views need not know."""
     return match_ratings(match.id) if match.status == "finished" else {}

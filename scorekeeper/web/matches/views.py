@@ -7,6 +7,7 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.sheets import GAMES, LO, options_for
 from scorekeeper.core.text import name_key, sentence
+from scorekeeper.store.boards import view_of
 from scorekeeper.store.extensions import db
 from scorekeeper.store.groups import add_player
 from scorekeeper.store.models import Group, Match, new_token
@@ -71,7 +72,7 @@ def create(group_id: int):
             db.session.rollback()
             form.refuse(getattr(exc, "field", "") or "players", sentence(exc))
         else:
-            flash(f"{match_sheet(match).game_info.name} started. Good luck!")
+            flash(f"{form.sheet.game_info.name} started. Good luck!")
             return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
     return _render_new(group, game if game in GAMES else LO, form, 400)
 
@@ -111,11 +112,12 @@ def rematch(group_id: int, match_id: int):
     """A new match once this one is finished: same players, same sheet, the deal moved
     one seat on."""
     group, old = access.member_match(group_id, match_id)
-    if not current_standings(old).over:
+    view = view_of(old)
+    if not current_standings(view).over:
         flash("A rematch starts once this match is finished.", "error")
         return redirect(url_for("matches.show", group_id=group.id, match_id=old.id))
     players = [seat.player for seat in old.seats]
-    match = create_match(group, match_sheet(old), players, (old.first_dealer + 1) % len(players))
+    match = create_match(group, match_sheet(view), players, (old.first_dealer + 1) % len(players))
     flash(f"Rematch! {players[match.first_dealer].name} deals first.")
     return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
 
