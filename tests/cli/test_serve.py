@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.serve import SCOREKEEPER, free_port, lines
+from tests.support.serve import SCOREKEEPER, free_port, lines, stop
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -88,12 +88,7 @@ def test_serve_upgrades_the_database_and_answers(tmp_path):
         assert {"group", "player", "match", "hand", "hand_entry"} <= tables
         assert (instance / "secret_key").exists()
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc)
 
 
 def test_wheel_carries_templates_static_and_migrations(tmp_path):

@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from tests.support.serve import SCOREKEEPER, free_port, lines
+from tests.support.serve import SCOREKEEPER, free_port, lines, stop
 
 PUBLIC = "https://cards.example.org"
 
@@ -49,12 +49,7 @@ def served(tmp_path_factory):
         assert f"running at {PUBLIC}/" in "".join(seen), "".join(seen)
         yield port
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc)
 
 
 def _ask(port: int, method: str, path: str, body: bytes | None = None, **headers: str):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import queue
 import socket
+import subprocess
 import sys
 from pathlib import Path
 
@@ -23,3 +24,13 @@ def lines(stream, sink: queue.Queue) -> None:
     for line in iter(stream.readline, ""):
         sink.put(line)
     sink.put(None)
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """End a server process: politely, then for good if it has not gone in 10 s."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
