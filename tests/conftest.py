@@ -197,3 +197,15 @@ def fresh_app(request, tmp_path):
     with app.app_context():
         db.session.remove()
         db.engine.dispose()
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """Print the figures a test recorded to be read at the end of the run (the cluster
+    test's hands/s and latencies). Here, in the top conftest, because under xdist only
+    the controller prints the summary, and it loads no conftest of a subfolder."""
+    from tests.support.cluster import FIGURES
+
+    for report in terminalreporter.stats.get("passed", []):
+        for name, value in getattr(report, "user_properties", ()):
+            if name == FIGURES:
+                terminalreporter.write_line(value)
