@@ -10,20 +10,25 @@ number of matches the group played.
 
 The totals are kept by the projection (:mod:`scorekeeper.store.projection`) with every
 change to a match's seat figures; tests hold the figures equal to the reference
-definitions replayed over every stored hand.
+definitions replayed over every stored hand. A season other than all time has no
+stored totals: the same rows are counted from its matches' seat figures
+(:mod:`scorekeeper.store.period_figures`), and assembled here the same way.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from scorekeeper.core.ratings import Period
 from scorekeeper.core.stats import Comeback, GameStats, HeadToHead, PlayerStats
+from scorekeeper.store import period_figures
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Player, PlayerFalls, PlayerRivals, PlayerTotals
 
 __all__ = ["player_figures"]
 
 T = PlayerTotals
+COUNTED = ("played", "won", "unfinished")
 SUMMED = ("hands", "points", "went_out", "caught_eight", "caught_joker")
 
 
@@ -32,12 +37,17 @@ def _rows(statement: Any) -> Any:
     return db.session.connection().execute(statement).all()
 
 
-def _per_game(player: Player) -> tuple[dict[str, GameStats], int, list[Comeback]]:
+def _per_game(player: Player) -> Any:
     """Statement 1: the figures per game, the unfinished matches and the best comebacks."""
-    rows = _rows(db.select(T.game, T.played, T.won, T.unfinished, T.best_deficit,
+    return _rows(db.select(T.game, *(getattr(T, n) for n in COUNTED), T.best_deficit,
                            T.best_match_id, T.best_hand, *(getattr(T, n) for n in SUMMED))
                  .where(T.player_id == player.id, T.played + T.unfinished > 0)
                  .order_by(T.game))
+
+
+def _games(rows: Any) -> tuple[dict[str, GameStats], int, list[Comeback]]:
+    """The figures per game, the unfinished matches and the best comebacks, from rows
+    of (game, played, won, unfinished, best deficit, its match and hand, sums…)."""
     games: dict[str, GameStats] = {}
     unfinished, best = 0, []
     for game, played, won, active, deficit, match_id, hand, *sums in rows:
@@ -52,22 +62,24 @@ def _per_game(player: Player) -> tuple[dict[str, GameStats], int, list[Comeback]
     return games, unfinished, best
 
 
-def _falls(player: Player, games: dict[str, GameStats]) -> None:
+def _falls(player: Player) -> Any:
     """Statement 2: the hands the player fell in, counted per game and hand."""
     F = PlayerFalls
-    rows = _rows(db.select(F.game, F.hand, F.times)
+    return _rows(db.select(F.game, F.hand, F.times)
                  .where(F.player_id == player.id, F.times > 0).order_by(F.game, F.hand))
+
+
+def _add_falls(games: dict[str, GameStats], rows: Any) -> None:
     for game, hand, times in rows:
         games[game].falls.extend([hand] * times)
 
 
-def _rivals(player: Player) -> list[HeadToHead]:
+def _rivals(player: Player) -> Any:
     """Statement 3: finished matches together and wins, per opponent."""
     R = PlayerRivals
-    rows = _rows(db.select(R.opponent_id, R.together, R.wins, R.their_wins)
+    return _rows(db.select(R.opponent_id, R.together, R.wins, R.their_wins)
                  .where(R.player_id == player.id, R.together > 0)
                  .order_by(R.together.desc(), R.opponent_id))
-    return [HeadToHead(*row) for row in rows]
 
 
 def _total(games: list[GameStats], comebacks: list[Comeback]) -> GameStats:
@@ -82,14 +94,23 @@ def _total(games: list[GameStats], comebacks: list[Comeback]) -> GameStats:
     return overall
 
 
-def player_figures(group: Group, player: Player) -> tuple[PlayerStats, list[HeadToHead]]:
-    """The player's figures over the group's matches, and the head-to-head table.
+def player_figures(group: Group, player: Player, period: Period | None = None
+                   ) -> tuple[PlayerStats, list[HeadToHead]]:
+    """The player's figures over the group's matches, and the head-to-head table: all
+    time (None, or a period without bounds) from the stored totals, else over the
+    matches that finished within the period's days.
 
     A player belongs to one group (the caller found them in it), so the player's
     rows are the group's."""
-    games, unfinished, comebacks = _per_game(player)
-    _falls(player, games)
+    if period is None or period.first is None:
+        rows, fell, rivals = _per_game(player), _falls(player), _rivals(player)
+    else:
+        rows = _rows(period_figures.per_game(player.id, period, COUNTED, SUMMED))
+        fell = _rows(period_figures.falls(player.id, period))
+        rivals = _rows(period_figures.rivals(player.id, period))
+    games, unfinished, comebacks = _games(rows)
+    _add_falls(games, fell)
     overall = _total(list(games.values()), comebacks)
     result = PlayerStats(player.id, overall.played, overall.won, unfinished,
                          {**dict(sorted(games.items())), "all": overall})
-    return result, _rivals(player)
+    return result, [HeadToHead(*row) for row in rivals]

@@ -19,19 +19,27 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import and_, case, delete, insert, or_, select, update
+from sqlalchemy import Integer, and_, case, cast, delete, func, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
 from scorekeeper.store.derived import Change, GroupState, Kept
 from scorekeeper.store.models import Player, PlayerFalls, PlayerRivals, PlayerTotals, SeatFigures
 
-__all__ = ["SUMMED", "TOTALS"]
+__all__ = ["ADDED", "BEST_FIRST", "SUMMED", "TOTALS", "summed_in_sql"]
 
 T = PlayerTotals
-SUMMED = ("played", "won", "unfinished", "hands", "points", "went_out", "caught_eight",
-          "caught_joker")
+# What one seat's row adds to each total: the seat_figures column (a flag counts 1 when
+# set), or for "unfinished" the flag's absence. The one definition of the sums, read
+# here by the projection and in SQL by a season's figures (:func:`summed_in_sql`).
+ADDED: tuple[tuple[str, str, bool], ...] = (
+    ("played", "finished", True), ("won", "won", True), ("unfinished", "finished", False),
+    ("hands", "hands", True), ("points", "points", True), ("went_out", "went_out", True),
+    ("caught_eight", "caught_eight", True), ("caught_joker", "caught_joker", True))
+SUMMED = tuple(total for total, _, _ in ADDED)
 BEST = ("best_deficit", "best_match_id", "best_hand")
+# The best comeback first: the largest deficit, the earliest match on a tie (``_better``).
+BEST_FIRST = (SeatFigures.deficit.desc(), SeatFigures.match_id)
 Row = Mapping[Any, Any]  # a seat_figures row: its columns by name
 
 
@@ -39,9 +47,19 @@ def _sums(row: Row | None) -> tuple[int, ...]:
     """What one seat's row adds to its player's totals in its game."""
     if row is None:
         return (0,) * len(SUMMED)
-    finished = bool(row["finished"])
-    return (int(finished), int(bool(row["won"])), int(not finished), row["hands"],
-            row["points"], row["went_out"], row["caught_eight"], row["caught_joker"])
+    return tuple(int(row[column]) if present else int(not row[column])
+                 for _, column, present in ADDED)
+
+
+def summed_in_sql(names: Iterable[str]) -> list[Any]:
+    """The totals named, as SQL sums over ``seat_figures`` rows (zero over no rows)."""
+    sources = {total: (column, present) for total, column, present in ADDED}
+    sums = []
+    for name in names:
+        column, present = sources[name]
+        value = cast(getattr(SeatFigures, column), Integer)
+        sums.append(func.coalesce(func.sum(value if present else 1 - value), 0))
+    return sums
 
 
 def _pairs(rows: list[Row]) -> dict[tuple[int, int], tuple[int, int, int]]:
@@ -170,7 +188,7 @@ def _recheck(connection: Connection, keys: set[tuple[int, str, int]]) -> None:
             best = connection.execute(
                 select(F.deficit, F.match_id, F.deficit_hand)
                 .where(F.player_id == player, F.game == game, F.won)
-                .order_by(F.deficit.desc(), F.match_id).limit(1)).first()
+                .order_by(*BEST_FIRST).limit(1)).first()
             connection.execute(update(T).where(T.player_id == player, T.game == game)
                                .values(dict(zip(BEST, best or (None, None, None),
                                                 strict=True))))

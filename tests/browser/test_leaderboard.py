@@ -65,7 +65,8 @@ def test_the_leaderboard_and_the_rating_chart_fit_and_pass_axe(browser: Browser,
     base, ids = seeded
     g = f"/groups/{ids['gid']}"
     paths = [f"{g}/leaderboard?game=crazy-eights", f"{g}/leaderboard?game=last-one&season=month",
-             f"{g}/seasons", f"{g}/players/{ids['ann']}/stats"]
+             f"{g}/seasons", f"{g}/players/{ids['ann']}/stats",
+             f"{g}/players/{ids['ann']}/stats?season=month"]
     with phone(browser, base, ids["invite"], width, height, dark) as page:
         found, wide = {}, {}
         for path in paths:

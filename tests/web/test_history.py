@@ -7,12 +7,14 @@ import io
 import json
 import random
 import re
+from datetime import date
 
 import pytest
 from sqlalchemy import event
 
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Hand, Match, Player
+from scorekeeper.store.seasons import add_season
 from scorekeeper.store.transfer import import_document
 from tests.support.documents import random_document
 
@@ -100,6 +102,32 @@ def test_player_page(app, member):
     for words in ("Win rate", "Caught holding an 8", "Head to head", "Best comeback"):
         assert words in html
     assert client.get(f"/groups/{gid}/players/999999/stats").status_code == 404
+
+
+def _stat_line(html: str) -> tuple[int, int]:
+    won, played = re.search(r"<strong>(\d+)</strong> won of <strong>(\d+)</strong>", html).groups()
+    return int(won), int(played)
+
+
+def test_the_season_picker_scopes_the_player_figures(app, member):
+    client, gid = member
+    with app.app_context():
+        group = db.session.get(Group, gid)
+        ann = db.session.scalar(db.select(Player).where(Player.group_id == gid,
+                                                         Player.name == "Ann"))
+        ann_id = ann.id
+        old = add_season(group, "Long ago", date(2020, 1, 1), date(2020, 12, 31))
+        old_id = old.id
+    url = f"/groups/{gid}/players/{ann_id}/stats"
+    all_time = client.get(url).text
+    this_year = client.get(f"{url}?season=year").text  # every match here finished today
+    assert _stat_line(this_year) == _stat_line(all_time) and _stat_line(all_time)[1] > 0
+    assert "Head to head · This year" in this_year and "Head to head ·" not in all_time
+    assert "still being played" not in this_year  # a season counts finished matches
+    past = client.get(f"{url}?season={old_id}").text
+    assert _stat_line(past) == (0, 0)
+    assert "No matches finished in Long ago." in past and "Head to head" not in past
+    assert f'<option value="{old_id}" selected>' in past
 
 
 def count_queries(app, client, url: str) -> int:

@@ -130,7 +130,7 @@ def joined_group(client, name: str, document: dict) -> int:
     return group.id
 
 
-@pytest.mark.parametrize("kind", ["history", "record", "player"])
+@pytest.mark.parametrize("kind", ["history", "record", "player", "season"])
 def test_history_record_and_player_page_run_fixed_queries(app, client, kind):
     counts = []
     for n in (3, 40):
@@ -142,7 +142,9 @@ def test_history_record_and_player_page_run_fixed_queries(app, client, kind):
                                     .order_by(Match.hand_count.desc()))
         url = {"history": f"/groups/{gid}/history",
                "record": f"/groups/{gid}/matches/{mid}/record",
-               "player": f"/groups/{gid}/players/{pid}/stats"}[kind]
+               "player": f"/groups/{gid}/players/{pid}/stats",
+               # a season's figures are counted from its matches' seat rows
+               "season": f"/groups/{gid}/players/{pid}/stats?season=year"}[kind]
         assert client.get(url).status_code == 200
         counts.append(queries(app, lambda url=url: client.get(url)))
     assert counts[0] == counts[1] <= 8, counts
@@ -173,9 +175,12 @@ def test_the_scoreboard_at_500_hands_runs_the_queries_of_10(app, client):
     assert boards[0] == boards[1] <= 6, boards
 
 
-def test_the_player_page_runs_the_same_queries_at_10_and_1000_matches(app, client):
+@pytest.mark.parametrize("season", ["", "?season=month"])
+def test_the_player_page_runs_the_same_queries_at_10_and_1000_matches(app, client, season):
     """The page reads the player's totals and ratings: the same statements at 10 and 1,000 matches
-    (the worked examples of test_history_stats repeated: one quick import each)."""
+    (the worked examples of test_history_stats repeated: one quick import each). In a
+    season other than all time the figures are three GROUP BY statements over the
+    season's seat rows instead of three reads of the totals."""
     counts = []
     for n in (10, 1000):
         with app.app_context():
@@ -183,7 +188,7 @@ def test_the_player_page_runs_the_same_queries_at_10_and_1000_matches(app, clien
                                {**TABLE, "matches": (TABLE["matches"] * n)[:n]})
             pid = db.session.scalar(db.select(Player.id).where(Player.group_id == gid,
                                                                Player.name == "Ann"))
-        url = f"/groups/{gid}/players/{pid}/stats"
+        url = f"/groups/{gid}/players/{pid}/stats{season}"
         assert client.get(url).status_code == 200
         counts.append(queries(app, lambda url=url: client.get(url)))
     # The ratings part adds two: the group's seasons (the picker) and the rating steps.

@@ -79,15 +79,17 @@ def record(group_id: int, match_id: int):
 
 @bp.get("/players/<int:player_id>/stats")
 def player(group_id: int, player_id: int):
-    """One player's figures over the group's matches, and their head-to-head table."""
+    """One player's figures over the group's matches, and their head-to-head table, in
+    the season picked (``?season=``; all time by default)."""
     group = access.current_group(group_id)
     person = db.first_or_404(db.select(Player).where(Player.id == player_id,
                                                       Player.group_id == group.id))
-    stats, rivals = player_figures(group, person)
+    # One season picker: the period it picked scopes the ratings and the figures alike.
+    ratings = player_ratings(group, person, request.args.get("season"))
+    stats, rivals = player_figures(group, person, ratings["rating_period"])
     names = {p.id: p for p in group.players}
     return render_template("history/player.html", group=group, player=person,
-                           stats=stats, games=GAMES, rivals=rivals, names=names,
-                           **player_ratings(group, person, request.args.get("season")))
+                           stats=stats, games=GAMES, rivals=rivals, names=names, **ratings)
 
 
 def _download(group: Group, matches, fmt: str, stem: str) -> Response:
