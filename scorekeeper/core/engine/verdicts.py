@@ -216,13 +216,9 @@ def _check_melee_play(g: Position, move: Move, rule: str) -> Verdict:
     if named != nxt or (move.as_card is not None and not c.is_joker):
         return Verdict(False, f"only {nxt.pretty} continues the melee", rule)
     naming = suit_naming(g, p, nxt, c.is_joker, True)
-    bad = _suit_verdict(move, naming, rule)
-    if bad is not None:
-        return bad
-    if not holds(g, p, c):
-        return not_held(g, p, c)
-    if naming == "free":
-        return _going_out(g, p, c, nxt, rule)
+    settled = _named_held_or_out(g, move, c, nxt, naming, rule, rule)
+    if settled is not None:
+        return settled
     return Verdict(True, f"{c.pretty} continues the melee; {g.seat_name(p)} is the aggressor",
                    rule)
 
@@ -289,18 +285,30 @@ def _check_play(g: Position, move: Move, free: bool = False) -> Verdict:
         return Verdict(False, f"{c.pretty} does not follow the upcard: {follow_text(g)}",
                        rule)
     naming = suit_naming(g, p, c, False, False)
-    bad = _suit_verdict(move, naming, v.rule["eight"])
-    if bad is not None:
-        return bad
-    if not holds(g, p, c):
-        return not_held(g, p, c)
-    if naming == "free":
-        return _going_out(g, p, c, c, v.rule["out"])
+    settled = _named_held_or_out(g, move, c, c, naming, v.rule["eight"], v.rule["out"])
+    if settled is not None:
+        return settled
     if free:
         return Verdict(True, f"{c.pretty} is the free card on the 3", v.rule["three"])
     if naming == "needed":
         return Verdict(True, f"{c.pretty} is wild: always playable", v.rule["eight"])
     return Verdict(True, f"{c.pretty} follows the upcard", v.rule["turn"])
+
+
+def _named_held_or_out(g: Position, move: Move, c: Card, named: Card, naming: str,
+                       suit_rule: str, out_rule: str) -> Verdict | None:
+    """What every play of a card that may name a suit settles the same way: a missing
+    or needless suit (under ``suit_rule``), a card the seat does not hold, and going out
+    on a wild (no suit needed, under ``out_rule``). None when the play goes on to its
+    own verdict."""
+    bad = _suit_verdict(move, naming, suit_rule)
+    if bad is not None:
+        return bad
+    if not holds(g, move.player, c):
+        return not_held(g, move.player, c)
+    if naming == "free":
+        return _going_out(g, move.player, c, named, out_rule)
+    return None
 
 
 def _going_out(g: Position, p: int, c: Card, named: Card, rule: str) -> Verdict:
@@ -319,12 +327,8 @@ def _check_joker(g: Position, move: Move, free: bool) -> Verdict:
         return Verdict(False, f"the joker cannot stand for {named.pretty}: that card could "
                        f"not be played now ({follow_text(g)})", rule)
     naming = suit_naming(g, p, named, True, False)
-    bad = _suit_verdict(move, naming, rule)
-    if bad is not None:
-        return bad
-    if not holds(g, p, JOKER):
-        return not_held(g, p, JOKER)
-    if naming == "free":
-        return _going_out(g, p, JOKER, named, v.rule["out"])
+    settled = _named_held_or_out(g, move, JOKER, named, naming, rule, v.rule["out"])
+    if settled is not None:
+        return settled
     return Verdict(True, f"the joker stands for {named.pretty}", rule)
 
