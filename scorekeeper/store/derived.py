@@ -77,10 +77,6 @@ class MatchState:
                  **dict(zip(FIGURE_COLUMNS, running.FIGURES_OF(f), strict=True))}
                 for f in self.running.figures]
 
-    def with_id(self, match_id: int) -> MatchState:
-        """The same state for a match whose id became known (an import)."""
-        return replace(self, match_id=match_id)
-
 
 def _finish(table: Standings, finished_before: datetime | None) -> datetime | None:
     """When a match finished: kept from before if it was finished already (or given by

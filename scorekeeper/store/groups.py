@@ -56,7 +56,6 @@ class _Statements:
     group_match: Any
     member_match: Any
     invited_match: Any
-    match_by_view_token: Any
 
 
 @lru_cache(maxsize=1)
@@ -75,8 +74,6 @@ def _statements() -> _Statements:
                                          Match.group_id == bindparam("group")),
         invited_match=_with_group().where(Match.id == bindparam("match"),
                                           Group.invite_token == bindparam("token")),
-        match_by_view_token=db.select(Match).where(Match.view_token == bindparam("token"))
-        .options(*match_seats()),
     )
 
 
@@ -127,13 +124,6 @@ def invited_match(token: str, match_id: int) -> Match | None:
         return None
     return db.session.scalar(_statements().invited_match,
                              {"match": match_id, "token": token})
-
-
-def match_by_view_token(token: str) -> Match | None:
-    """The match a spectator's view link points at, or None."""
-    if not 0 < len(token) <= MAX_TOKEN:
-        return None
-    return db.session.scalar(_statements().match_by_view_token, {"token": token})
 
 
 def group_player(group: Group, player_id: int) -> Player | None:

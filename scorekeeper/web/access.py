@@ -146,11 +146,3 @@ def watched_board(token: str) -> MatchView:
     if view is None:
         abort(404, "This view link is wrong or no longer works.")
     return view
-
-
-def match_from_view_token(token: str) -> Match:
-    """The match a spectator's view link points at, else 404."""
-    match = groups.match_by_view_token(token)
-    if match is None:
-        abort(404, "This view link is wrong or no longer works.")
-    return match
