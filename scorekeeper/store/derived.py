@@ -39,8 +39,9 @@ class MatchState:
     ``players`` are the seated players' ids in seat order; ``created_at`` orders a
     group's matches for figures that depend on order (ratings).
 
-    ``places`` (:func:`scorekeeper.core.places.places`, None until finished) and
-    ``top_hands`` (each seat's most points in one hand) come with a full replay
+    ``places`` (:func:`scorekeeper.core.places.places`, None until finished),
+    ``top_hands`` (each seat's most points in one hand) and ``scored`` (each hand's
+    dealer and every seat's points, in order) come with a full replay
     (:func:`after_replay`: what ``verify`` and ``rebuild`` recompute from); a state moved
     on by one hand has none, and the ratings' writer reads the stored facts instead."""
 
@@ -55,6 +56,7 @@ class MatchState:
     created_at: datetime | None = None
     places: tuple[int, ...] | None = None
     top_hands: tuple[int, ...] = ()
+    scored: tuple[tuple[int, tuple[int, ...]], ...] = ()
 
     @property
     def finished(self) -> bool:
@@ -98,7 +100,9 @@ def after_replay(match_id: int, game: str, sheet_json: str, players: Sequence[in
     return MatchState(match_id, game, tuple(players), table.played,
                       "finished" if table.over else "active", _finish(table, finished_before),
                       tuple(table.winners), running.at_end(table, figures, outs), created_at,
-                      places(_sheet(sheet_json), table), tops)
+                      places(_sheet(sheet_json), table), tops,
+                      tuple(zip(table.dealers, [score.points for score in table.hands],
+                                strict=True)))
 
 
 def after_step(before: MatchState, state: running.Running, table: Standings) -> MatchState:
@@ -107,7 +111,8 @@ def after_step(before: MatchState, state: running.Running, table: Standings) -> 
     return replace(before, hand_count=table.played,
                    status="finished" if table.over else "active",
                    finished_at=_finish(table, before.finished_at),
-                   winners=tuple(table.winners), running=state, places=None, top_hands=())
+                   winners=tuple(table.winners), running=state, places=None, top_hands=(),
+                   scored=())
 
 
 @lru_cache(maxsize=256)

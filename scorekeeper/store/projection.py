@@ -12,7 +12,10 @@ core (:func:`~scorekeeper.core.scoring.standings`, the running state, each seat'
   those rows summed per player;
 * :data:`.rating_figure.RATINGS` — ``rating`` and ``rating_step``, each player's
   rating per game and scope from the finished matches in finish order (it reads the
-  listing and seat figures written before it).
+  listing and seat figures written before it);
+* :data:`.hand_scores.HAND_SCORES` — each hand's ``dealer`` and each entry's
+  ``points``, which the writer stores with the hands themselves: checked and mended
+  here, never projected.
 
 Three entry points, and nothing else writes a derived row:
 
@@ -46,6 +49,7 @@ from sqlalchemy.engine import Connection
 
 from scorekeeper.store.derived import Change, Figure, GroupState, Kept, Row
 from scorekeeper.store.figures import SEAT_FIGURES
+from scorekeeper.store.hand_scores import HAND_SCORES
 from scorekeeper.store.listing import LISTING
 from scorekeeper.store.rating_figure import RATINGS
 from scorekeeper.store.replayed import group_state
@@ -54,7 +58,7 @@ from scorekeeper.store.totals import TOTALS
 __all__ = ["FIGURES", "Difference", "project", "rebuild", "recompute", "verify"]
 
 # Every derived figure, in writing order: a figure may read what those before it wrote.
-FIGURES: list[Figure] = [LISTING, SEAT_FIGURES, TOTALS, RATINGS]
+FIGURES: list[Figure] = [LISTING, SEAT_FIGURES, TOTALS, RATINGS, HAND_SCORES]
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ import threading
 from collections.abc import Callable
 
 import pytest
-from sqlalchemy import update
+from sqlalchemy import select, update
 
 from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.errors import InputError
@@ -19,6 +19,8 @@ from scorekeeper.store.boards import MatchView, match_hand, view_of
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import (
     Group,
+    Hand,
+    HandEntry,
     Match,
     Player,
     PlayerFalls,
@@ -146,6 +148,12 @@ CORRUPTIONS: dict[str, tuple[str, Callable[[int, int], object]]] = {
         .values(mu=RatingStep.mu + 0.5)),
     "rating": ("wins", lambda match, player: update(Rating).where(
         Rating.player_id == player).values(wins=Rating.wins + 1)),
+    "hand": ("dealer", lambda match, player: update(Hand).where(
+        Hand.match_id == match, Hand.number == 2).values(dealer=Hand.dealer + 1)),
+    "hand_entry": ("points", lambda match, player: update(HandEntry).where(
+        HandEntry.seat == 1, HandEntry.hand_id == select(Hand.id).where(
+            Hand.match_id == match, Hand.number == 1).scalar_subquery())
+        .values(points=HandEntry.points + 3)),
 }
 
 
@@ -183,7 +191,7 @@ def test_verify_names_a_corrupted_row_and_rebuild_mends_it(app, runner, table):
     lines = [line for line in result.output.splitlines() if line.startswith("group ")]
     assert lines and all(line.startswith(f"group {group_id}, ") for line in lines)
     assert any(f" {table} (" in line and f"{column}: stored" in line for line in lines), lines
-    if table in ("match", "seat", "seat_figures"):
+    if table in ("match", "seat", "seat_figures", "hand", "hand_entry"):
         assert any(f"match {match_id}, {table} " in line for line in lines), lines
     result = runner.invoke(args=["db", "rebuild", "--group", str(group_id)])
     assert result.exit_code == 0 and "were wrong" in result.output, result.output
