@@ -80,7 +80,6 @@ def test_a_match_from_the_group_page_in_at_most_seven_taps(browser: Browser, tab
         expect(page.locator(".seat-tap .who")).to_have_text(list(NAMES))
         for name in seated:
             finger.tap(page.locator(".seat-tap", has_text=name))
-        page.screenshot(path=f"/tmp/nm-{width}.png")
         if width == 390 and not dark and len(seated) == 4:
             page.screenshot(path=str(SCREENSHOTS / "new-match.png"))
         finger.tap(page.get_by_role("button", name="Start the match"))
