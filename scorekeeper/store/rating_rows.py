@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, fields
 from datetime import UTC, date, datetime
 from functools import lru_cache
@@ -326,26 +326,48 @@ def chains_of(group_id: int, matches: Iterable[tuple[str, Finished]],
 
 def rated(chains: dict[Chain, list[Finished]]
           ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Every chain folded: the rating steps' rows and the rating rows."""
-    steps, rows = [], []
+    """Every chain folded: the rating steps' rows and the rating rows.
+
+    Chains of one game that hold the same matches (the all-time, year and month
+    chains of a history within one month; a named season covering all of them) fold
+    alike: each such list of matches is folded once and its rows copied to the other
+    scopes."""
+    steps: list[dict[str, Any]] = []
+    rows: list[dict[str, Any]] = []
+    folded: dict[tuple[str, tuple[int, ...]], tuple[int, int, int, int]] = {}
     for chain, matches in chains.items():
+        alike = (chain[1], tuple(match.match_id for match in matches))
+        if alike in folded:  # the rows of an equal chain, in this chain's scope
+            first, last, first_row, last_row = folded[alike]
+            steps += [{**row, "scope": chain[2]} for row in steps[first:last]]
+            rows += [{**row, "scope": chain[2]} for row in rows[first_row:last_row]]
+            continue
         states: dict[int, State] = {}
+        first, first_row = len(steps), len(rows)
         steps += [step_row(chain, step) for step in walk(matches, states)]
         rows += [rating_row(chain, player, state) for player, state in sorted(states.items())]
+        folded[alike] = (first, len(steps), first_row, len(rows))
     return steps, rows
 
 
-def rerate_group(connection: Connection, group_id: int) -> int:
+def rerate_group(connection: Connection, group_id: int,
+                 known: Mapping[int, Finished] | None = None) -> int:
     """Rate every chain of the group again from its finished matches as stored (their
     final positions, seat figures and hands, written earlier in this transaction): how
-    a bulk write (an import, the migration) rates many matches at once. Returns how
-    many rating steps were written."""
+    a bulk write (an import, the migration) rates many matches at once. ``known`` are
+    matches the writer has just written, as their full replay counts them: they are
+    not read back. Returns how many rating steps were written."""
+    known = known or {}
     where = (Match.group_id == group_id, Match.status == "finished",
              Match.running_json.is_not(None), Match.finished_at.is_not(None))
-    rows = connection.execute(select(*_MATCH_COLUMNS).where(*where)).all()
-    results = _results(connection, rows, *where)
+    rows = connection.execute(select(Match.id, Match.game).where(*where)).all()
+    unknown = [row.id for row in rows if row.id not in known]
+    results = {**known}
+    if unknown:  # matches stored before this write: read as stored
+        results |= _results(connection, connection.execute(
+            select(*_MATCH_COLUMNS).where(*where)).all(), *where)
     games = {row.id: row.game for row in rows}
-    chains = chains_of(group_id, ((games[i], m) for i, m in results.items()),
+    chains = chains_of(group_id, ((games[i], m) for i, m in results.items() if i in games),
                        _seasons(connection, group_id))
     steps, ratings = rated(chains)
     connection.execute(delete(RatingStep).where(RatingStep.group_id == group_id))

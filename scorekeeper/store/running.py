@@ -31,7 +31,7 @@ from scorekeeper.core.sheets import LO, Sheet
 from scorekeeper.core.stats import HandRow, SeatFigures
 
 __all__ = ["FIGURES_OF", "KEPT", "Recent", "Running", "advance", "at_end", "from_text",
-           "of_replay", "to_text"]
+           "of_replay", "recent_of", "to_text"]
 
 KEPT = 10  # the last hands a state keeps: what the scoreboard lists
 
@@ -99,14 +99,19 @@ def at_end(table: Standings, figures: Sequence[SeatFigures],
     """The state a full replay ends in: its standings, every seat's figures (as
     :func:`scorekeeper.store.figures.replayed_figures` gives them) and, given who went
     out of each hand (``outs``), its last :data:`KEPT` hands."""
-    recent = None
-    if outs is not None:
-        first = max(0, table.played - KEPT)
-        recent = tuple(Recent(number, dealer, out, tuple(score.points))
-                       for number, dealer, out, score in zip(
-                           range(first + 1, table.played + 1), table.dealers[first:],
-                           outs[first:], table.hands[first:], strict=True))
+    recent = None if outs is None else recent_of(
+        table.dealers, outs, [score.points for score in table.hands])
     return Running(position_of(table), tuple(figures), recent)
+
+
+def recent_of(dealers: Sequence[int], outs: Sequence[int | None],
+              points: Sequence[Sequence[int]]) -> tuple[Recent, ...]:
+    """The last :data:`KEPT` of a match's hands, from each hand's dealer, who went out
+    and its points (all of the match's hands, in order)."""
+    first = max(0, len(dealers) - KEPT)
+    return tuple(Recent(number, dealer, out, tuple(scored)) for number, dealer, out, scored
+                 in zip(range(first + 1, len(dealers) + 1), dealers[first:], outs[first:],
+                        points[first:], strict=True))
 
 
 def advance(sheet: Sheet, names: Sequence[str], state: Running, result: HandResult
