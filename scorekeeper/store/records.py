@@ -25,7 +25,7 @@ by the stored text it came from, never on the objects.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import lru_cache
 from typing import Any, cast
@@ -530,7 +530,7 @@ class NewMatch:
     created_at: datetime | None = None
     finished_at: datetime | None = None
     uid: str | None = None
-    rulings: list[dict[str, Any]] = field(default_factory=list)
+    rulings: Sequence[dict[str, Any]] = ()
 
     def state(self, match_id: int, player_ids: Sequence[int], created_at: datetime
               ) -> MatchState:
