@@ -63,8 +63,9 @@ _STATE = tuple(f.name for f in fields(State))
 
 
 def _utc(moment: datetime) -> datetime:
-    """A finish time as written: aware UTC (SQLite keeps the digits, PostgreSQL the instant)."""
-    return order_key(moment, 0)[0].replace(tzinfo=UTC)
+    """A finish time as written: aware UTC (SQLite keeps the digits, PostgreSQL the instant);
+    a naive one is UTC already (:func:`order_key`)."""
+    return moment.astimezone(UTC) if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def _seasons(connection: Connection, group_id: int) -> list[tuple[int, Any, Any]]:
