@@ -53,7 +53,7 @@ def _rule(sheet: Sheet, seats: int) -> str:
 
 def _ranks(keys: Sequence[Key]) -> tuple[int, ...]:
     """Competition ranks of the keys (smaller is better)."""
-    return tuple([1 + sum([other < key for other in keys]) for key in keys])
+    return tuple(1 + sum(other < key for other in keys) for key in keys)
 
 
 def _last_one(sheet: Sheet, table: Standings) -> list[Key]:

@@ -47,8 +47,8 @@ def _sums(row: Row | None) -> tuple[int, ...]:
     """What one seat's row adds to its player's totals in its game."""
     if row is None:
         return (0,) * len(SUMMED)
-    return tuple([int(row[column]) if present else int(not row[column])
-                  for _, column, present in ADDED])
+    return tuple(int(row[column]) if present else int(not row[column])
+                 for _, column, present in ADDED)
 
 
 def summed_in_sql(names: Iterable[str]) -> list[Any]:
