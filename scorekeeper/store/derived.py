@@ -18,15 +18,16 @@ from sqlalchemy.engine import Connection
 
 from scorekeeper.core.places import places
 from scorekeeper.core.running import FIGURES as FIGURE_COLUMNS
-from scorekeeper.core.scoring import Standings
+from scorekeeper.core.scoring import Position, Standings, position_of
 from scorekeeper.core.sheets import Sheet
 from scorekeeper.core.stats import HandRow, seat_figures
 from scorekeeper.core.stats import SeatFigures as Figures
 from scorekeeper.store import running
 from scorekeeper.store.models import utcnow
 
-__all__ = ["FIGURE_COLUMNS", "Change", "Figure", "GroupState", "Kept", "MatchState", "Row",
-           "after_replay", "after_step", "replayed_figures"]
+__all__ = ["FIGURE_COLUMNS", "Change", "Figure", "GroupState", "Kept", "MatchState",
+           "Replayed", "Row", "after_replay", "after_step", "replay_of", "replayed_figures",
+           "state_of"]
 
 Row = Mapping[Any, Any]  # a derived row: its columns by name
 
@@ -80,12 +81,64 @@ class MatchState:
                 for f in self.running.figures]
 
 
-def _finish(table: Standings, finished_before: datetime | None) -> datetime | None:
+def _finish(over: bool, finished_before: datetime | None) -> datetime | None:
     """When a match finished: kept from before if it was finished already (or given by
     an import), now if these hands just finished it, none while it is played."""
-    if not table.over:
+    if not over:
         return None
     return finished_before or utcnow()
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """What a full replay of one match's hands derives, as plain values and before the
+    match has an id or seated players: each hand's dealer, who went out and its points,
+    how the match ended (its final ``position``), each seat's figures (their values in
+    :data:`FIGURE_COLUMNS` order), places and top hands.
+
+    The writer takes a new match's hands in this form. An import's validation makes it
+    for every match of the file and keeps them all until the write: as tuples of plain
+    values the cycle collector stops tracking them, where the replay's per-hand scores
+    (and the running state's figures and last hands, made from these values by
+    :meth:`running` when the match is written) would be walked by every full collection
+    the validation's allocations set off."""
+
+    dealers: tuple[int, ...]
+    outs: tuple[int | None, ...]
+    points: tuple[tuple[int, ...], ...]
+    position: Position
+    figures: tuple[tuple[Any, ...], ...]
+    places: tuple[int, ...] | None
+    top_hands: tuple[int, ...]
+
+    def running(self) -> running.Running:
+        """The running state the replay ends in."""
+        return running.Running(
+            self.position,
+            tuple(Figures(seat, *values) for seat, values in enumerate(self.figures)),
+            running.recent_of(self.dealers, self.outs, self.points))
+
+
+def replay_of(game: str, sheet_json: str, seats: int, table: Standings, rows: list[HandRow],
+              outs: Sequence[int | None]) -> Replayed:
+    """What a full replay (``table``, from the hands as ``rows`` and who went out of
+    each, ``outs``) derives for a match of ``seats`` seats."""
+    figures = replayed_figures(game, sheet_json, seats, rows, table)
+    tops = tuple(max((row.points[seat] for row in rows), default=0) for seat in range(seats))
+    return Replayed(table.dealers, tuple(outs), tuple(score.points for score in table.hands),
+                    position_of(table), tuple(running.FIGURES_OF(f) for f in figures),
+                    places(_sheet(sheet_json), table), tops)
+
+
+def state_of(match_id: int, game: str, players: Sequence[int], done: Replayed,
+             finished_before: datetime | None = None, created_at: datetime | None = None
+             ) -> MatchState:
+    """A match's state from what a full replay of its hands derived (``done``)."""
+    over = done.position.over
+    return MatchState(match_id, game, tuple(players), done.position.played,
+                      "finished" if over else "active", _finish(over, finished_before),
+                      done.position.winners, done.running(), created_at, done.places,
+                      done.top_hands, tuple(zip(done.dealers, done.points, strict=True)))
 
 
 def after_replay(match_id: int, game: str, sheet_json: str, players: Sequence[int],
@@ -94,15 +147,8 @@ def after_replay(match_id: int, game: str, sheet_json: str, players: Sequence[in
                  created_at: datetime | None = None) -> MatchState:
     """A match's state from a full replay of its hands (``table``, from the hands as
     ``rows`` and who went out of each, ``outs``)."""
-    figures = replayed_figures(game, sheet_json, len(players), rows, table)
-    tops = tuple(max((row.points[seat] for row in rows), default=0)
-                 for seat in range(len(players)))
-    return MatchState(match_id, game, tuple(players), table.played,
-                      "finished" if table.over else "active", _finish(table, finished_before),
-                      tuple(table.winners), running.at_end(table, figures, outs), created_at,
-                      places(_sheet(sheet_json), table), tops,
-                      tuple(zip(table.dealers, [score.points for score in table.hands],
-                                strict=True)))
+    done = replay_of(game, sheet_json, len(players), table, rows, outs)
+    return state_of(match_id, game, players, done, finished_before, created_at)
 
 
 def after_step(before: MatchState, state: running.Running, table: Standings) -> MatchState:
@@ -110,7 +156,7 @@ def after_step(before: MatchState, state: running.Running, table: Standings) -> 
     (``state``) and the standings there (``table``)."""
     return replace(before, hand_count=table.played,
                    status="finished" if table.over else "active",
-                   finished_at=_finish(table, before.finished_at),
+                   finished_at=_finish(table.over, before.finished_at),
                    winners=tuple(table.winners), running=state, places=None, top_hands=(),
                    scored=())
 

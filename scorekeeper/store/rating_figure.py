@@ -111,8 +111,11 @@ class Ratings:
             return
         groups = connection.scalars(select(Match.group_id).where(Match.id.in_(moved))
                                     .distinct()).all()
+        # New matches come with their full replay: their results need no reading back.
+        known = {change.after.match_id: found for change in changes
+                 if change.before is None and (found := _finished(change.after)) is not None}
         for group_id in sorted(groups):
-            rerate_group(connection, group_id)
+            rerate_group(connection, group_id, known)
 
     @property
     def tables(self) -> tuple[Kept, ...]:

@@ -19,14 +19,14 @@ same rows from a full replay of the hands (:mod:`.rating_figure`).
 from __future__ import annotations
 
 import json
-from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, fields
 from datetime import UTC, date, datetime
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import bindparam, delete, func, insert, select, update
+from sqlalchemy import String, bindparam, delete, func, insert, literal, select, update
 from sqlalchemy.engine import Connection
 
 from scorekeeper.core.cards import parse_cards
@@ -56,15 +56,17 @@ from scorekeeper.store.ratings import (
     walk,
 )
 
-__all__ = ["chains_of", "match_changed", "rated", "rerate_group", "reseason", "write_rows"]
+__all__ = ["chains_of", "fold_chains", "match_changed", "rated", "rerate_group", "reseason",
+           "write_rows"]
 
 Chain = tuple[int, str, str]  # group, game, scope
 _STATE = tuple(f.name for f in fields(State))
 
 
 def _utc(moment: datetime) -> datetime:
-    """A finish time as written: aware UTC (SQLite keeps the digits, PostgreSQL the instant)."""
-    return order_key(moment, 0)[0].replace(tzinfo=UTC)
+    """A finish time as written: aware UTC (SQLite keeps the digits, PostgreSQL the instant);
+    a naive one is UTC already (:func:`order_key`)."""
+    return moment.astimezone(UTC) if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def _seasons(connection: Connection, group_id: int) -> list[tuple[int, Any, Any]]:
@@ -324,34 +326,85 @@ def chains_of(group_id: int, matches: Iterable[tuple[str, Finished]],
     return chains
 
 
+def fold_chains(chains: dict[Chain, list[Finished]]
+                ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[tuple[Chain, str]]]:
+    """Every chain folded: the rating steps' rows, the rating rows, and the chains whose
+    steps are left out of those rows, each with the scope of the chain it folds alike.
+
+    Chains of one game that hold the same matches (the all-time, year and month
+    chains of a history within one month; a named season covering all of them) fold
+    alike: each such list of matches is folded once, and another chain's steps are the
+    first one's in its own scope."""
+    steps: list[dict[str, Any]] = []
+    rows: list[dict[str, Any]] = []
+    copies: list[tuple[Chain, str]] = []
+    seen: dict[tuple[str, tuple[int, ...]], tuple[str, dict[int, State]]] = {}
+    for chain, matches in chains.items():
+        alike = (chain[1], tuple(match.match_id for match in matches))
+        if alike in seen:
+            scope, states = seen[alike]
+            copies.append((chain, scope))
+        else:
+            states = {}
+            steps += [step_row(chain, step) for step in walk(matches, states)]
+            seen[alike] = (chain[2], states)
+        rows += [rating_row(chain, player, state) for player, state in sorted(states.items())]
+    return steps, rows, copies
+
+
 def rated(chains: dict[Chain, list[Finished]]
           ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Every chain folded: the rating steps' rows and the rating rows."""
-    steps, rows = [], []
-    for chain, matches in chains.items():
-        states: dict[int, State] = {}
-        steps += [step_row(chain, step) for step in walk(matches, states)]
-        rows += [rating_row(chain, player, state) for player, state in sorted(states.items())]
+    """Every chain folded (:func:`fold_chains`): every rating step's row and the rating
+    rows."""
+    steps, rows, copies = fold_chains(chains)
+    of_scope: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for row in steps:
+        of_scope[row["game"], row["scope"]].append(row)
+    for (_, game, scope), source in copies:
+        steps += [{**row, "scope": scope} for row in of_scope[game, source]]
     return steps, rows
 
 
-def rerate_group(connection: Connection, group_id: int) -> int:
+def _copy_steps(connection: Connection, chain: Chain, source: str, columns: list[str]
+                ) -> None:
+    """Write a chain's steps as those of the group's chain of the same game in scope
+    ``source``, which holds the same matches: one INSERT … SELECT of the ``columns``
+    the steps are written with, in the database."""
+    group_id, game, scope = chain
+    table = RatingStep.__table__
+    picked = [literal(scope, String).label("scope") if name == "scope" else table.c[name]
+              for name in columns]
+    connection.execute(insert(RatingStep).from_select(columns, select(*picked).where(
+        RatingStep.group_id == group_id, RatingStep.game == game, RatingStep.scope == source)))
+
+
+def rerate_group(connection: Connection, group_id: int,
+                 known: Mapping[int, Finished] | None = None) -> int:
     """Rate every chain of the group again from its finished matches as stored (their
     final positions, seat figures and hands, written earlier in this transaction): how
-    a bulk write (an import, the migration) rates many matches at once. Returns how
-    many rating steps were written."""
+    a bulk write (an import, the migration) rates many matches at once. ``known`` are
+    matches the writer has just written, as their full replay counts them: they are
+    not read back. Returns how many rating steps were written."""
+    known = known or {}
     where = (Match.group_id == group_id, Match.status == "finished",
              Match.running_json.is_not(None), Match.finished_at.is_not(None))
-    rows = connection.execute(select(*_MATCH_COLUMNS).where(*where)).all()
-    results = _results(connection, rows, *where)
+    rows = connection.execute(select(Match.id, Match.game).where(*where)).all()
+    unknown = [row.id for row in rows if row.id not in known]
+    results = {**known}
+    if unknown:  # matches stored before this write: read as stored
+        results |= _results(connection, connection.execute(
+            select(*_MATCH_COLUMNS).where(*where)).all(), *where)
     games = {row.id: row.game for row in rows}
-    chains = chains_of(group_id, ((games[i], m) for i, m in results.items()),
+    chains = chains_of(group_id, ((games[i], m) for i, m in results.items() if i in games),
                        _seasons(connection, group_id))
-    steps, ratings = rated(chains)
+    steps, ratings, copies = fold_chains(chains)
     connection.execute(delete(RatingStep).where(RatingStep.group_id == group_id))
     connection.execute(delete(Rating).where(Rating.group_id == group_id))
     write_rows(connection, steps, ratings)
-    return len(steps)
+    per_scope = Counter((row["game"], row["scope"]) for row in steps)
+    for chain, source in copies:  # a folded chain has steps: steps[0] is there
+        _copy_steps(connection, chain, source, list(steps[0]))
+    return len(steps) + sum(per_scope[chain[1], source] for chain, source in copies)
 
 
 def write_rows(connection: Connection, steps: list[dict[str, Any]],

@@ -25,7 +25,7 @@ by the stored text it came from, never on the objects.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import lru_cache
 from typing import Any, cast
@@ -51,7 +51,14 @@ from scorekeeper.core.sheets import LO, OPTIONS, Sheet
 from scorekeeper.core.stats import HandRow
 from scorekeeper.store import projection, running
 from scorekeeper.store.boards import MatchView, match_hands, written_match
-from scorekeeper.store.derived import Change, MatchState, after_replay, after_step
+from scorekeeper.store.derived import (
+    Change,
+    MatchState,
+    Replayed,
+    after_step,
+    replay_of,
+    state_of,
+)
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import (
     Group,
@@ -83,6 +90,7 @@ __all__ = [
     "match_standings",
     "new_match",
     "record_hand",
+    "replayed_hands",
     "running_state",
 ]
 
@@ -235,11 +243,11 @@ def _texts(result: HandResult) -> tuple[str, ...]:
 def _replayed_state(match: MatchView, table: Standings, results: Sequence[HandResult]
                     ) -> MatchState:
     """The match's derived state after a full replay of ``results`` (``table``)."""
-    rows = [HandRow(result.out, _texts(result), score.points)
-            for result, score in zip(results, table.hands, strict=True)]
     finished = match.finished_at if match.status == "finished" else None
-    return after_replay(match.id, match.game, match.sheet_json, _players(match), table, rows,
-                        [result.out for result in results], finished)
+    done = replayed_hands(match_sheet(match), match.sheet_json, table,
+                          [_texts(result) for result in results],
+                          [result.out for result in results])
+    return state_of(match.id, match.game, _players(match), done, finished)
 
 
 def _keep(match: MatchView, state: MatchState, version: int) -> None:
@@ -506,31 +514,39 @@ def delete_last_hand(match: MatchView, hands: Sequence[Hand] | None = None) -> i
 
 @dataclass
 class NewMatch:
-    """A match checked and replayed, ready to write: its sheet, seated players (with
-    ids), first dealer, hands (who went out of each and its own deal size, their
-    replay ``table`` and each hand's cards as stored, ``texts``), times, stable id and
-    saved rulings (an import's)."""
+    """A match checked and replayed, ready to write: its sheet (and the sheet as
+    stored, ``sheet_json``), seated players (with ids), first dealer, hands (who went
+    out of each and its own deal size, what their replay derived, ``replayed``, and
+    each hand's cards as stored, ``texts``), times, stable id and saved rulings (an
+    import's)."""
 
     sheet: Sheet
+    sheet_json: str
     players: Sequence[Player]
     first_dealer: int
     hands: Sequence[tuple[int | None, int | None]]
-    table: Standings
+    replayed: Replayed
     texts: Sequence[tuple[str, ...]]
     created_at: datetime | None = None
     finished_at: datetime | None = None
     uid: str | None = None
-    rulings: list[dict[str, Any]] = field(default_factory=list)
-    sheet_json: str = ""
+    rulings: Sequence[dict[str, Any]] = ()
 
     def state(self, match_id: int, player_ids: Sequence[int], created_at: datetime
               ) -> MatchState:
         """Its derived state once written (as match ``match_id``)."""
-        outs = [out for out, _ in self.hands]
-        rows = [HandRow(out, texts, score.points) for out, texts, score
-                in zip(outs, self.texts, self.table.hands, strict=True)]
-        return after_replay(match_id, self.sheet.game, self.sheet_json, player_ids, self.table,
-                            rows, outs, self.finished_at, created_at)
+        return state_of(match_id, self.sheet.game, player_ids, self.replayed,
+                        self.finished_at, created_at)
+
+
+def replayed_hands(sheet: Sheet, sheet_json: str, table: Standings,
+                   texts: Sequence[tuple[str, ...]], outs: Sequence[int | None]) -> Replayed:
+    """What the replay ``table`` of a new match's hands (their cards as stored,
+    ``texts``, and who went out of each, ``outs``) derives, as :class:`NewMatch` takes
+    it."""
+    rows = [HandRow(out, held, score.points)
+            for out, held, score in zip(outs, texts, table.hands, strict=True)]
+    return replay_of(sheet.game, sheet_json, len(table.totals), table, rows, outs)
 
 
 def _check_seats(group: Group, sheet: Sheet, players: Sequence[Player], first_dealer: int
@@ -556,8 +572,11 @@ def new_match(group: Group, sheet: Sheet, players: Sequence[Player], first_deale
         table = standings(sheet, [p.name for p in players], first_dealer, hands)
     except ScoringError as exc:
         raise InputError(str(exc), _field(exc)) from None
-    return NewMatch(sheet, players, first_dealer, [(r.out, r.hand_size) for r in hands],
-                    table, [_texts(result) for result in hands], **given)
+    sheet_json, texts = sheet.to_json(), [_texts(result) for result in hands]
+    return NewMatch(sheet, sheet_json, players, first_dealer,
+                    [(r.out, r.hand_size) for r in hands],
+                    replayed_hands(sheet, sheet_json, table, texts, [r.out for r in hands]),
+                    texts, **given)
 
 
 def add_matches(group: Group, matches: Sequence[NewMatch]) -> list[int]:
@@ -566,11 +585,7 @@ def add_matches(group: Group, matches: Sequence[NewMatch]) -> list[int]:
     insert of many rows: a few statements per table whatever their number. Returns
     their ids."""
     db.session.flush()  # players just created get their ids
-    connection, now, sheets = db.session.connection(), utcnow(), {}
-    for match in matches:
-        if id(match.sheet) not in sheets:  # an import repeats a few sheets thousands of times
-            sheets[id(match.sheet)] = match.sheet.to_json()
-        match.sheet_json = sheets[id(match.sheet)]
+    connection, now = db.session.connection(), utcnow()
     if not matches:
         return []
     starts = [match.created_at or now for match in matches]
@@ -603,7 +618,7 @@ def _write_facts(connection: Connection, matches: Sequence[NewMatch], ids: Seque
               "hand_size": size, "created_at": now}
              for match, match_id in zip(matches, ids, strict=True)
              for number, ((out, size), dealer) in enumerate(zip(
-                 match.hands, match.table.dealers, strict=True), start=1)]
+                 match.hands, match.replayed.dealers, strict=True), start=1)]
     if hands:
         connection.execute(insert(Hand), hands)
     del hands  # plain rows, but tens of thousands of them: not kept through the entries
@@ -612,9 +627,9 @@ def _write_facts(connection: Connection, matches: Sequence[NewMatch], ids: Seque
     entries = [{"hand_id": numbered[match_id, number], "seat": seat, "cards": text,
                 "points": points}
                for match, match_id in zip(matches, ids, strict=True)
-               for number, (texts, score) in enumerate(zip(
-                   match.texts, match.table.hands, strict=True), start=1)
-               for seat, (text, points) in enumerate(zip(texts, score.points, strict=True))]
+               for number, (texts, points_of) in enumerate(zip(
+                   match.texts, match.replayed.points, strict=True), start=1)
+               for seat, (text, points) in enumerate(zip(texts, points_of, strict=True))]
     if entries:
         connection.execute(insert(HandEntry), entries)
     rulings = [{"match_id": match_id, **ruling}

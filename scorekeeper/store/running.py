@@ -30,8 +30,8 @@ from scorekeeper.core.scoring import (
 from scorekeeper.core.sheets import LO, Sheet
 from scorekeeper.core.stats import HandRow, SeatFigures
 
-__all__ = ["FIGURES_OF", "KEPT", "Recent", "Running", "advance", "at_end", "from_text",
-           "of_replay", "to_text"]
+__all__ = ["FIGURES_OF", "KEPT", "Last", "Recent", "Running", "advance", "at_end", "from_text",
+           "of_replay", "recent_of", "to_text"]
 
 KEPT = 10  # the last hands a state keeps: what the scoreboard lists
 
@@ -47,15 +47,27 @@ class Recent:
     points: tuple[int, ...]
 
 
+Last = tuple[int, int, int | None, tuple[int, ...]]  # a Recent's values, in its order
+
+
 @dataclass(frozen=True)
 class Running:
     """Where a match stands after its last hand, each seat's figures there, and its
     last :data:`KEPT` hands, oldest first (``None`` in a state stored before they were
-    kept: the scoreboard then reads them from the hands)."""
+    kept: the scoreboard then reads them from the hands).
+
+    The last hands are kept as plain tuples (``last``) and read as :class:`Recent`
+    (``recent``): tuples of plain values are not tracked by the cycle collector, and an
+    import holds the states of thousands of matches at once."""
 
     position: Position
     figures: tuple[SeatFigures, ...]
-    recent: tuple[Recent, ...] | None = None
+    last: tuple[Last, ...] | None = None
+
+    @property
+    def recent(self) -> tuple[Recent, ...] | None:
+        """The last hands, oldest first."""
+        return None if self.last is None else tuple(Recent(*hand) for hand in self.last)
 
 
 FIGURES_OF = attrgetter(*FIGURES)  # a seat's figures in that order, as one tuple
@@ -67,9 +79,9 @@ def to_text(state: Running) -> str:
     each recent hand as ``[number, dealer, out, [points…]]``)."""
     data: dict[str, Any] = {"position": state.position.to_dict(),
                             "figures": [list(FIGURES_OF(f)) for f in state.figures]}
-    if state.recent is not None:
-        data["recent"] = [[h.number, h.dealer, h.out_seat, list(h.points)]
-                          for h in state.recent]
+    if state.last is not None:
+        data["recent"] = [[number, dealer, out, list(points)]
+                          for number, dealer, out, points in state.last]
     return _JSON.encode(data)
 
 
@@ -81,7 +93,7 @@ def from_text(text: str) -> Running:
                    tuple(SeatFigures(seat, **dict(zip(FIGURES, row, strict=True)))
                          for seat, row in enumerate(data["figures"])),
                    None if recent is None else tuple(
-                       Recent(number, dealer, out, tuple(points))
+                       (number, dealer, out, tuple(points))
                        for number, dealer, out, points in recent))
 
 
@@ -99,14 +111,19 @@ def at_end(table: Standings, figures: Sequence[SeatFigures],
     """The state a full replay ends in: its standings, every seat's figures (as
     :func:`scorekeeper.store.figures.replayed_figures` gives them) and, given who went
     out of each hand (``outs``), its last :data:`KEPT` hands."""
-    recent = None
-    if outs is not None:
-        first = max(0, table.played - KEPT)
-        recent = tuple(Recent(number, dealer, out, tuple(score.points))
-                       for number, dealer, out, score in zip(
-                           range(first + 1, table.played + 1), table.dealers[first:],
-                           outs[first:], table.hands[first:], strict=True))
+    recent = None if outs is None else recent_of(
+        table.dealers, outs, [score.points for score in table.hands])
     return Running(position_of(table), tuple(figures), recent)
+
+
+def recent_of(dealers: Sequence[int], outs: Sequence[int | None],
+              points: Sequence[Sequence[int]]) -> tuple[Last, ...]:
+    """The last :data:`KEPT` of a match's hands (as :attr:`Running.last` keeps them),
+    from each hand's dealer, who went out and its points (all of the match's hands, in
+    order)."""
+    first = max(0, len(dealers) - KEPT)
+    return tuple(zip(range(first + 1, len(dealers) + 1), dealers[first:], outs[first:],
+                     [tuple(scored) for scored in points[first:]], strict=True))
 
 
 def advance(sheet: Sheet, names: Sequence[str], state: Running, result: HandResult
@@ -119,6 +136,6 @@ def advance(sheet: Sheet, names: Sequence[str], state: Running, result: HandResu
     threshold = sheet["threshold"] if sheet.game == LO else None
     figures = advance_figures(sheet.game, state.figures, position.played, row,
                               position.totals, position.winners, threshold)
-    recent = None if state.recent is None else (
-        *state.recent, Recent(position.played, dealer, result.out, tuple(score.points)))[-KEPT:]
+    recent = None if state.last is None else (
+        *state.last, (position.played, dealer, result.out, tuple(score.points)))[-KEPT:]
     return Running(position, figures, recent), score, dealer

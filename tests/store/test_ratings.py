@@ -81,6 +81,42 @@ def test_stored_ratings_equal_openskill_rate_over_the_same_matches(app):
     _verified(group)
 
 
+def _spread(count: int, seed: int, offset: str = "+00:00") -> dict:
+    """``count`` one-hand matches among four players, finished over two years (so each
+    match's all-time, year and month chains hold different matches)."""
+    rng = random.Random(seed)
+    return dated([one_hand(rng.sample(["Ann", "Bob", "Cat", "Dan"], rng.randint(2, 4)), 0,
+                           f"{rng.choice([2025, 2026])}-{rng.randint(1, 12):02d}-"
+                           f"{rng.randint(1, 28):02d}T{rng.randint(0, 23):02d}:00:00{offset}")
+                  for _ in range(count)])
+
+
+def test_an_import_into_a_rated_group_rates_old_and_new_matches_in_one_order(app):
+    group = _group()
+    import_document(group, _spread(12, 1))
+    import_document(group, _spread(30, 2))  # many at once: the group's chains rated again
+    expected = _openskill(group, "crazy-eights")
+    assert len(expected) == 4 and rated_rows(group, "crazy-eights", "all") == expected
+    months = {key[2] for key in db.session.execute(
+        db.select(Rating.group_id, Rating.game, Rating.scope)).all()}
+    assert len(months) > 3  # all time, years and months, rated apart
+    _verified(group)
+
+
+def test_imported_times_in_another_zone_are_stored_and_rated_as_their_instant(app):
+    group = _group()
+    doc = _spread(20, 3, "+05:00")
+    # 01:30 UTC on 1 January 2027: a new year and month
+    doc["matches"] += dated([one_hand(["Ann", "Bob"], 1, "2026-12-31T23:30:00-02:00")])[
+        "matches"]
+    import_document(group, doc)
+    steps = rows_of(group, "y2027")
+    assert len(steps) == 2
+    assert {order_key(s.finished_at, 0)[0].isoformat() for s in steps.values()} == {
+        "2027-01-01T01:30:00"}
+    _verified(group)
+
+
 # Each end rule: the hands, the places they give, and so the ranks the model is given.
 END_RULES = [
     pytest.param("last-one", {"threshold": 50}, ["Ann", "Bob", "Cat"],

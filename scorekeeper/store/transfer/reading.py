@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -21,6 +21,8 @@ from scorekeeper.core.errors import InputError
 from scorekeeper.core.scoring import HandResult, ScoringError, Standings, standings
 from scorekeeper.core.sheets import LO, Sheet, SheetError
 from scorekeeper.core.text import COLOUR, clean_text, name_key
+from scorekeeper.store.derived import Replayed
+from scorekeeper.store.records import replayed_hands
 
 __all__ = ["FORMAT", "VERSION", "Limits", "Plan", "Problem", "TransferError", "parse_json",
            "validate"]
@@ -71,15 +73,16 @@ class Plan:
     """A validated match, ready to write."""
 
     sheet: Sheet
-    names: list[str]
+    names: tuple[str, ...]
     first_dealer: int
-    hands: list[tuple[int | None, int | None]]  # who went out of each, its own deal size
+    hands: tuple[tuple[int | None, int | None], ...]  # who went out of each, its own deal size
     created_at: datetime | None
     finished_at: datetime | None
-    rulings: list[dict[str, Any]] = field(default_factory=list)
-    table: Standings | None = None  # the replay that validated the hands
+    rulings: tuple[dict[str, Any], ...] = ()
+    replayed: Replayed | None = None  # what the replay that validated the hands derived
     uid: str | None = None  # the match's stable id, when the file carries one
-    texts: list[tuple[str, ...]] = field(default_factory=list)  # each hand's cards as stored
+    texts: tuple[tuple[str, ...], ...] = ()  # each hand's cards as stored
+    sheet_json: str = ""  # the sheet as stored
 
 
 def parse_json(raw: bytes | str, limits: Limits = Limits()) -> Any:
@@ -153,21 +156,26 @@ class _Reader:
 
     def __init__(self, lean: bool = True) -> None:
         self.lean = lean
-        self.sheets: dict[str, Sheet] = {}
+        self.sheets: dict[str, tuple[Sheet, str]] = {}
         self.names: dict[str, str] = {}
         # card spellings known good: the stored ones to start with (read, not assumed)
         self.tokens = {text: parse_card(text) for text in _CANONICAL.values()}
-        # a seat's whole text read without a problem: its cards, and their text as stored
-        # (most texts recur: the empty one of every player out, short hands)
-        self.texts: dict[str, tuple[tuple[Card, ...], str]] = {}
+        # a seat's whole text read without a problem, and its text as stored (most texts
+        # recur: the empty one of every player out, short hands). Text to text only: a
+        # big file has tens of thousands of distinct texts, and tuples of cards kept for
+        # each would be walked by every full collection the validation sets off.
+        self.texts: dict[str, str] = {}
 
-    def sheet(self, data: Any, where: str) -> Sheet:
+    def sheet(self, data: Any, where: str) -> tuple[Sheet, str]:
+        """A match's sheet, and its text as stored."""
         if not self.lean or type(data) is not dict:
-            return _sheet(data, where)
+            sheet = _sheet(data, where)
+            return sheet, sheet.to_json()
         key = repr(data)  # exact for JSON values: a different sheet has a different repr
         found = self.sheets.get(key)
         if found is None:
-            found = self.sheets[key] = _sheet(data, where)
+            sheet = _sheet(data, where)
+            found = self.sheets[key] = (sheet, sheet.to_json())
         return found
 
     def name(self, value: Any, where: str) -> str:
@@ -197,21 +205,20 @@ class _Reader:
              ) -> tuple[tuple[tuple[Card, ...], ...], tuple[str, ...]]:
         """Every seat's cards in one hand (``held``, one text per seat, at least one),
         and each seat's cards as stored (canonical text)."""
-        texts = self.texts
-        found: list[tuple[tuple[Card, ...], str] | None]
-        try:
-            found = [texts.get(text) for text in held] if self.lean else [None] * len(held)
-        except TypeError:  # a list or object where text belongs: read the long way below
-            found = [None] * len(held)
-        if None in found:  # a text not read before
-            for seat, text in enumerate(held):
-                if found[seat] is None:
-                    cards = self.cards(text, f"{where}[{seat}]", names[seat])
-                    found[seat] = known = (cards, " ".join([_CANONICAL[c] for c in cards]))
-                    if self.lean and type(text) is str:
-                        texts[text] = known
-        every, stored = zip(*found, strict=True)  # (cards, text) pairs, none None by now
-        return every, stored
+        texts, tokens = self.texts, self.tokens
+        every, stored = [], []
+        for seat, text in enumerate(held):
+            known = texts.get(text) if self.lean and type(text) is str else None
+            if known is None:  # a text not read before
+                cards = self.cards(text, f"{where}[{seat}]", names[seat])
+                known = " ".join([_CANONICAL[c] for c in cards])
+                if self.lean and type(text) is str:
+                    texts[text] = known
+            else:  # the stored text's tokens are all canonical spellings
+                cards = tuple([tokens[token] for token in known.split()])
+            every.append(cards)
+            stored.append(known)
+        return tuple(every), tuple(stored)
 
 
 def _seats(data: Any, where: str, sheet: Sheet, read: _Reader) -> list[str]:
@@ -282,7 +289,9 @@ def _moment(value: Any, where: str) -> datetime | None:
         moment = datetime.fromisoformat(_text(value, where, 40))
     except ValueError:
         raise _Bad(where, f"not a date and time: {value!r}") from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    # As UTC: the instant a zone names (SQLite keeps a time's digits, not its zone, and
+    # every reader takes them as UTC), UTC when the file names none.
+    return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def _ruling(data: Any, where: str, hands: int) -> dict[str, Any]:
@@ -306,7 +315,7 @@ def _ruling(data: Any, where: str, hands: int) -> dict[str, Any]:
 def _match(data: Any, where: str, limits: Limits, read: _Reader) -> Plan:
     if not isinstance(data, dict):
         raise _Bad(where, "must be an object with sheet, seats and hands")
-    sheet = read.sheet(data.get("sheet"), where)
+    sheet, sheet_json = read.sheet(data.get("sheet"), where)
     names = _seats(data.get("seats"), f"{where}.seats", sheet, read)
     dealer = data.get("first_dealer", 0)
     if not (_is_int(dealer) and 0 <= dealer < len(names)):
@@ -325,13 +334,17 @@ def _match(data: Any, where: str, limits: Limits, read: _Reader) -> Plan:
     results = [result for result, _ in read_hands]
     table = _replay(sheet, names, dealer, results, where)
     _check_claims(data, table, names, where)
-    # The hands as plain values from here: the scoring input's objects are let go now,
-    # not kept alive with the plans for the cycle collector to walk again and again.
-    return Plan(sheet, names, dealer, [(result.out, result.hand_size) for result in results],
-                 _moment(data.get("created_at"), f"{where}.created_at"),
-                 _moment(data.get("finished_at"), f"{where}.finished_at"),
-                 [_ruling(r, f"{where}.rulings[{i}]", len(hands)) for i, r in enumerate(rulings)],
-                 table, uid, [texts for _, texts in read_hands])
+    texts, outs = tuple([texts for _, texts in read_hands]), [result.out for result in results]
+    # What the replay derived, as plain values in tuples (which the cycle collector
+    # stops tracking): the scoring input's and the replay's objects are let go now, not
+    # kept alive with the plans for every full collection to walk again.
+    return Plan(sheet, tuple(names), dealer,
+                tuple([(result.out, result.hand_size) for result in results]),
+                _moment(data.get("created_at"), f"{where}.created_at"),
+                _moment(data.get("finished_at"), f"{where}.finished_at"),
+                tuple([_ruling(r, f"{where}.rulings[{i}]", len(hands))
+                       for i, r in enumerate(rulings)]),
+                replayed_hands(sheet, sheet_json, table, texts, outs), uid, texts, sheet_json)
 
 
 def _envelope(doc: Any, limits: Limits) -> list[Any]:

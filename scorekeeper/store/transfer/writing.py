@@ -70,9 +70,10 @@ def _new_matches(plans: list[Plan], found: dict[str, Player], key_of: _Keys) -> 
     """The plans as the writer takes them, each seat a player of the group."""
     new = []
     for plan in plans:
-        assert plan.table is not None  # set by validate()
-        new.append(NewMatch(plan.sheet, [found[key_of[name]] for name in plan.names],
-                            plan.first_dealer, plan.hands, plan.table, plan.texts,
+        assert plan.replayed is not None  # set by validate()
+        new.append(NewMatch(plan.sheet, plan.sheet_json,
+                            [found[key_of[name]] for name in plan.names],
+                            plan.first_dealer, plan.hands, plan.replayed, plan.texts,
                             plan.created_at, plan.finished_at, plan.uid, plan.rulings))
     return new
 
