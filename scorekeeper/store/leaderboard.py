@@ -10,11 +10,12 @@ where points are scored, and the worst in Last One, where they are caught.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
 
-from sqlalchemy import union_all
+from sqlalchemy import and_, union_all
 
 from scorekeeper.core.ratings import ALL, arrow, is_provisional
 from scorekeeper.core.sheets import C8, GAMES, LO
@@ -145,42 +146,41 @@ class History:
 
 
 # How many of a player's latest rated matches their page charts and lists: enough to
-# show a form, and the page stays the same size however many matches they played.
-CHART_POINTS = 40
+# show a form, and the page stays the same size however many matches they played. On a
+# 320 px phone the plot is about 270 px wide, so 30 leave some 9 px between neighbours
+# (each rise and fall can be told apart), and the page's tables hold 30 rows a game.
+CHART_POINTS = 30
 
 
 def rating_history(player: Player, scope: str = ALL) -> dict[str, History]:
     """The player's stored rating rows in a scope, per game, with the ratings after
     their last :data:`CHART_POINTS` matches: one statement, each game's part read
     newest first along the player's index, so it costs the same however many matches
-    they played."""
-    S = RatingStep
+    they played. A rating row is joined to the player's newest point alone (its last
+    match): joined to every point, its fifteen columns came back with each of them."""
+    S, R = RatingStep, Rating
     parts = [db.select(S.game, S.match_id, S.finished_at, S.shown, S.change, S.place)
              .where(S.player_id == player.id, S.game == game, S.scope == scope)
              .order_by(S.finished_at.desc(), S.match_id.desc()).limit(CHART_POINTS)
              .subquery() for game in GAMES]
     latest = union_all(*(db.select(part) for part in parts)).subquery()
     rows = db.session.execute(
-        db.select(Rating, latest.c.match_id, latest.c.finished_at, latest.c.shown,
-                  latest.c.change, latest.c.place)
-        .join(latest, Rating.game == latest.c.game)
-        .where(Rating.player_id == player.id, Rating.scope == scope)
-        .order_by(Rating.game, latest.c.finished_at, latest.c.match_id)).all()
-    points: dict[str, list[RatingPoint]] = {}
+        db.select(latest, *_STANDING)
+        .outerjoin(R, and_(R.player_id == player.id, R.game == latest.c.game,
+                           R.scope == scope, R.last_match_id == latest.c.match_id))
+        .order_by(latest.c.game, latest.c.finished_at, latest.c.match_id)).all()
+    points: dict[str, list[RatingPoint]] = defaultdict(list)
     standings: dict[str, State] = {}
-    for row, match_id, at, rating, change, place in rows:
-        points.setdefault(row.game, []).append(RatingPoint(match_id, at, rating, change, place))
-        standings.setdefault(row.game, _state(row))
-    return {game: History(tuple(found), standings[game], standings[game].matches > len(found))
-            for game, found in points.items()}
+    for row in rows:
+        points[row[0]].append(RatingPoint(*row[1:6]))
+        if row[6] is not None:  # the rating row's μ: on the newest point only
+            standings[row[0]] = State(*row[6:])
+    return {game: History(tuple(points[game]), state, state.matches > len(points[game]))
+            for game, state in sorted(standings.items())}
 
 
-def _state(row: Rating) -> State:
-    """A stored rating row as the ratings' own :class:`State`."""
-    return State(row.mu, row.sigma, row.shown, row.change, row.matches, row.wins, row.streak,
-                 row.best_streak, row.best_streak_match_id, row.best_deficit,
-                 row.best_deficit_match_id, row.top_hand, row.top_hand_match_id,
-                 row.last_match_id, row.last_finished_at)
+# A stored rating row's columns in the order of the ratings' own :class:`State`.
+_STANDING = tuple(getattr(Rating, f.name) for f in fields(State))
 
 
 def last_game(group: Group) -> str | None:
