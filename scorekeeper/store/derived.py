@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from sqlalchemy.engine import Connection
 
+from scorekeeper.core.hand_records import HandMarks, hand_records
 from scorekeeper.core.places import places
 from scorekeeper.core.running import FIGURES as FIGURE_COLUMNS
 from scorekeeper.core.scoring import Standings
@@ -26,7 +27,7 @@ from scorekeeper.store import running
 from scorekeeper.store.models import utcnow
 
 __all__ = ["FIGURE_COLUMNS", "Change", "Figure", "GroupState", "Kept", "MatchState", "Row",
-           "after_replay", "after_step", "replayed_figures"]
+           "after_replay", "after_step", "replayed_figures", "sheet_limits"]
 
 Row = Mapping[Any, Any]  # a derived row: its columns by name
 
@@ -40,7 +41,8 @@ class MatchState:
     group's matches for figures that depend on order (ratings).
 
     ``places`` (:func:`scorekeeper.core.places.places`, None until finished) and
-    ``top_hands`` (each seat's most points in one hand) come with a full replay
+    ``hand_marks`` (each seat's best and worst hand,
+    :func:`scorekeeper.core.hand_records.hand_records`) come with a full replay
     (:func:`after_replay`: what ``verify`` and ``rebuild`` recompute from); a state moved
     on by one hand has none, and the ratings' writer reads the stored facts instead."""
 
@@ -54,7 +56,7 @@ class MatchState:
     running: running.Running
     created_at: datetime | None = None
     places: tuple[int, ...] | None = None
-    top_hands: tuple[int, ...] = ()
+    hand_marks: tuple[HandMarks, ...] = ()
 
     @property
     def finished(self) -> bool:
@@ -93,12 +95,11 @@ def after_replay(match_id: int, game: str, sheet_json: str, players: Sequence[in
     """A match's state from a full replay of its hands (``table``, from the hands as
     ``rows`` and who went out of each, ``outs``)."""
     figures = replayed_figures(game, sheet_json, len(players), rows, table)
-    tops = tuple(max((row.points[seat] for row in rows), default=0)
-                 for seat in range(len(players)))
+    marks = hand_records(game, len(players), rows, sheet_limits(sheet_json)[0])
     return MatchState(match_id, game, tuple(players), table.played,
                       "finished" if table.over else "active", _finish(table, finished_before),
                       tuple(table.winners), running.at_end(table, figures, outs), created_at,
-                      places(_sheet(sheet_json), table), tops)
+                      places(_sheet(sheet_json), table), marks)
 
 
 def after_step(before: MatchState, state: running.Running, table: Standings) -> MatchState:
@@ -107,7 +108,7 @@ def after_step(before: MatchState, state: running.Running, table: Standings) -> 
     return replace(before, hand_count=table.played,
                    status="finished" if table.over else "active",
                    finished_at=_finish(table, before.finished_at),
-                   winners=tuple(table.winners), running=state, places=None, top_hands=())
+                   winners=tuple(table.winners), running=state, places=None, hand_marks=())
 
 
 @lru_cache(maxsize=256)
@@ -117,7 +118,7 @@ def _sheet(sheet_json: str) -> Sheet:
 
 
 @lru_cache(maxsize=256)
-def _limits(sheet_json: str) -> tuple[int, int | None]:
+def sheet_limits(sheet_json: str) -> tuple[int, int | None]:
     """Countdown's starting count and Last One's threshold in a stored sheet (read once
     per sheet text: an import writes thousands of matches under a few sheets)."""
     options = json.loads(sheet_json).get("options", {})
@@ -129,7 +130,7 @@ def replayed_figures(game: str, sheet_json: str, seats: int, rows: list[HandRow]
     """Every seat's figures from a match's hand rows and the full replay of them
     (``table``), whose totals after each hand they reuse instead of adding them up
     again."""
-    start, threshold = _limits(sheet_json)
+    start, threshold = sheet_limits(sheet_json)
     progress = table.progress if len(table.progress) == len(rows) else None
     return seat_figures(game, seats, rows, table.winners, start, threshold, progress)
 

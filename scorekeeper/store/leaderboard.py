@@ -4,8 +4,9 @@ whatever the number of matches the group played.
 
 The records come from the same rows: the most wins, the longest winning streak, the
 biggest comeback (the seat figures' ``deficit`` of a won match: the player page's
-"best comeback") and the most points in one hand — the best hand in Crazy Eights,
-where points are scored, and the worst in Last One, where they are caught.
+"best comeback"), and the best and the worst hand of each game as
+:mod:`scorekeeper.core.hand_records` defines them (:data:`HAND_TITLES` says it in the
+page's words). Countdown has no worst hand, and its board says why (:func:`no_records`).
 """
 
 from __future__ import annotations
@@ -17,21 +18,28 @@ from datetime import datetime
 
 from sqlalchemy import and_, union_all
 
+from scorekeeper.core.hand_records import NO_WORST
 from scorekeeper.core.ratings import ALL, arrow, is_provisional
-from scorekeeper.core.sheets import C8, GAMES, LO
+from scorekeeper.core.sheets import C8, CD, GAMES, LO
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, Player, Rating, RatingStep
 from scorekeeper.store.ratings import State
 
 __all__ = [
+    "BEST_HAND",
+    "HAND_TITLES",
+    "RECORD_KINDS",
+    "WORST_HAND",
     "Board",
     "BoardRow",
     "History",
+    "NoRecord",
     "RatingPoint",
     "Record",
     "board",
     "last_game",
     "match_ratings",
+    "no_records",
     "rating_history",
 ]
 
@@ -62,8 +70,10 @@ class BoardRow:
 
 @dataclass(frozen=True)
 class Record:
-    """A record of the group: what it is, who holds it, the figure and its match."""
+    """A record of the group: which one (``kind``) and its title in the page's words,
+    who holds it, the figure and its match."""
 
+    kind: str
     title: str
     player_id: int
     name: str
@@ -72,19 +82,46 @@ class Record:
 
 
 @dataclass(frozen=True)
+class NoRecord:
+    """A record a game cannot have, and why, in the page's words."""
+
+    kind: str
+    title: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class Board:
-    """A game's leaderboard in one scope, and its records."""
+    """A game's leaderboard in one scope, its records, and the records its game cannot
+    have (said, rather than left out)."""
 
     rows: tuple[BoardRow, ...]
     records: tuple[Record, ...]
+    no_records: tuple[NoRecord, ...] = ()
 
 
 R = Rating
 _ROW = (R.player_id, Player.name, Player.colour, R.shown, R.change, R.matches, R.wins,
         R.best_streak, R.best_streak_match_id, R.best_deficit, R.best_deficit_match_id,
-        R.top_hand, R.top_hand_match_id)
-HAND_TITLES = {C8: "Best hand (most points scored in one hand)",
-               LO: "Worst hand (most points caught in one hand)"}
+        R.best_hand, R.best_hand_match_id, R.worst_hand, R.worst_hand_match_id)
+BEST_HAND, WORST_HAND = "best-hand", "worst-hand"
+# Each game's hand records in the page's words (scorekeeper.core.hand_records counts
+# them); a game without one says why (NO_WORST).
+HAND_TITLES: dict[str, dict[str, str]] = {
+    C8: {BEST_HAND: "Best hand (most points scored in one hand)",
+         WORST_HAND: "Worst hand (most points left holding in one hand, when someone else "
+                     "went out or the hand jammed)"},
+    LO: {BEST_HAND: "Best hand (went out leaving the most points in the others' hands: "
+                    "the sum they caught)",
+         WORST_HAND: "Worst hand (most points caught in one hand)"},
+    CD: {BEST_HAND: "Best hand (went out from the biggest deal: the most cards dealt)"},
+}
+# The records every game keeps: kind, title, and the row's figure and match columns.
+_RECORDS = (("most-wins", "Most wins", 6, None),
+            ("longest-streak", "Longest winning streak", 7, 8),
+            ("biggest-comeback", "Biggest comeback", 9, 10),
+            (BEST_HAND, "", 11, 12), (WORST_HAND, "", 13, 14))
+RECORD_KINDS = tuple(kind for kind, *_ in _RECORDS)
 
 
 def _places(ratings: Sequence[int]) -> list[int]:
@@ -100,16 +137,22 @@ def _best(rows: Sequence[tuple], value: int, match: int) -> tuple | None:
 
 def _records(game: str, rows: Sequence[tuple]) -> tuple[Record, ...]:
     found = []
-    for title, value, match in (("Most wins", 6, None), ("Longest winning streak", 7, 8),
-                                ("Biggest comeback", 9, 10),
-                                (HAND_TITLES.get(game), 11, 12)):
-        if title is None:
-            continue  # Countdown scores no points: no hand record
+    hands = HAND_TITLES[game]
+    for kind, title, value, match in _RECORDS:
+        title = title or hands.get(kind, "")
+        if not title:
+            continue  # a hand record this game cannot have: see no_records
         best = _best(rows, value, match if match is not None else value)
         if best is not None:
-            found.append(Record(title, best[0], best[1], best[value],
+            found.append(Record(kind, title, best[0], best[1], best[value],
                                 None if match is None else best[match]))
     return tuple(found)
+
+
+def no_records(game: str) -> tuple[NoRecord, ...]:
+    """The hand records a game cannot have, each with the reason."""
+    reason = NO_WORST.get(game)
+    return (NoRecord(WORST_HAND, "Worst hand", reason),) if reason else ()
 
 
 def board(group: Group, game: str, scope: str = ALL) -> Board:
@@ -120,7 +163,7 @@ def board(group: Group, game: str, scope: str = ALL) -> Board:
         .order_by(R.shown.desc(), R.wins.desc(), Player.name)).all()
     places = _places([row[3] for row in rows])
     return Board(tuple(BoardRow(place, *row[:7]) for place, row in zip(places, rows, strict=True)),
-                 _records(game, rows))
+                 _records(game, rows), no_records(game))
 
 
 @dataclass(frozen=True)

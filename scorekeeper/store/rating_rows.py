@@ -30,10 +30,13 @@ from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 
 from scorekeeper.core.cards import parse_cards
+from scorekeeper.core.hand_records import HandMarks, hand_records
 from scorekeeper.core.places import needs_hands, places
 from scorekeeper.core.ratings import scopes_of
 from scorekeeper.core.scoring import HandResult, Position, Standings, standings, standings_at
 from scorekeeper.core.sheets import Sheet
+from scorekeeper.core.stats import HandRow
+from scorekeeper.store.derived import sheet_limits
 from scorekeeper.store.models import (
     Hand,
     HandEntry,
@@ -78,10 +81,9 @@ def _results(connection: Connection, rows: Sequence[Any], *where: Any
              ) -> dict[int, Finished]:
     """Finished matches (rows of ``_MATCH_COLUMNS``, those matching ``where``) as their
     chains count them: places from the stored position, the comeback from the seat
-    figures, the top hand from the hand entries (three statements for any number)."""
+    figures, the best and worst hands from the hands (three statements for any number)."""
     seats: dict[int, dict[int, int]] = defaultdict(dict)
     deficit: dict[tuple[int, int], int] = {}
-    top: dict[tuple[int, int], int] = {}
     for match_id, position, player_id in connection.execute(
             select(Seat.match_id, Seat.position, Seat.player_id)
             .join(Match, Match.id == Seat.match_id).where(*where)):
@@ -90,11 +92,7 @@ def _results(connection: Connection, rows: Sequence[Any], *where: Any
             select(SeatFigures.match_id, SeatFigures.seat, SeatFigures.deficit)
             .join(Match, Match.id == SeatFigures.match_id).where(*where)):
         deficit[match_id, seat] = value
-    for match_id, seat, value in connection.execute(
-            select(Hand.match_id, HandEntry.seat, func.max(HandEntry.points))
-            .join(Hand, Hand.id == HandEntry.hand_id).join(Match, Match.id == Hand.match_id)
-            .where(*where).group_by(Hand.match_id, HandEntry.seat)):
-        top[match_id, seat] = value
+    marks = _hand_marks(connection, rows, seats, where)
     replayed = _one_hand_tables(connection, rows, seats)
     found = {}
     for row in rows:
@@ -102,10 +100,32 @@ def _results(connection: Connection, rows: Sequence[Any], *where: Any
         ranked, winners = _places(row, len(players), replayed.get(row.id))
         if ranked is None:
             continue
+        held = marks.get(row.id) or (HandMarks(),) * len(ranked)
         found[row.id] = Finished(row.id, row.finished_at, tuple(
             SeatResult(players[seat], seat, place, seat in winners,
-                       deficit.get((row.id, seat), 0), top.get((row.id, seat), 0))
+                       deficit.get((row.id, seat), 0), held[seat].best, held[seat].worst)
             for seat, place in enumerate(ranked)))
+    return found
+
+
+def _hand_marks(connection: Connection, rows: Sequence[Any], seats: dict[int, dict[int, int]],
+                where: Sequence[Any]) -> dict[int, tuple[HandMarks, ...]]:
+    """Each match's best and worst hand per seat, from its stored hands (one statement)."""
+    hands: dict[int, dict[int, tuple[int | None, dict[int, tuple[str, int]]]]] = (
+        defaultdict(dict))
+    for match_id, hand_id, out, seat, cards, points in connection.execute(
+            select(Hand.match_id, Hand.id, Hand.out_seat, HandEntry.seat, HandEntry.cards,
+                   HandEntry.points)
+            .join(Hand, Hand.id == HandEntry.hand_id).join(Match, Match.id == Hand.match_id)
+            .where(*where).order_by(Hand.match_id, Hand.number)):
+        hands[match_id].setdefault(hand_id, (out, {}))[1][seat] = (cards, points)
+    found = {}
+    for row in rows:
+        n = len(seats[row.id])
+        played = [HandRow(out, tuple(held.get(s, ("", 0))[0] for s in range(n)),
+                          tuple(held.get(s, ("", 0))[1] for s in range(n)))
+                  for out, held in hands.get(row.id, {}).values()]
+        found[row.id] = hand_records(row.game, n, played, sheet_limits(row.sheet_json)[0])
     return found
 
 
@@ -165,13 +185,13 @@ def _steps_of(connection: Connection, group_id: int, game: str, scope: str
     S = RatingStep
     rows = connection.execute(
         select(S.match_id, S.finished_at, S.player_id, S.seat, S.place, S.won, S.deficit,
-               S.top_hand, S.mu, S.sigma)
+               S.best_hand, S.worst_hand, S.mu, S.sigma)
         .where(S.group_id == group_id, S.game == game, S.scope == scope)
         .order_by(S.finished_at, S.match_id, S.seat)).all()
     matches: dict[int, tuple[datetime, list[SeatResult], dict[int, tuple[float, float]]]] = {}
-    for match_id, at, player, seat, place, won, deficit, top, mu, sigma in rows:
+    for match_id, at, player, seat, place, won, deficit, best, worst, mu, sigma in rows:
         entry = matches.setdefault(match_id, (at, [], {}))
-        entry[1].append(SeatResult(player, seat, place, bool(won), deficit, top))
+        entry[1].append(SeatResult(player, seat, place, bool(won), deficit, best, worst))
         entry[2][player] = (mu, sigma)
     chain = [(Finished(match_id, at, tuple(results)), rated)
              for match_id, (at, results, rated) in matches.items()]
@@ -185,7 +205,8 @@ def step_row(chain: Chain, step: Step) -> dict[str, Any]:
     return {"match_id": step.match.match_id, "scope": scope, "player_id": r.player_id,
             "group_id": group_id, "game": game, "finished_at": _utc(step.match.finished_at),
             "seat": r.seat, "place": r.place, "won": r.won, "deficit": r.deficit,
-            "top_hand": r.top_hand, "mu": after.mu, "sigma": after.sigma,
+            "best_hand": r.best_hand, "worst_hand": r.worst_hand, "mu": after.mu,
+            "sigma": after.sigma,
             "shown": after.shown, "change": after.change}
 
 

@@ -18,7 +18,14 @@ from markupsafe import Markup
 
 from scorekeeper.core.chart import Chart, Series, score_chart
 from scorekeeper.core.ratings import START, Period, is_provisional
-from scorekeeper.store.leaderboard import HAND_TITLES, History, RatingPoint, rating_history
+from scorekeeper.store.leaderboard import (
+    BEST_HAND,
+    HAND_TITLES,
+    WORST_HAND,
+    History,
+    RatingPoint,
+    rating_history,
+)
 from scorekeeper.store.models import Group, Player
 from scorekeeper.store.ratings import State
 from scorekeeper.store.seasons import pick_period
@@ -61,12 +68,16 @@ def _summary(found: History) -> str:
 
 def _counts(game: str, figures: State) -> str:
     """The season's counts in words: wins, the longest streak, the best comeback and
-    the most points in one hand (the figures the leaderboard's records read)."""
+    the best and worst hand where the game has them (the figures the leaderboard's
+    records read, and define in :data:`~scorekeeper.store.leaderboard.HAND_TITLES`)."""
     words = [f"{figures.wins} won", f"longest winning streak {figures.best_streak}"]
     if figures.best_deficit:
         words.append(f"best comeback {figures.best_deficit}")
-    if figures.top_hand and game in HAND_TITLES:
-        words.append(f"most points in one hand {figures.top_hand}")
+    hands = HAND_TITLES[game]
+    if figures.best_hand and BEST_HAND in hands:
+        words.append(f"best hand {figures.best_hand}")
+    if figures.worst_hand and WORST_HAND in hands:
+        words.append(f"worst hand {figures.worst_hand}")
     return " · ".join(words)
 
 
