@@ -112,8 +112,9 @@ class Ratings:
             return
         groups = connection.scalars(select(Match.group_id).where(Match.id.in_(moved))
                                     .distinct()).all()
+        known = {change.after.match_id: change.after.hand_marks or None for change in changes}
         for group_id in sorted(groups):
-            rerate_group(connection, group_id)
+            rerate_group(connection, group_id, known)
 
     @property
     def tables(self) -> tuple[Kept, ...]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, fields
 from datetime import UTC, date, datetime
 from functools import lru_cache
@@ -32,7 +32,7 @@ from sqlalchemy.engine import Connection
 from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.hand_records import HandMarks, hand_records
 from scorekeeper.core.places import needs_hands, places
-from scorekeeper.core.ratings import scopes_of
+from scorekeeper.core.ratings import ALL, scopes_of
 from scorekeeper.core.scoring import HandResult, Position, Standings, standings, standings_at
 from scorekeeper.core.sheets import Sheet
 from scorekeeper.core.stats import HandRow
@@ -59,9 +59,12 @@ from scorekeeper.store.ratings import (
     walk,
 )
 
-__all__ = ["chains_of", "match_changed", "rated", "rerate_group", "reseason", "write_rows"]
+__all__ = ["Changed", "chains_of", "match_changed", "rated", "rerate_group", "reseason",
+           "write_rows"]
 
 Chain = tuple[int, str, str]  # group, game, scope
+# Matches a write changed: each one's best and worst hands per seat, None if not known.
+Changed = Mapping[int, tuple[HandMarks, ...] | None]
 _STATE = tuple(f.name for f in fields(State))
 
 
@@ -77,11 +80,12 @@ def _seasons(connection: Connection, group_id: int) -> list[tuple[int, Any, Any]
 
 # --- a match's results, from what the writer stored ---------------------------------------
 
-def _results(connection: Connection, rows: Sequence[Any], *where: Any
-             ) -> dict[int, Finished]:
+def _results(connection: Connection, rows: Sequence[Any], *where: Any,
+             changed: Changed | None = None) -> dict[int, Finished]:
     """Finished matches (rows of ``_MATCH_COLUMNS``, those matching ``where``) as their
     chains count them: places from the stored position, the comeback from the seat
-    figures, the best and worst hands from the hands (three statements for any number)."""
+    figures, the best and worst hands from the hands (three statements for any number;
+    see :func:`_hand_marks` for ``changed``)."""
     seats: dict[int, dict[int, int]] = defaultdict(dict)
     deficit: dict[tuple[int, int], int] = {}
     for match_id, position, player_id in connection.execute(
@@ -92,7 +96,7 @@ def _results(connection: Connection, rows: Sequence[Any], *where: Any
             select(SeatFigures.match_id, SeatFigures.seat, SeatFigures.deficit)
             .join(Match, Match.id == SeatFigures.match_id).where(*where)):
         deficit[match_id, seat] = value
-    marks = _hand_marks(connection, rows, seats, where)
+    marks = _hand_marks(connection, rows, seats, where, changed)
     replayed = _one_hand_tables(connection, rows, seats)
     found = {}
     for row in rows:
@@ -109,24 +113,53 @@ def _results(connection: Connection, rows: Sequence[Any], *where: Any
 
 
 def _hand_marks(connection: Connection, rows: Sequence[Any], seats: dict[int, dict[int, int]],
-                where: Sequence[Any]) -> dict[int, tuple[HandMarks, ...]]:
-    """Each match's best and worst hand per seat, from its stored hands (one statement)."""
+                where: Sequence[Any], changed: Changed | None
+                ) -> dict[int, tuple[HandMarks, ...]]:
+    """Each match's best and worst hand per seat, from its stored hands (one statement).
+
+    ``changed``, when given, names the matches the writer just changed, with their
+    marks where its full replay worked them out (None: not worked out); every other
+    match is taken as its stored all-time steps have it, so a bulk write (an import
+    into a large group) reads again only the hands that need it."""
+    found = {}
+    if changed is not None:
+        found = {match_id: marks for match_id, marks in changed.items() if marks is not None}
+        found |= _stored_marks(connection, where, changed)
+    # A match whose marks do not cover each of its seats is read again from its hands.
+    wanted = [row for row in rows if len(found.get(row.id, ())) != len(seats[row.id])]
+    if not wanted:
+        return found
     hands: dict[int, dict[int, tuple[int | None, dict[int, tuple[str, int]]]]] = (
         defaultdict(dict))
     for match_id, hand_id, out, seat, cards, points in connection.execute(
             select(Hand.match_id, Hand.id, Hand.out_seat, HandEntry.seat, HandEntry.cards,
                    HandEntry.points)
             .join(Hand, Hand.id == HandEntry.hand_id).join(Match, Match.id == Hand.match_id)
-            .where(*where).order_by(Hand.match_id, Hand.number)):
+            .where(*where, Match.id.in_([row.id for row in wanted]))
+            .order_by(Hand.match_id, Hand.number)):
         hands[match_id].setdefault(hand_id, (out, {}))[1][seat] = (cards, points)
-    found = {}
-    for row in rows:
+    for row in wanted:
         n = len(seats[row.id])
         played = [HandRow(out, tuple(held.get(s, ("", 0))[0] for s in range(n)),
                           tuple(held.get(s, ("", 0))[1] for s in range(n)))
                   for out, held in hands.get(row.id, {}).values()]
         found[row.id] = hand_records(row.game, n, played, sheet_limits(row.sheet_json)[0])
     return found
+
+
+def _stored_marks(connection: Connection, where: Sequence[Any], changed: Changed
+                  ) -> dict[int, tuple[HandMarks, ...]]:
+    """The best and worst hands the all-time steps keep of the matches matching
+    ``where``, except the ``changed`` ones (one statement)."""
+    S = RatingStep
+    kept: dict[int, dict[int, HandMarks]] = defaultdict(dict)
+    for match_id, seat, best, worst in connection.execute(
+            select(S.match_id, S.seat, S.best_hand, S.worst_hand)
+            .join(Match, Match.id == S.match_id).where(*where, S.scope == ALL)):
+        if match_id not in changed:
+            kept[match_id][seat] = HandMarks(best, worst)
+    return {match_id: tuple(by_seat[s] for s in sorted(by_seat))
+            for match_id, by_seat in kept.items()}
 
 
 @lru_cache(maxsize=64)
@@ -356,15 +389,18 @@ def rated(chains: dict[Chain, list[Finished]]
     return steps, rows
 
 
-def rerate_group(connection: Connection, group_id: int) -> int:
+def rerate_group(connection: Connection, group_id: int, changed: Changed | None = None
+                 ) -> int:
     """Rate every chain of the group again from its finished matches as stored (their
     final positions, seat figures and hands, written earlier in this transaction): how
-    a bulk write (an import, the migration) rates many matches at once. Returns how
-    many rating steps were written."""
+    a bulk write (an import, the migration) rates many matches at once. ``changed``:
+    the matches the writer changed, with their best and worst hands where known (the
+    others' are read from their stored steps; without it, every match's from its
+    hands). Returns how many rating steps were written."""
     where = (Match.group_id == group_id, Match.status == "finished",
              Match.running_json.is_not(None), Match.finished_at.is_not(None))
     rows = connection.execute(select(*_MATCH_COLUMNS).where(*where)).all()
-    results = _results(connection, rows, *where)
+    results = _results(connection, rows, *where, changed=changed)
     games = {row.id: row.game for row in rows}
     chains = chains_of(group_id, ((games[i], m) for i, m in results.items()),
                        _seasons(connection, group_id))

@@ -5,6 +5,8 @@ hand said in words."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from scorekeeper.core.cards import parse_cards
@@ -17,6 +19,7 @@ from scorekeeper.store.models import Group
 from scorekeeper.store.records import record_hand
 from scorekeeper.store.transfer import import_document, load_matches
 from tests.support.derived import assert_derived_rows_match_hands
+from tests.support.documents import random_document
 from tests.support.ratings import dated
 
 AT = "2026-03-0{}T20:00:00+00:00"
@@ -129,3 +132,21 @@ def test_held_points_are_the_cards_values_in_the_game():
     assert held_points("crazy-eights", "8S KH 7D AC") == 68
     assert held_points("last-one", "JK 8S") == 65
     assert held_points("crazy-eights", "") == 0
+
+
+@needs_store
+def test_a_second_large_import_keeps_the_records_of_the_first(app):
+    """A bulk write rates the group again taking the matches it did not change as
+    their stored steps have them: the same records as one import of everything."""
+    first, second = (random_document(random.Random(seed), 12) for seed in (21, 22))
+    twice = Group(name="Twice")
+    once = Group(name="Once")
+    db.session.add_all([twice, once])
+    db.session.commit()
+    import_document(twice, first)
+    import_document(twice, second)
+    import_document(once, {**first, "matches": first["matches"] + second["matches"]})
+    for game in ("crazy-eights", "last-one", "countdown"):
+        assert ([(r.kind, r.name, r.value) for r in board(twice, game).records]
+                == [(r.kind, r.name, r.value) for r in board(once, game).records]), game
+    assert_derived_rows_match_hands(twice.id)
