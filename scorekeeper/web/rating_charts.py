@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from markupsafe import Markup
 
@@ -33,8 +33,7 @@ from scorekeeper.web.links import url_pattern
 from scorekeeper.web.rating_marks import rating, rating_change
 
 
-@dataclass(frozen=True, slots=True)
-class PointRow:
+class PointRow(NamedTuple):
     """One row of a chart's table: the match record's link, the day it finished, the
     place taken, the rating after it and its change, as the cells show them."""
 

@@ -129,9 +129,6 @@ def test_the_best_and_worst_hands_link_to_their_matches_and_countdown_says_why(
         expect(note).to_contain_text("only who went out")
         expect(note.locator("a")).to_have_count(0)
         assert page.evaluate(WIDE) <= 0
-        if width == 390 and not dark:
-            page.locator(".records").screenshot(
-                path=str(SCREENSHOTS / "records-countdown.png"))
 
 
 def test_the_rating_chart_says_in_words_what_it_draws(browser: Browser, seeded):
