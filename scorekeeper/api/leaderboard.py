@@ -14,7 +14,7 @@ from scorekeeper.api.common import error_response, ok_response
 from scorekeeper.core.errors import InputError, NotFoundError
 from scorekeeper.core.ratings import Period
 from scorekeeper.core.sheets import GAMES
-from scorekeeper.store.leaderboard import Board, board, match_ratings
+from scorekeeper.store.leaderboard import RECORD_KINDS, Board, board, match_ratings
 from scorekeeper.store.seasons import pick_period
 
 __all__ = ["PATHS", "SCHEMAS", "bp", "seat_ratings"]
@@ -34,8 +34,11 @@ def _board_json(game: str, period: Period, found: Board) -> dict[str, Any]:
         "players": [{"place": r.place, "player_id": r.player_id, "name": r.name,
                      "rating": r.rating, "change": r.change, "matches": r.matches,
                      "wins": r.wins, "provisional": r.provisional} for r in found.rows],
-        "records": [{"title": r.title, "player_id": r.player_id, "name": r.name,
-                     "value": r.value, "match_id": r.match_id} for r in found.records],
+        "records": [{"kind": r.kind, "title": r.title, "player_id": r.player_id,
+                     "name": r.name, "value": r.value, "match_id": r.match_id}
+                    for r in found.records],
+        "no_records": [{"kind": r.kind, "title": r.title, "reason": r.reason}
+                       for r in found.no_records],
     }
 
 
@@ -72,11 +75,14 @@ def seat_ratings(match_id: int) -> list[dict[str, int]] | None:
 
 _INT = {"type": "integer"}
 _NULLABLE_DAY = {"type": ["string", "null"], "format": "date"}
+_RECORD_KIND = {"type": "string", "enum": list(RECORD_KINDS),
+                "description": "best-hand and worst-hand: each game's own definition, "
+                               "given in the title."}
 
 SCHEMAS = {
     "Leaderboard": {
         "type": "object",
-        "required": ["game", "season", "players", "records"],
+        "required": ["game", "season", "players", "records", "no_records"],
         "properties": {
             "game": {"type": "string", "enum": list(GAMES)},
             "season": {"type": "object", "required": ["value", "label", "scope", "first_day",
@@ -98,12 +104,20 @@ SCHEMAS = {
                     "provisional": {"type": "boolean",
                                     "description": "Fewer than 5 rated matches."}}}},
             "records": {"type": "array", "items": {
-                "type": "object", "required": ["title", "player_id", "name", "value",
+                "type": "object", "required": ["kind", "title", "player_id", "name", "value",
                                                "match_id"],
-                "properties": {"title": {"type": "string"}, "player_id": _INT,
-                               "name": {"type": "string"}, "value": _INT,
+                "properties": {"kind": _RECORD_KIND,
+                               "title": {"type": "string",
+                                         "description": "The record and how it is counted, "
+                                                        "as the leaderboard page says it."},
+                               "player_id": _INT, "name": {"type": "string"}, "value": _INT,
                                "match_id": {"type": ["integer", "null"],
                                             "description": "The match that holds it."}}}},
+            "no_records": {"type": "array", "description": "Records this game cannot have.",
+                           "items": {"type": "object", "required": ["kind", "title", "reason"],
+                                     "properties": {"kind": _RECORD_KIND,
+                                                    "title": {"type": "string"},
+                                                    "reason": {"type": "string"}}}},
         },
     },
     "SeatRating": {

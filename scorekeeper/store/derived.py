@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from sqlalchemy.engine import Connection
 
+from scorekeeper.core.hand_records import HandMarks, hand_records
 from scorekeeper.core.places import places
 from scorekeeper.core.running import FIGURES as FIGURE_COLUMNS
 from scorekeeper.core.scoring import Position, Standings, position_of
@@ -27,7 +28,7 @@ from scorekeeper.store.models import utcnow
 
 __all__ = ["FIGURE_COLUMNS", "Change", "Figure", "GroupState", "Kept", "MatchState",
            "Replayed", "Row", "after_replay", "after_step", "replay_of", "replayed_figures",
-           "state_of"]
+           "sheet_limits", "state_of"]
 
 Row = Mapping[Any, Any]  # a derived row: its columns by name
 
@@ -41,7 +42,8 @@ class MatchState:
     group's matches for figures that depend on order (ratings).
 
     ``places`` (:func:`scorekeeper.core.places.places`, None until finished),
-    ``top_hands`` (each seat's most points in one hand) and ``scored`` (each hand's
+    ``hand_marks`` (each seat's best and worst hand,
+    :func:`scorekeeper.core.hand_records.hand_records`) and ``scored`` (each hand's
     dealer and every seat's points, in order) come with a full replay
     (:func:`after_replay`: what ``verify`` and ``rebuild`` recompute from); a state moved
     on by one hand has none, and the ratings' writer reads the stored facts instead."""
@@ -56,7 +58,7 @@ class MatchState:
     running: running.Running
     created_at: datetime | None = None
     places: tuple[int, ...] | None = None
-    top_hands: tuple[int, ...] = ()
+    hand_marks: tuple[HandMarks, ...] = ()
     scored: tuple[tuple[int, tuple[int, ...]], ...] = ()
 
     @property
@@ -94,7 +96,8 @@ class Replayed:
     """What a full replay of one match's hands derives, as plain values and before the
     match has an id or seated players: each hand's dealer, who went out and its points,
     how the match ended (its final ``position``), each seat's figures (their values in
-    :data:`FIGURE_COLUMNS` order), places and top hands.
+    :data:`FIGURE_COLUMNS` order), places and each seat's best and worst hand (as
+    ``(best, worst)`` pairs).
 
     The writer takes a new match's hands in this form. An import's validation makes it
     for every match of the file and keeps them all until the write: as tuples of plain
@@ -109,7 +112,7 @@ class Replayed:
     position: Position
     figures: tuple[tuple[Any, ...], ...]
     places: tuple[int, ...] | None
-    top_hands: tuple[int, ...]
+    marks: tuple[tuple[int, int], ...]
 
     def running(self) -> running.Running:
         """The running state the replay ends in."""
@@ -124,10 +127,11 @@ def replay_of(game: str, sheet_json: str, seats: int, table: Standings, rows: li
     """What a full replay (``table``, from the hands as ``rows`` and who went out of
     each, ``outs``) derives for a match of ``seats`` seats."""
     figures = replayed_figures(game, sheet_json, seats, rows, table)
-    tops = tuple(max((row.points[seat] for row in rows), default=0) for seat in range(seats))
+    marks = tuple((m.best, m.worst) for m in hand_records(game, seats, rows,
+                                                          sheet_limits(sheet_json)[0]))
     return Replayed(table.dealers, tuple(outs), tuple(score.points for score in table.hands),
                     position_of(table), tuple(running.FIGURES_OF(f) for f in figures),
-                    places(_sheet(sheet_json), table), tops)
+                    places(_sheet(sheet_json), table), marks)
 
 
 def state_of(match_id: int, game: str, players: Sequence[int], done: Replayed,
@@ -138,7 +142,8 @@ def state_of(match_id: int, game: str, players: Sequence[int], done: Replayed,
     return MatchState(match_id, game, tuple(players), done.position.played,
                       "finished" if over else "active", _finish(over, finished_before),
                       done.position.winners, done.running(), created_at, done.places,
-                      done.top_hands, tuple(zip(done.dealers, done.points, strict=True)))
+                      tuple(HandMarks(*pair) for pair in done.marks),
+                      tuple(zip(done.dealers, done.points, strict=True)))
 
 
 def after_replay(match_id: int, game: str, sheet_json: str, players: Sequence[int],
@@ -157,7 +162,7 @@ def after_step(before: MatchState, state: running.Running, table: Standings) -> 
     return replace(before, hand_count=table.played,
                    status="finished" if table.over else "active",
                    finished_at=_finish(table.over, before.finished_at),
-                   winners=tuple(table.winners), running=state, places=None, top_hands=(),
+                   winners=tuple(table.winners), running=state, places=None, hand_marks=(),
                    scored=())
 
 
@@ -168,7 +173,7 @@ def _sheet(sheet_json: str) -> Sheet:
 
 
 @lru_cache(maxsize=256)
-def _limits(sheet_json: str) -> tuple[int, int | None]:
+def sheet_limits(sheet_json: str) -> tuple[int, int | None]:
     """Countdown's starting count and Last One's threshold in a stored sheet (read once
     per sheet text: an import writes thousands of matches under a few sheets)."""
     options = json.loads(sheet_json).get("options", {})
@@ -180,7 +185,7 @@ def replayed_figures(game: str, sheet_json: str, seats: int, rows: list[HandRow]
     """Every seat's figures from a match's hand rows and the full replay of them
     (``table``), whose totals after each hand they reuse instead of adding them up
     again."""
-    start, threshold = _limits(sheet_json)
+    start, threshold = sheet_limits(sheet_json)
     progress = table.progress if len(table.progress) == len(rows) else None
     return seat_figures(game, seats, rows, table.winners, start, threshold, progress)
 

@@ -4,33 +4,43 @@ whatever the number of matches the group played.
 
 The records come from the same rows: the most wins, the longest winning streak, the
 biggest comeback (the seat figures' ``deficit`` of a won match: the player page's
-"best comeback") and the most points in one hand — the best hand in Crazy Eights,
-where points are scored, and the worst in Last One, where they are caught.
+"best comeback"), and the best and the worst hand of each game as
+:mod:`scorekeeper.core.hand_records` defines them (:data:`HAND_TITLES` says it in the
+page's words). Countdown has no worst hand, and its board says why (:func:`no_records`).
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
+from typing import NamedTuple
 
-from sqlalchemy import union_all
+from sqlalchemy import and_, union_all
 
+from scorekeeper.core.hand_records import NO_WORST
 from scorekeeper.core.ratings import ALL, arrow, is_provisional
-from scorekeeper.core.sheets import C8, GAMES, LO
+from scorekeeper.core.sheets import C8, CD, GAMES, LO
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, Player, Rating, RatingStep
 from scorekeeper.store.ratings import State
 
 __all__ = [
+    "BEST_HAND",
+    "HAND_TITLES",
+    "RECORD_KINDS",
+    "WORST_HAND",
     "Board",
     "BoardRow",
     "History",
+    "NoRecord",
     "RatingPoint",
     "Record",
     "board",
     "last_game",
     "match_ratings",
+    "no_records",
     "rating_history",
 ]
 
@@ -61,8 +71,10 @@ class BoardRow:
 
 @dataclass(frozen=True)
 class Record:
-    """A record of the group: what it is, who holds it, the figure and its match."""
+    """A record of the group: which one (``kind``) and its title in the page's words,
+    who holds it, the figure and its match."""
 
+    kind: str
     title: str
     player_id: int
     name: str
@@ -71,19 +83,46 @@ class Record:
 
 
 @dataclass(frozen=True)
+class NoRecord:
+    """A record a game cannot have, and why, in the page's words."""
+
+    kind: str
+    title: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class Board:
-    """A game's leaderboard in one scope, and its records."""
+    """A game's leaderboard in one scope, its records, and the records its game cannot
+    have (said, rather than left out)."""
 
     rows: tuple[BoardRow, ...]
     records: tuple[Record, ...]
+    no_records: tuple[NoRecord, ...] = ()
 
 
 R = Rating
 _ROW = (R.player_id, Player.name, Player.colour, R.shown, R.change, R.matches, R.wins,
         R.best_streak, R.best_streak_match_id, R.best_deficit, R.best_deficit_match_id,
-        R.top_hand, R.top_hand_match_id)
-HAND_TITLES = {C8: "Best hand (most points scored in one hand)",
-               LO: "Worst hand (most points caught in one hand)"}
+        R.best_hand, R.best_hand_match_id, R.worst_hand, R.worst_hand_match_id)
+BEST_HAND, WORST_HAND = "best-hand", "worst-hand"
+# Each game's hand records in the page's words (scorekeeper.core.hand_records counts
+# them); a game without one says why (NO_WORST).
+HAND_TITLES: dict[str, dict[str, str]] = {
+    C8: {BEST_HAND: "Best hand (most points scored in one hand)",
+         WORST_HAND: "Worst hand (most points left holding in one hand, when someone else "
+                     "went out or the hand jammed)"},
+    LO: {BEST_HAND: "Best hand (went out leaving the most points in the others' hands: "
+                    "the sum they caught)",
+         WORST_HAND: "Worst hand (most points caught in one hand)"},
+    CD: {BEST_HAND: "Best hand (went out from the biggest deal: the most cards dealt)"},
+}
+# The records every game keeps: kind, title, and the row's figure and match columns.
+_RECORDS = (("most-wins", "Most wins", 6, None),
+            ("longest-streak", "Longest winning streak", 7, 8),
+            ("biggest-comeback", "Biggest comeback", 9, 10),
+            (BEST_HAND, "", 11, 12), (WORST_HAND, "", 13, 14))
+RECORD_KINDS = tuple(kind for kind, *_ in _RECORDS)
 
 
 def _places(ratings: Sequence[int]) -> list[int]:
@@ -99,16 +138,22 @@ def _best(rows: Sequence[tuple], value: int, match: int) -> tuple | None:
 
 def _records(game: str, rows: Sequence[tuple]) -> tuple[Record, ...]:
     found = []
-    for title, value, match in (("Most wins", 6, None), ("Longest winning streak", 7, 8),
-                                ("Biggest comeback", 9, 10),
-                                (HAND_TITLES.get(game), 11, 12)):
-        if title is None:
-            continue  # Countdown scores no points: no hand record
+    hands = HAND_TITLES[game]
+    for kind, title, value, match in _RECORDS:
+        title = title or hands.get(kind, "")
+        if not title:
+            continue  # a hand record this game cannot have: see no_records
         best = _best(rows, value, match if match is not None else value)
         if best is not None:
-            found.append(Record(title, best[0], best[1], best[value],
+            found.append(Record(kind, title, best[0], best[1], best[value],
                                 None if match is None else best[match]))
     return tuple(found)
+
+
+def no_records(game: str) -> tuple[NoRecord, ...]:
+    """The hand records a game cannot have, each with the reason."""
+    reason = NO_WORST.get(game)
+    return (NoRecord(WORST_HAND, "Worst hand", reason),) if reason else ()
 
 
 def board(group: Group, game: str, scope: str = ALL) -> Board:
@@ -119,12 +164,12 @@ def board(group: Group, game: str, scope: str = ALL) -> Board:
         .order_by(R.shown.desc(), R.wins.desc(), Player.name)).all()
     places = _places([row[3] for row in rows])
     return Board(tuple(BoardRow(place, *row[:7]) for place, row in zip(places, rows, strict=True)),
-                 _records(game, rows))
+                 _records(game, rows), no_records(game))
 
 
-@dataclass(frozen=True)
-class RatingPoint:
-    """A player's shown rating after one of their finished matches."""
+class RatingPoint(NamedTuple):
+    """A player's shown rating after one of their finished matches (a named tuple: a
+    player page builds ninety, at a fraction of a frozen dataclass's cost each)."""
 
     match_id: int
     finished_at: datetime
@@ -145,42 +190,41 @@ class History:
 
 
 # How many of a player's latest rated matches their page charts and lists: enough to
-# show a form, and the page stays the same size however many matches they played.
-CHART_POINTS = 40
+# show a form, and the page stays the same size however many matches they played. On a
+# 320 px phone the plot is about 270 px wide, so 30 leave some 9 px between neighbours
+# (each rise and fall can be told apart), and the page's tables hold 30 rows a game.
+CHART_POINTS = 30
 
 
 def rating_history(player: Player, scope: str = ALL) -> dict[str, History]:
     """The player's stored rating rows in a scope, per game, with the ratings after
     their last :data:`CHART_POINTS` matches: one statement, each game's part read
     newest first along the player's index, so it costs the same however many matches
-    they played."""
-    S = RatingStep
+    they played. A rating row is joined to the player's newest point alone (its last
+    match): joined to every point, its fifteen columns came back with each of them."""
+    S, R = RatingStep, Rating
     parts = [db.select(S.game, S.match_id, S.finished_at, S.shown, S.change, S.place)
              .where(S.player_id == player.id, S.game == game, S.scope == scope)
              .order_by(S.finished_at.desc(), S.match_id.desc()).limit(CHART_POINTS)
              .subquery() for game in GAMES]
     latest = union_all(*(db.select(part) for part in parts)).subquery()
     rows = db.session.execute(
-        db.select(Rating, latest.c.match_id, latest.c.finished_at, latest.c.shown,
-                  latest.c.change, latest.c.place)
-        .join(latest, Rating.game == latest.c.game)
-        .where(Rating.player_id == player.id, Rating.scope == scope)
-        .order_by(Rating.game, latest.c.finished_at, latest.c.match_id)).all()
-    points: dict[str, list[RatingPoint]] = {}
+        db.select(latest, *_STANDING)
+        .outerjoin(R, and_(R.player_id == player.id, R.game == latest.c.game,
+                           R.scope == scope, R.last_match_id == latest.c.match_id))
+        .order_by(latest.c.game, latest.c.finished_at, latest.c.match_id)).all()
+    points: dict[str, list[RatingPoint]] = defaultdict(list)
     standings: dict[str, State] = {}
-    for row, match_id, at, rating, change, place in rows:
-        points.setdefault(row.game, []).append(RatingPoint(match_id, at, rating, change, place))
-        standings.setdefault(row.game, _state(row))
-    return {game: History(tuple(found), standings[game], standings[game].matches > len(found))
-            for game, found in points.items()}
+    for row in rows:
+        points[row[0]].append(RatingPoint._make(row[1:6]))
+        if row[6] is not None:  # the rating row's μ: on the newest point only
+            standings[row[0]] = State(*row[6:])
+    return {game: History(tuple(points[game]), state, state.matches > len(points[game]))
+            for game, state in sorted(standings.items())}
 
 
-def _state(row: Rating) -> State:
-    """A stored rating row as the ratings' own :class:`State`."""
-    return State(row.mu, row.sigma, row.shown, row.change, row.matches, row.wins, row.streak,
-                 row.best_streak, row.best_streak_match_id, row.best_deficit,
-                 row.best_deficit_match_id, row.top_hand, row.top_hand_match_id,
-                 row.last_match_id, row.last_finished_at)
+# A stored rating row's columns in the order of the ratings' own :class:`State`.
+_STANDING = tuple(getattr(Rating, f.name) for f in fields(State))
 
 
 def last_game(group: Group) -> str | None:

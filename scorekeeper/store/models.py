@@ -348,17 +348,20 @@ class Rating(Model):
     best_streak_match_id: Mapped[int | None] = mapped_column(Integer)  # where it ended
     best_deficit: Mapped[int | None] = mapped_column(Integer)  # the best comeback won
     best_deficit_match_id: Mapped[int | None] = mapped_column(Integer)
-    top_hand: Mapped[int | None] = mapped_column(Integer)  # most points in one hand
-    top_hand_match_id: Mapped[int | None] = mapped_column(Integer)
+    # The best and the worst hand (scorekeeper.core.hand_records) and their matches.
+    best_hand: Mapped[int | None] = mapped_column(Integer)
+    best_hand_match_id: Mapped[int | None] = mapped_column(Integer)
+    worst_hand: Mapped[int | None] = mapped_column(Integer)
+    worst_hand_match_id: Mapped[int | None] = mapped_column(Integer)
     last_match_id: Mapped[int] = mapped_column(Integer)
     last_finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class RatingStep(Model):
     """One seat's rating after one finished match, in one scope: the place it took,
-    the figures the leaderboard's records count (won, the comeback, the top hand) and
-    the rating it left with. The player page's chart and the board's "▲ 18" read these;
-    a replay from a changed match restarts from the steps before it."""
+    the figures the leaderboard's records count (won, the comeback, the best and the
+    worst hand) and the rating it left with. The player page's chart and the board's
+    "▲ 18" read these; a replay from a changed match restarts from the steps before it."""
 
     __tablename__ = "rating_step"
     __table_args__ = (
@@ -376,7 +379,8 @@ class RatingStep(Model):
     place: Mapped[int] = mapped_column(Integer)
     won: Mapped[bool] = mapped_column(Boolean, default=False)
     deficit: Mapped[int] = mapped_column(Integer, default=0)
-    top_hand: Mapped[int] = mapped_column(Integer, default=0)
+    best_hand: Mapped[int] = mapped_column(Integer, default=0)
+    worst_hand: Mapped[int] = mapped_column(Integer, default=0)
     mu: Mapped[float] = mapped_column(Float)
     sigma: Mapped[float] = mapped_column(Float)
     shown: Mapped[int] = mapped_column(Integer)

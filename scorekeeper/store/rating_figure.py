@@ -7,7 +7,7 @@ there); many matches written at once (an import) rate the group's chains again.
 
 ``tables`` are what ``db verify`` and ``db rebuild`` recompute: the rating steps and
 the rating rows, from a full replay of the group's hands (each finished match's
-places, comeback and top hands, in its :class:`~.derived.MatchState`) and its named
+places, comeback and best and worst hands, in its :class:`~.derived.MatchState`) and its named
 seasons, compared column by column with what is stored.
 """
 
@@ -35,11 +35,11 @@ __all__ = ["RATINGS"]
 BULK = 8  # more finished matches than this in one write: rate their groups again at once
 
 STEP_COLUMNS = ("group_id", "game", "finished_at", "seat", "place", "won", "deficit",
-                "top_hand", "mu", "sigma", "shown", "change")
+                "best_hand", "worst_hand", "mu", "sigma", "shown", "change")
 RATING_COLUMNS = ("group_id", "mu", "sigma", "shown", "change", "matches", "wins", "streak",
                   "best_streak", "best_streak_match_id", "best_deficit",
-                  "best_deficit_match_id", "top_hand", "top_hand_match_id", "last_match_id",
-                  "last_finished_at")
+                  "best_deficit_match_id", "best_hand", "best_hand_match_id", "worst_hand",
+                  "worst_hand_match_id", "last_match_id", "last_finished_at")
 
 
 def _counts(change: Change) -> bool:
@@ -53,7 +53,8 @@ def _finished(state: MatchState) -> Finished | None:
         return None
     return Finished(state.match_id, state.finished_at, tuple(
         SeatResult(player, seat, state.places[seat], seat in state.winners,
-                   state.running.figures[seat].deficit, state.top_hands[seat])
+                   state.running.figures[seat].deficit, state.hand_marks[seat].best,
+                   state.hand_marks[seat].worst)
         for seat, player in enumerate(state.players)))
 
 
@@ -111,9 +112,9 @@ class Ratings:
             return
         groups = connection.scalars(select(Match.group_id).where(Match.id.in_(moved))
                                     .distinct()).all()
-        # New matches come with their full replay: their results need no reading back.
-        known = {change.after.match_id: found for change in changes
-                 if change.before is None and (found := _finished(change.after)) is not None}
+        # The changed matches as their full replay counts them (None: moved on by one
+        # hand, not worked out): they are not read back; the others' hands are not read.
+        known = {change.after.match_id: _finished(change.after) for change in changes}
         for group_id in sorted(groups):
             rerate_group(connection, group_id, known)
 

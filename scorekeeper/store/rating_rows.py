@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import asdict, fields
 from datetime import UTC, date, datetime
 from functools import lru_cache
@@ -30,10 +30,13 @@ from sqlalchemy import String, bindparam, delete, func, insert, literal, select,
 from sqlalchemy.engine import Connection
 
 from scorekeeper.core.cards import parse_cards
+from scorekeeper.core.hand_records import HandMarks, hand_records
 from scorekeeper.core.places import needs_hands, places
-from scorekeeper.core.ratings import scopes_of
+from scorekeeper.core.ratings import ALL, scopes_of
 from scorekeeper.core.scoring import HandResult, Position, Standings, standings, standings_at
 from scorekeeper.core.sheets import Sheet
+from scorekeeper.core.stats import HandRow
+from scorekeeper.store.derived import sheet_limits
 from scorekeeper.store.models import (
     Hand,
     HandEntry,
@@ -56,10 +59,12 @@ from scorekeeper.store.ratings import (
     walk,
 )
 
-__all__ = ["chains_of", "fold_chains", "match_changed", "rated", "rerate_group", "reseason",
-           "write_rows"]
+__all__ = ["Known", "chains_of", "fold_chains", "match_changed", "rated", "rerate_group",
+           "reseason", "write_rows"]
 
 Chain = tuple[int, str, str]  # group, game, scope
+# Matches a write changed, each as its full replay counts it (None: not worked out).
+Known = Mapping[int, Finished | None]
 _STATE = tuple(f.name for f in fields(State))
 
 
@@ -76,14 +81,14 @@ def _seasons(connection: Connection, group_id: int) -> list[tuple[int, Any, Any]
 
 # --- a match's results, from what the writer stored ---------------------------------------
 
-def _results(connection: Connection, rows: Sequence[Any], *where: Any
-             ) -> dict[int, Finished]:
+def _results(connection: Connection, rows: Sequence[Any], *where: Any,
+             changed: Collection[int] | None = None) -> dict[int, Finished]:
     """Finished matches (rows of ``_MATCH_COLUMNS``, those matching ``where``) as their
     chains count them: places from the stored position, the comeback from the seat
-    figures, the top hand from the hand entries (three statements for any number)."""
+    figures, the best and worst hands from the hands (three statements for any number;
+    see :func:`_hand_marks` for ``changed``)."""
     seats: dict[int, dict[int, int]] = defaultdict(dict)
     deficit: dict[tuple[int, int], int] = {}
-    top: dict[tuple[int, int], int] = {}
     for match_id, position, player_id in connection.execute(
             select(Seat.match_id, Seat.position, Seat.player_id)
             .join(Match, Match.id == Seat.match_id).where(*where)):
@@ -92,11 +97,7 @@ def _results(connection: Connection, rows: Sequence[Any], *where: Any
             select(SeatFigures.match_id, SeatFigures.seat, SeatFigures.deficit)
             .join(Match, Match.id == SeatFigures.match_id).where(*where)):
         deficit[match_id, seat] = value
-    for match_id, seat, value in connection.execute(
-            select(Hand.match_id, HandEntry.seat, func.max(HandEntry.points))
-            .join(Hand, Hand.id == HandEntry.hand_id).join(Match, Match.id == Hand.match_id)
-            .where(*where).group_by(Hand.match_id, HandEntry.seat)):
-        top[match_id, seat] = value
+    marks = _hand_marks(connection, rows, seats, where, changed)
     replayed = _one_hand_tables(connection, rows, seats)
     found = {}
     for row in rows:
@@ -104,11 +105,58 @@ def _results(connection: Connection, rows: Sequence[Any], *where: Any
         ranked, winners = _places(row, len(players), replayed.get(row.id))
         if ranked is None:
             continue
+        held = marks.get(row.id) or (HandMarks(),) * len(ranked)
         found[row.id] = Finished(row.id, row.finished_at, tuple(
             SeatResult(players[seat], seat, place, seat in winners,
-                       deficit.get((row.id, seat), 0), top.get((row.id, seat), 0))
+                       deficit.get((row.id, seat), 0), held[seat].best, held[seat].worst)
             for seat, place in enumerate(ranked)))
     return found
+
+
+def _hand_marks(connection: Connection, rows: Sequence[Any], seats: dict[int, dict[int, int]],
+                where: Sequence[Any], changed: Collection[int] | None
+                ) -> dict[int, tuple[HandMarks, ...]]:
+    """Each match's best and worst hand per seat, from its stored hands (one statement).
+
+    ``changed``, when given, names the matches the writer just changed; every other
+    match is taken as its stored all-time steps have it, so a bulk write (an import
+    into a large group) reads again only the hands that need it."""
+    found = {} if changed is None else _stored_marks(connection, where, changed)
+    # A match whose marks do not cover each of its seats is read again from its hands.
+    wanted = [row for row in rows if len(found.get(row.id, ())) != len(seats[row.id])]
+    if not wanted:
+        return found
+    hands: dict[int, dict[int, tuple[int | None, dict[int, tuple[str, int]]]]] = (
+        defaultdict(dict))
+    for match_id, hand_id, out, seat, cards, points in connection.execute(
+            select(Hand.match_id, Hand.id, Hand.out_seat, HandEntry.seat, HandEntry.cards,
+                   HandEntry.points)
+            .join(Hand, Hand.id == HandEntry.hand_id).join(Match, Match.id == Hand.match_id)
+            .where(*where, Match.id.in_([row.id for row in wanted]))
+            .order_by(Hand.match_id, Hand.number)):
+        hands[match_id].setdefault(hand_id, (out, {}))[1][seat] = (cards, points)
+    for row in wanted:
+        n = len(seats[row.id])
+        played = [HandRow(out, tuple(held.get(s, ("", 0))[0] for s in range(n)),
+                          tuple(held.get(s, ("", 0))[1] for s in range(n)))
+                  for out, held in hands.get(row.id, {}).values()]
+        found[row.id] = hand_records(row.game, n, played, sheet_limits(row.sheet_json)[0])
+    return found
+
+
+def _stored_marks(connection: Connection, where: Sequence[Any], changed: Collection[int]
+                  ) -> dict[int, tuple[HandMarks, ...]]:
+    """The best and worst hands the all-time steps keep of the matches matching
+    ``where``, except the ``changed`` ones (one statement)."""
+    S = RatingStep
+    kept: dict[int, dict[int, HandMarks]] = defaultdict(dict)
+    for match_id, seat, best, worst in connection.execute(
+            select(S.match_id, S.seat, S.best_hand, S.worst_hand)
+            .join(Match, Match.id == S.match_id).where(*where, S.scope == ALL)):
+        if match_id not in changed:
+            kept[match_id][seat] = HandMarks(best, worst)
+    return {match_id: tuple(by_seat[s] for s in sorted(by_seat))
+            for match_id, by_seat in kept.items()}
 
 
 @lru_cache(maxsize=64)
@@ -167,13 +215,13 @@ def _steps_of(connection: Connection, group_id: int, game: str, scope: str
     S = RatingStep
     rows = connection.execute(
         select(S.match_id, S.finished_at, S.player_id, S.seat, S.place, S.won, S.deficit,
-               S.top_hand, S.mu, S.sigma)
+               S.best_hand, S.worst_hand, S.mu, S.sigma)
         .where(S.group_id == group_id, S.game == game, S.scope == scope)
         .order_by(S.finished_at, S.match_id, S.seat)).all()
     matches: dict[int, tuple[datetime, list[SeatResult], dict[int, tuple[float, float]]]] = {}
-    for match_id, at, player, seat, place, won, deficit, top, mu, sigma in rows:
+    for match_id, at, player, seat, place, won, deficit, best, worst, mu, sigma in rows:
         entry = matches.setdefault(match_id, (at, [], {}))
-        entry[1].append(SeatResult(player, seat, place, bool(won), deficit, top))
+        entry[1].append(SeatResult(player, seat, place, bool(won), deficit, best, worst))
         entry[2][player] = (mu, sigma)
     chain = [(Finished(match_id, at, tuple(results)), rated)
              for match_id, (at, results, rated) in matches.items()]
@@ -187,7 +235,8 @@ def step_row(chain: Chain, step: Step) -> dict[str, Any]:
     return {"match_id": step.match.match_id, "scope": scope, "player_id": r.player_id,
             "group_id": group_id, "game": game, "finished_at": _utc(step.match.finished_at),
             "seat": r.seat, "place": r.place, "won": r.won, "deficit": r.deficit,
-            "top_hand": r.top_hand, "mu": after.mu, "sigma": after.sigma,
+            "best_hand": r.best_hand, "worst_hand": r.worst_hand, "mu": after.mu,
+            "sigma": after.sigma,
             "shown": after.shown, "change": after.change}
 
 
@@ -378,22 +427,25 @@ def _copy_steps(connection: Connection, chain: Chain, source: str, columns: list
         RatingStep.group_id == group_id, RatingStep.game == game, RatingStep.scope == source)))
 
 
-def rerate_group(connection: Connection, group_id: int,
-                 known: Mapping[int, Finished] | None = None) -> int:
+def rerate_group(connection: Connection, group_id: int, known: Known | None = None) -> int:
     """Rate every chain of the group again from its finished matches as stored (their
     final positions, seat figures and hands, written earlier in this transaction): how
-    a bulk write (an import, the migration) rates many matches at once. ``known`` are
-    matches the writer has just written, as their full replay counts them: they are
-    not read back. Returns how many rating steps were written."""
-    known = known or {}
+    a bulk write (an import, the migration) rates many matches at once.
+
+    ``known``: the matches the writer just changed, each as its full replay counts it
+    (None: not worked out, read back as stored). The other matches' best and worst
+    hands are then taken from their stored steps; without ``known`` every match's come
+    from its hands. Returns how many rating steps were written."""
     where = (Match.group_id == group_id, Match.status == "finished",
              Match.running_json.is_not(None), Match.finished_at.is_not(None))
     rows = connection.execute(select(Match.id, Match.game).where(*where)).all()
-    unknown = [row.id for row in rows if row.id not in known]
-    results = {**known}
-    if unknown:  # matches stored before this write: read as stored
-        results |= _results(connection, connection.execute(
-            select(*_MATCH_COLUMNS).where(*where)).all(), *where)
+    results = {match_id: found for match_id, found in (known or {}).items()
+               if found is not None}
+    if any(row.id not in results for row in rows):  # stored before, or not worked out
+        stored = [row for row in connection.execute(select(*_MATCH_COLUMNS).where(*where))
+                  if row.id not in results]
+        results |= _results(connection, stored, *where,
+                            changed=None if known is None else set(known))
     games = {row.id: row.game for row in rows}
     chains = chains_of(group_id, ((games[i], m) for i, m in results.items() if i in games),
                        _seasons(connection, group_id))

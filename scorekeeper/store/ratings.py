@@ -40,14 +40,15 @@ def order_key(finished_at: datetime, match_id: int) -> tuple[datetime, int]:
 class SeatResult:
     """What a finished match counts for one seat: the place taken, whether it won,
     the deficit it came back from (its seat figures' ``deficit``, counted when it won)
-    and the most points it scored in one hand."""
+    and its best and worst hand (:func:`scorekeeper.core.hand_records.hand_records`)."""
 
     player_id: int
     seat: int
     place: int
     won: bool
     deficit: int
-    top_hand: int
+    best_hand: int
+    worst_hand: int
 
 
 @dataclass(frozen=True)
@@ -80,8 +81,10 @@ class State:
     best_streak_match_id: int | None = None
     best_deficit: int | None = None
     best_deficit_match_id: int | None = None
-    top_hand: int | None = None
-    top_hand_match_id: int | None = None
+    best_hand: int | None = None
+    best_hand_match_id: int | None = None
+    worst_hand: int | None = None
+    worst_hand_match_id: int | None = None
     last_match_id: int = 0
     last_finished_at: datetime | None = None
 
@@ -108,7 +111,8 @@ def _counted(state: State, match: Finished, result: SeatResult, mu: float, sigma
     streak = state.streak + 1 if result.won else 0
     longer = streak > state.best_streak
     comeback = result.won and (state.best_deficit is None or result.deficit > state.best_deficit)
-    top = state.top_hand is None or result.top_hand > state.top_hand
+    best = state.best_hand is None or result.best_hand > state.best_hand
+    worst = state.worst_hand is None or result.worst_hand > state.worst_hand
     # Every field is given: built directly, at a third of what dataclasses.replace
     # costs (a group rated again builds one per seat per match in every scope).
     return State(
@@ -118,8 +122,10 @@ def _counted(state: State, match: Finished, result: SeatResult, mu: float, sigma
         best_streak_match_id=match.match_id if longer else state.best_streak_match_id,
         best_deficit=result.deficit if comeback else state.best_deficit,
         best_deficit_match_id=match.match_id if comeback else state.best_deficit_match_id,
-        top_hand=result.top_hand if top else state.top_hand,
-        top_hand_match_id=match.match_id if top else state.top_hand_match_id,
+        best_hand=result.best_hand if best else state.best_hand,
+        best_hand_match_id=match.match_id if best else state.best_hand_match_id,
+        worst_hand=result.worst_hand if worst else state.worst_hand,
+        worst_hand_match_id=match.match_id if worst else state.worst_hand_match_id,
         last_match_id=match.match_id, last_finished_at=match.finished_at)
 
 

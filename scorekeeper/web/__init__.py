@@ -26,13 +26,15 @@ def register(app: Flask) -> None:
     from scorekeeper.web.matches import live
     from scorekeeper.web.matches import views as matches
     from scorekeeper.web.offline import views as offline
+    from scorekeeper.web.rating_marks import rating, rating_change
     from scorekeeper.web.rules import views as rules
 
     # csrf_token() in templates is Flask-WTF's own (CSRFProtect puts it there): it signs
     # the session's token once per request that shows a form, about 13 µs of CPU, under
     # 1 % of the lightest page (1.7 ms), so nothing is cached around it.
     app.jinja_env.globals.update(public_url=public_url, url_for_ids=url_for_ids,
-                                 static_url=static_url)
+                                 static_url=static_url, rating=rating,
+                                 rating_change=rating_change)
     for blueprint in (groups.bp, players.bp, matches.bp, hands.bp, rules.bp, deal.bp,
                       check.bp, history.bp, leaderboard.bp, live.bp, offline.bp):
         app.register_blueprint(blueprint)

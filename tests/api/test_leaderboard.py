@@ -40,6 +40,12 @@ def test_the_leaderboard_lists_players_by_rating(api):
     assert all(p["provisional"] and p["matches"] == 2 for p in board["players"])
     titles = {r["title"]: r for r in board["records"]}
     assert titles["Most wins"]["name"] == "Bob" and titles["Most wins"]["value"] == 2
+    kinds = {r["kind"]: r for r in board["records"]}
+    # Bob went out on Ann's KH 9C and Cy's 4S each time: 23 scored, Ann left with 19
+    assert (kinds["best-hand"]["name"], kinds["best-hand"]["value"]) == ("Bob", 23)
+    assert (kinds["worst-hand"]["name"], kinds["worst-hand"]["value"]) == ("Ann", 19)
+    assert kinds["best-hand"]["match_id"] == kinds["worst-hand"]["match_id"] is not None
+    assert board["no_records"] == []
     assert titles["Longest winning streak"]["match_id"] is not None
     month = api("GET", "/leaderboard?game=crazy-eights&season=month").json
     assert month["players"] == board["players"]  # all of it was this month
@@ -48,6 +54,13 @@ def test_the_leaderboard_lists_players_by_rating(api):
 def test_a_game_with_no_finished_match_has_an_empty_board(api):
     board = api("GET", "/leaderboard?game=last-one&season=year").json
     assert board["players"] == [] and board["records"] == []
+
+
+def test_the_countdown_board_says_why_it_has_no_worst_hand(api):
+    board = api("GET", "/leaderboard?game=countdown").json
+    assert [(r["kind"], r["title"]) for r in board["no_records"]] == [
+        ("worst-hand", "Worst hand")]
+    assert "only who went out" in board["no_records"][0]["reason"]
 
 
 def test_a_missing_or_unknown_game_is_refused(api):

@@ -66,8 +66,10 @@ def no_scroll(page: Page) -> None:
 @pytest.mark.parametrize(("width", "height", "dark", "seated"), [
     (390, 844, False, ("Dan", "Ann", "Ben", "Cat")), (390, 844, True, ("Dan", "Ann", "Ben", "Cat")),
     (430, 932, False, ("Dan", "Ann", "Ben", "Cat")), (390, 844, False, ("Eve", "Cat", "Ann")),
-    (360, 640, False, ("Dan", "Ann", "Ben", "Cat")), (320, 568, True, ("Dan", "Ann", "Ben", "Cat"))],
-    ids=["390-four", "390-dark-four", "430-four", "390-three", "360x640-four", "320x568-dark-four"])
+    (360, 640, False, ("Dan", "Ann", "Ben", "Cat")),
+    (320, 568, True, ("Dan", "Ann", "Ben", "Cat"))],
+    ids=["390-four", "390-dark-four", "430-four", "390-three", "360x640-four",
+         "320x568-dark-four"])
 def test_a_match_from_the_group_page_in_at_most_seven_taps(browser: Browser, table, width,
                                                              height, dark, seated):
     base, ids = table

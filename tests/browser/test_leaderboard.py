@@ -28,14 +28,16 @@ WIDE = "() => document.documentElement.scrollWidth - window.innerWidth"
 
 def seed(app) -> dict[str, object]:
     """A group of four who played nine one-hand Crazy Eights matches this month (Ann
-    won most, Cy held least when she lost), a named season, and Dee's one match of
-    Last One."""
+    won most, Cy held least when she lost), a named season, Dee's one match of Last
+    One and one of Countdown."""
     now = datetime.now(UTC).replace(day=1, hour=12)
     winners = (0, 0, 1, 0, 2, 0, 1, 3, 0)
     specs = [one_hand([n for n, _ in NAMES], out, now.replace(minute=i).isoformat())
              for i, out in enumerate(winners)]
     specs.append(("last-one", {"threshold": 50}, ["Dee", "Cy"],
                   [(0, ["", "8S KH JK"])], now.replace(minute=30).isoformat()))
+    specs.append(("countdown", {"start_count": 1}, ["Cy", "Dee"],
+                  [(1, ["", ""])], now.replace(minute=31).isoformat()))
     with app.app_context():
         group = Group(name="Kitchen table")
         group.players = [Player(name=n, colour=c) for n, c in NAMES]
@@ -65,7 +67,7 @@ def test_the_leaderboard_and_the_rating_chart_fit_and_pass_axe(browser: Browser,
     base, ids = seeded
     g = f"/groups/{ids['gid']}"
     paths = [f"{g}/leaderboard?game=crazy-eights", f"{g}/leaderboard?game=last-one&season=month",
-             f"{g}/seasons", f"{g}/players/{ids['ann']}/stats",
+             f"{g}/leaderboard?game=countdown", f"{g}/seasons", f"{g}/players/{ids['ann']}/stats",
              f"{g}/players/{ids['ann']}/stats?season=month"]
     with phone(browser, base, ids["invite"], width, height, dark) as page:
         found, wide = {}, {}
@@ -99,6 +101,34 @@ def test_the_season_picker_works_by_touch(browser: Browser, seeded):
         expect(record).to_be_visible()
         box = record.bounding_box()
         assert box and box["height"] >= 44  # a record's link is a finger's size
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+@pytest.mark.parametrize("width", [320, 390])
+def test_the_best_and_worst_hands_link_to_their_matches_and_countdown_says_why(
+        browser: Browser, seeded, width, dark):
+    base, ids = seeded
+    g = f"{base}/groups/{ids['gid']}/leaderboard"
+    with phone(browser, base, ids["invite"], width, 844, dark) as page:
+        page.goto(f"{g}?game=crazy-eights")
+        for kind, words in (("best-hand", "most points scored"),
+                            ("worst-hand", "most points left holding")):
+            item = page.locator(f".records li.record-{kind}")
+            expect(item.locator(".record-title")).to_contain_text(words)
+            link = item.locator("a")
+            expect(link).to_be_visible()
+            box = link.bounding_box()
+            assert box and box["height"] >= 44 and box["x"] + box["width"] <= width
+        if width == 390 and not dark:
+            page.locator(".records").screenshot(path=str(SCREENSHOTS / "records.png"))
+        page.locator(".records li.record-worst-hand a").tap()
+        expect(page).to_have_url(re.compile(r"/matches/\d+/record$"))
+        page.goto(f"{g}?game=countdown")
+        expect(page.locator(".records li.record-best-hand a")).to_have_text("Dee: 1")
+        note = page.locator(".records li.record-worst-hand")
+        expect(note).to_contain_text("only who went out")
+        expect(note.locator("a")).to_have_count(0)
+        assert page.evaluate(WIDE) <= 0
 
 
 def test_the_rating_chart_says_in_words_what_it_draws(browser: Browser, seeded):

@@ -157,8 +157,35 @@ CORRUPTIONS: dict[str, tuple[str, Callable[[int, int], object]]] = {
 }
 
 
+# One wrong value in each column of the hand records (the best and worst hand of a
+# match's seat, of a player's matches and which match): each must be named too.
+HAND_CORRUPTIONS: dict[tuple[str, str], Callable[[int, int], object]] = {
+    ("rating_step", "best_hand"): lambda match, player: update(RatingStep).where(
+        RatingStep.match_id == match, RatingStep.player_id == player)
+        .values(best_hand=RatingStep.best_hand + 3),
+    ("rating_step", "worst_hand"): lambda match, player: update(RatingStep).where(
+        RatingStep.match_id == match, RatingStep.player_id == player)
+        .values(worst_hand=RatingStep.worst_hand + 3),
+    ("rating", "best_hand"): lambda match, player: update(Rating).where(
+        Rating.player_id == player).values(best_hand=Rating.best_hand + 3),
+    ("rating", "best_hand_match_id"): lambda match, player: update(Rating).where(
+        Rating.player_id == player).values(best_hand_match_id=Rating.best_hand_match_id + 1),
+    ("rating", "worst_hand"): lambda match, player: update(Rating).where(
+        Rating.player_id == player).values(worst_hand=Rating.worst_hand + 3),
+    ("rating", "worst_hand_match_id"): lambda match, player: update(Rating).where(
+        Rating.player_id == player).values(worst_hand_match_id=Rating.worst_hand_match_id + 1),
+}
+
+
 def test_every_derived_table_has_a_corruption_test():
     assert {kept.table for figure in FIGURES for kept in figure.tables} == set(CORRUPTIONS)
+
+
+def test_every_hand_record_column_has_a_corruption_test():
+    columns = {(kept.table, column) for figure in FIGURES for kept in figure.tables
+               for column in kept.columns if column.startswith(("best_hand", "worst_hand"))
+               and kept.table.startswith("rating")}
+    assert columns == set(HAND_CORRUPTIONS)
 
 
 def _corrupted(group: Group) -> tuple[int, int]:
@@ -175,6 +202,19 @@ def _corrupted(group: Group) -> tuple[int, int]:
 @pytest.mark.parametrize("table", sorted(CORRUPTIONS))
 def test_verify_names_a_corrupted_row_and_rebuild_mends_it(app, runner, table):
     column, corrupt = CORRUPTIONS[table]
+    _verify_names_and_rebuild_mends(app, runner, table, column, corrupt)
+
+
+@pytest.mark.parametrize(("table", "column"), sorted(HAND_CORRUPTIONS))
+def test_verify_names_a_corrupted_hand_record_and_rebuild_mends_it(app, runner, table, column):
+    _verify_names_and_rebuild_mends(app, runner, table, column,
+                                    HAND_CORRUPTIONS[table, column])
+
+
+def _verify_names_and_rebuild_mends(app, runner, table: str, column: str,
+                                    corrupt: Callable[[int, int], object]) -> None:
+    """Corrupt one value of a derived table in one group: ``db verify`` names that
+    table and column in that group alone and exits 1; ``db rebuild`` mends it."""
     with app.app_context():
         group = Group(name="Spoiled")
         other = Group(name="Untouched")

@@ -224,3 +224,28 @@ def test_concurrent_upgrades_on_an_empty_database_all_succeed(fresh_app, tmp_pat
             _head(fresh_app)
         assert db.session.scalar(text("SELECT count(*) FROM alembic_version")) == 1
         assert _diffs(db.metadata) == []
+
+
+def test_the_hand_records_migration_rates_every_group_again(fresh_app):
+    """Ratings stored with the one top hand get the best and worst hands from the
+    hands; going back gives each step its top hand (the most points in one hand)."""
+    from tests.support.derived import assert_derived_rows_match_hands, stored_rows
+
+    with fresh_app.app_context():
+        flask_migrate.upgrade()
+        group = imported(6)
+        before = stored_rows(group.id)
+        assert any(dict(row)["worst_hand"] for row in before["rating"])
+        db.session.remove()  # no open transaction may hold a lock on the tables
+        flask_migrate.downgrade(revision="f3b9d1c7a5e2")
+        with db.engine.connect() as conn:
+            steps = conn.execute(text(
+                "SELECT s.top_hand, (SELECT MAX(e.points) FROM hand_entry e JOIN hand h "
+                "ON h.id = e.hand_id WHERE h.match_id = s.match_id AND e.seat = s.seat) "
+                "FROM rating_step s")).all()
+        assert steps and all(kept == (most or 0) for kept, most in steps)
+        assert any(kept for kept, _ in steps)
+        flask_migrate.upgrade()
+        db.session.remove()
+        assert stored_rows(group.id) == before
+        assert_derived_rows_match_hands(group.id)

@@ -288,9 +288,9 @@ def test_a_players_page_charts_their_last_matches_and_their_stored_row(app, monk
             standing = found.standing
             assert (standing.mu, standing.sigma, standing.shown, standing.change,
                     standing.matches, standing.wins, standing.best_streak,
-                    standing.best_deficit, standing.top_hand) == (
+                    standing.best_deficit, standing.best_hand, standing.worst_hand) == (
                 row.mu, row.sigma, row.shown, row.change, row.matches, row.wins,
-                row.best_streak, row.best_deficit, row.top_hand)
+                row.best_streak, row.best_deficit, row.best_hand, row.worst_hand)
             steps = db.session.scalars(
                 db.select(RatingStep).where(RatingStep.player_id == player.id,
                                             RatingStep.game == game, RatingStep.scope == "all")

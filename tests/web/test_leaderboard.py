@@ -53,7 +53,6 @@ def test_the_leaderboard_ranks_by_rating_with_changes_and_records(member):
     assert _names_in_order(page) == ["Ann", "Cat", "Bob"]
     assert "up </span>" in page  # Ann's last change, said in words too
     assert "Most wins" in page and "Longest winning streak" in page
-    assert "Best hand (most points scored in one hand)" in page
     assert re.search(r"/groups/\d+/matches/\d+/record\">Ann: 6<", page)  # her streak's match
     assert "provisional" not in page.split("<tbody>")[1].split("</tbody>")[0].split("Cat")[0]
 
@@ -215,7 +214,47 @@ def test_the_player_page_charts_the_rating_with_a_table_saying_the_same(member):
     rows = section.split("<tbody>")[1].split("</tbody>")[0].count("<tr>")
     assert rows == 6
     assert ">match</text>" in section  # the x axis counts matches, not hands
-    assert "All time: 6 won · longest winning streak 6 · most points in one hand 12" in section
+    assert "All time: 6 won · longest winning streak 6 · best hand 12" in section
     this_year = client.get(f"/groups/{gid}/players/{ann}/stats?season=year").text
     assert 'value="year" selected' in this_year
     assert "This year" in this_year and "6 won" in this_year
+
+
+def _record(page: str, kind: str) -> tuple[str, str]:
+    """A record's title and its link's text, by its kind."""
+    item = page.split(f'class="record-{kind}')[1].split("</li>")[0]
+    title = html.unescape(item.split('class="record-title">')[1].split("<")[0])
+    return title, item
+
+
+def test_the_leaderboard_shows_each_games_best_and_worst_hand_linking_to_its_match(member):
+    """Ann scored 12 in each of her wins (Bob held 9 and Cat 3 each time): the best
+    hand is her first such match, the worst Bob's first 9."""
+    client, gid = member
+    page = client.get(f"/groups/{gid}/leaderboard?game=crazy-eights&season=month").text
+    title, best = _record(page, "best-hand")
+    assert title == "Best hand (most points scored in one hand)"
+    assert re.search(r'href="/groups/\d+/matches/\d+/record">Ann: 12<', best)
+    title, worst = _record(page, "worst-hand")
+    assert title == ("Worst hand (most points left holding in one hand, when someone else "
+                     "went out or the hand jammed)")
+    assert re.search(r'href="/groups/\d+/matches/\d+/record">Bob: 9<', worst)
+    assert best.split('href="')[1].split('"')[0] == worst.split('href="')[1].split('"')[0]
+
+
+def test_the_countdown_leaderboard_says_why_it_has_no_worst_hand(app, client):
+    with app.app_context():
+        group = Group(name="Counting")
+        db.session.add(group)
+        db.session.commit()
+        import_document(group, dated([("countdown", {"start_count": 2}, ["Ann", "Bob"],
+                                       [(0, ["", ""]), (0, ["", ""])], None)]))
+        gid, token = group.id, group.invite_token
+    client.get(f"/join/{token}")
+    page = client.get(f"/groups/{gid}/leaderboard?game=countdown").text
+    title, best = _record(page, "best-hand")
+    assert title == "Best hand (went out from the biggest deal: the most cards dealt)"
+    assert re.search(r'/record">Ann: 2<', best)
+    title, worst = _record(page, "worst-hand")
+    assert title == "Worst hand" and 'href="' not in worst
+    assert "a hand records only who went out" in html.unescape(worst)

@@ -1,5 +1,5 @@
 """ratings and seasons: each player's rating per game and scope, every finished match's
-rating steps, and the seasons a group names; backfilled from the finished matches
+rating steps, and the seasons a group names
 
 Revision ID: f3b9d1c7a5e2
 Revises: d4a7c2e9b1f6
@@ -7,13 +7,13 @@ Create Date: 2026-12-01 15:00:00
 
 The leaderboard reads these rows instead of replaying a group's matches; the records
 keep them with every later change to a finished match (``scorekeeper.store.rating_rows``).
-Existing groups get them here from the same function ``db rebuild`` uses.
+Existing groups get them from the same function ``db rebuild`` uses, in the latest
+revision that changes these tables (a9c4e2b7d1f3, the best and worst hands): that
+function writes the columns of the newest models, which do not exist yet here.
 """
 
 import sqlalchemy as sa
 from alembic import op
-
-from scorekeeper.store.rating_rows import rerate_group
 
 revision = "f3b9d1c7a5e2"
 down_revision = "d4a7c2e9b1f6"
@@ -84,9 +84,6 @@ def upgrade():
                     ["group_id", "game", "scope", "finished_at", "match_id"])
     op.create_index("ix_rating_step_player", "rating_step",
                     ["player_id", "game", "scope", "finished_at"])
-    conn = op.get_bind()
-    for (group_id,) in conn.execute(sa.text('SELECT id FROM "group" ORDER BY id')).all():
-        rerate_group(conn, group_id)
 
 
 def downgrade():

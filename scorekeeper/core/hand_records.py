@@ -1,0 +1,95 @@
+"""Each seat's best and worst single hand in a match: what the leaderboard's hand
+records count, game by game, so that a table would agree.
+
+- **Crazy Eights.** Best: the most points scored in one hand (by going out, or as the
+  lowest holder of a jammed hand). Worst: the most points left holding in one hand,
+  the value of the cards still held when someone else went out or the hand jammed.
+- **Last One.** Best: going out while leaving the most points in the others' hands
+  (the sum of what they caught that hand). Worst: the most points caught in one hand.
+- **Countdown.** Best: going out from the biggest deal, the most cards that player
+  was dealt that hand (their count before it). There is no worst: a hand records only
+  who went out, and everyone else's count stays as it was, so no one's losing hand is
+  worse than another's (see :data:`NO_WORST`).
+
+A figure of 0 means the seat holds no such hand in the match (it never went out, or
+never held a card). Pure: it reads the stored hands as :class:`~.stats.HandRow`.
+
+>>> hands = [HandRow(1, ("8S KH", ""), (0, 60)), HandRow(0, ("", "3C"), (3, 0))]
+>>> hand_records("crazy-eights", 2, hands, 0)
+(HandMarks(best=3, worst=60), HandMarks(best=60, worst=3))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from scorekeeper.core.cards import parse_card
+from scorekeeper.core.scoring import card_points
+from scorekeeper.core.sheets import C8, CD, LO
+from scorekeeper.core.stats import HandRow
+
+__all__ = ["NO_WORST", "HandMarks", "hand_records", "held_points"]
+
+# Why a game has no worst hand, in the leaderboard's words.
+NO_WORST = {CD: "Countdown has no worst hand: a hand records only who went out, and "
+                "everyone else's count stays as it was, so no losing hand is worse than "
+                "another."}
+
+
+@dataclass(frozen=True, slots=True)
+class HandMarks:
+    """One seat's best and worst hand in a match (0: none)."""
+
+    best: int = 0
+    worst: int = 0
+
+
+@lru_cache(maxsize=256)
+def _card_value(game: str, token: str) -> int:
+    """A canonical card's value in a game (a match's hands repeat the same 54 cards)."""
+    return card_points(game, parse_card(token))
+
+
+def held_points(game: str, cards: str) -> int:
+    """What canonical card text held at the end of a hand is worth in a game.
+
+    >>> held_points("crazy-eights", "8S KH 7D AC")
+    68
+    """
+    return sum(_card_value(game, token) for token in cards.split())
+
+
+def _crazy_eights(seat: int, hands: Sequence[HandRow]) -> HandMarks:
+    return HandMarks(max((hand.points[seat] for hand in hands), default=0),
+                     max((held_points(C8, hand.cards[seat]) for hand in hands
+                          if hand.out != seat), default=0))
+
+
+def _last_one(seat: int, hands: Sequence[HandRow]) -> HandMarks:
+    left = [sum(hand.points) - hand.points[seat] for hand in hands if hand.out == seat]
+    return HandMarks(max(left, default=0), max((hand.points[seat] for hand in hands),
+                                               default=0))
+
+
+def _countdown(seat: int, hands: Sequence[HandRow], start: int) -> HandMarks:
+    count, biggest = start, 0
+    for hand in hands:
+        if hand.out == seat:
+            biggest = max(biggest, count)  # dealt as many cards as the count before
+            count -= 1
+    return HandMarks(biggest, 0)
+
+
+def hand_records(game: str, seats: int, hands: Sequence[HandRow], start: int
+                 ) -> tuple[HandMarks, ...]:
+    """Every seat's best and worst hand over a match's hands, in order (``start``:
+    Countdown's starting count, unused by the other games)."""
+    if game == C8:
+        return tuple(_crazy_eights(seat, hands) for seat in range(seats))
+    if game == LO:
+        return tuple(_last_one(seat, hands) for seat in range(seats))
+    if game == CD:
+        return tuple(_countdown(seat, hands, start) for seat in range(seats))
+    raise ValueError(f"no hand records for the game {game!r}")
