@@ -38,6 +38,7 @@ __all__ = [
     "melee_next",
     "melee_rank",
     "more_draws",
+    "only_pass",
     "only_pass_left",
     "owes_pass",
     "peek",
@@ -55,9 +56,6 @@ Answer = bool | None
 
 # ------------------------------------------------------------------ cards
 
-_NO_RANK = object()  # matches no card's rank: the upcard's rank does not count
-
-
 def playable_cards(g: Position, p: int, cards: Iterable[Card], free: bool = False
                    ) -> list[Card]:
     """The cards among ``cards`` (jokers aside) that seat ``p`` may play now: its wild
@@ -68,14 +66,15 @@ def playable_cards(g: Position, p: int, cards: Iterable[Card], free: bool = Fals
     s = g.active_suit
     if s is None or (free and not g.variant.three_matching):
         return [c for c in cards if c.rank is not None]
-    # The suit first (the usual match), then the ranks that follow: one lookup each.
-    # A plain loop: the listing asks this once a move, and for a hand of five to
-    # eight cards it runs about a quarter faster than a comprehension on Python 3.11.
-    ranks = (g.wild[p], g.upcard_as.rank) if g.rank_open else (  # type: ignore[union-attr]
-        g.wild[p],)
+    # The suit first (the usual match), then the wild rank and the upcard's rank while
+    # it counts, each by identity (ranks and suits are enum members; a joker has
+    # neither). A plain loop: the listing asks this once a move, and for a hand of five
+    # to eight cards it runs about a quarter faster than a comprehension on Python 3.11.
+    wild = g.wild[p]
+    up = g.upcard_as.rank if g.rank_open else wild  # type: ignore[union-attr]
     out: list[Card] = []
     for c in cards:
-        if c.suit is s or c.rank in ranks:
+        if c.suit is s or c.rank is wild or c.rank is up:
             out.append(c)
     return out
 
@@ -249,11 +248,24 @@ def may_pass(g: Position, playable: Answer) -> tuple[Answer, str]:
     return turn_choices(g, playable)[1]
 
 
+def only_pass(could_play: Answer, drawable: Answer) -> Answer:
+    """Whether the seat on turn has nothing left but the pass, from whether it could
+    play a card now (:func:`can_play`, False after a draw that bars playing) and
+    whether it may draw (:func:`may_draw`). None when that depends on unseen cards:
+    unsure whether it may draw because unsure whether it can play, it has a choice
+    either way unless playing is barred."""
+    if could_play is True or drawable is True:
+        return False
+    if drawable is False:
+        return True if could_play is False else None
+    return False if could_play is None else None
+
+
 def owes_pass(g: Position) -> Answer:
     """Whether the seat on turn has nothing left to do but pass (the rules reference
     "Drawing, precisely"): it may only decline a 3's free play, or can neither play
-    nor draw again. None when that depends on unseen cards. Asked only on a turn with
-    no owed cards, no melee and no starter to name."""
+    nor draw again (:func:`only_pass`). None when that depends on unseen cards. Asked
+    only on a turn with no owed cards, no melee and no starter to name."""
     if g.free_play:
         return True
     v, p = g.variant, g.turn
@@ -263,18 +275,16 @@ def owes_pass(g: Position) -> Answer:
     could_play = False if g.drawn and not v.play_after_draw else playable
     if could_play is True:
         return False
-    drawable = turn_choices(g, playable)[0][0]  # may_draw's answer, one call fewer
-    if drawable is False:
-        return True if could_play is False else None
-    return False if drawable is True or could_play is None else None
+    return only_pass(could_play, turn_choices(g, playable)[0][0])
 
 
 def only_pass_left(g: Position) -> bool:
     """Whether the engine knows the seat on turn may do nothing but pass, so the turn
     moves on (a 3's free play may still be taken, so it is never such a turn). Asked
-    after every move, so the common cases are answered first: a seat that has not
-    drawn this turn and could draw always has a choice, and so has one that may draw
-    again whatever it holds (``draw_with_playable``)."""
+    after every move of a game with unseen cards (with every card known the listing
+    answers it: :func:`.listing.listed`), so the common cases are answered first: a
+    seat that has not drawn this turn and could draw always has a choice, and so has
+    one that may draw again whatever it holds (``draw_with_playable``)."""
     if g.drawn:
         if g.variant.draw_with_playable and more_draws(g):
             return False

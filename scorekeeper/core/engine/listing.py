@@ -26,6 +26,7 @@ from scorekeeper.core.engine.facts import (
     may_name_for_joker,
     may_stack,
     melee_next,
+    only_pass,
     playable_cards,
     suit_naming,
     turn_choices,
@@ -35,17 +36,26 @@ from scorekeeper.core.engine.facts import (
 from scorekeeper.core.engine.moves import Move
 from scorekeeper.core.engine.position import Position
 
-__all__ = ["by_player", "legal_moves"]
+__all__ = ["by_player", "legal_moves", "listed"]
 
 SUITS = tuple(Suit)
 
 
 def legal_moves(g: Position) -> list[Move]:
     """Every move allowed now (verdict True or None), by any seat."""
+    return listed(g)[0]
+
+
+def listed(g: Position) -> tuple[list[Move], bool]:
+    """Every move allowed now, and whether the seat on turn may do nothing but pass
+    (:func:`.facts.only_pass`), from the one pass over the position's facts that
+    lists its moves: with every card known, the engine moves the turn on from this
+    answer rather than work the facts out a second time."""
+    only = False
     if g.debts:
         moves = _debt_moves(g)
     elif g.result is not None:
-        return []
+        return [], False
     elif g.naming:
         moves = _naming_moves(g)
     elif g.melee is not None:
@@ -54,17 +64,18 @@ def legal_moves(g: Position) -> list[Move]:
         moves = _plays(g, g.turn, g.known[g.turn], free=True)
         moves.append(g.variant.moves.passes[g.turn])
     else:
-        moves = _turn_moves(g)
+        moves, only = _turn_moves(g)
     seat = g.uncalled
     # The call is legal for the uncalled seat holding one card (see verdicts._check_call).
     if seat >= 0 and g.variant.call_required and g.hand_size(seat) == 1:
         moves.insert(0, g.variant.moves.calls[seat])
-    return moves
+    return moves, only
 
 
-def _turn_moves(g: Position) -> list[Move]:
+def _turn_moves(g: Position) -> tuple[list[Move], bool]:
     """Plays, then the draw and the pass when the rules allow them (or cannot rule
-    them out). After drawing, plays only with play_after_draw."""
+    them out); after drawing, plays only with play_after_draw. And whether the pass
+    is certainly all the seat has left."""
     v, p, drawn = g.variant, g.turn, g.drawn
     unseen = g.unknown[p]
     may_play = not drawn or v.play_after_draw
@@ -74,7 +85,7 @@ def _turn_moves(g: Position) -> list[Move]:
         moves = _plays(g, p, list(dict.fromkeys(unseen_cards(g))))
     book = v.moves
     if g.active_suit is None and not drawn and not v.is_last_one:
-        return moves + list(book.names[p])
+        return moves + list(book.names[p]), False
     # With every card of the seat known, it can play exactly when a play is listed.
     playable = bool(moves) if may_play and not unseen else can_play(g, p)
     draw, pass_ = turn_choices(g, playable)
@@ -82,14 +93,17 @@ def _turn_moves(g: Position) -> list[Move]:
         moves.append(book.draws[p])
     if pass_[0] is not False:
         moves.append(book.passes[p])
-    return moves
+    # Only a seat that may not draw can be left with nothing but the pass (only_pass).
+    return moves, draw[0] is False and only_pass(playable if may_play else False,
+                                                 False) is True
 
 
 def _plays(g: Position, p: int, cards: Collection[Card], free: bool = False) -> list[Move]:
     """The plays of ``cards`` by seat ``p`` that are allowed now (``free``: the free
     card after a 3): wild cards once per suit they may name, a joker once per card it
     may stand for."""
-    if g.deck.decks > 1:  # only two-deck games hold duplicates: each card once, in order
+    deck = g.deck
+    if deck.decks > 1:  # only two-deck games hold duplicates: each card once, in order
         cards = dict.fromkeys(cards)  # its keys serve as they are (no list copied)
     plays = g.variant.moves.by_seat[p]
     moves: list[Move] = []
@@ -101,7 +115,7 @@ def _plays(g: Position, p: int, cards: Collection[Card], free: bool = False) -> 
             moves += plays[c][wild_naming(g, p) == "needed":]
         else:
             moves.append(plays[c][0])
-    if JOKER in cards:
+    if deck.jokers and JOKER in cards:  # looking costs a comparison a card
         moves += _joker_plays(g, p, free)
     return moves
 

@@ -80,7 +80,7 @@ class Game(Position):
         super().__init__(variant, players, dealer, deck, counts, seed, names)
         self.history: list[undo.Record] = []
         self._exact = False  # every card known, now and after any refill: see legal_moves
-        self._listed: tuple[Move, ...] = ()  # what legal_moves last listed, until a move
+        self._listed: list[Move] = []  # the moves allowed now, when every card is known
 
     # ----------------------------------------------------------------- setup
 
@@ -228,14 +228,15 @@ class Game(Position):
 
         When every card is known these moves are certainly legal, so until the next
         move :meth:`apply` makes any of them without judging it again: the fast path
-        that simulation runs on. Until then, asking again (:meth:`actors`,
-        :meth:`summary`) copies that listing instead of working it out."""
+        that simulation runs on. The game keeps that listing (:meth:`apply` works it
+        out after each move, see :meth:`_move_on`), so asking again (:meth:`actors`,
+        :meth:`summary`) copies it instead of working it out."""
         listed = self._listed
         if listed:
-            return list(listed)
+            return listed[:]
         moves = listing.legal_moves(self)
         if self._exact:
-            self._listed = tuple(moves)
+            self._listed = moves[:]
         return moves
 
     def actors(self) -> set[int]:
@@ -276,28 +277,42 @@ class Game(Position):
         """Make a move, or raise an :class:`IllegalMoveError` subclass carrying the
         verdict (nothing changes then). Returns the verdict (legal may be None).
 
-        A move equal to one :meth:`legal_moves` listed with every card known is made
-        without judging it again; its verdict's reason is worked out when read."""
+        A move :meth:`legal_moves` listed with every card known (the very object: the
+        move book's) is made without judging it again; its verdict's reason is worked
+        out when read."""
         listed = self._listed
-        if listed:
-            self._listed = ()
-            # Listed moves are the move book's own objects and a caller usually makes
-            # one of them: compared by identity first (cheap), then by value.
+        if listed:  # _move_on lists the position the move leaves
             for made in listed:
                 if made is move:
-                    fast = True
-                    break
-            else:
-                fast = move in listed
-            if fast:
-                history = self.history
-                undo.make(self, history, move)
-                return ListedVerdict((Game._judge_made, self, history[-1], len(history)))
+                    history = self.history
+                    undo.make(self, history, move)
+                    self._move_on(move)
+                    return ListedVerdict((Game._judge_made, self, history[-1], len(history)))
         verdict = verdicts.check(self, move)
         if verdict.legal is False:
             raise ERRORS[verdict.cause](move, verdict)
         undo.make(self, self.history, move, verdict.implied)
+        self._move_on(move)
         return verdict
+
+    def _move_on(self, move: Move) -> None:
+        """After ``move``, take the passes that are all the seats on turn have left
+        (none after a call, which leaves the turn where it was). With every card known
+        the listing of each new position says whether the pass is all that is left,
+        and is kept for :meth:`legal_moves` and the fast path: one pass over the
+        position's facts answers both. Otherwise :func:`.effects.move_on` asks."""
+        if not self._exact:
+            if move.kind != "call":
+                effects.move_on(self)
+            return
+        if move.kind == "call":
+            self._listed = []  # listed when asked
+            return
+        moves, only_pass = listing.listed(self)
+        while only_pass:
+            effects.forced_pass(self)
+            moves, only_pass = listing.listed(self)
+        self._listed = moves
 
     def _judge_made(self, rec: undo.Record, depth: int) -> Verdict:
         """The full verdict on a move made by the fast path, judged when someone reads
@@ -318,7 +333,7 @@ class Game(Position):
         """Take back the last move exactly."""
         if not self.history:
             raise IndexError("no move to undo")
-        self._listed = ()
+        self._listed = []
         undo.restore(self, self.history.pop())
 
     pop = undo
