@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scorekeeper.core.cards import Card, Deck, deck_for
 from scorekeeper.core.engine import effects, listing, setup, undo, verdicts
@@ -25,7 +25,6 @@ from scorekeeper.core.engine.facts import melee_next
 from scorekeeper.core.engine.moves import (
     ERRORS,
     IllegalMoveError,
-    ListedVerdict,
     Move,
     SetupError,
     Verdict,
@@ -36,6 +35,31 @@ from scorekeeper.core.scoring import score_hand
 from scorekeeper.core.sheets import Sheet
 
 __all__ = ["Debt", "Game", "Melee", "Outcome"]
+
+
+class ListedVerdict(Verdict):
+    """The verdict on a move made straight from :meth:`Game.legal_moves` with every
+    card known: legal, with the reason and rule worked out by ``judge(*args)`` (its
+    ``_later``) when first read. :meth:`Game.apply` builds it bare (no ``__init__`` of
+    its own runs) and sets that one field: simulation makes one a move.
+
+    >>> v = ListedVerdict()
+    >>> v._later = (lambda: Verdict(True, "8♠ is wild", "c8-eights"),)
+    >>> v.legal, v.reason
+    (True, '8♠ is wild')
+    """
+
+    __slots__ = ()
+
+    # What every such verdict says, as class attributes (they shadow the slots, which
+    # stay unset).
+    legal = True
+    cause = "play"
+    implied = ()
+    if TYPE_CHECKING:
+        def __init__(self) -> None: ...
+    else:
+        __init__ = object.__init__  # built bare (no call frame), filled by apply
 
 @dataclass(frozen=True)
 class Outcome:
@@ -281,13 +305,18 @@ class Game(Position):
         move book's) is made without judging it again; its verdict's reason is worked
         out when read."""
         listed = self._listed
-        if listed:  # _move_on lists the position the move leaves
+        if listed:  # the moves allowed now, listed after the move before
             for made in listed:
                 if made is move:
                     history = self.history
                     undo.make(self, history, move)
-                    self._move_on(move)
-                    return ListedVerdict((Game._judge_made, self, history[-1], len(history)))
+                    # _move_on with every card known, written out: once a simulated move.
+                    moves, only_pass = listing.listed(self)
+                    self._listed = (self._passes_taken() if only_pass and move.kind != "call"
+                                    else moves)
+                    made_verdict = ListedVerdict()
+                    made_verdict._later = (Game._judge_made, self, history[-1], len(history))
+                    return made_verdict
         verdict = verdicts.check(self, move)
         if verdict.legal is False:
             raise ERRORS[verdict.cause](move, verdict)
@@ -298,21 +327,24 @@ class Game(Position):
     def _move_on(self, move: Move) -> None:
         """After ``move``, take the passes that are all the seats on turn have left
         (none after a call, which leaves the turn where it was). With every card known
-        the listing of each new position says whether the pass is all that is left,
-        and is kept for :meth:`legal_moves` and the fast path: one pass over the
-        position's facts answers both. Otherwise :func:`.effects.move_on` asks."""
+        the listing of the position says whether the pass is all that is left, and is
+        kept for :meth:`legal_moves` and the fast path of :meth:`apply`: one pass over
+        the position's facts answers both. Otherwise :func:`.effects.move_on` asks."""
         if not self._exact:
             if move.kind != "call":
                 effects.move_on(self)
             return
-        if move.kind == "call":
-            self._listed = []  # listed when asked
-            return
         moves, only_pass = listing.listed(self)
-        while only_pass:
+        self._listed = self._passes_taken() if only_pass and move.kind != "call" else moves
+
+    def _passes_taken(self) -> list[Move]:
+        """Take the pass that is all the seat on turn has left, and each next one the
+        listing finds; the moves allowed in the position reached."""
+        while True:
             effects.forced_pass(self)
             moves, only_pass = listing.listed(self)
-        self._listed = moves
+            if not only_pass:
+                return moves
 
     def _judge_made(self, rec: undo.Record, depth: int) -> Verdict:
         """The full verdict on a move made by the fast path, judged when someone reads

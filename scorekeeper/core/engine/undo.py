@@ -105,15 +105,15 @@ class DrawRecord(Record):
 def make(g: Position, history: list[Record], move: Move,
          implied: tuple[int, ...] = ()) -> None:
     """Carry out an accepted move (after the unsaid passes it implies) and log its
-    record in ``history``. The facts that rarely change are kept as the last record's
+    record in ``history``: for a play, where its card sat; for a draw, where its card
+    came from and went. The facts that rarely change are kept as the last record's
     tuple when unchanged (the common case), else as the variant's one tuple for their
-    value."""
+    value. One function, without helpers: it runs once a simulated move."""
     rare = (g.uncalled, g.winner, g.result, g.melee, g.melee_suit, g.direction, g.naming,
             g.refills)
     last = history[-1].rare if history else None
     rare = last if rare == last else g.variant.shared(rare)
     kind = move.kind
-    drawing = None
     if kind == "play":
         played = PlayRecord()
         try:
@@ -123,6 +123,10 @@ def make(g: Position, history: list[Record], move: Move,
         rec: Record = played
     elif kind == "draw":
         rec = drawing = DrawRecord()
+        stock, pile, held = g.stock, g.pile, g.known[move.player]
+        drawing.had_stock = bool(stock)
+        drawing.top = stock[-1] if stock else None
+        size = len(held)
     else:
         rec = Record()
     # In threes at most: Python 3.11 assigns up to three names without a tuple.
@@ -131,25 +135,12 @@ def make(g: Position, history: list[Record], move: Move,
     rec.free_play, rec.debts, rec.forced = g.free_play, g.debts, g.forced
     rec.rare, rec.move = rare, move
     history.append(rec)
-    if drawing is not None:
-        _drawn(g, drawing, move, implied)
-        return
     for seat in implied:
         effects.unsaid_pass(g, seat)
     effects.apply(g, move)
-
-
-def _drawn(g: Position, rec: DrawRecord, move: Move, implied: tuple[int, ...]) -> None:
-    """Carry out a draw and record where its card came from and went."""
-    stock, pile, held = g.stock, g.pile, g.known[move.player]
-    rec.had_stock = bool(stock)
-    rec.top = stock[-1] if stock else None
-    size = len(held)
-    for seat in implied:
-        effects.unsaid_pass(g, seat)
-    effects.apply(g, move)
-    rec.to_known = len(held) != size
-    rec.old_pile = pile if g.pile is not pile else None
+    if kind == "draw":
+        drawing.to_known = len(held) != size
+        drawing.old_pile = pile if g.pile is not pile else None
 
 
 def restore(g: Position, rec: Record) -> None:
