@@ -37,7 +37,6 @@ __all__ = [
     "may_stack",
     "melee_next",
     "melee_rank",
-    "more_draws",
     "only_pass",
     "only_pass_left",
     "owes_pass",
@@ -48,7 +47,6 @@ __all__ = [
     "turn_choices",
     "unseen_cards",
     "wild_naming",
-    "within_limit",
 ]
 
 Answer = bool | None
@@ -174,17 +172,6 @@ def can_draw(g: Position) -> bool:
     return bool(g.stock) or len(g.pile) > 1
 
 
-def within_limit(g: Position) -> bool:
-    """Whether the draw limit lets the seat on turn draw another card this turn."""
-    limit = g.variant.draw_limit
-    return limit is None or g.drawn < limit
-
-
-def more_draws(g: Position) -> bool:
-    """Whether the turn player may draw again after drawing (limit and stock)."""
-    return within_limit(g) and can_draw(g)
-
-
 def refill_order(g: Position) -> list[Card | None]:
     """The new stock (top last) made from the pile under the upcard: turned over in
     order (Crazy Eights and Countdown, ``refill`` "turn"), or shuffled (Last One, and
@@ -212,9 +199,12 @@ def turn_choices(g: Position, playable: Answer) -> tuple[tuple[Answer, str],
                                                          tuple[Answer, str]]:
     """May the seat on turn draw (again), and may it pass? ``playable`` is whether it
     can play (:func:`can_play`). Each answer comes with why (see :func:`may_draw` and
-    :func:`may_pass`); the listing asks both at once, the verdicts one of them."""
+    :func:`may_pass`); the listing asks both at once, the verdicts one of them. The
+    one statement of the draw limit: a seat that has drawn may draw again while it
+    has drawn fewer cards this turn than the limit."""
     stock = can_draw(g)  # asked once: the listing asks this after every move
-    drawable = stock and (not g.drawn or within_limit(g))
+    drawn, limit = g.drawn, g.variant.draw_limit
+    drawable = stock and (not drawn or limit is None or drawn < limit)
     if not stock:
         draw: tuple[Answer, str] = (False, "empty")
     elif not drawable:
@@ -224,12 +214,12 @@ def turn_choices(g: Position, playable: Answer) -> tuple[tuple[Answer, str],
     else:
         draw = (False, "playable") if playable else (None, "unsure")
     if playable:
-        return draw, (True, "decline") if g.drawn else (False, "playable")
+        return draw, (True, "decline") if drawn else (False, "playable")
     if drawable:
         return draw, (None, "unsure-draw") if playable is None else (False, "may-draw")
-    if playable is None and not g.drawn:
+    if playable is None and not drawn:
         return draw, (None, "unsure-stuck")
-    return draw, (True, "drawn-out" if g.drawn else "stuck")
+    return draw, (True, "drawn-out" if drawn else "stuck")
 
 
 def may_draw(g: Position, playable: Answer) -> tuple[Answer, str]:
@@ -286,7 +276,8 @@ def only_pass_left(g: Position) -> bool:
     seat that has not drawn this turn and could draw always has a choice, and so has
     one that may draw again whatever it holds (``draw_with_playable``)."""
     if g.drawn:
-        if g.variant.draw_with_playable and more_draws(g):
+        # Drawing again whatever it holds: its draw answer does not ask what it holds.
+        if g.variant.draw_with_playable and turn_choices(g, None)[0][0]:
             return False
     elif can_draw(g):
         return False

@@ -50,32 +50,14 @@ def listed(g: Position) -> tuple[list[Move], bool]:
     """Every move allowed now, and whether the seat on turn may do nothing but pass
     (:func:`.facts.only_pass`), from the one pass over the position's facts that
     lists its moves: with every card known, the engine moves the turn on from this
-    answer rather than work the facts out a second time."""
-    only = False
-    if g.debts:
-        moves = _debt_moves(g)
-    elif g.result is not None:
-        return [], False
-    elif g.naming:
-        moves = _naming_moves(g)
-    elif g.melee is not None:
-        moves = _melee_moves(g)
-    elif g.free_play:
-        moves = _plays(g, g.turn, g.known[g.turn], free=True)
-        moves.append(g.variant.moves.passes[g.turn])
-    else:
-        moves, only = _turn_moves(g)
-    seat = g.uncalled
-    # The call is legal for the uncalled seat holding one card (see verdicts._check_call).
-    if seat >= 0 and g.variant.call_required and g.hand_size(seat) == 1:
-        moves.insert(0, g.variant.moves.calls[seat])
-    return moves, only
+    answer rather than work the facts out a second time.
 
-
-def _turn_moves(g: Position) -> tuple[list[Move], bool]:
-    """Plays, then the draw and the pass when the rules allow them (or cannot rule
-    them out); after drawing, plays only with play_after_draw. And whether the pass
-    is certainly all the seat has left."""
+    A plain turn (the common case) is listed here: plays, then the draw and the pass
+    when the rules allow them (or cannot rule them out); after drawing, plays only
+    with play_after_draw. One function rather than a dispatch and a helper, as
+    simulation lists once a move."""
+    if g.debts or g.result is not None or g.naming or g.melee is not None or g.free_play:
+        return _phase_moves(g), False
     v, p, drawn = g.variant, g.turn, g.drawn
     unseen = g.unknown[p]
     may_play = not drawn or v.play_after_draw
@@ -85,7 +67,8 @@ def _turn_moves(g: Position) -> tuple[list[Move], bool]:
         moves = _plays(g, p, list(dict.fromkeys(unseen_cards(g))))
     book = v.moves
     if g.active_suit is None and not drawn and not v.is_last_one:
-        return moves + list(book.names[p]), False
+        moves += book.names[p]
+        return _with_call(g, moves), False
     # With every card of the seat known, it can play exactly when a play is listed.
     playable = bool(moves) if may_play and not unseen else can_play(g, p)
     draw, pass_ = turn_choices(g, playable)
@@ -93,9 +76,37 @@ def _turn_moves(g: Position) -> tuple[list[Move], bool]:
         moves.append(book.draws[p])
     if pass_[0] is not False:
         moves.append(book.passes[p])
+    if g.uncalled >= 0:
+        _with_call(g, moves)
     # Only a seat that may not draw can be left with nothing but the pass (only_pass).
     return moves, draw[0] is False and only_pass(playable if may_play else False,
                                                  False) is True
+
+
+def _phase_moves(g: Position) -> list[Move]:
+    """The moves allowed outside a plain turn: owed cards, the hand over, the starter
+    to name, a melee, a free play."""
+    if g.debts:
+        moves = _debt_moves(g)
+    elif g.result is not None:
+        return []
+    elif g.naming:
+        moves = _naming_moves(g)
+    elif g.melee is not None:
+        moves = _melee_moves(g)
+    else:
+        moves = _plays(g, g.turn, g.known[g.turn], free=True)
+        moves.append(g.variant.moves.passes[g.turn])
+    return _with_call(g, moves)
+
+
+def _with_call(g: Position, moves: list[Move]) -> list[Move]:
+    """``moves`` with the call first when it is legal: for the uncalled seat holding
+    one card (see verdicts._check_call)."""
+    seat = g.uncalled
+    if seat >= 0 and g.variant.call_required and g.hand_size(seat) == 1:
+        moves.insert(0, g.variant.moves.calls[seat])
+    return moves
 
 
 def _plays(g: Position, p: int, cards: Collection[Card], free: bool = False) -> list[Move]:
