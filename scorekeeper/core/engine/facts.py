@@ -203,13 +203,13 @@ def turn_choices(g: Position, playable: Answer) -> tuple[tuple[Answer, str],
     one statement of the draw limit: a seat that has drawn may draw again while it
     has drawn fewer cards this turn than the limit."""
     stock = can_draw(g)  # asked once: the listing asks this after every move
-    drawn, limit = g.drawn, g.variant.draw_limit
-    drawable = stock and (not drawn or limit is None or drawn < limit)
+    v, drawn = g.variant, g.drawn
+    drawable = stock and (not drawn or v.draw_limit is None or drawn < v.draw_limit)
     if not stock:
         draw: tuple[Answer, str] = (False, "empty")
     elif not drawable:
         draw = (False, "limit")
-    elif g.variant.draw_with_playable or playable is False:
+    elif v.draw_with_playable or playable is False:
         draw = (True, "draw")
     else:
         draw = (False, "playable") if playable else (None, "unsure")

@@ -71,15 +71,15 @@ def listed(g: Position) -> tuple[list[Move], bool]:
         return _with_call(g, moves), False
     # With every card of the seat known, it can play exactly when a play is listed.
     playable = bool(moves) if may_play and not unseen else can_play(g, p)
-    draw, pass_ = turn_choices(g, playable)
-    if draw[0] is not False:
+    (draw_ok, _), (pass_ok, _) = turn_choices(g, playable)
+    if draw_ok is not False:
         moves.append(book.draws[p])
-    if pass_[0] is not False:
+    if pass_ok is not False:
         moves.append(book.passes[p])
     if g.uncalled >= 0:
         _with_call(g, moves)
     # Only a seat that may not draw can be left with nothing but the pass (only_pass).
-    return moves, draw[0] is False and only_pass(playable if may_play else False,
+    return moves, draw_ok is False and only_pass(playable if may_play else False,
                                                  False) is True
 
 
