@@ -7,9 +7,11 @@ ended the hand); drawing a penalty is not such an action. Owed cards nobody can 
 (stock and pile exhausted) are forgiven. A draw never ends the turn by itself: the
 player then plays, draws again or passes (the rules reference "Drawing, precisely"); a pass left
 unsaid is taken by :func:`.verdicts.check` when the next seat acts; when the engine
-knows the seat on turn may do nothing but pass, it takes that pass itself and the turn
-moves on (the seat is kept in ``forced`` until the next play or draw, so the pass
-written out is still accepted).
+knows the seat on turn may do nothing but pass, it takes that pass itself
+(:func:`forced_pass`) and the turn moves on (the seat is kept in ``forced`` until the
+next play or draw, so the pass written out is still accepted). The game decides that
+after each move: from the listing of the new position when every card is known, else
+with :func:`move_on`.
 
 ``game.debts`` is replaced, never changed in place, so the undo log can keep the
 list a move started from by reference.
