@@ -115,20 +115,21 @@ def _plays(g: Position, p: int, cards: Collection[Card], free: bool = False) -> 
     may stand for."""
     deck = g.deck
     playable: Collection[Card] = playable_cards(g, p, cards, free)
-    if deck.decks > 1 and len(playable) > 1:
-        # Only two-deck games hold duplicates: each playable card once, in order (the
-        # filter keeps the order, so filtering first leaves fewer cards to sort out).
-        playable = dict.fromkeys(playable)  # its keys serve as they are
-    plays = g.variant.moves.by_seat[p]
     moves: list[Move] = []
-    # A card of the seat's wild rank is wild for it (effect_of: "eight"); it names a
-    # suit as wild_naming says, once per listing rather than once per card.
-    wild = g.wild[p]
-    for c in playable:
-        if c.rank is wild:
-            moves += plays[c][wild_naming(g, p) == "needed":]
-        else:
-            moves.append(plays[c][0])
+    if playable:
+        if deck.decks > 1 and len(playable) > 1:
+            # Only two-deck games hold duplicates: each playable card once, in order
+            # (the filter keeps the order, so filtering first leaves fewer to sort out).
+            playable = dict.fromkeys(playable)  # its keys serve as they are
+        plays = g.variant.moves.by_seat[p]
+        # A card of the seat's wild rank is wild for it (effect_of: "eight"); it names
+        # a suit as wild_naming says.
+        wild = g.wild[p]
+        for c in playable:
+            if c.rank is wild:
+                moves += plays[c][wild_naming(g, p) == "needed":]
+            else:
+                moves.append(plays[c][0])
     if deck.jokers and JOKER in cards:  # looking costs a comparison a card
         moves += _joker_plays(g, p, free)
     return moves
