@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
-from scorekeeper.core.cards import JOKER, Card, Rank
+from scorekeeper.core.cards import ALL_CARDS, JOKER, Card, Rank
 from scorekeeper.core.cards import card as make_card
 from scorekeeper.core.engine.position import Position
 
@@ -30,6 +30,7 @@ __all__ = [
     "fits",
     "holds",
     "is_two_answer",
+    "joker_names",
     "may_continue_melee",
     "may_draw",
     "may_pass",
@@ -88,10 +89,17 @@ def may_play_card(g: Position, c: Card, p: int, free: bool) -> bool:
     return bool(playable_cards(g, p, (c,), free))
 
 
+def joker_names(g: Position, p: int, free: bool) -> Sequence[Card]:
+    """The cards a joker played by seat ``p`` may stand for now: any card, or, when
+    the sheet says the named card must be legal, one that could be played itself."""
+    if not g.variant.joker_must_be_legal:
+        return ALL_CARDS
+    return playable_cards(g, p, ALL_CARDS, free)
+
+
 def may_name_for_joker(g: Position, named: Card, p: int, free: bool) -> bool:
-    """Whether a joker may stand for ``named`` now (the named card must be playable
-    unless the sheet lets it be any card)."""
-    return not g.variant.joker_must_be_legal or may_play_card(g, named, p, free)
+    """Whether a joker may stand for ``named`` now (:func:`joker_names`)."""
+    return named in joker_names(g, p, free)
 
 
 def effect_of(g: Position, eff: Card, p: int, joker: bool) -> str | None:

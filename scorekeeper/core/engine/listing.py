@@ -22,8 +22,8 @@ from scorekeeper.core.engine.facts import (
     can_draw,
     can_play,
     is_two_answer,
+    joker_names,
     may_continue_melee,
-    may_name_for_joker,
     may_stack,
     melee_next,
     only_pass,
@@ -150,9 +150,8 @@ def _joker_plays(g: Position, p: int, free: bool) -> list[Move]:
     moves: list[Move] | None = book.jokers.get(key)
     if moves is None:
         moves = book.jokers[key] = []
-        for named in ALL_CARDS:
-            if may_name_for_joker(g, named, p, free):
-                moves += _named(book, p, JOKER, named, suit_naming(g, p, named, True, False))
+        for named in joker_names(g, p, free):
+            moves += _named(book, p, JOKER, named, suit_naming(g, p, named, True, False))
     return moves
 
 
