@@ -83,7 +83,8 @@ def bench_engine(game: str, players: int, games: int, seed: int, against: str | 
     click.echo(
         f"{result['game']}, {result['players']} players: {result['games']} games, "
         f"{result['moves']} moves in {result['seconds']:.2f} s — "
-        f"{result['games_per_second']:.0f} games/s, {result['moves_per_second']:.0f} moves/s"
+        f"{result['games_per_second']:.0f} games/s, {result['moves_per_second']:.0f} moves/s; "
+        f"undo log {result['undo_bytes_per_move']:.0f} bytes a move"
     )
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from scorekeeper.core.engine.state import Game
 from scorekeeper.core.sheets import Sheet
-from tests.support.engine import play_out
+from tests.support.engine import play_out, undo_bytes
 
 
 def run_bench(game: str, players: int, games: int, seed: int = 0,
@@ -26,4 +26,17 @@ def run_bench(game: str, players: int, games: int, seed: int = 0,
     return {"game": game, "players": players, "games": games, "moves": moves,
             "seconds": round(seconds, 4),
             "games_per_second": round(games / seconds, 1) if seconds else None,
-            "moves_per_second": round(moves / seconds, 1) if seconds else None}
+            "moves_per_second": round(moves / seconds, 1) if seconds else None,
+            "undo_bytes_per_move": undo_bytes_per_move(sheet, players, games, seed)}
+
+
+def undo_bytes_per_move(sheet: Sheet, players: int, games: int, seed: int) -> float:
+    """The same games played again, untimed: the bytes each one's undo log holds at
+    its end, per move (:func:`tests.support.engine.undo_bytes`)."""
+    rng = random.Random(seed)
+    held = moves = 0
+    for i in range(games):
+        g = Game.deal(sheet, players, i % players, rng)
+        moves += play_out(g, rng)
+        held += undo_bytes(g)
+    return round(held / moves, 1) if moves else 0.0
