@@ -26,13 +26,13 @@ def run_bench(game: str, players: int, games: int, seed: int = 0,
     return {"game": game, "players": players, "games": games, "moves": moves,
             "seconds": round(seconds, 4),
             "games_per_second": round(games / seconds, 1) if seconds else None,
-            "moves_per_second": round(moves / seconds, 1) if seconds else None,
-            "undo_bytes_per_move": undo_bytes_per_move(sheet, players, games, seed)}
+            "moves_per_second": round(moves / seconds, 1) if seconds else None}
 
 
-def undo_bytes_per_move(sheet: Sheet, players: int, games: int, seed: int) -> float:
-    """The same games played again, untimed: the bytes each one's undo log holds at
-    its end, per move (:func:`tests.support.engine.undo_bytes`)."""
+def undo_bytes_per_move(game: str, players: int, games: int, seed: int = 0) -> float:
+    """The games :func:`run_bench` plays, played again untimed: the bytes each one's
+    undo log holds at its end, per move (:func:`tests.support.engine.undo_bytes`)."""
+    sheet = Sheet.make(game)
     rng = random.Random(seed)
     held = moves = 0
     for i in range(games):
