@@ -61,6 +61,7 @@ class ListedVerdict(Verdict):
     else:
         __init__ = object.__init__  # built bare (no call frame), filled by apply
 
+
 @dataclass(frozen=True)
 class Outcome:
     """How a hand ended: ``result`` is ``out`` (``winner`` went out), ``blocked``
