@@ -20,7 +20,7 @@ from scorekeeper.core.sheets import GAMES, LO
 from tests.bench import versus
 from tests.bench.browser import bench_browser
 from tests.bench.cluster import bench_cluster
-from tests.bench.engine import run_bench
+from tests.bench.engine import run_bench, undo_bytes_per_move
 from tests.bench.history import bench_history, bench_import
 from tests.bench.leaderboard import bench_leaderboard
 from tests.bench.web import bench_web
@@ -83,7 +83,8 @@ def bench_engine(game: str, players: int, games: int, seed: int, against: str | 
     click.echo(
         f"{result['game']}, {result['players']} players: {result['games']} games, "
         f"{result['moves']} moves in {result['seconds']:.2f} s — "
-        f"{result['games_per_second']:.0f} games/s, {result['moves_per_second']:.0f} moves/s"
+        f"{result['games_per_second']:.0f} games/s, {result['moves_per_second']:.0f} moves/s; "
+        f"undo log {undo_bytes_per_move(game, players, games, seed):.0f} bytes a move"
     )
 
 

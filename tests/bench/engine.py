@@ -8,7 +8,7 @@ from typing import Any
 
 from scorekeeper.core.engine.state import Game
 from scorekeeper.core.sheets import Sheet
-from tests.support.engine import play_out
+from tests.support.engine import play_out, undo_bytes
 
 
 def run_bench(game: str, players: int, games: int, seed: int = 0,
@@ -27,3 +27,16 @@ def run_bench(game: str, players: int, games: int, seed: int = 0,
             "seconds": round(seconds, 4),
             "games_per_second": round(games / seconds, 1) if seconds else None,
             "moves_per_second": round(moves / seconds, 1) if seconds else None}
+
+
+def undo_bytes_per_move(game: str, players: int, games: int, seed: int = 0) -> float:
+    """The games :func:`run_bench` plays, played again untimed: the bytes each one's
+    undo log holds at its end, per move (:func:`tests.support.engine.undo_bytes`)."""
+    sheet = Sheet.make(game)
+    rng = random.Random(seed)
+    held = moves = 0
+    for i in range(games):
+        g = Game.deal(sheet, players, i % players, rng)
+        moves += play_out(g, rng)
+        held += undo_bytes(g)
+    return round(held / moves, 1) if moves else 0.0

@@ -4,6 +4,7 @@ finish games like real ones, and the sheet that plays like OpenSpiel's crazy_eig
 from __future__ import annotations
 
 import random
+import sys
 
 from scorekeeper.core.cards import ALL_CARDS, JOKER, Suit
 from scorekeeper.core.engine.moves import Move
@@ -73,3 +74,22 @@ def random_sheet(game: str, rng: random.Random, players: int = 2) -> Sheet:
     if values.get("hand_size") == 9 and players == 6:
         values["hand_size"] = 8
     return Sheet.make(game, values)
+
+
+def undo_bytes(g: Game) -> int:
+    """Bytes a game's undo log holds: the list, each record with everything in it
+    that is not shared (numbers past the small ones Python keeps, and lists no longer
+    the game's own: an old pile, an old debts list). The rare facts' tuples are the
+    variant's, shared by every game, so they are not counted."""
+    live = {id(g.pile), id(g.stock), id(g.debts)}
+    seen: set[int] = set()
+    total = sys.getsizeof(g.history)
+    for rec in g.history:
+        total += sys.getsizeof(rec)
+        for item in rec:
+            if isinstance(item, list) and id(item) not in live | seen:
+                seen.add(id(item))
+                total += sys.getsizeof(item)
+            elif isinstance(item, int) and not isinstance(item, bool) and item > 256:
+                total += sys.getsizeof(item)
+    return total

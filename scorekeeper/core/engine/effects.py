@@ -7,9 +7,11 @@ ended the hand); drawing a penalty is not such an action. Owed cards nobody can 
 (stock and pile exhausted) are forgiven. A draw never ends the turn by itself: the
 player then plays, draws again or passes (the rules reference "Drawing, precisely"); a pass left
 unsaid is taken by :func:`.verdicts.check` when the next seat acts; when the engine
-knows the seat on turn may do nothing but pass, it takes that pass itself and the turn
-moves on (the seat is kept in ``forced`` until the next play or draw, so the pass
-written out is still accepted).
+knows the seat on turn may do nothing but pass, it takes that pass itself
+(:func:`forced_pass`) and the turn moves on (the seat is kept in ``forced`` until the
+next play or draw, so the pass written out is still accepted). The game decides that
+after each move: from the listing of the new position when every card is known, else
+with :func:`move_on`.
 
 ``game.debts`` is replaced, never changed in place, so the undo log can keep the
 list a move started from by reference.
@@ -36,7 +38,7 @@ from scorekeeper.core.engine.moves import Move
 from scorekeeper.core.engine.position import Debt, Melee
 from scorekeeper.core.engine.position import Position as Game
 
-__all__ = ["apply", "begin", "unsaid_pass"]
+__all__ = ["apply", "begin", "forced_pass", "move_on", "unsaid_pass"]
 
 
 def begin(game: Game) -> None:
@@ -67,10 +69,10 @@ def begin(game: Game) -> None:
         _card_effect(game, dealer, v.effects.get(up.rank))
 
 
-def apply(game: Game, move: Move, move_on: bool = True) -> None:
+def apply(game: Game, move: Move) -> None:
     """Carry out an accepted move, with the call penalty it makes due, then settle
-    debts and the blocked/jammed check; then (``move_on``) take the passes that are all
-    the seats on turn have left."""
+    debts and the blocked/jammed check. The passes that are all the seats on turn
+    then have left are the caller's to take (:func:`forced_pass`)."""
     kind = move.kind
     if game.forced:  # rarely: only just after the engine took a pass
         if kind == "pass" and move.player in game.forced:
@@ -89,22 +91,30 @@ def apply(game: Game, move: Move, move_on: bool = True) -> None:
         game.debts = [Debt(prev, n, "penalty", n), *game.debts]
     if game.debts:
         _settle(game)
-    if not move_on or kind == "call":
-        return
-    # While the seat on turn may only pass, the turn moves on with its pass. This
-    # ends: each such pass comes from a seat that can neither play nor draw (counted
-    # towards a jam) or that has drawn its last card this turn, and the next seat has
-    # drawn nothing yet.
+
+
+def forced_pass(game: Game) -> None:
+    """Take the pass that is all the seat on turn has left: the turn moves on, and the
+    seat is kept in ``forced`` until the next play or draw. Taking such passes one
+    after another ends: each comes from a seat that can neither play nor draw
+    (counted towards a jam) or that has drawn its last card this turn, and the next
+    seat has drawn nothing yet."""
+    seat = game.turn
+    _pass(game, game.variant.moves.passes[seat])  # the book's pass: no new Move
+    game.forced = (*game.forced, seat)
+
+
+def move_on(game: Game) -> None:
+    """Take the passes that are all the seats on turn have left, as far as the cards
+    seen tell (:func:`.facts.only_pass_left`)."""
     while only_pass_left(game):
-        seat = game.turn
-        _pass(game, game.variant.moves.passes[seat])  # the book's pass: no new Move
-        game.forced = (*game.forced, seat)
+        forced_pass(game)
 
 
 def unsaid_pass(game: Game, seat: int) -> None:
     """The pass of the seat on turn that the table left unsaid and the next seat's
     action implies: carried out alone (the verdict on that action lists it)."""
-    apply(game, game.variant.moves.passes[seat], move_on=False)
+    apply(game, game.variant.moves.passes[seat])
 
 
 def _noted(game: Game, seat: int) -> None:

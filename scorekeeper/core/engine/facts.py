@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
-from scorekeeper.core.cards import JOKER, Card, Rank
+from scorekeeper.core.cards import ALL_CARDS, JOKER, Card, Rank
 from scorekeeper.core.cards import card as make_card
 from scorekeeper.core.engine.position import Position
 
@@ -30,6 +30,7 @@ __all__ = [
     "fits",
     "holds",
     "is_two_answer",
+    "joker_names",
     "may_continue_melee",
     "may_draw",
     "may_pass",
@@ -37,7 +38,7 @@ __all__ = [
     "may_stack",
     "melee_next",
     "melee_rank",
-    "more_draws",
+    "only_pass",
     "only_pass_left",
     "owes_pass",
     "peek",
@@ -47,16 +48,12 @@ __all__ = [
     "turn_choices",
     "unseen_cards",
     "wild_naming",
-    "within_limit",
 ]
 
 Answer = bool | None
 
 
 # ------------------------------------------------------------------ cards
-
-_NO_RANK = object()  # matches no card's rank: the upcard's rank does not count
-
 
 def playable_cards(g: Position, p: int, cards: Iterable[Card], free: bool = False
                    ) -> list[Card]:
@@ -68,14 +65,15 @@ def playable_cards(g: Position, p: int, cards: Iterable[Card], free: bool = Fals
     s = g.active_suit
     if s is None or (free and not g.variant.three_matching):
         return [c for c in cards if c.rank is not None]
-    # The suit first (the usual match), then the ranks that follow: one lookup each.
-    # A plain loop: the listing asks this once a move, and for a hand of five to
-    # eight cards it runs about a quarter faster than a comprehension on Python 3.11.
-    ranks = (g.wild[p], g.upcard_as.rank) if g.rank_open else (  # type: ignore[union-attr]
-        g.wild[p],)
+    # The suit first (the usual match), then the wild rank and the upcard's rank while
+    # it counts, each by identity (ranks and suits are enum members; a joker has
+    # neither). A plain loop: the listing asks this once a move, and for a hand of five
+    # to eight cards it runs about a quarter faster than a comprehension on Python 3.11.
+    wild = g.wild[p]
+    up = g.upcard_as.rank if g.rank_open else wild  # type: ignore[union-attr]
     out: list[Card] = []
     for c in cards:
-        if c.suit is s or c.rank in ranks:
+        if c.suit is s or c.rank is wild or c.rank is up:
             out.append(c)
     return out
 
@@ -91,10 +89,17 @@ def may_play_card(g: Position, c: Card, p: int, free: bool) -> bool:
     return bool(playable_cards(g, p, (c,), free))
 
 
+def joker_names(g: Position, p: int, free: bool) -> Sequence[Card]:
+    """The cards a joker played by seat ``p`` may stand for now: any card, or, when
+    the sheet says the named card must be legal, one that could be played itself."""
+    if not g.variant.joker_must_be_legal:
+        return ALL_CARDS
+    return playable_cards(g, p, ALL_CARDS, free)
+
+
 def may_name_for_joker(g: Position, named: Card, p: int, free: bool) -> bool:
-    """Whether a joker may stand for ``named`` now (the named card must be playable
-    unless the sheet lets it be any card)."""
-    return not g.variant.joker_must_be_legal or may_play_card(g, named, p, free)
+    """Whether a joker may stand for ``named`` now (:func:`joker_names`)."""
+    return named in joker_names(g, p, free)
 
 
 def effect_of(g: Position, eff: Card, p: int, joker: bool) -> str | None:
@@ -175,17 +180,6 @@ def can_draw(g: Position) -> bool:
     return bool(g.stock) or len(g.pile) > 1
 
 
-def within_limit(g: Position) -> bool:
-    """Whether the draw limit lets the seat on turn draw another card this turn."""
-    limit = g.variant.draw_limit
-    return limit is None or g.drawn < limit
-
-
-def more_draws(g: Position) -> bool:
-    """Whether the turn player may draw again after drawing (limit and stock)."""
-    return within_limit(g) and can_draw(g)
-
-
 def refill_order(g: Position) -> list[Card | None]:
     """The new stock (top last) made from the pile under the upcard: turned over in
     order (Crazy Eights and Countdown, ``refill`` "turn"), or shuffled (Last One, and
@@ -213,24 +207,27 @@ def turn_choices(g: Position, playable: Answer) -> tuple[tuple[Answer, str],
                                                          tuple[Answer, str]]:
     """May the seat on turn draw (again), and may it pass? ``playable`` is whether it
     can play (:func:`can_play`). Each answer comes with why (see :func:`may_draw` and
-    :func:`may_pass`); the listing asks both at once, the verdicts one of them."""
+    :func:`may_pass`); the listing asks both at once, the verdicts one of them. The
+    one statement of the draw limit: a seat that has drawn may draw again while it
+    has drawn fewer cards this turn than the limit."""
     stock = can_draw(g)  # asked once: the listing asks this after every move
-    drawable = stock and (not g.drawn or within_limit(g))
+    v, drawn = g.variant, g.drawn
+    drawable = stock and (not drawn or v.draw_limit is None or drawn < v.draw_limit)
     if not stock:
         draw: tuple[Answer, str] = (False, "empty")
     elif not drawable:
         draw = (False, "limit")
-    elif g.variant.draw_with_playable or playable is False:
+    elif v.draw_with_playable or playable is False:
         draw = (True, "draw")
     else:
         draw = (False, "playable") if playable else (None, "unsure")
     if playable:
-        return draw, (True, "decline") if g.drawn else (False, "playable")
+        return draw, (True, "decline") if drawn else (False, "playable")
     if drawable:
         return draw, (None, "unsure-draw") if playable is None else (False, "may-draw")
-    if playable is None and not g.drawn:
+    if playable is None and not drawn:
         return draw, (None, "unsure-stuck")
-    return draw, (True, "drawn-out" if g.drawn else "stuck")
+    return draw, (True, "drawn-out" if drawn else "stuck")
 
 
 def may_draw(g: Position, playable: Answer) -> tuple[Answer, str]:
@@ -249,11 +246,24 @@ def may_pass(g: Position, playable: Answer) -> tuple[Answer, str]:
     return turn_choices(g, playable)[1]
 
 
+def only_pass(could_play: Answer, drawable: Answer) -> Answer:
+    """Whether the seat on turn has nothing left but the pass, from whether it could
+    play a card now (:func:`can_play`, False after a draw that bars playing) and
+    whether it may draw (:func:`may_draw`). None when that depends on unseen cards:
+    unsure whether it may draw because unsure whether it can play, it has a choice
+    either way unless playing is barred."""
+    if could_play is True or drawable is True:
+        return False
+    if drawable is False:
+        return True if could_play is False else None
+    return False if could_play is None else None
+
+
 def owes_pass(g: Position) -> Answer:
     """Whether the seat on turn has nothing left to do but pass (the rules reference
     "Drawing, precisely"): it may only decline a 3's free play, or can neither play
-    nor draw again. None when that depends on unseen cards. Asked only on a turn with
-    no owed cards, no melee and no starter to name."""
+    nor draw again (:func:`only_pass`). None when that depends on unseen cards. Asked
+    only on a turn with no owed cards, no melee and no starter to name."""
     if g.free_play:
         return True
     v, p = g.variant, g.turn
@@ -263,20 +273,19 @@ def owes_pass(g: Position) -> Answer:
     could_play = False if g.drawn and not v.play_after_draw else playable
     if could_play is True:
         return False
-    drawable = turn_choices(g, playable)[0][0]  # may_draw's answer, one call fewer
-    if drawable is False:
-        return True if could_play is False else None
-    return False if drawable is True or could_play is None else None
+    return only_pass(could_play, turn_choices(g, playable)[0][0])
 
 
 def only_pass_left(g: Position) -> bool:
     """Whether the engine knows the seat on turn may do nothing but pass, so the turn
     moves on (a 3's free play may still be taken, so it is never such a turn). Asked
-    after every move, so the common cases are answered first: a seat that has not
-    drawn this turn and could draw always has a choice, and so has one that may draw
-    again whatever it holds (``draw_with_playable``)."""
+    after every move of a game with unseen cards (with every card known the listing
+    answers it: :func:`.listing.listed`), so the common cases are answered first: a
+    seat that has not drawn this turn and could draw always has a choice, and so has
+    one that may draw again whatever it holds (``draw_with_playable``)."""
     if g.drawn:
-        if g.variant.draw_with_playable and more_draws(g):
+        # Drawing again whatever it holds: its draw answer does not ask what it holds.
+        if g.variant.draw_with_playable and turn_choices(g, None)[0][0]:
             return False
     elif can_draw(g):
         return False

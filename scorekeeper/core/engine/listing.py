@@ -22,10 +22,11 @@ from scorekeeper.core.engine.facts import (
     can_draw,
     can_play,
     is_two_answer,
+    joker_names,
     may_continue_melee,
-    may_name_for_joker,
     may_stack,
     melee_next,
+    only_pass,
     playable_cards,
     suit_naming,
     turn_choices,
@@ -35,36 +36,28 @@ from scorekeeper.core.engine.facts import (
 from scorekeeper.core.engine.moves import Move
 from scorekeeper.core.engine.position import Position
 
-__all__ = ["by_player", "legal_moves"]
+__all__ = ["by_player", "legal_moves", "listed"]
 
 SUITS = tuple(Suit)
 
 
 def legal_moves(g: Position) -> list[Move]:
     """Every move allowed now (verdict True or None), by any seat."""
-    if g.debts:
-        moves = _debt_moves(g)
-    elif g.result is not None:
-        return []
-    elif g.naming:
-        moves = _naming_moves(g)
-    elif g.melee is not None:
-        moves = _melee_moves(g)
-    elif g.free_play:
-        moves = _plays(g, g.turn, g.known[g.turn], free=True)
-        moves.append(g.variant.moves.passes[g.turn])
-    else:
-        moves = _turn_moves(g)
-    seat = g.uncalled
-    # The call is legal for the uncalled seat holding one card (see verdicts._check_call).
-    if seat >= 0 and g.variant.call_required and g.hand_size(seat) == 1:
-        moves.insert(0, g.variant.moves.calls[seat])
-    return moves
+    return listed(g)[0]
 
 
-def _turn_moves(g: Position) -> list[Move]:
-    """Plays, then the draw and the pass when the rules allow them (or cannot rule
-    them out). After drawing, plays only with play_after_draw."""
+def listed(g: Position) -> tuple[list[Move], bool]:
+    """Every move allowed now, and whether the seat on turn may do nothing but pass
+    (:func:`.facts.only_pass`), from the one pass over the position's facts that
+    lists its moves: with every card known, the engine moves the turn on from this
+    answer rather than work the facts out a second time.
+
+    A plain turn (the common case) is listed here: plays, then the draw and the pass
+    when the rules allow them (or cannot rule them out); after drawing, plays only
+    with play_after_draw. One function rather than a dispatch and a helper, as
+    simulation lists once a move."""
+    if g.debts or g.result is not None or g.naming or g.melee is not None or g.free_play:
+        return _phase_moves(g), False
     v, p, drawn = g.variant, g.turn, g.drawn
     unseen = g.unknown[p]
     may_play = not drawn or v.play_after_draw
@@ -74,14 +67,45 @@ def _turn_moves(g: Position) -> list[Move]:
         moves = _plays(g, p, list(dict.fromkeys(unseen_cards(g))))
     book = v.moves
     if g.active_suit is None and not drawn and not v.is_last_one:
-        return moves + list(book.names[p])
+        moves += book.names[p]
+        return _with_call(g, moves), False
     # With every card of the seat known, it can play exactly when a play is listed.
     playable = bool(moves) if may_play and not unseen else can_play(g, p)
-    draw, pass_ = turn_choices(g, playable)
-    if draw[0] is not False:
+    (draw_ok, _), (pass_ok, _) = turn_choices(g, playable)
+    if draw_ok is not False:
         moves.append(book.draws[p])
-    if pass_[0] is not False:
+    if pass_ok is not False:
         moves.append(book.passes[p])
+    if g.uncalled >= 0:
+        _with_call(g, moves)
+    # Only a seat that may not draw can be left with nothing but the pass (only_pass).
+    return moves, draw_ok is False and only_pass(playable if may_play else False,
+                                                 False) is True
+
+
+def _phase_moves(g: Position) -> list[Move]:
+    """The moves allowed outside a plain turn: owed cards, the hand over, the starter
+    to name, a melee, a free play."""
+    if g.debts:
+        moves = _debt_moves(g)
+    elif g.result is not None:
+        return []
+    elif g.naming:
+        moves = _naming_moves(g)
+    elif g.melee is not None:
+        moves = _melee_moves(g)
+    else:
+        moves = _plays(g, g.turn, g.known[g.turn], free=True)
+        moves.append(g.variant.moves.passes[g.turn])
+    return _with_call(g, moves)
+
+
+def _with_call(g: Position, moves: list[Move]) -> list[Move]:
+    """``moves`` with the call first when it is legal: for the uncalled seat holding
+    one card (see verdicts._check_call)."""
+    seat = g.uncalled
+    if seat >= 0 and g.variant.call_required and g.hand_size(seat) == 1:
+        moves.insert(0, g.variant.moves.calls[seat])
     return moves
 
 
@@ -89,19 +113,24 @@ def _plays(g: Position, p: int, cards: Collection[Card], free: bool = False) -> 
     """The plays of ``cards`` by seat ``p`` that are allowed now (``free``: the free
     card after a 3): wild cards once per suit they may name, a joker once per card it
     may stand for."""
-    if g.deck.decks > 1:  # only two-deck games hold duplicates: each card once, in order
-        cards = dict.fromkeys(cards)  # its keys serve as they are (no list copied)
-    plays = g.variant.moves.by_seat[p]
+    deck = g.deck
+    playable: Collection[Card] = playable_cards(g, p, cards, free)
     moves: list[Move] = []
-    # A card of the seat's wild rank is wild for it (effect_of: "eight"); it names a
-    # suit as wild_naming says, once per listing rather than once per card.
-    wild = g.wild[p]
-    for c in playable_cards(g, p, cards, free):
-        if c.rank is wild:
-            moves += plays[c][wild_naming(g, p) == "needed":]
-        else:
-            moves.append(plays[c][0])
-    if JOKER in cards:
+    if playable:
+        if deck.decks > 1 and len(playable) > 1:
+            # Only two-deck games hold duplicates: each playable card once, in order
+            # (the filter keeps the order, so filtering first leaves fewer to sort out).
+            playable = dict.fromkeys(playable)  # its keys serve as they are
+        plays = g.variant.moves.by_seat[p]
+        # A card of the seat's wild rank is wild for it (effect_of: "eight"); it names
+        # a suit as wild_naming says.
+        wild = g.wild[p]
+        for c in playable:
+            if c.rank is wild:
+                moves += plays[c][wild_naming(g, p) == "needed":]
+            else:
+                moves.append(plays[c][0])
+    if deck.jokers and JOKER in cards:  # looking costs a comparison a card
         moves += _joker_plays(g, p, free)
     return moves
 
@@ -121,9 +150,8 @@ def _joker_plays(g: Position, p: int, free: bool) -> list[Move]:
     moves: list[Move] | None = book.jokers.get(key)
     if moves is None:
         moves = book.jokers[key] = []
-        for named in ALL_CARDS:
-            if may_name_for_joker(g, named, p, free):
-                moves += _named(book, p, JOKER, named, suit_naming(g, p, named, True, False))
+        for named in joker_names(g, p, free):
+            moves += _named(book, p, JOKER, named, suit_naming(g, p, named, True, False))
     return moves
 
 

@@ -21,7 +21,6 @@ __all__ = [
     "GameOverError",
     "IllegalMoveError",
     "IllegalPlayError",
-    "ListedVerdict",
     "Move",
     "NotYourTurnError",
     "SetupError",
@@ -219,29 +218,6 @@ class Verdict:
         return (f"Verdict(legal={self.legal!r}, reason={self.reason!r}, rule={self.rule!r}, "
                 f"cause={self.cause!r}, implied={self.implied!r})")
 
-
-
-class ListedVerdict(Verdict):
-    """The verdict on a move made straight from :meth:`~.state.Game.legal_moves` with
-    every card known: legal, with the reason and rule worked out by ``judge(*args)``
-    (``later``) when first read. Built with the fewest steps, as simulation makes one
-    a move.
-
-    >>> v = ListedVerdict((lambda: Verdict(True, "8♠ is wild", "c8-eights"),))
-    >>> v.legal, v.reason
-    (True, '8♠ is wild')
-    """
-
-    __slots__ = ()
-
-    # What every such verdict says, as class attributes (they shadow the slots, which
-    # stay unset): building one then sets a single field, once a simulated move.
-    legal = True
-    cause = "play"
-    implied = ()
-
-    def __init__(self, later: tuple[Any, ...]) -> None:
-        self._later = later
 
 
 class SetupError(InputError):

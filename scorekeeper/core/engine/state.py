@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scorekeeper.core.cards import Card, Deck, deck_for
 from scorekeeper.core.engine import effects, listing, setup, undo, verdicts
@@ -25,7 +25,6 @@ from scorekeeper.core.engine.facts import melee_next
 from scorekeeper.core.engine.moves import (
     ERRORS,
     IllegalMoveError,
-    ListedVerdict,
     Move,
     SetupError,
     Verdict,
@@ -36,6 +35,32 @@ from scorekeeper.core.scoring import score_hand
 from scorekeeper.core.sheets import Sheet
 
 __all__ = ["Debt", "Game", "Melee", "Outcome"]
+
+
+class ListedVerdict(Verdict):
+    """The verdict on a move made straight from :meth:`Game.legal_moves` with every
+    card known: legal, with the reason and rule worked out by ``judge(*args)`` (its
+    ``_later``) when first read. :meth:`Game.apply` builds it bare (no ``__init__`` of
+    its own runs) and sets that one field: simulation makes one a move.
+
+    >>> v = ListedVerdict()
+    >>> v._later = (lambda: Verdict(True, "8♠ is wild", "c8-eights"),)
+    >>> v.legal, v.reason
+    (True, '8♠ is wild')
+    """
+
+    __slots__ = ()
+
+    # What every such verdict says, as class attributes (they shadow the slots, which
+    # stay unset).
+    legal = True
+    cause = "play"
+    implied = ()
+    if TYPE_CHECKING:
+        def __init__(self) -> None: ...
+    else:
+        __init__ = object.__init__  # built bare (no call frame), filled by apply
+
 
 @dataclass(frozen=True)
 class Outcome:
@@ -80,7 +105,7 @@ class Game(Position):
         super().__init__(variant, players, dealer, deck, counts, seed, names)
         self.history: list[undo.Record] = []
         self._exact = False  # every card known, now and after any refill: see legal_moves
-        self._listed: tuple[Move, ...] = ()  # what legal_moves last listed, until a move
+        self._listed: list[Move] = []  # the moves allowed now, when every card is known
 
     # ----------------------------------------------------------------- setup
 
@@ -228,14 +253,15 @@ class Game(Position):
 
         When every card is known these moves are certainly legal, so until the next
         move :meth:`apply` makes any of them without judging it again: the fast path
-        that simulation runs on. Until then, asking again (:meth:`actors`,
-        :meth:`summary`) copies that listing instead of working it out."""
+        that simulation runs on. The game keeps that listing (:meth:`apply` works it
+        out after each move, see :meth:`_move_on`), so asking again (:meth:`actors`,
+        :meth:`summary`) copies it instead of working it out."""
         listed = self._listed
         if listed:
-            return list(listed)
+            return listed[:]
         moves = listing.legal_moves(self)
         if self._exact:
-            self._listed = tuple(moves)
+            self._listed = moves[:]
         return moves
 
     def actors(self) -> set[int]:
@@ -276,28 +302,50 @@ class Game(Position):
         """Make a move, or raise an :class:`IllegalMoveError` subclass carrying the
         verdict (nothing changes then). Returns the verdict (legal may be None).
 
-        A move equal to one :meth:`legal_moves` listed with every card known is made
-        without judging it again; its verdict's reason is worked out when read."""
+        A move :meth:`legal_moves` listed with every card known (the very object: the
+        move book's) is made without judging it again; its verdict's reason is worked
+        out when read."""
         listed = self._listed
-        if listed:
-            self._listed = ()
-            # Listed moves are the move book's own objects and a caller usually makes
-            # one of them: compared by identity first (cheap), then by value.
+        if listed:  # the moves allowed now, listed after the move before
             for made in listed:
                 if made is move:
-                    fast = True
-                    break
-            else:
-                fast = move in listed
-            if fast:
-                history = self.history
-                undo.make(self, history, move)
-                return ListedVerdict((Game._judge_made, self, history[-1], len(history)))
+                    history = self.history
+                    undo.make(self, history, move)
+                    # _move_on with every card known, written out: once a simulated move.
+                    moves, only_pass = listing.listed(self)
+                    self._listed = (self._passes_taken() if only_pass and move.kind != "call"
+                                    else moves)
+                    made_verdict = ListedVerdict()
+                    made_verdict._later = (Game._judge_made, self, history[-1], len(history))
+                    return made_verdict
         verdict = verdicts.check(self, move)
         if verdict.legal is False:
             raise ERRORS[verdict.cause](move, verdict)
         undo.make(self, self.history, move, verdict.implied)
+        self._move_on(move)
         return verdict
+
+    def _move_on(self, move: Move) -> None:
+        """After ``move``, take the passes that are all the seats on turn have left
+        (none after a call, which leaves the turn where it was). With every card known
+        the listing of the position says whether the pass is all that is left, and is
+        kept for :meth:`legal_moves` and the fast path of :meth:`apply`: one pass over
+        the position's facts answers both. Otherwise :func:`.effects.move_on` asks."""
+        if not self._exact:
+            if move.kind != "call":
+                effects.move_on(self)
+            return
+        moves, only_pass = listing.listed(self)
+        self._listed = self._passes_taken() if only_pass and move.kind != "call" else moves
+
+    def _passes_taken(self) -> list[Move]:
+        """Take the pass that is all the seat on turn has left, and each next one the
+        listing finds; the moves allowed in the position reached."""
+        while True:
+            effects.forced_pass(self)
+            moves, only_pass = listing.listed(self)
+            if not only_pass:
+                return moves
 
     def _judge_made(self, rec: undo.Record, depth: int) -> Verdict:
         """The full verdict on a move made by the fast path, judged when someone reads
@@ -318,7 +366,7 @@ class Game(Position):
         """Take back the last move exactly."""
         if not self.history:
             raise IndexError("no move to undo")
-        self._listed = ()
+        self._listed = []
         undo.restore(self, self.history.pop())
 
     pop = undo
