@@ -27,7 +27,7 @@ from scorekeeper.store import running
 from scorekeeper.store.models import utcnow
 
 __all__ = ["FIGURE_COLUMNS", "Change", "Figure", "GroupState", "Kept", "MatchState",
-           "Replayed", "Row", "after_replay", "after_step", "replay_of", "replayed_figures",
+           "Replayed", "Row", "after_step", "replay_of", "replayed_figures",
            "sheet_limits", "state_of"]
 
 Row = Mapping[Any, Any]  # a derived row: its columns by name
@@ -45,7 +45,8 @@ class MatchState:
     ``hand_marks`` (each seat's best and worst hand,
     :func:`scorekeeper.core.hand_records.hand_records`) and ``scored`` (each hand's
     dealer and every seat's points, in order) come with a full replay
-    (:func:`after_replay`: what ``verify`` and ``rebuild`` recompute from); a state moved
+    (:func:`replay_of`, then :func:`state_of`: what ``verify`` and ``rebuild``
+    recompute from); a state moved
     on by one hand has none, and the ratings' writer reads the stored facts instead."""
 
     match_id: int
@@ -122,10 +123,13 @@ class Replayed:
             running.recent_of(self.dealers, self.outs, self.points))
 
 
-def replay_of(game: str, sheet_json: str, seats: int, table: Standings, rows: list[HandRow],
+def replay_of(game: str, sheet_json: str, table: Standings, texts: Sequence[tuple[str, ...]],
               outs: Sequence[int | None]) -> Replayed:
-    """What a full replay (``table``, from the hands as ``rows`` and who went out of
-    each, ``outs``) derives for a match of ``seats`` seats."""
+    """What the full replay ``table`` of a match's hands (their cards as stored,
+    ``texts``, and who went out of each, ``outs``) derives."""
+    seats = len(table.totals)
+    rows = [HandRow(out, held, score.points)
+            for out, held, score in zip(outs, texts, table.hands, strict=True)]
     figures = replayed_figures(game, sheet_json, seats, rows, table)
     marks = tuple((m.best, m.worst) for m in hand_records(game, seats, rows,
                                                           sheet_limits(sheet_json)[0]))
@@ -144,16 +148,6 @@ def state_of(match_id: int, game: str, players: Sequence[int], done: Replayed,
                       done.position.winners, done.running(), created_at, done.places,
                       tuple(HandMarks(*pair) for pair in done.marks),
                       tuple(zip(done.dealers, done.points, strict=True)))
-
-
-def after_replay(match_id: int, game: str, sheet_json: str, players: Sequence[int],
-                 table: Standings, rows: list[HandRow], outs: Sequence[int | None],
-                 finished_before: datetime | None = None,
-                 created_at: datetime | None = None) -> MatchState:
-    """A match's state from a full replay of its hands (``table``, from the hands as
-    ``rows`` and who went out of each, ``outs``)."""
-    done = replay_of(game, sheet_json, len(players), table, rows, outs)
-    return state_of(match_id, game, players, done, finished_before, created_at)
 
 
 def after_step(before: MatchState, state: running.Running, table: Standings) -> MatchState:

@@ -90,7 +90,6 @@ __all__ = [
     "match_standings",
     "new_match",
     "record_hand",
-    "replayed_hands",
     "running_state",
 ]
 
@@ -244,9 +243,8 @@ def _replayed_state(match: MatchView, table: Standings, results: Sequence[HandRe
                     ) -> MatchState:
     """The match's derived state after a full replay of ``results`` (``table``)."""
     finished = match.finished_at if match.status == "finished" else None
-    done = replayed_hands(match_sheet(match), match.sheet_json, table,
-                          [_texts(result) for result in results],
-                          [result.out for result in results])
+    done = replay_of(match.game, match.sheet_json, table,
+                     [_texts(result) for result in results], [result.out for result in results])
     return state_of(match.id, match.game, _players(match), done, finished)
 
 
@@ -539,16 +537,6 @@ class NewMatch:
                         self.finished_at, created_at)
 
 
-def replayed_hands(sheet: Sheet, sheet_json: str, table: Standings,
-                   texts: Sequence[tuple[str, ...]], outs: Sequence[int | None]) -> Replayed:
-    """What the replay ``table`` of a new match's hands (their cards as stored,
-    ``texts``, and who went out of each, ``outs``) derives, as :class:`NewMatch` takes
-    it."""
-    rows = [HandRow(out, held, score.points)
-            for out, held, score in zip(outs, texts, table.hands, strict=True)]
-    return replay_of(sheet.game, sheet_json, len(table.totals), table, rows, outs)
-
-
 def _check_seats(group: Group, sheet: Sheet, players: Sequence[Player], first_dealer: int
                  ) -> None:
     info = sheet.game_info
@@ -575,7 +563,7 @@ def new_match(group: Group, sheet: Sheet, players: Sequence[Player], first_deale
     sheet_json, texts = sheet.to_json(), [_texts(result) for result in hands]
     return NewMatch(sheet, sheet_json, players, first_dealer,
                     [(r.out, r.hand_size) for r in hands],
-                    replayed_hands(sheet, sheet_json, table, texts, [r.out for r in hands]),
+                    replay_of(sheet.game, sheet_json, table, texts, [r.out for r in hands]),
                     texts, **given)
 
 

@@ -20,8 +20,7 @@ from sqlalchemy.engine import Connection
 from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.scoring import HandResult, standings
 from scorekeeper.core.sheets import Sheet
-from scorekeeper.core.stats import HandRow
-from scorekeeper.store.derived import GroupState, MatchState, after_replay
+from scorekeeper.store.derived import GroupState, MatchState, replay_of, state_of
 from scorekeeper.store.models import Hand, HandEntry, Match, Player, Season, Seat
 
 __all__ = ["group_state", "match_state", "running_text"]
@@ -70,12 +69,10 @@ def match_state(match: Any, seats: Sequence[Any], hands: Sequence[Any],
     results = [HandResult.of(hand.out_seat, [parse_cards(text) for text in held],
                              hand.hand_size) for hand, held in zip(hands, texts, strict=True)]
     table = standings(sheet, names, match.first_dealer, results)
-    rows = [HandRow(hand.out_seat, held, score.points)
-            for hand, held, score in zip(hands, texts, table.hands, strict=True)]
-    return after_replay(match.id, match.game, match.sheet_json,
-                        [seat.player_id for seat in seats], table, rows,
-                        [hand.out_seat for hand in hands], match.finished_at,
-                        match.created_at)
+    done = replay_of(match.game, match.sheet_json, table, texts,
+                     [hand.out_seat for hand in hands])
+    return state_of(match.id, match.game, [seat.player_id for seat in seats], done,
+                    match.finished_at, match.created_at)
 
 
 def group_state(connection: Connection, group_id: int) -> GroupState:

@@ -21,8 +21,7 @@ from scorekeeper.core.errors import InputError
 from scorekeeper.core.scoring import HandResult, ScoringError, Standings, standings
 from scorekeeper.core.sheets import LO, Sheet, SheetError
 from scorekeeper.core.text import COLOUR, clean_text, name_key
-from scorekeeper.store.derived import Replayed
-from scorekeeper.store.records import replayed_hands
+from scorekeeper.store.derived import Replayed, replay_of
 
 __all__ = ["FORMAT", "VERSION", "Limits", "Plan", "Problem", "TransferError", "parse_json",
            "validate"]
@@ -344,7 +343,7 @@ def _match(data: Any, where: str, limits: Limits, read: _Reader) -> Plan:
                 _moment(data.get("finished_at"), f"{where}.finished_at"),
                 tuple([_ruling(r, f"{where}.rulings[{i}]", len(hands))
                        for i, r in enumerate(rulings)]),
-                replayed_hands(sheet, sheet_json, table, texts, outs), uid, texts, sheet_json)
+                replay_of(sheet.game, sheet_json, table, texts, outs), uid, texts, sheet_json)
 
 
 def _envelope(doc: Any, limits: Limits) -> list[Any]:
