@@ -20,7 +20,7 @@ from typing import NamedTuple
 from sqlalchemy import and_, union_all
 
 from scorekeeper.core.hand_records import NO_WORST
-from scorekeeper.core.ratings import ALL, arrow, is_provisional
+from scorekeeper.core.ratings import ALL, is_provisional
 from scorekeeper.core.sheets import C8, CD, GAMES, LO
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, Player, Rating, RatingStep
@@ -62,11 +62,6 @@ class BoardRow:
     def provisional(self) -> bool:
         """Fewer than the rated matches a settled rating needs."""
         return is_provisional(self.matches)
-
-    @property
-    def arrow(self) -> str:
-        """The change from the last match, as ``▲ 12``."""
-        return arrow(self.change)
 
 
 @dataclass(frozen=True)

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from markupsafe import Markup
 
+from scorekeeper.core.ratings import arrow
+
 __all__ = ["rating", "rating_change"]
 
-_UP = ('<span class="rating-up"><span aria-hidden="true">▲ </span>'
-       '<span class="visually-hidden">up </span>{:,}</span>')
-_DOWN = ('<span class="rating-down"><span aria-hidden="true">▼ </span>'
-         '<span class="visually-hidden">down </span>{:,}</span>')
 _SAME = Markup('<span class="muted"><span aria-hidden="true">–</span>'
                '<span class="visually-hidden">no change</span></span>')
+_MOVED = ('<span class="rating-{}"><span aria-hidden="true">{} </span>'
+          '<span class="visually-hidden">{} </span>{}</span>')
 
 
 def rating(value: int) -> str:
@@ -36,8 +36,8 @@ def rating_change(change: int) -> Markup:
     >>> "down </span>3</span>" in rating_change(-3), "up </span>1,200<" in rating_change(1200)
     (True, True)
     """
-    if change > 0:
-        return Markup(_UP.format(change))
-    if change < 0:
-        return Markup(_DOWN.format(-change))
-    return _SAME
+    if not change:
+        return _SAME
+    symbol, figure = arrow(change).split(" ", 1)  # the core's one way to write it
+    way = "up" if change > 0 else "down"
+    return Markup(_MOVED.format(way, symbol, way, figure))
