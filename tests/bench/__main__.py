@@ -69,7 +69,7 @@ def bench_engine(game: str, players: int, games: int, seed: int, against: str | 
                  repeats: int, baseline: str | None, clock: str, as_json: bool) -> None:
     """Play K seeded random complete games and print games and moves per second."""
     if baseline is not None and not versus.is_checkout(baseline):
-        fail(f"--baseline: {baseline!r} is not a checkout of scorekeeper with its engine bench")
+        fail(f"--baseline: {baseline!r} is not a checkout of scorekeeper with its engine")
     if against:
         _versus(games, repeats, seed, as_json, baseline, clock)
         return

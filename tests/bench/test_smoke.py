@@ -9,7 +9,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from tests.bench import versus
+from tests.bench import playout, versus
 from tests.bench.__main__ import bench
 
 
@@ -44,7 +44,23 @@ def test_play_first_policy_plays_when_it_can():
 
     g = parse_position("c8 | up 4H | turn 1 | hands 8S,KH/4S,5C,9D")
     moves = g.legal_moves()
-    assert {versus.play_first(moves, random.Random(i)).kind for i in range(20)} == {"play"}
+    assert {playout.play_first(moves, random.Random(i)).kind for i in range(20)} == {"play"}
+
+
+def test_play_first_draws_no_random_number_for_a_single_move():
+    import random
+
+    rng = random.Random(1)
+    state = rng.getstate()
+    only = versus.Game.deal(versus.Sheet.make("last-one"), 2, rng=5).legal_moves()[:1]
+    assert playout.play_first(only, rng) is only[0] and rng.getstate() == state
+
+
+def test_a_baseline_checkout_plays_the_same_hands_as_this_one():
+    here = versus.HERE
+    sheet = versus.Sheet.make("crazy-eights", versus.sheet_options("crazy-eights"))
+    ours = playout.play(versus.Game, sheet, 2, playout.streams(3, 4))
+    assert versus.baseline_games(here, "crazy-eights", 2, 4, 3)[1] == ours
 
 
 def test_versus_runs_ours_alone_and_tabulates():
@@ -62,12 +78,11 @@ def test_versus_against_openspiel_when_installed():
 
 
 def test_versus_times_a_baseline_checkout():
-    import pathlib
-
-    here = str(pathlib.Path(versus.__file__).parents[2])  # this checkout as its own baseline
-    row = versus.compare("last-one", 3, 2, 1, seed=0, pyspiel=None, baseline=here)
+    row = versus.compare("last-one", 3, 2, 1, seed=0, pyspiel=None,
+                         baseline=versus.HERE)  # this checkout as its own baseline
     assert row["before_games_per_second"] > 0 and row["speedup"] > 0
-    assert "| Before games/s | Speed-up |" in versus.table([row])
+    assert row["after_games_per_second"] > 0
+    assert "| Before games/s | After games/s | Speed-up |" in versus.table([row])
 
 
 @pytest.mark.parametrize(("players", "uniform"), [(2, True), (4, True), (7, False)])

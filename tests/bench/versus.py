@@ -1,7 +1,8 @@
 """``python -m tests.bench engine --against openspiel``: our engine and OpenSpiel's, side by side.
 
 Both play random complete Crazy Eights hands with the same *play-first* policy (a random
-playable card when there is one, else a random one of what is left: draw or pass),
+playable card when there is one, else a random one of what is left: draw or pass; no
+random draw when there is one move only, see :mod:`.playout`),
 under the same rules: OpenSpiel's ``crazy_eights`` with ``max_draw_cards=5``,
 ``use_special_cards=False``, ``reshuffle=True`` and a turn cap far beyond any real hand;
 our sheet with the options that match it (:data:`OPENSPIEL_SHEET`). They run in one
@@ -14,9 +15,15 @@ both engines run in this one thread, OpenSpiel's C++ included, so CPU time charg
 only for its own work, while wall-clock time (``--clock wall``) also counts the moments
 a shared machine gives to other jobs, which made ratios swing by half between runs.
 
-``--baseline DIR`` adds a third engine to each batch: ours as checked out in ``DIR``
-(e.g. ``git worktree add /tmp/sk-before <commit>``), run in a subprocess that times
-itself, so an older engine and this one are compared under the same load.
+``--baseline DIR`` adds a before/after pair to each batch: the engine checked out in
+``DIR`` (e.g. ``git worktree add /tmp/sk-before <commit>``) and this checkout's, each
+in a fresh subprocess that times itself, one after the other (which goes first
+alternates batch by batch). Both run the one loop of :mod:`.playout` on the same hands
+(one random stream per hand), in processes alike (not this one, which also holds
+OpenSpiel and the other engines' garbage), each after an untimed batch of other hands
+(so neither figure includes building the engine's move tables, which a long
+simulation does once), and a batch's two times differ by the engines alone; the
+speed-up is the median of the batches' own ratios.
 
 OpenSpiel leaves its chance nodes (each card dealt or drawn) to the caller, so its
 figures include picking them in Python. The table shows two ways: by the weights of
@@ -49,16 +56,16 @@ from functools import partial
 from typing import Any
 
 from scorekeeper.core.cards import deck_for
-from scorekeeper.core.engine.moves import Move
 from scorekeeper.core.engine.state import Game
 from scorekeeper.core.sheets import Sheet
+from tests.bench import playout
 from tests.support.engine import OPENSPIEL_SHEET
 
 CONFIGS: tuple[tuple[str, int], ...] = (
     ("crazy-eights", 2), ("crazy-eights", 4), ("crazy-eights", 7),
     ("last-one", 4), ("last-one", 6))
 _DRAW, _PASS = 52, 53  # OpenSpiel's action ids: 0–51 play a card, 52 draw, 53 pass
-MOVE_CAP = 100_000
+MOVE_CAP = playout.MOVE_CAP
 
 
 def load_pyspiel() -> Any:
@@ -70,25 +77,10 @@ def load_pyspiel() -> Any:
     return pyspiel
 
 
-def play_first(moves: list[Move], rng: random.Random) -> Move:
-    """A random play when any card can be played, else a random other move."""
-    plays = [m for m in moves if m.kind == "play"]
-    return rng.choice(plays or moves)
-
-
-def our_games(players: int, games: int, rng: random.Random, game: str = "crazy-eights"
-              ) -> int:
-    """Play ``games`` random hands with our engine; returns the moves made."""
-    sheet = Sheet.make(game, OPENSPIEL_SHEET if game == "crazy-eights" else None)
-    moves, cap = 0, MOVE_CAP * games
-    for i in range(games):
-        g = Game.deal(sheet, players, i % players, rng)
-        while not g.is_over:
-            g.apply(play_first(g.legal_moves(), rng))
-            moves += 1
-            if moves > cap:
-                raise RuntimeError("a random hand did not end")
-    return moves
+def sheet_options(game: str) -> dict[str, Any] | None:
+    """The options both engines play ``game`` under: OpenSpiel's rules for Crazy
+    Eights, the default sheet otherwise."""
+    return OPENSPIEL_SHEET if game == "crazy-eights" else None
 
 
 def openspiel_game(pyspiel: Any, players: int) -> Any:
@@ -123,8 +115,8 @@ def openspiel_games(pyspiel: Any, players: int, games: int, rng: random.Random,
                 state.apply_action(rng.choices(actions, [p for _, p in outcomes])[0])
                 continue
             legal = state.legal_actions()
-            plays = [a for a in legal if a < _DRAW]
-            state.apply_action(rng.choice(plays or legal))
+            options = [a for a in legal if a < _DRAW] or legal  # as playout.play_first
+            state.apply_action(options[0] if len(options) == 1 else rng.choice(options))
             moves += 1
     return moves
 
@@ -133,32 +125,41 @@ CLOCKS: dict[str, Callable[[], float]] = {"cpu": time.process_time,
                                            "wall": time.perf_counter}
 
 _BASELINE = """
-import json, random, sys, time
-try:
-    from tests.bench.versus import our_games
-except ImportError:  # a checkout from before the benchmarks moved under tests/
-    from scorekeeper.cli.versus import our_games
-game, players, games, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-clock = {"cpu": time.process_time, "wall": time.perf_counter}[sys.argv[5]]
+import importlib.util, json, sys, time
+from scorekeeper.core.engine import Game  # the engine checked out in the baseline
+from scorekeeper.core.sheets import Sheet
+spec = importlib.util.spec_from_file_location("playout", sys.argv[1])
+playout = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(playout)
+game, players, games, seed = sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+clock = {"cpu": time.process_time, "wall": time.perf_counter}[sys.argv[6]]
+sheet = Sheet.make(game, json.loads(sys.argv[7]))
+playout.play(Game, sheet, players, playout.streams(seed + 1_000_000, games))  # warm-up
+rngs = playout.streams(seed, games)
 start = clock()
-moves = our_games(players, games, random.Random(seed), game)
+moves = playout.play(Game, sheet, players, rngs)
 print(json.dumps([clock() - start, moves]))
 """
 
 
 def is_checkout(path: str) -> bool:
-    """Whether ``path`` holds a checkout whose engine bench :func:`baseline_games` runs
-    (under ``tests/bench`` now, under ``scorekeeper/cli`` before it moved)."""
-    return any(os.path.isfile(os.path.join(path, *where, "versus.py"))
-               for where in (("tests", "bench"), ("scorekeeper", "cli")))
+    """Whether ``path`` holds a checkout of scorekeeper with an engine package for
+    :func:`baseline_games` to time."""
+    return os.path.isfile(os.path.join(path, "scorekeeper", "core", "engine", "__init__.py"))
+
+
+HERE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+"""The top of this checkout: the "after" of a before/after pair."""
 
 
 def baseline_games(path: str, game: str, players: int, games: int, seed: int,
                    clock: str = "cpu") -> tuple[float, int]:
-    """Seconds and moves for the same games under the engine checked out in ``path``
-    (its own ``our_games``, timed inside the subprocess with the same clock)."""
+    """Seconds and moves for a batch of hands under the engine checked out in ``path``:
+    this checkout's :mod:`.playout` loop in a subprocess that imports that engine and
+    times itself with the given clock."""
     done = subprocess.run(
-        [sys.executable, "-c", _BASELINE, game, str(players), str(games), str(seed), clock],
+        [sys.executable, "-c", _BASELINE, playout.__file__, game, str(players), str(games),
+         str(seed), clock, json.dumps(sheet_options(game))],
         env={**os.environ, "PYTHONPATH": path}, cwd=path, capture_output=True, text=True,
         check=True)
     seconds, moves = json.loads(done.stdout.strip().splitlines()[-1])
@@ -180,10 +181,12 @@ def compare(game: str, players: int, games: int, repeats: int, seed: int,
     theirs: list[tuple[float, int]] = []
     uniform: list[tuple[float, int]] = []
     before: list[tuple[float, int]] = []
+    after: list[tuple[float, int]] = []
     timer = CLOCKS[clock]
+    sheet = Sheet.make(game, sheet_options(game))
     for r in range(repeats):
-        ours.append(_time(partial(our_games, players, games, random.Random(seed + r), game),
-                          timer))
+        rngs = playout.streams(seed + r, games)  # made before the clock starts
+        ours.append(_time(partial(playout.play, Game, sheet, players, rngs), timer))
         if game == "crazy-eights" and pyspiel is not None:
             theirs.append(_time(partial(openspiel_games, pyspiel, players, games,
                                         random.Random(seed + r)), timer))
@@ -191,13 +194,17 @@ def compare(game: str, players: int, games: int, repeats: int, seed: int,
                 uniform.append(_time(partial(openspiel_games, pyspiel, players, games,
                                              random.Random(seed + r), "uniform"), timer))
         if baseline is not None:
-            before.append(baseline_games(baseline, game, players, games, seed + r, clock))
+            pair = [(before, baseline), (after, HERE)]
+            for times, path in pair[::-1] if r % 2 else pair:
+                times.append(baseline_games(path, game, players, games, seed + r, clock))
     row: dict[str, Any] = {"game": game, "players": players, "games": games,
                            "repeats": repeats, "clock": clock, **_rates("ours", ours, games)}
     if before:
         row.update(_rates("before", before, games))
-        row["speedup"] = round(row["ours_games_per_second"]
-                               / row["before_games_per_second"], 2)
+        row.update(_rates("after", after, games))
+        # Batch r of both played the same hands: the ratio of each pair, then the median.
+        row["speedup"] = round(statistics.median(b / a for (a, _), (b, _) in zip(
+            after, before, strict=True)), 2)
     if theirs:
         row.update(_rates("openspiel", theirs, games))
         row["games_ratio"] = round(row["ours_games_per_second"]
@@ -232,8 +239,8 @@ def table(rows: list[dict[str, Any]]) -> str:
     head += " Ours moves/s | OpenSpiel moves/s | Ratio |"
     rule += " ---: | ---: | ---: |"
     if extra:
-        head += " Before games/s | Speed-up |"
-        rule += " ---: | ---: |"
+        head += " Before games/s | After games/s | Speed-up |"
+        rule += " ---: | ---: | ---: |"
     lines = [head, rule]
     for r in rows:
         cell = partial(_cell, r)
@@ -245,6 +252,7 @@ def table(rows: list[dict[str, Any]]) -> str:
         line += (f" {cell('ours_moves_per_second')} | {cell('openspiel_moves_per_second')} "
                  f"| {cell('moves_ratio', '{:.2f}×')} |")
         if extra:
-            line += f" {cell('before_games_per_second')} | {cell('speedup', '{:.2f}×')} |"
+            line += (f" {cell('before_games_per_second')} | {cell('after_games_per_second')} "
+                     f"| {cell('speedup', '{:.2f}×')} |")
         lines.append(line)
     return "\n".join(lines)

@@ -19,8 +19,8 @@ list a move started from by reference.
 >>> from scorekeeper.core.engine import Game, Move, Sheet, parse_card
 >>> g = Game.start(Sheet.make("last-one"), 3, 0, [["8S"], ["2H", "5C"], 5], "4H",
 ...                situation={"turn": 1})
->>> apply(g, Move.play(1, parse_card("2H"))); g.debts
-[Debt(seat=2, left=2, reason='two', total=2)]
+>>> apply(g, Move.play(1, parse_card("2H"))), g.debts
+(0, [Debt(seat=2, left=2, reason='two', total=2)])
 """
 
 from __future__ import annotations
@@ -69,15 +69,18 @@ def begin(game: Game) -> None:
         _card_effect(game, dealer, v.effects.get(up.rank))
 
 
-def apply(game: Game, move: Move) -> None:
+def apply(game: Game, move: Move) -> int | None:
     """Carry out an accepted move, with the call penalty it makes due, then settle
     debts and the blocked/jammed check. The passes that are all the seats on turn
-    then have left are the caller's to take (:func:`forced_pass`)."""
+    then have left are the caller's to take (:func:`forced_pass`).
+
+    Returns, for a play, where its card sat in the seat's known hand (-1: among its
+    unseen cards): the undo log keeps that, and only taking the card out finds it."""
     kind = move.kind
     if game.forced:  # rarely: only just after the engine took a pass
         if kind == "pass" and move.player in game.forced:
             _noted(game, move.player)  # a pass the engine already took, written out
-            return
+            return None
         if kind != "call":
             game.forced = ()
     prev = game.uncalled
@@ -85,12 +88,13 @@ def apply(game: Game, move: Move) -> None:
            and not (game.debts and game.debts[0].reason == "penalty"))
     if due:
         game.uncalled = -1
-    _HANDLERS[kind](game, move)
+    at = _play(game, move) if kind == "play" else _HANDLERS[kind](game, move)
     if due:
         n = game.variant.call_penalty
         game.debts = [Debt(prev, n, "penalty", n), *game.debts]
     if game.debts:
         _settle(game)
+    return at
 
 
 def forced_pass(game: Game) -> None:
@@ -167,13 +171,17 @@ def _reverse(game: Game) -> int:
 
 # -------------------------------------------------------------- moves
 
-def _play(game: Game, move: Move) -> None:
+def _play(game: Game, move: Move) -> int:
     p, c = move.player, move.card
     assert c is not None
+    held = game.known[p]
     try:
-        game.known[p].remove(c)
+        at = held.index(c)
     except ValueError:  # one of the seat's unseen cards
+        at = -1
         game.unknown[p] -= 1
+    else:
+        del held[at]
     joker = c.rank is None
     eff = move.as_card if joker else c
     assert eff is not None
@@ -189,7 +197,7 @@ def _play(game: Game, move: Move) -> None:
     left = len(game.known[p]) + game.unknown[p]
     if left == 0:
         _go_out(game, p, eff, joker, in_melee)
-        return
+        return at
     if left == 1 and game.variant.call_required:
         game.uncalled = p
     elif game.uncalled == p:
@@ -208,10 +216,11 @@ def _play(game: Game, move: Move) -> None:
             code = game.variant.rank_effects[rank]
         if code is None:  # most cards: the next seat's turn
             game.turn, game.drawn = (p + game.direction) % game.players, 0
-            return
+            return at
         if code == "three" and was_free and not game.variant.three_chain:
             code = None
         _card_effect(game, p, code)
+    return at
 
 
 def _pass_draw_on(game: Game, p: int) -> None:
@@ -363,4 +372,4 @@ def _settle(game: Game) -> None:
         _debt_done(game, debt.seat, debt.reason)
 
 
-_HANDLERS = {"play": _play, "draw": _draw, "pass": _pass, "call": _call, "name": _name}
+_HANDLERS = {"draw": _draw, "pass": _pass, "call": _call, "name": _name}  # a play: _play

@@ -52,26 +52,58 @@ def listed(g: Position) -> tuple[list[Move], bool]:
     lists its moves: with every card known, the engine moves the turn on from this
     answer rather than work the facts out a second time.
 
-    A plain turn (the common case) is listed here: plays, then the draw and the pass
-    when the rules allow them (or cannot rule them out); after drawing, plays only
-    with play_after_draw. One function rather than a dispatch and a helper, as
-    simulation lists once a move."""
-    if g.debts or g.result is not None or g.naming or g.melee is not None or g.free_play:
+    A turn (the common case) is listed here: plays, then the draw and the pass when
+    the rules allow them (or cannot rule them out); after drawing, plays only with
+    play_after_draw; on a 3's free play, plays and the pass. Plays are wild cards once
+    per suit they may name, a joker once per card it may stand for. One function
+    rather than a dispatch and helpers, as simulation lists once a move."""
+    if g.debts or g.result is not None or g.naming or g.melee is not None:
         return _phase_moves(g), False
     v, p, drawn = g.variant, g.turn, g.drawn
-    unseen = g.unknown[p]
-    may_play = not drawn or v.play_after_draw
-    moves = _plays(g, p, g.known[p]) if may_play else []
-    if unseen and may_play and not moves and can_play(g, p):
-        # Deduced from the deck: some unseen card must be playable; list each it may be.
-        moves = _plays(g, p, list(dict.fromkeys(unseen_cards(g))))
+    free = g.free_play  # apart: assigning four names at once builds a tuple
     book = v.moves
+    moves: list[Move] = []
+    may_play = not drawn or v.play_after_draw
+    unseen = g.unknown[p]
+    if may_play:
+        cards: Collection[Card] = g.known[p]
+        playable: Collection[Card] = playable_cards(g, p, cards, free)
+        jokers = _joker_plays(g, p, free) if g.deck.jokers and JOKER in cards else ()
+        if unseen and not playable and not jokers and not free and can_play(g, p):
+            # Deduced from the deck: some unseen card must be playable; list each it
+            # may be.
+            cards = list(dict.fromkeys(unseen_cards(g)))
+            playable = playable_cards(g, p, cards)
+            jokers = _joker_plays(g, p, free) if JOKER in cards else ()
+        if playable:
+            if g.deck.decks > 1 and len(playable) > 1:
+                # Only two-deck games hold duplicates: each playable card once, in order
+                # (the filter keeps the order, so filtering first leaves fewer to sort
+                # out).
+                playable = dict.fromkeys(playable)  # its keys serve as they are
+            plays = book.by_seat[p]
+            # A card of the seat's wild rank is wild for it (effect_of: "eight"); it
+            # names a suit as wild_naming says: always, or as the last card also not at
+            # all.
+            wild = g.wild[p]
+            for c in playable:
+                if c.rank is not wild:
+                    moves.append(plays[c])
+                    continue
+                if wild_naming(g, p) == "free":
+                    moves.append(plays[c])
+                moves += book.wilds[p][c]
+        if jokers:
+            moves += jokers
+    if free:
+        moves.append(book.passes[p])
+        return _with_call(g, moves), False
     if g.active_suit is None and not drawn and not v.is_last_one:
         moves += book.names[p]
         return _with_call(g, moves), False
     # With every card of the seat known, it can play exactly when a play is listed.
-    playable = bool(moves) if may_play and not unseen else can_play(g, p)
-    (draw_ok, _), (pass_ok, _) = turn_choices(g, playable)
+    playable_now = bool(moves) if may_play and not unseen else can_play(g, p)
+    (draw_ok, _), (pass_ok, _) = turn_choices(g, playable_now)
     if draw_ok is not False:
         moves.append(book.draws[p])
     if pass_ok is not False:
@@ -79,24 +111,21 @@ def listed(g: Position) -> tuple[list[Move], bool]:
     if g.uncalled >= 0:
         _with_call(g, moves)
     # Only a seat that may not draw can be left with nothing but the pass (only_pass).
-    return moves, draw_ok is False and only_pass(playable if may_play else False,
+    return moves, draw_ok is False and only_pass(playable_now if may_play else False,
                                                  False) is True
 
 
 def _phase_moves(g: Position) -> list[Move]:
-    """The moves allowed outside a plain turn: owed cards, the hand over, the starter
-    to name, a melee, a free play."""
+    """The moves allowed outside a turn: owed cards, the hand over, the starter to
+    name, a melee."""
     if g.debts:
         moves = _debt_moves(g)
     elif g.result is not None:
         return []
     elif g.naming:
         moves = _naming_moves(g)
-    elif g.melee is not None:
-        moves = _melee_moves(g)
     else:
-        moves = _plays(g, g.turn, g.known[g.turn], free=True)
-        moves.append(g.variant.moves.passes[g.turn])
+        moves = _melee_moves(g)
     return _with_call(g, moves)
 
 
@@ -106,32 +135,6 @@ def _with_call(g: Position, moves: list[Move]) -> list[Move]:
     seat = g.uncalled
     if seat >= 0 and g.variant.call_required and g.hand_size(seat) == 1:
         moves.insert(0, g.variant.moves.calls[seat])
-    return moves
-
-
-def _plays(g: Position, p: int, cards: Collection[Card], free: bool = False) -> list[Move]:
-    """The plays of ``cards`` by seat ``p`` that are allowed now (``free``: the free
-    card after a 3): wild cards once per suit they may name, a joker once per card it
-    may stand for."""
-    deck = g.deck
-    playable: Collection[Card] = playable_cards(g, p, cards, free)
-    moves: list[Move] = []
-    if playable:
-        if deck.decks > 1 and len(playable) > 1:
-            # Only two-deck games hold duplicates: each playable card once, in order
-            # (the filter keeps the order, so filtering first leaves fewer to sort out).
-            playable = dict.fromkeys(playable)  # its keys serve as they are
-        plays = g.variant.moves.by_seat[p]
-        # A card of the seat's wild rank is wild for it (effect_of: "eight"); it names
-        # a suit as wild_naming says.
-        wild = g.wild[p]
-        for c in playable:
-            if c.rank is wild:
-                moves += plays[c][wild_naming(g, p) == "needed":]
-            else:
-                moves.append(plays[c][0])
-    if deck.jokers and JOKER in cards:  # looking costs a comparison a card
-        moves += _joker_plays(g, p, free)
     return moves
 
 
@@ -206,8 +209,9 @@ def _melee_moves(g: Position) -> list[Move]:
     nxt, book = melee_next(g), g.variant.moves
     moves: list[Move] = []
     for p in range(g.players):
-        if nxt is None or not may_continue_melee(g, p)[0]:
+        if not may_continue_melee(g, p, nxt)[0]:
             continue
+        assert nxt is not None  # else the run has stopped at the king: nobody continues
         for c in (nxt, JOKER):
             if c in g.known[p]:
                 named = None if c is nxt else nxt

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from scorekeeper.core.cards import Card, Deck, deck_for
 from scorekeeper.core.engine import effects, listing, setup, undo, verdicts
@@ -39,17 +39,15 @@ __all__ = ["Debt", "Game", "Melee", "Outcome"]
 
 class ListedVerdict(Verdict):
     """The verdict on a move made straight from :meth:`Game.legal_moves` with every
-    card known: legal, with the reason and rule worked out by ``judge(*args)`` (its
-    ``_later``) when first read. :meth:`Game.apply` builds it bare (no ``__init__`` of
-    its own runs) and sets that one field: simulation makes one a move.
-
-    >>> v = ListedVerdict()
-    >>> v._later = (lambda: Verdict(True, "8♠ is wild", "c8-eights"),)
-    >>> v.legal, v.reason
-    (True, '8♠ is wild')
+    card known: legal, with the reason and rule worked out when first read, by
+    :meth:`Game._judge_made` from the game, the move's undo record (``_later``) and
+    how deep in the history that record sits. :meth:`Game.apply` builds it bare (no
+    ``__init__`` of its own runs) and sets those three: simulation makes one a move.
     """
 
-    __slots__ = ()
+    __slots__ = ("_depth", "_game")
+    _depth: int
+    _game: Game
 
     # What every such verdict says, as class attributes (they shadow the slots, which
     # stay unset).
@@ -60,6 +58,12 @@ class ListedVerdict(Verdict):
         def __init__(self) -> None: ...
     else:
         __init__ = object.__init__  # built bare (no call frame), filled by apply
+
+    def _judged(self) -> None:
+        rec = self._later
+        if rec is not None:
+            full = Game._judge_made(self._game, cast(undo.Record, rec), self._depth)
+            self._reason, self._rule, self._later = full.reason, full.rule, None
 
 
 @dataclass(frozen=True)
@@ -258,7 +262,7 @@ class Game(Position):
         :meth:`summary`) copies it instead of working it out."""
         listed = self._listed
         if listed:
-            return listed[:]
+            return [*listed]
         moves = listing.legal_moves(self)
         if self._exact:
             self._listed = moves[:]
@@ -315,9 +319,10 @@ class Game(Position):
                     moves, only_pass = listing.listed(self)
                     self._listed = (self._passes_taken() if only_pass and move.kind != "call"
                                     else moves)
-                    made_verdict = ListedVerdict()
-                    made_verdict._later = (Game._judge_made, self, history[-1], len(history))
-                    return made_verdict
+                    listed_verdict = ListedVerdict()
+                    listed_verdict._later = history[-1]
+                    listed_verdict._game, listed_verdict._depth = self, len(history)
+                    return listed_verdict
         verdict = verdicts.check(self, move)
         if verdict.legal is False:
             raise ERRORS[verdict.cause](move, verdict)

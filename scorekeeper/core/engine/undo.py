@@ -105,10 +105,11 @@ class DrawRecord(Record):
 def make(g: Position, history: list[Record], move: Move,
          implied: tuple[int, ...] = ()) -> None:
     """Carry out an accepted move (after the unsaid passes it implies) and log its
-    record in ``history``: for a play, where its card sat; for a draw, where its card
-    came from and went. The facts that rarely change are kept as the last record's
-    tuple when unchanged (the common case), else as the variant's one tuple for their
-    value. One function, without helpers: it runs once a simulated move."""
+    record in ``history``: for a play, where its card sat (as the effect says); for a
+    draw, where its card came from and went. The facts that rarely change are kept as
+    the last record's tuple when unchanged (the common case), else as the variant's
+    one tuple for their value. One function, without helpers: it runs once a
+    simulated move."""
     rare = (g.uncalled, g.winner, g.result, g.melee, g.melee_suit, g.direction, g.naming,
             g.refills)
     last = history[-1][9] if history else None  # its rare facts
@@ -128,16 +129,12 @@ def make(g: Position, history: list[Record], move: Move,
         history.append(DrawRecord(facts + (had_stock, len(held) != size, top,  # noqa: RUF005
                                            pile if g.pile is not pile else None)))
         return
-    if kind == "play":
-        try:
-            at = g.known[move.player].index(move.card)  # type: ignore[arg-type]
-        except ValueError:  # one of the seat's unseen cards
-            at = -1
-        history.append(PlayRecord(facts + (at,)))  # noqa: RUF005
-    else:
-        history.append(Record(facts))
     for seat in implied:
         effects.unsaid_pass(g, seat)
+    if kind == "play":  # the effect says where the card sat
+        history.append(PlayRecord(facts + (effects.apply(g, move),)))  # noqa: RUF005
+        return
+    history.append(Record(facts))
     effects.apply(g, move)
 
 

@@ -204,7 +204,7 @@ def _check_melee(g: Position, move: Move) -> Verdict:
 
 def _check_melee_play(g: Position, move: Move, rule: str) -> Verdict:
     p, c, nxt = move.player, move.card, melee_next(g)
-    allowed, why = may_continue_melee(g, p)
+    allowed, why = may_continue_melee(g, p, nxt)
     if why == "aggressor":
         return Verdict(False, f"{g.seat_name(p)} is the aggressor and cannot continue the "
                        "melee", rule, "turn")
