@@ -65,7 +65,9 @@ def test_hand_entry_first_load_is_light_and_a_repeat_visit_fetches_only_the_page
     start = time.time()
     page.goto(base + path)
     loaded = page.evaluate(LOADED_AT)
-    page.wait_for_function("document.querySelector('script[src*=\"/static/offline.\"]')")
+    # A locator, not wait_for_function: when the script is not there at the first look,
+    # that polls with eval, which the page's CSP refuses (the failure seen now and then).
+    page.locator('script[src*="/static/offline."]').wait_for(state="attached")
     counted.quiet(0.2)  # the favicon comes around the load event; offline.js after it
     first = to_load(counted.since(start), loaded)
     assert [a.path for a in first if a.kind == "document"] == [path]
