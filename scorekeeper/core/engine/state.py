@@ -64,6 +64,7 @@ class ListedVerdict(Verdict):
         if rec is not None:
             full = Game._judge_made(self._game, cast(undo.Record, rec), self._depth)
             self._reason, self._rule, self._later = full.reason, full.rule, None
+            del self._game  # judged: the verdict no longer keeps the game alive
 
 
 @dataclass(frozen=True)
