@@ -60,7 +60,7 @@ def test_a_baseline_checkout_plays_the_same_hands_as_this_one():
     here = versus.HERE
     sheet = versus.Sheet.make("crazy-eights", versus.sheet_options("crazy-eights"))
     ours = playout.play(versus.Game, sheet, 2, playout.streams(3, 4))
-    assert versus.baseline_games(here, "crazy-eights", 2, 4, 3)[1] == ours
+    assert versus.checkout_games(here, "crazy-eights", 2, 4, 3)[1] == ours
 
 
 def test_versus_runs_ours_alone_and_tabulates():

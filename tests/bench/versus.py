@@ -144,7 +144,7 @@ print(json.dumps([clock() - start, moves]))
 
 def is_checkout(path: str) -> bool:
     """Whether ``path`` holds a checkout of scorekeeper with an engine package for
-    :func:`baseline_games` to time."""
+    :func:`checkout_games` to time."""
     return os.path.isfile(os.path.join(path, "scorekeeper", "core", "engine", "__init__.py"))
 
 
@@ -152,7 +152,7 @@ HERE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 """The top of this checkout: the "after" of a before/after pair."""
 
 
-def baseline_games(path: str, game: str, players: int, games: int, seed: int,
+def checkout_games(path: str, game: str, players: int, games: int, seed: int,
                    clock: str = "cpu") -> tuple[float, int]:
     """Seconds and moves for a batch of hands under the engine checked out in ``path``:
     this checkout's :mod:`.playout` loop in a subprocess that imports that engine and
@@ -196,7 +196,7 @@ def compare(game: str, players: int, games: int, repeats: int, seed: int,
         if baseline is not None:
             pair = [(before, baseline), (after, HERE)]
             for times, path in pair[::-1] if r % 2 else pair:
-                times.append(baseline_games(path, game, players, games, seed + r, clock))
+                times.append(checkout_games(path, game, players, games, seed + r, clock))
     row: dict[str, Any] = {"game": game, "players": players, "games": games,
                            "repeats": repeats, "clock": clock, **_rates("ours", ours, games)}
     if before:
