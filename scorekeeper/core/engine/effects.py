@@ -25,6 +25,8 @@ list a move started from by reference.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from scorekeeper.core.cards import Card
 from scorekeeper.core.engine.facts import (
     can_draw,
@@ -88,7 +90,7 @@ def apply(game: Game, move: Move) -> int | None:
            and not (game.debts and game.debts[0].reason == "penalty"))
     if due:
         game.uncalled = -1
-    at = _play(game, move) if kind == "play" else _HANDLERS[kind](game, move)
+    at = _HANDLERS[kind](game, move)
     if due:
         n = game.variant.call_penalty
         game.debts = [Debt(prev, n, "penalty", n), *game.debts]
@@ -372,4 +374,5 @@ def _settle(game: Game) -> None:
         _debt_done(game, debt.seat, debt.reason)
 
 
-_HANDLERS = {"draw": _draw, "pass": _pass, "call": _call, "name": _name}  # a play: _play
+_HANDLERS: dict[str, Callable[[Game, Move], int | None]] = {
+    "play": _play, "draw": _draw, "pass": _pass, "call": _call, "name": _name}
