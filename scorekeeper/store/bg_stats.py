@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -31,21 +32,29 @@ class BgStatsPlay:
     link: str
 
 
-def bg_stats_play(match: MatchView, st: Standings, places: Sequence[int] | None
-                  ) -> BgStatsPlay | None:
-    """The finished match for BG Stats, from its standings and places (None while it is
-    being played). One plain query reads what the view does not carry: the match's uid and
-    start, and its players' uids."""
-    if not st.over or places is None:
-        return None
+def _stored(match: MatchView) -> tuple[str, datetime, dict[int, str]]:
+    """The match's uid and start and its players' uids: one plain query."""
     m, s, p = Match.__table__, Seat.__table__, Player.__table__
     rows = db.session.connection().execute(
         select(m.c.uid, m.c.created_at, p.c.id, p.c.uid).join(s, s.c.match_id == m.c.id)
         .join(p, p.c.id == s.c.player_id).where(m.c.id == match.id)).all()
-    uid, started = rows[0][:2]
-    uids = {player_id: player_uid for *_, player_id, player_uid in rows}
-    ids = [seat.player.id for seat in match.seats]
-    first = next_seat(match.first_dealer, (True,) * len(ids))
+    return rows[0][0], rows[0][1], {player_id: uid for *_, player_id, uid in rows}
+
+
+def bg_stats_play(match: MatchView, st: Standings, places: Sequence[int] | None,
+                  loaded: Match | None = None) -> BgStatsPlay | None:
+    """The finished match for BG Stats, from its standings and places (None while it is
+    being played). What the view does not carry (the match's uid and start, its
+    players' uids) comes from ``loaded``, the match's model when the caller has it with
+    its seats and players, else from one plain query."""
+    if not st.over or places is None:
+        return None
+    if loaded is None:
+        uid, started, uids = _stored(match)
+    else:
+        uid, started = loaded.uid, loaded.created_at
+        uids = {seat.player.id: seat.player.uid for seat in loaded.seats}
+    first = next_seat(match.first_dealer, (True,) * len(match.seats))
     seats = [bg_stats.PlayedSeat(seat.player.name, uids[seat.player.id], places[i],
                                  st.totals[i], i in st.winners, i == first)
              for i, seat in enumerate(match.seats)]

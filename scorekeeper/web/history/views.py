@@ -77,7 +77,7 @@ def record(group_id: int, match_id: int):
         match.seats, key=lambda seat: (ranks[seat.position], seat.position))
     return render_template("history/record.html", group=group, match=match, table=table,
                            chart=chart, games=GAMES, places=ranks, ranked_seats=seats,
-                           bg_stats=bg_stats_play(view, table, ranks))
+                           bg_stats=bg_stats_play(view, table, ranks, loaded=match))
 
 
 @bp.get("/players/<int:player_id>/stats")
