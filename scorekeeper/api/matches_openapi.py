@@ -61,10 +61,60 @@ SCHEMAS = {
             "points": {"type": "array", "items": _INT, "description": "Per seat."},
         },
     },
+    "BgStatsPlay": {
+        "type": "object",
+        "description": "The play in the JSON that BG Stats takes from other apps (its "
+                       "page \"Push plays to BG Stats from other apps or websites\").",
+        "required": ["sourceName", "sourcePlayId", "game", "playDate", "board", "players"],
+        "additionalProperties": False,
+        "properties": {
+            "sourceName": {"type": "string", "description": "This app, as BG Stats shows it."},
+            "sourcePlayId": {"type": "string", "description": "The match's stable uid."},
+            "game": {
+                "type": "object", "additionalProperties": False,
+                "required": ["name", "sourceGameId", "highestWins", "noPoints"],
+                "properties": {
+                    "name": {"type": "string"},
+                    "sourceGameId": {"type": "string", "description": "The game's key."},
+                    "highestWins": {"type": "boolean"},
+                    "noPoints": {"type": "boolean",
+                                 "description": "Countdown: counts, no points, no score."},
+                }},
+            "playDate": {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$",
+                         "description": "The match's start, UTC."},
+            "durationMin": {**_INT, "minimum": 0, "description": "Start to finish."},
+            "board": {"type": "string",
+                      "description": "The rule sheet in a few words: \"standard rules\" "
+                                     "or the house rules that differ."},
+            "players": {"type": "array", "items": {
+                "type": "object", "additionalProperties": False,
+                "required": ["name", "sourcePlayerId", "rank", "winner", "startPlayer"],
+                "properties": {
+                    "name": {"type": "string"},
+                    "sourcePlayerId": {"type": "string",
+                                       "description": "The player's stable public id."},
+                    "rank": {**_INT, "minimum": 1, "description": "The place; ties share."},
+                    "score": {**_INT, "description": "The total (not for Countdown)."},
+                    "winner": {"type": "boolean"},
+                    "startPlayer": {"type": "boolean",
+                                    "description": "Played first in the first hand."},
+                }}, "description": "In seat order."},
+        },
+    },
+    "BgStats": {
+        "type": "object", "required": ["play", "link"], "additionalProperties": False,
+        "properties": {
+            "play": {"$ref": "#/components/schemas/BgStatsPlay"},
+            "link": {"type": "string", "format": "uri",
+                     "description": "Opens BG Stats' import of the play: "
+                                    "https://app.bgstatsapp.com/createPlay.html?data= and "
+                                    "the play's JSON, url-encoded. No token of the group."},
+        },
+    },
     "Match": {
         "type": "object",
         "required": ["id", "game", "sheet", "status", "version", "first_dealer", "seats",
-                     "hands", "standings", "view_path", "ratings"],
+                     "hands", "standings", "view_path", "ratings", "bg_stats"],
         "properties": {
             "id": _INT,
             "game": {"type": "string"},
@@ -85,6 +135,9 @@ SCHEMAS = {
                 "type": "array", "items": {"$ref": "#/components/schemas/SeatRating"}}],
                 "description": "A finished match: each seat's all-time rating in the game "
                                "after it, its change and the seat's place; else null."},
+            "bg_stats": {"oneOf": [{"type": "null"}, {"$ref": "#/components/schemas/BgStats"}],
+                         "description": "A finished match: the play for BG Stats and the "
+                                        "link that logs it there; else null."},
         },
     },
 }
