@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 from flask import Flask
 
+from scorekeeper.secret_key import MADE_NOW
 from scorekeeper.store.timeouts import DEFAULTS as TIMEOUT_DEFAULTS
 from scorekeeper.store.timeouts import engine_options
 
@@ -77,7 +78,7 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
     if not app.config.get("SECRET_KEY"):
         if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
             raise MissingSecretError(NO_SHARED_SECRET)
-        app.config["SECRET_KEY"], app.config["SECRET_KEY_MADE_NOW"] = _persisted_secret(
+        app.config["SECRET_KEY"], app.config[MADE_NOW] = _persisted_secret(
             Path(app.instance_path) / "secret_key")
 
 

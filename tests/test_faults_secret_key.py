@@ -132,3 +132,11 @@ def test_sqlite_an_instance_key_made_anew_is_adopted_a_configured_one_is_not(
     with pytest.raises(SecretKeyMismatch):
         host("configured and different")
 
+
+
+def test_the_start_check_leaves_no_connection_to_inherit(app, host):
+    """gunicorn --preload builds the app in the master, then forks: a connection left
+    in the pool would be shared by every worker (garbled conversations, 500s)."""
+    started = host("test-secret-key")
+    with started.app_context():
+        assert db.engine.pool.checkedin() == 0
