@@ -38,15 +38,13 @@ HEADERS = [("Content-Type", "application/json"), ("Cache-Control", "no-store"),
 
 StartResponse = Callable[..., Any]
 WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
-
-
 PROBE_SECONDS = 1.5  # how long /readyz waits for the database before it says "not ready"
 _PROBE = "scorekeeper.readiness"  # app.extensions: the app's database probe
 
 
 def readiness(app: Flask) -> dict[str, str]:
     """The parts that are not ready, each with why (empty when all are)."""
-    failed = app.extensions.setdefault(_PROBE, _Probe(app)).ask()
+    failed = app.extensions[_PROBE].ask()
     problem = storage_problem(app)
     if problem:
         failed["rate_limits"] = problem
@@ -138,4 +136,5 @@ def _answer(start_response: StartResponse, status: str, body: dict[str, Any],
 
 def register(app: Flask) -> None:
     """Put the health layer in front of everything else the app's WSGI stack holds."""
+    app.extensions[_PROBE] = _Probe(app)
     app.wsgi_app = Health(app, app.wsgi_app)  # type: ignore[method-assign]
