@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from scorekeeper.api.auth import AUTH_RESPONSES, MAX_ID, SECURITY, id_param
-from scorekeeper.api.common import error_response, json_body, ok_response
+from scorekeeper.api.common import error_response, json_body, name_schema, ok_response
 
 _INT = {"type": "integer"}
 _SEAT_MAP = {"type": "object", "additionalProperties": _INT,
@@ -16,10 +16,12 @@ SCHEMAS = {
         "properties": {
             "sheet": {"$ref": "#/components/schemas/Sheet"},
             "players": {
-                "type": "array", "minItems": 2, "maxItems": 7,
+                "type": "array", "minItems": 2, "maxItems": 7, "uniqueItems": True,
                 "items": {"oneOf": [{"type": "integer", "minimum": 1, "maximum": MAX_ID},
-                                    {"type": "string", "minLength": 1}]},
-                "description": "Player ids or names of the group, in clockwise seat order.",
+                                    name_schema(40, "A player's name;")]},
+                "description": "Player ids or names of the group, in clockwise seat order; "
+                               "each player once (a name and its id, or two spellings of "
+                               "one name, are the same player).",
             },
             "first_dealer": {"type": "integer", "minimum": 0, "default": 0,
                              "description": "Seat index of the first dealer."},
