@@ -1,7 +1,7 @@
 """secret key fingerprint: the one row that tells every host which key they share
 
 Revision ID: 7c1f5a9e3b20
-Revises: a9c4e2b7d1f3
+Revises: c3e8a5f1d2b7
 Create Date: 2026-12-01 23:50:00
 
 Empty at first: the first host to start stores its key's fingerprint
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "7c1f5a9e3b20"
-down_revision = "a9c4e2b7d1f3"
+down_revision = "c3e8a5f1d2b7"
 branch_labels = None
 depends_on = None
 
