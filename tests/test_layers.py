@@ -115,7 +115,7 @@ def test_no_modules_import_each_other_in_a_ring():
 
 
 def test_no_page_room_imports_another_room():
-    """What two rooms need lives in a common module of web (``web/board.py``…)."""
+    """What two rooms need lives in a common module of web (``web/scoreboard.py``…)."""
     assert room_imports(all_imports(PACKAGE)) == set()
 
 
