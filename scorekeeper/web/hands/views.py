@@ -28,7 +28,7 @@ from scorekeeper.web.hands.clash import (
     entered,
     recorded_clash,
 )
-from scorekeeper.web.hands.form import (
+from scorekeeper.web.hands.forms import (
     HandForm,
     form_values,
     hand_form,

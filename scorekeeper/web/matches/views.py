@@ -15,7 +15,7 @@ from scorekeeper.store.records import create_match, current_standings, match_she
 from scorekeeper.web import access
 from scorekeeper.web.confirm import asks_first
 from scorekeeper.web.links import public_url
-from scorekeeper.web.matches.form import NEW_SLOTS, SetupForm, setup_form
+from scorekeeper.web.matches.forms import NEW_SLOTS, SetupForm, setup_form
 from scorekeeper.web.scoreboard import board
 from scorekeeper.web.share import qr_response
 
