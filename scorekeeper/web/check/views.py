@@ -24,9 +24,9 @@ from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Match, Ruling
 from scorekeeper.store.records import match_names, match_sheet
 from scorekeeper.web import access
+from scorekeeper.web.check.answer import answer, assumptions, branches, verdict_of
 from scorekeeper.web.check.fields import shown
 from scorekeeper.web.check.forms import OWED_CHOICES, Question
-from scorekeeper.web.check.verdict import answer, assumptions, branches, verdict_of
 
 bp = Blueprint("check", __name__)
 MATCH = "/groups/<int:group_id>/matches/<int:match_id>/check"
