@@ -135,13 +135,26 @@ SCHEMAS = {
     },
     "ReplayStep": {
         "type": "object",
-        "required": ["legal", "reason", "rule", "rule_url", "cause"],
+        "required": ["legal", "reason", "rule", "rule_url", "cause", "needs_suit", "assumed",
+                     "draws"],
         "properties": {
             "legal": {"type": ["boolean", "null"]},
-            "reason": {"type": "string"},
+            "reason": {"type": "string", "description": "Why, in words for people; "
+                       "what a program needs is in the other fields."},
             "rule": {"type": "string", "description": "Anchor in /rules/<game>."},
             "rule_url": {"type": "string"},
             "cause": {"enum": ["turn", "play", "over"]},
+            "needs_suit": {"type": "boolean", "description": "True when the event is "
+                           "refused only for want of a named suit: the same play (an 8, "
+                           "a Countdown wild, a joker as one) or naming with a `suit` is "
+                           "legal."},
+            "assumed": {"type": "array", "items": {"type": "integer"},
+                        "description": "When `legal` is null: the seats (from 0) assumed "
+                        "to hold no playable card, their cards unseen; the event is legal "
+                        "if they could not play."},
+            "draws": {"type": "integer", "minimum": 0, "description": "What a draw "
+                      "costs in all: the cards the seat owes or must draw (1 for a plain "
+                      "draw); 0 for any other event."},
             "implied": {"type": "array", "items": {"type": "string"},
                         "description": "Passes the table left unsaid, taken as said "
                         "before this event: [\"pass by seat 1\"]."},

@@ -61,6 +61,7 @@ from scorekeeper.core.cards import Card, CardError, DeckError, Suit, deck_for, p
 from scorekeeper.core.engine import setup as engine_setup
 from scorekeeper.core.engine.moves import IllegalMoveError, Move, SetupError, Verdict
 from scorekeeper.core.engine.state import Game
+from scorekeeper.core.engine.wording import draws_reason
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.sheets import GAMES, Sheet, read_sheet
 
@@ -312,7 +313,8 @@ def state_json(game: Game) -> dict[str, Any]:
 
 def _judge(game: Game, moves: list[Move]) -> tuple[Verdict, list[int], bool]:
     """Apply one event's moves: the verdict to show (the refusal, else the least sure,
-    else the last), the seats whose unsaid pass was taken, and whether all went in."""
+    else the last), the seats whose unsaid pass was taken, and whether all went in. An
+    event of several draws is said once, with the cards it drew (``draws``)."""
     shown: Verdict | None = None
     implied: list[int] = []
     for move in moves:
@@ -326,10 +328,8 @@ def _judge(game: Game, moves: list[Move]) -> tuple[Verdict, list[int], bool]:
     assert shown is not None
     n = len(moves)
     if n > 1 and shown.legal is True:  # one event, several cards: say so once
-        owed = shown.reason.endswith("draws one")
-        reason = (shown.reason.removesuffix("one") + str(n) if owed
-                  else f"{game.seat_name(moves[0].player)} draws {n} cards")
-        shown = Verdict(shown.legal, reason, shown.rule, shown.cause, shown.implied)
+        reason = draws_reason(game.seat_name(moves[0].player), shown.draws, n)
+        shown = shown.but(reason=reason)
     return shown, implied, True
 
 
@@ -351,9 +351,8 @@ def replay(game: Game, events: list[list[Move]], want_moves: bool = False) -> di
         verdict, implied, ok = _judge(game, moves)
         if not ok:
             first_illegal = i
-        step: dict[str, Any] = {
-            "legal": verdict.legal, "reason": verdict.reason, "rule": verdict.rule,
-            "rule_url": rule_url(game.variant.game, verdict.rule), "cause": verdict.cause}
+        step = verdict.to_dict()
+        step["rule_url"] = rule_url(game.variant.game, verdict.rule)
         if implied:
             step["implied"] = [f"pass by {game.seat_name(seat)}" for seat in implied]
         if game.forced and game.forced is not forced and len(game.forced) >= len(forced):
