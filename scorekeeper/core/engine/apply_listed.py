@@ -18,7 +18,7 @@ four-player Last One hand.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from scorekeeper.core.engine import undo, verdicts
 from scorekeeper.core.engine.moves import Move, Verdict
@@ -34,7 +34,7 @@ class Listing(Protocol):
     listed: list[Move]
     history: list[undo.Record]
 
-    def move_on(self, move: Move) -> None: ...
+    def move_on(self, move: Move | None = None) -> None: ...
 
     def copy(self) -> Position: ...
 
@@ -47,7 +47,10 @@ def apply_listed(game: Listing, move: Move) -> Verdict | None:
             history = game.history
             undo.make(game, history, move)  # type: ignore[arg-type]
             game.move_on(move)
-            return ListedVerdict(game, history[-1], len(history))
+            verdict = ListedVerdict()  # filled here: no call frame of its own
+            verdict._game, verdict._record, verdict._depth = game, history[-1], len(history)
+            verdict._full = None
+            return verdict
     return None
 
 
@@ -62,9 +65,14 @@ class ListedVerdict(Verdict):
     cause = "play"
     implied = ()
 
-    def __init__(self, game: Listing, record: undo.Record, depth: int) -> None:
-        self._game, self._record, self._depth = game, record, depth
-        self._full: Verdict | None = None
+    _game: Listing
+    _record: undo.Record
+    _depth: int
+    _full: Verdict | None
+    if TYPE_CHECKING:
+        def __init__(self) -> None: ...
+    else:
+        __init__ = object.__init__  # built bare by apply_listed, which fills the slots
 
     def _judged(self) -> Verdict:
         full = self._full

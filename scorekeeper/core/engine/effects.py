@@ -9,9 +9,8 @@ player then plays, draws again or passes (the rules reference "Drawing, precisel
 unsaid is taken by :func:`.verdicts.check` when the next seat acts; when the engine
 knows the seat on turn may do nothing but pass, it takes that pass itself
 (:func:`forced_pass`) and the turn moves on (the seat is kept in ``forced`` until the
-next play or draw, so the pass written out is still accepted). The game decides that
-after each move: from the listing of the new position when every card is known, else
-with :func:`move_on`.
+next play or draw, so the pass written out is still accepted). The game asks
+:func:`.facts.only_pass_left` after each move and of the position it starts from.
 
 ``game.debts`` is replaced, never changed in place, so the undo log can keep the
 list a move started from by reference.
@@ -33,13 +32,12 @@ from scorekeeper.core.engine.facts import (
     can_play,
     effect_of,
     melee_rank,
-    only_pass_left,
     refill_order,
 )
 from scorekeeper.core.engine.moves import Move
 from scorekeeper.core.engine.position import Debt, Melee, Position
 
-__all__ = ["apply", "begin", "forced_pass", "move_on", "unsaid_pass"]
+__all__ = ["apply", "begin", "forced_pass", "unsaid_pass"]
 
 
 def begin(game: Position) -> None:
@@ -107,13 +105,6 @@ def forced_pass(game: Position) -> None:
     seat = game.turn
     _pass(game, game.variant.moves.passes[seat])  # the book's pass: no new Move
     game.forced = (*game.forced, seat)
-
-
-def move_on(game: Position) -> None:
-    """Take the passes that are all the seats on turn have left, as far as the cards
-    seen tell (:func:`.facts.only_pass_left`)."""
-    while only_pass_left(game):
-        forced_pass(game)
 
 
 def unsaid_pass(game: Position, seat: int) -> None:
@@ -211,9 +202,12 @@ def _play(game: Position, move: Move) -> int:
         _pass_draw_on(game, p)
     else:
         code = effect_of(game, eff, p, joker)
-        if code == "three" and was_free and not game.variant.three_chain:
-            code = None
-        _card_effect(game, p, code)
+        if code is None:  # most cards: the next seat's turn
+            game.turn, game.drawn = (p + game.direction) % game.players, 0
+        elif code == "three" and was_free and not game.variant.three_chain:
+            _card_effect(game, p, None)
+        else:
+            _card_effect(game, p, code)
     return at
 
 

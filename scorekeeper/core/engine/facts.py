@@ -256,19 +256,19 @@ def turn_choices(g: Position, playable: Answer) -> tuple[tuple[Answer, str],
     limit = v.draw_limit
     below = not drawn or limit is None or drawn < limit
     if not can_draw(g):
-        return (False, "empty"), _pass_answer(False, drawn, playable)
+        return (False, "empty"), _PASSES[False, drawn > 0, playable]
     if not below:
-        return (False, "limit"), _pass_answer(False, drawn, playable)
+        return (False, "limit"), _PASSES[False, True, playable]
     if v.draw_with_playable or playable is False:
         draw: tuple[Answer, str] = (True, "draw")
     else:
         draw = (False, "playable") if playable else (None, "unsure")
-    return draw, _pass_answer(True, drawn, playable)
+    return draw, _PASSES[True, drawn > 0, playable]
 
 
-def _pass_answer(drawable: bool, drawn: int, playable: Answer) -> tuple[Answer, str]:
+def _pass_answer(drawable: bool, drawn: bool, playable: Answer) -> tuple[Answer, str]:
     """May the seat on turn pass, given whether it may still draw (cards and the
-    limit allow), how many it has drawn, and whether it can play (see :func:`may_pass`)."""
+    limit allow), whether it has drawn, and whether it can play (see :func:`may_pass`)."""
     if playable:
         return (True, "decline") if drawn else (False, "playable")
     if drawable:
@@ -277,6 +277,12 @@ def _pass_answer(drawable: bool, drawn: int, playable: Answer) -> tuple[Answer, 
     if playable is None and not drawn:
         return None, "unsure-stuck"
     return True, "drawn-out" if drawn else "stuck"
+
+
+# Every answer of _pass_answer, looked up by turn_choices (no call on the listing's path).
+_PASSES = {(drawable, drawn, playable): _pass_answer(drawable, drawn, playable)
+           for drawable in (True, False) for drawn in (True, False)
+           for playable in (True, False, None)}
 
 
 def may_draw(g: Position, playable: Answer) -> tuple[Answer, str]:
@@ -302,13 +308,15 @@ def only_pass_left(g: Position) -> bool:
     (or may not, having drawn) nor draw again. The one source of the forced pass: the
     game asks it after every move and of the position it starts from.
 
-    A seat that has not drawn and could draw always has a choice, so that common case
-    is answered first; the draw answer of :func:`turn_choices` reads what the seat
-    holds only when ``draw_with_playable`` is off, so only then is it worked out."""
-    phase = g.phase
-    if phase == "free":
-        return can_play(g, g.turn, True) is False
-    if phase != "turn" or suit_to_name(g) or (not g.drawn and can_draw(g)):
+    Only a free play or a plain turn can be left with nothing but the pass, and a seat
+    that has not drawn and could draw always has a choice: that common case is
+    answered first. The draw answer of :func:`turn_choices` reads what the seat holds
+    only when ``draw_with_playable`` is off, so only then is that worked out."""
+    if g.free_play:
+        return g.phase == "free" and can_play(g, g.turn, True) is False
+    if not g.drawn and can_draw(g):
+        return False
+    if g.phase != "turn" or suit_to_name(g):
         return False
     p = g.turn
     if may_play_now(g):

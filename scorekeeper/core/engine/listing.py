@@ -44,35 +44,35 @@ SUITS = tuple(Suit)
 
 def legal_moves(g: Position) -> list[Move]:
     """Every move allowed now (verdict True or None), by any seat: the moves of the
-    hand's phase (:attr:`.position.Position.phase`), with the call first when it is
-    legal."""
+    hand's phase (:attr:`.position.Position.phase`), with the call first when
+    :func:`.facts.may_call` allows it.
+
+    A plain turn (the common case) is listed here: the plays
+    :func:`.facts.may_play_now` allows, naming the starter's suit while
+    :func:`.facts.suit_to_name` says so, else the draw and the pass as
+    :func:`.facts.turn_choices` answers (listed unless refused)."""
     phase = g.phase
-    moves = _turn_moves(g) if phase == "turn" else _PHASES[phase](g)
+    if phase != "turn":
+        moves = _PHASES[phase](g)
+    else:
+        p = g.turn
+        book = g.variant.moves
+        if may_play_now(g):
+            playable, cards, joker = plays_open(g, p, False)
+            moves = _plays(g, p, cards, joker, False)
+        else:
+            moves, playable = [], can_play(g, p)
+        if suit_to_name(g):
+            moves += book.names[p]
+        else:
+            (draw_ok, _), (pass_ok, _) = turn_choices(g, playable)
+            if draw_ok is not False:
+                moves.append(book.draws[p])
+            if pass_ok is not False:
+                moves.append(book.passes[p])
     seat = g.uncalled
     if seat >= 0 and may_call(g, seat)[0]:
         moves.insert(0, g.variant.moves.calls[seat])
-    return moves
-
-
-def _turn_moves(g: Position) -> list[Move]:
-    """A plain turn (the common case): the plays :func:`.facts.may_play_now` allows,
-    naming the starter's suit while :func:`.facts.suit_to_name` says so, else the draw
-    and the pass as :func:`.facts.turn_choices` answers (listed unless refused)."""
-    p = g.turn
-    book = g.variant.moves
-    if may_play_now(g):
-        playable, cards, joker = plays_open(g, p, False)
-        moves = _plays(g, p, cards, joker, False)
-    else:
-        moves, playable = [], can_play(g, p)
-    if suit_to_name(g):
-        moves += book.names[p]
-        return moves
-    (draw_ok, _), (pass_ok, _) = turn_choices(g, playable)
-    if draw_ok is not False:
-        moves.append(book.draws[p])
-    if pass_ok is not False:
-        moves.append(book.passes[p])
     return moves
 
 

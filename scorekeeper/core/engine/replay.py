@@ -230,10 +230,8 @@ def _cards_or_count(value: Any, field: str, cards: str) -> Any:
 
 # ----------------------------------------------------------------- events
 
-def read_event(event: Any, i: int, players: int) -> list[Move]:
-    """One JSON event as engine moves: one, or one per card of a multi-card draw (see
-    the OpenAPI description for the format)."""
-    at = f"events[{i}]"
+def _event_kind(event: Any, at: str) -> str:
+    """The one action an event object does, its fields checked."""
     if not isinstance(event, dict):
         raise InputError("an event must be an object like {\"player\": 1, \"play\": \"4S\"}", at)
     for key in event:
@@ -242,7 +240,14 @@ def read_event(event: Any, i: int, players: int) -> list[Move]:
     kinds = [k for k in ACTIONS if k in event]
     if len(kinds) != 1:
         raise InputError("an event does exactly one of play, draw, pass, call, name", at)
-    kind = kinds[0]
+    return kinds[0]
+
+
+def read_event(event: Any, i: int, players: int) -> list[Move]:
+    """One JSON event as engine moves: one, or one per card of a multi-card draw (see
+    the OpenAPI description for the format)."""
+    at = f"events[{i}]"
+    kind = _event_kind(event, at)
     player = _int(event.get("player"), f"{at}.player", 0, players - 1, "a seat")
     value = event[kind]
     if kind in ("pass", "call", "name") and value is not True:

@@ -22,7 +22,7 @@ from typing import Any
 from scorekeeper.core.cards import Card, Deck, deck_for
 from scorekeeper.core.engine import effects, listing, setup, undo, verdicts
 from scorekeeper.core.engine.apply_listed import apply_listed
-from scorekeeper.core.engine.facts import melee_next
+from scorekeeper.core.engine.facts import melee_next, only_pass_left
 from scorekeeper.core.engine.moves import (
     ERRORS,
     IllegalMoveError,
@@ -129,7 +129,7 @@ class Game(Position):
             effects.begin(game)
         else:
             game._resume(setup.read_situation(situation, players, up, (dealer + 1) % players))
-        effects.move_on(game)  # a seat that starts with nothing but the pass has passed
+        game.move_on()  # a seat that starts with nothing but the pass has passed
         game._exact = (not any(game.unknown) and None not in game.stock
                        and None not in game.pile
                        and (game.known_stock or not game.variant.refill_shuffles))
@@ -215,7 +215,7 @@ class Game(Position):
         game.known_stock = True
         game.upcard_as, game.active_suit, game.rank_open = up, up.suit, not up.is_joker
         effects.begin(game)
-        effects.move_on(game)
+        game.move_on()
         game._exact = True
         return game
 
@@ -291,13 +291,15 @@ class Game(Position):
         self.move_on(move)
         return verdict
 
-    def move_on(self, move: Move) -> None:
-        """After ``move``, take the passes that are all the seats on turn have left
-        (:func:`.effects.move_on`; none after a call, which leaves the turn where it
-        was), and let go of the moves listed before it."""
+    def move_on(self, move: Move | None = None) -> None:
+        """After ``move`` (None: of the position the game starts from), let go of the
+        moves listed before it and take the passes that are all the seats on turn have
+        left, as far as the cards seen tell (:func:`.facts.only_pass_left`, the forced
+        pass's one source); none after a call, which leaves the turn where it was."""
         self.listed = []
-        if move.kind != "call":
-            effects.move_on(self)
+        if move is None or move.kind != "call":
+            while only_pass_left(self):
+                effects.forced_pass(self)
 
     push = apply
 
