@@ -34,7 +34,7 @@ its suit or card; in Crazy Eights the first player may name the suit of a starti
 
 The engine is split by concern: :mod:`.position` holds a hand's data; :mod:`.facts`
 the predicates (may draw, may pass, may play this card...), each written once and asked
-by both :mod:`.verdicts` (``check``, with the reason and the rule) and :mod:`.listing`
+by both :mod:`.verdicts` (``check``, with the reason and the rule) and :mod:`.legal`
 (``legal_moves``); :mod:`.effects` carries moves out and :mod:`.undo` takes them back.
 Judging never changes the game. When the seat on turn has nothing left but the pass,
 the turn moves on by itself (``g.forced`` names the seats passed so; a pass written out

@@ -1,6 +1,6 @@
 """The fast path: a move the game listed with every card known is made unjudged.
 
-With every card known, :func:`.listing.legal_moves` lists only moves
+With every card known, :func:`.legal.legal_moves` lists only moves
 :func:`.verdicts.check` accepts, so a move taken from that very list (the move book's
 object) needs no second judgment: it is made at once, and its verdict is worked out
 only if someone reads more of it than ``legal``. Simulation makes millions of such

@@ -3,7 +3,7 @@
 A predicate answers one question of the rules ("may the seat on turn draw?", "may it
 pass?", "may this card be played?", "does this play name a suit?") from a
 :class:`~.position.Position`. :mod:`.verdicts` turns the answer into a reason and a
-rule id; :mod:`.listing` lists the moves the answers allow. Answers are True, False,
+rule id; :mod:`.legal` lists the moves the answers allow. Answers are True, False,
 or None when they depend on cards nobody has seen; predicates that explain themselves
 return ``(answer, why)``, where ``why`` is a short code the verdicts put into words.
 

@@ -3,7 +3,7 @@
 :class:`Game` is the engine's one object. Build it with :meth:`Game.start` (a position
 from the table, hands possibly partly unseen) or :meth:`Game.deal` (a random deal with
 every card known, for simulation). The position's data is :class:`~.position.Position`;
-legality lives in :mod:`.verdicts` and :mod:`.listing` (both asking the predicates of
+legality lives in :mod:`.verdicts` and :mod:`.legal` (both asking the predicates of
 :mod:`.facts`), the effects of moves in :mod:`.effects`, taking them back in
 :mod:`.undo`; the methods here delegate to them.
 
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorekeeper.core.cards import Card, Deck, deck_for
-from scorekeeper.core.engine import effects, listing, setup, undo, verdicts
+from scorekeeper.core.engine import effects, legal, setup, undo, verdicts
 from scorekeeper.core.engine.apply_listed import apply_listed
 from scorekeeper.core.engine.facts import melee_next, only_pass_left
 from scorekeeper.core.engine.moves import (
@@ -227,7 +227,7 @@ class Game(Position):
         return self.variant.sheet
 
     def legal_moves(self) -> list[Move]:
-        """Every move allowed now, by any seat (see :func:`.listing.legal_moves`).
+        """Every move allowed now, by any seat (see :func:`.legal.legal_moves`).
 
         When every card is known these moves are certainly legal: the game keeps them
         until the next move (``listed``), so asking again (:meth:`actors`,
@@ -236,7 +236,7 @@ class Game(Position):
         listed = self.listed
         if listed:
             return [*listed]
-        moves = listing.legal_moves(self)
+        moves = legal.legal_moves(self)
         if self._exact:
             self.listed = moves[:]
         return moves
@@ -248,7 +248,7 @@ class Game(Position):
     def legal_moves_by_player(self) -> dict[int, dict[str, Any]]:
         """``{seat: {"play": [cards], "draw": bool, "pass": bool, "call": bool}}`` for
         each seat that may act; an 8 or a joker is listed once."""
-        return listing.by_player(self)
+        return legal.by_player(self)
 
     def check(self, move: Move) -> Verdict:
         """Whether ``move`` is legal now, why, and the rule that says so. Judging never
