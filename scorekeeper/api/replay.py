@@ -218,10 +218,12 @@ PATHS = {
                 "`steps[i].legal_moves` (with `include_legal_moves`) is what each seat "
                 "could do just before event i; `state.legal_moves` what it can do after "
                 "the replay. When the seat on turn has nothing left but the pass, the turn moves "
-                "on by itself (that step's `moved_on` lists the pass; written out next, it "
-                "is still accepted). A pass the table left unsaid that depended on unseen "
-                "cards, or a 3's free play declined, is taken as said when the next seat "
-                "acts; that step's `implied` lists it. A malformed request is a 400 whose "
+                "on by itself, in the starting position too (that step's `moved_on` lists "
+                "the pass; written out next, it is still accepted). A pass the table left "
+                "unsaid is judged as the written one when the next seat acts; that step's "
+                "`implied` lists it. What a program needs of a step is a field "
+                "(`needs_suit`, `assumed`, `draws`), never its `reason`. A malformed "
+                "request is a 400 whose "
                 "`error.field` names the field at fault (`events[3].play`, `hands[1]`, "
                 "`pile`, `sheet.options.twos_stack`); a body over 512 KiB is a 413."),
             "requestBody": json_body("ReplayRequest"),

@@ -36,10 +36,11 @@ cards, draws several in one event: owed cards or a run of draws), ``pass``, ``ca
 ("last one"/"last card") and ``name`` (a dealer naming a starting 8's suit or a
 starting joker's card), each with the ``player`` (seat number from 0). When the engine
 knows the seat on turn has nothing left but the pass, it takes that pass and the turn
-moves on (``current_player`` is the next seat); the pass written out afterwards is still
-accepted. A pass the table left unsaid where that depended on unseen cards, or a 3's
-free play declined, is taken as said when the next seat acts; that step lists it in
-``implied``.
+moves on (``current_player`` is the next seat), in the position the request starts
+from too; the pass written out afterwards is still accepted. A pass the table left
+unsaid (a drawn card kept, a 3's free play declined...) is judged as the written one
+when the next seat acts; that step lists it in ``implied``. Each step carries the
+verdict's fields: ``needs_suit``, ``assumed`` (seats) and ``draws``.
 
 ``situation`` fields: ``turn`` (default: left of the dealer), ``direction`` (1
 clockwise, -1), ``upcard_as`` (what a joker upcard stands for), ``active_suit``
