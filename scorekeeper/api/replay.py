@@ -135,13 +135,26 @@ SCHEMAS = {
     },
     "ReplayStep": {
         "type": "object",
-        "required": ["legal", "reason", "rule", "rule_url", "cause"],
+        "required": ["legal", "reason", "rule", "rule_url", "cause", "needs_suit", "assumed",
+                     "draws"],
         "properties": {
             "legal": {"type": ["boolean", "null"]},
-            "reason": {"type": "string"},
+            "reason": {"type": "string", "description": "Why, in words for people; "
+                       "what a program needs is in the other fields."},
             "rule": {"type": "string", "description": "Anchor in /rules/<game>."},
             "rule_url": {"type": "string"},
             "cause": {"enum": ["turn", "play", "over"]},
+            "needs_suit": {"type": "boolean", "description": "True when the event is "
+                           "refused only for want of a named suit: the same play (an 8, "
+                           "a Countdown wild, a joker as one) or naming with a `suit` is "
+                           "legal."},
+            "assumed": {"type": "array", "items": {"type": "integer"},
+                        "description": "When `legal` is null: the seats (from 0) assumed "
+                        "to hold no playable card, their cards unseen; the event is legal "
+                        "if they could not play."},
+            "draws": {"type": "integer", "minimum": 0, "description": "What a draw "
+                      "costs in all: the cards the seat owes or must draw (1 for a plain "
+                      "draw); 0 for any other event."},
             "implied": {"type": "array", "items": {"type": "string"},
                         "description": "Passes the table left unsaid, taken as said "
                         "before this event: [\"pass by seat 1\"]."},
@@ -205,10 +218,12 @@ PATHS = {
                 "`steps[i].legal_moves` (with `include_legal_moves`) is what each seat "
                 "could do just before event i; `state.legal_moves` what it can do after "
                 "the replay. When the seat on turn has nothing left but the pass, the turn moves "
-                "on by itself (that step's `moved_on` lists the pass; written out next, it "
-                "is still accepted). A pass the table left unsaid that depended on unseen "
-                "cards, or a 3's free play declined, is taken as said when the next seat "
-                "acts; that step's `implied` lists it. A malformed request is a 400 whose "
+                "on by itself, in the starting position too (that step's `moved_on` lists "
+                "the pass; written out next, it is still accepted). A pass the table left "
+                "unsaid is judged as the written one when the next seat acts; that step's "
+                "`implied` lists it. What a program needs of a step is a field "
+                "(`needs_suit`, `assumed`, `draws`), never its `reason`. A malformed "
+                "request is a 400 whose "
                 "`error.field` names the field at fault (`events[3].play`, `hands[1]`, "
                 "`pile`, `sheet.options.twos_stack`); a body over 512 KiB is a 413."),
             "requestBody": json_body("ReplayRequest"),

@@ -22,11 +22,11 @@ from dataclasses import replace
 from scorekeeper.core.sheets import CD, LO
 from scorekeeper.core.stats import HandRow, SeatFigures, _holds
 
-__all__ = ["FIGURES", "advance_figures", "start_figures"]
+__all__ = ["SEAT_FIGURE_NAMES", "advance_figures", "start_figures"]
 
 # The figures of a seat that move with each hand, in the order they are stored.
-FIGURES = ("hands", "points", "went_out", "caught_eight", "caught_joker", "fell", "deficit",
-           "deficit_hand")
+SEAT_FIGURE_NAMES = ("hands", "points", "went_out", "caught_eight", "caught_joker", "fell",
+                     "deficit", "deficit_hand")
 
 
 def start_figures(seats: int) -> tuple[SeatFigures, ...]:

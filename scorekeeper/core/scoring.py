@@ -3,7 +3,7 @@
 Standings are a pure function of the sheet, the number of seats, the first dealer and
 the recorded hands: nothing here is stored, so totals can never drift from the hands.
 The replay is also exposed one hand at a time (:func:`play_hand` from a
-:class:`Position`), so the records can keep the position after a match's last hand and
+:class:`MatchPosition`), so the records can keep the position after a match's last hand and
 score the next hand without replaying the ones before it; both give the same result.
 
 >>> from scorekeeper.core.cards import parse_cards
@@ -35,7 +35,7 @@ from scorekeeper.core.sheets import C8, CD, LO, Sheet, standard_deal
 __all__ = [
     "HandResult",
     "HandScore",
-    "Position",
+    "MatchPosition",
     "ScoringError",
     "Standings",
     "card_points",
@@ -309,7 +309,7 @@ class Standings:
     holds the totals after each hand; ``eliminated`` maps a seat to the hand number in
     which it fell; ``next_deal`` maps each seat still playing to its cards next hand.
     ``played`` is the number of hands recorded. Standings made by :func:`standings_at`
-    from a stored :class:`Position` carry no per-hand history: ``progress``, ``hands``
+    from a stored :class:`MatchPosition` carry no per-hand history: ``progress``, ``hands``
     and ``dealers`` are empty there, everything else is the same as a full replay's.
     """
 
@@ -329,11 +329,11 @@ class Standings:
     goal_kind: str = ""
     in_play: tuple[bool, ...] = field(default=())
     played: int = 0
-    why: str = ""  # ``reason`` with ``{winners}`` for the winners' names (see Position)
+    why: str = ""  # ``reason`` with ``{winners}`` for the winners' names (see MatchPosition)
 
 
 @dataclass(frozen=True)
-class Position:
+class MatchPosition:
     """Where a match stands after its last hand: all the replay of :func:`standings`
     carries from one hand to the next, as plain values that can be stored.
 
@@ -360,7 +360,7 @@ class Position:
                 "next_dealer": self.next_dealer}
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Position:
+    def from_dict(cls, data: Mapping[str, Any]) -> MatchPosition:
         """Read back what :meth:`to_dict` gave (trusted: the database's own values)."""
         return cls(int(data["played"]), tuple(data["totals"]), tuple(data["in_play"]),
                    tuple((s, n) for s, n in data["eliminated"]), tuple(data["winners"]),
@@ -390,16 +390,16 @@ def standings(sheet: Sheet, names: Sequence[str], first_dealer: int,
     return tally.standings()
 
 
-def start_position(sheet: Sheet, seats: int, first_dealer: int) -> Position:
+def start_position(sheet: Sheet, seats: int, first_dealer: int) -> MatchPosition:
     """A match of ``seats`` seats before its first hand."""
     if not 0 <= first_dealer < seats:
         raise ScoringError(f"first dealer {first_dealer} is not a seat", "first_dealer")
     start = sheet["start_count"] if sheet.game == CD else 0
-    return Position(0, (start,) * seats, (True,) * seats, (), (), False, "", first_dealer)
+    return MatchPosition(0, (start,) * seats, (True,) * seats, (), (), False, "", first_dealer)
 
 
-def play_hand(sheet: Sheet, names: Sequence[str], position: Position, result: HandResult
-              ) -> tuple[Position, HandScore, int]:
+def play_hand(sheet: Sheet, names: Sequence[str], position: MatchPosition, result: HandResult
+              ) -> tuple[MatchPosition, HandScore, int]:
     """One step of :func:`standings`: the position after one more hand, that hand's
     score and its dealer. Replaying hands one at a time from :func:`start_position`
     gives exactly the standings of replaying them all at once (same checks, same
@@ -409,23 +409,23 @@ def play_hand(sheet: Sheet, names: Sequence[str], position: Position, result: Ha
     return tally.position(), tally.scores[-1], dealer
 
 
-def position_of(table: Standings) -> Position:
+def position_of(table: Standings) -> MatchPosition:
     """The position full standings end in (what :func:`play_hand` would have reached)."""
-    return Position(table.played, table.totals, table.in_play,
+    return MatchPosition(table.played, table.totals, table.in_play,
                     tuple(sorted(table.eliminated.items())), table.winners, table.over,
                     table.why, table.next_dealer)
 
 
-def standings_at(sheet: Sheet, names: Sequence[str], position: Position) -> Standings:
+def standings_at(sheet: Sheet, names: Sequence[str], position: MatchPosition) -> Standings:
     """The standings a stored position stands for, without the per-hand history."""
     return _Tally(sheet, names, position).standings()
 
 
 class _Tally:
-    """The running state of :func:`standings`, resumed from a :class:`Position`; one
+    """The running state of :func:`standings`, resumed from a :class:`MatchPosition`; one
     method per game's match end."""
 
-    def __init__(self, sheet: Sheet, names: Sequence[str], at: Position) -> None:
+    def __init__(self, sheet: Sheet, names: Sequence[str], at: MatchPosition) -> None:
         self.sheet = sheet
         self.names = list(names)
         self.played = at.played
@@ -456,8 +456,8 @@ class _Tally:
         self.next_dealer = None if self.over else next_seat(dealer, self.in_play)
         return dealer
 
-    def position(self) -> Position:
-        return Position(self.played, tuple(self.totals), tuple(self.in_play),
+    def position(self) -> MatchPosition:
+        return MatchPosition(self.played, tuple(self.totals), tuple(self.in_play),
                         tuple(sorted(self.eliminated.items())), self.winners, self.over,
                         self.why, self.next_dealer)
 

@@ -18,8 +18,8 @@ from sqlalchemy.engine import Connection
 
 from scorekeeper.core.hand_records import HandMarks, hand_records
 from scorekeeper.core.places import places
-from scorekeeper.core.running import FIGURES as FIGURE_COLUMNS
-from scorekeeper.core.scoring import Position, Standings, position_of
+from scorekeeper.core.running import SEAT_FIGURE_NAMES as FIGURE_COLUMNS
+from scorekeeper.core.scoring import MatchPosition, Standings, position_of
 from scorekeeper.core.sheets import Sheet
 from scorekeeper.core.stats import HandRow, seat_figures
 from scorekeeper.core.stats import SeatFigures as Figures
@@ -110,7 +110,7 @@ class Replayed:
     dealers: tuple[int, ...]
     outs: tuple[int | None, ...]
     points: tuple[tuple[int, ...], ...]
-    position: Position
+    position: MatchPosition
     figures: tuple[tuple[Any, ...], ...]
     places: tuple[int, ...] | None
     marks: tuple[tuple[int, int], ...]

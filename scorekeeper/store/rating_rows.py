@@ -33,7 +33,7 @@ from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.hand_records import HandMarks, hand_records
 from scorekeeper.core.places import needs_hands, places
 from scorekeeper.core.ratings import ALL, scopes_of
-from scorekeeper.core.scoring import HandResult, Position, Standings, standings, standings_at
+from scorekeeper.core.scoring import HandResult, MatchPosition, Standings, standings, standings_at
 from scorekeeper.core.sheets import Sheet
 from scorekeeper.core.stats import HandRow
 from scorekeeper.store.derived import sheet_limits
@@ -199,7 +199,7 @@ def _places(row: Any, seats: int, replayed: Standings | None
     full replay, where the places need one)."""
     sheet = _sheet(row.sheet_json)
     table = replayed or standings_at(
-        sheet, _names(seats), Position.from_dict(json.loads(row.running_json)["position"]))
+        sheet, _names(seats), MatchPosition.from_dict(json.loads(row.running_json)["position"]))
     return places(sheet, table), table.winners
 
 

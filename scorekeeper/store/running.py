@@ -1,6 +1,6 @@
 """A match's running state after its last hand, as stored in ``match.running_json``.
 
-It holds the standings' :class:`~scorekeeper.core.scoring.Position` and every seat's
+It holds the standings' :class:`~scorekeeper.core.scoring.MatchPosition` and every seat's
 figures (the values of its ``seat_figures`` row): with it a save scores and checks the
 next hand, moves standings and figures on by that one hand and answers, without reading
 the match's earlier hands. :mod:`.records` (the one writer) works it out with every
@@ -18,11 +18,11 @@ from operator import attrgetter
 from typing import Any
 
 from scorekeeper.core.cards import format_cards
-from scorekeeper.core.running import FIGURES, advance_figures
+from scorekeeper.core.running import SEAT_FIGURE_NAMES, advance_figures
 from scorekeeper.core.scoring import (
     HandResult,
     HandScore,
-    Position,
+    MatchPosition,
     Standings,
     play_hand,
     position_of,
@@ -60,7 +60,7 @@ class Running:
     (``recent``): tuples of plain values are not tracked by the cycle collector, and an
     import holds the states of thousands of matches at once."""
 
-    position: Position
+    position: MatchPosition
     figures: tuple[SeatFigures, ...]
     last: tuple[Last, ...] | None = None
 
@@ -70,12 +70,12 @@ class Running:
         return None if self.last is None else tuple(Recent(*hand) for hand in self.last)
 
 
-FIGURES_OF = attrgetter(*FIGURES)  # a seat's figures in that order, as one tuple
+FIGURES_OF = attrgetter(*SEAT_FIGURE_NAMES)  # a seat's figures in that order, as one tuple
 _JSON = json.JSONEncoder(separators=(",", ":"), sort_keys=True)  # made once, not per call
 
 
 def to_text(state: Running) -> str:
-    """The state as compact JSON (figures as one list per seat, in ``FIGURES`` order;
+    """The state as compact JSON (figures as one list per seat, in ``SEAT_FIGURE_NAMES`` order;
     each recent hand as ``[number, dealer, out, [points…]]``)."""
     data: dict[str, Any] = {"position": state.position.to_dict(),
                             "figures": [list(FIGURES_OF(f)) for f in state.figures]}
@@ -89,8 +89,8 @@ def from_text(text: str) -> Running:
     """Read back what :func:`to_text` wrote."""
     data = json.loads(text)
     recent = data.get("recent")
-    return Running(Position.from_dict(data["position"]),
-                   tuple(SeatFigures(seat, **dict(zip(FIGURES, row, strict=True)))
+    return Running(MatchPosition.from_dict(data["position"]),
+                   tuple(SeatFigures(seat, **dict(zip(SEAT_FIGURE_NAMES, row, strict=True)))
                          for seat, row in enumerate(data["figures"])),
                    None if recent is None else tuple(
                        (number, dealer, out, tuple(points))
@@ -102,7 +102,7 @@ def of_replay(table: Standings, values: Sequence[dict[str, Any]],
     """The state a full replay ends in: its standings, every seat's figure values
     (as :func:`scorekeeper.store.figures.figure_values` gives them) and, given who went
     out of each hand (``outs``), its last hands."""
-    return at_end(table, [SeatFigures(v["seat"], **{name: v[name] for name in FIGURES})
+    return at_end(table, [SeatFigures(v["seat"], **{name: v[name] for name in SEAT_FIGURE_NAMES})
                           for v in values], outs)
 
 

@@ -304,12 +304,15 @@ def test_the_turn_moves_on_when_only_the_pass_is_left(client):
     assert result["state"] == written["state"]
 
 
-def test_an_unsaid_pass_is_not_taken_while_the_seat_could_still_play(client):
+@pytest.mark.parametrize(("card", "legal"), [("7D", False), ("4D", True)])
+def test_an_unsaid_pass_after_a_draw_is_judged_as_the_written_one(client, card, legal):
+    """Seat 1 draws 7♥, which it may play or decline; seat 2's play takes the pass as
+    said (as written out it is legal) and is judged after it."""
     body = c8([["8S", "KH"], ["9S", "5C"], 5], "4H",
-              [{"player": 1, "draw": "7H"}, {"player": 2, "play": "7D"}], stock=["7H"])
+              [{"player": 1, "draw": "7H"}, {"player": 2, "play": card}], stock=["7H"])
     step = post(client, body)["steps"][1]
-    assert step["legal"] is False and step["cause"] == "turn"
-    assert step["rule"] == "c8-drawing" and "may still play or pass" in step["reason"]
+    assert step["legal"] is legal and step["implied"] == ["pass by seat 1"]
+    assert step["cause"] == "play" and step["assumed"] == [] and not step["needs_suit"]
 
 
 def test_a_declined_free_play_is_taken_as_said(client):

@@ -197,3 +197,66 @@ def test_more_players_show_more_seats(page: Page, live_server: str):
     expect(answer).to_contain_text("✓ Legal")
     expect(answer).to_contain_text("Seat 4 dealt")
     wide_enough(page)
+
+
+# "May she play the 8?" Upcard 5♣ and a card legal once its player names a suit: a plain
+# 8, a Countdown wild (a count of 3 makes 3s wild) and a joker standing for an 8.
+NAMES_A_SUIT = [
+    pytest.param("/check?game=crazy-eights", "8h", None, id="plain-8"),
+    pytest.param("/check?game=countdown&opt-start_count=3", "3h", None, id="countdown-wild"),
+    pytest.param("/check?game=last-one", "jk", "8h", id="joker-as-8"),
+]
+
+
+def ask_about_a_wild(page: Page, live_server: str, path: str, card: str,
+                     stands_for: str | None) -> None:
+    """Tap in the upcard 5♣ and the card (and what a joker stands for), say it is not
+    the player's last card (and no melee), and Check."""
+    page.goto(live_server + path)
+    tap_card(page, "5c")
+    tap_card(page, card)
+    if stands_for:
+        tap_card(page, stands_for)
+        page.get_by_role("radio", name="A melee is on (the upcard is its last card)? No").check()
+    page.get_by_role("radio", name="Is it the player’s last card? No").check()
+    page.get_by_role("button", name="Check").tap()
+
+
+@pytest.mark.parametrize(("path", "card", "stands_for"), NAMES_A_SUIT)
+def test_a_card_that_names_a_suit_is_legal_and_asks_which(
+        page: Page, live_server: str, path: str, card: str, stands_for: str | None):
+    ask_about_a_wild(page, live_server, path, card, stands_for)
+    answer = page.locator(ANSWER)
+    expect(answer.locator(".check-big")).to_have_text("✓ Legal")
+    expect(answer).to_contain_text("She names the suit")
+    expect(answer).not_to_contain_text("Not legal")
+    keys = answer.locator(".check-suit-keys a")
+    expect(keys).to_have_count(4)
+    for i in range(4):
+        box = keys.nth(i).bounding_box()
+        assert box and box["width"] >= 44 and box["height"] >= 44
+    assert in_view(page, HEADLINE, covered_below=".picker.is-docked")
+    keys.get_by_text("♦").tap()  # one tap says which suit: the same question, answered
+    expect(page.locator(ANSWER).locator(".check-big")).to_have_text("✓ Legal")
+    expect(page.locator(ANSWER)).not_to_contain_text("She names the suit")
+    expect(page.get_by_role("radio", name="It names (an 8): ♦")).to_be_checked()
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+@pytest.mark.parametrize(("width", "scheme"), [(320, "light"), (360, "dark"), (390, "dark"),
+                                               (430, "light")])
+def test_the_suit_question_fits_every_phone(page: Page, live_server: str, width: int,
+                                            scheme: str):
+    page.set_viewport_size({"width": width, "height": 844})
+    page.emulate_media(color_scheme=scheme)
+    ask_about_a_wild(page, live_server, "/check?game=crazy-eights", "8h", None)
+    answer = page.locator(ANSWER)
+    expect(answer).to_contain_text("She names the suit")
+    width_now = page.evaluate("document.documentElement.scrollWidth")
+    assert width_now <= width, f"the checker is {width_now}px wide on a {width}px phone"
+    for i in range(4):
+        box = answer.locator(".check-suit-keys a").nth(i).bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= width
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(SCREENSHOTS / f"check-names-the-suit-{width}-{scheme}.png"))

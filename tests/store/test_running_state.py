@@ -12,7 +12,7 @@ from dataclasses import replace
 import pytest
 
 from scorekeeper.core.cards import parse_cards
-from scorekeeper.core.running import FIGURES
+from scorekeeper.core.running import SEAT_FIGURE_NAMES
 from scorekeeper.core.scoring import (
     HandResult,
     ScoringError,
@@ -175,7 +175,7 @@ def test_an_import_stores_the_rows_of_replays_that_add_up_their_own_totals(app):
             assert match.running_json == running.to_text(running.at_end(table, figures, outs))
             rows = db.session.scalars(db.select(SeatFigures).where(
                 SeatFigures.match_id == match.id).order_by(SeatFigures.seat)).all()
-            assert [{c: getattr(r, c) for c in FIGURES} for r in rows] == [
-                {c: getattr(f, c) for c in FIGURES} for f in figures]
+            assert [{c: getattr(r, c) for c in SEAT_FIGURE_NAMES} for r in rows] == [
+                {c: getattr(f, c) for c in SEAT_FIGURE_NAMES} for f in figures]
             assert [(r.finished, r.won) for r in rows] == [
                 (table.over, table.over and r.seat in table.winners) for r in rows]

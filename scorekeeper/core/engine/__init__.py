@@ -7,7 +7,8 @@ Quick tour::
     g = Game.start(sheet, players, dealer, hands, upcard, stock=None, situation=None,
                    counts=None, seed=None, names=None)  # or Game.deal(sheet, players, ...)
     g.current_player, g.actors(), g.legal_moves(), g.legal_moves_by_player()
-    g.check(move) -> Verdict(legal True/False/None, reason, rule id, cause)
+    g.check(move) -> Verdict(legal True/False/None, reason, rule id, cause, implied,
+                             needs_suit, assumed, draws)
     g.apply(move)  # raises NotYourTurnError / IllegalPlayError / GameOverError
     g.undo(); g.is_over; g.outcome(); g.summary()
 
@@ -33,13 +34,17 @@ its suit or card; in Crazy Eights the first player may name the suit of a starti
 (``1:name/D``) before playing, and must before drawing.
 
 The engine is split by concern: :mod:`.position` holds a hand's data; :mod:`.facts`
-the predicates (may draw, may pass, may play this card...), each written once and asked
-by both :mod:`.verdicts` (``check``, with the reason and the rule) and :mod:`.listing`
-(``legal_moves``); :mod:`.effects` carries moves out and :mod:`.undo` takes them back.
-Judging never changes the game. When the seat on turn has nothing left but the pass,
-the turn moves on by itself (``g.forced`` names the seats passed so; a pass written out
-for them is still accepted). A wild (or a joker as one) played as the last card needs
-no suit.
+the predicates (may draw, may pass, may play this card, only the pass left...), each
+written once and asked by both :mod:`.verdicts` (``check``, with the reason and the
+rule) and :mod:`.legal` (``legal_moves``); :mod:`.effects` carries moves out and
+:mod:`.undo` takes them back; :mod:`.apply_listed` makes a move listed with every card
+known without judging it again. Judging never changes the game. When the seat on turn
+has nothing left but the pass (:func:`.facts.only_pass_left`), the turn moves on by
+itself, after a move and in the position a game starts from (``g.forced`` names the
+seats passed so; a pass written out for them is still accepted). A pass the table
+leaves unsaid is judged as the written one when the next seat acts. A wild (or a joker
+as one) played as the last card needs no suit. What a caller needs of a verdict is a
+field (``needs_suit``, ``assumed``, ``draws``); the reason is for people.
 """
 
 from __future__ import annotations

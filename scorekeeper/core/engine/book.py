@@ -20,37 +20,11 @@ __all__ = ["JOKER", "MoveBook"]
 SUITS = tuple(Suit)
 
 
-class _SeatPlays(dict[Card, Move]):
-    """One seat's plays of each card naming nothing, built on first use."""
-
-    def __init__(self, book: MoveBook, seat: int) -> None:
-        super().__init__()
-        self.book, self.seat = book, seat
-
-    def __missing__(self, c: Card) -> Move:
-        move = self[c] = self.book.play(self.seat, c, None, None)
-        return move
-
-
-class _SeatWilds(dict[Card, list[Move]]):
-    """One seat's plays of each card naming each suit in turn, built on first use (a
-    wild card's plays): only the cards played as wild get them."""
-
-    def __init__(self, book: MoveBook, seat: int) -> None:
-        super().__init__()
-        self.book, self.seat = book, seat
-
-    def __missing__(self, c: Card) -> list[Move]:
-        moves = self[c] = self.book.suited(self.seat, c)
-        return moves
-
-
 class MoveBook:
     """Moves for ``seats`` seats: the draw, pass, call and starter-naming moves by
     seat, plays built on first use, and a joker's plays by situation."""
 
-    __slots__ = ("by_seat", "calls", "draws", "jokers", "names", "passes", "plays", "seats",
-                 "wilds")
+    __slots__ = ("calls", "draws", "jokers", "names", "passes", "plays", "seats", "turn_plays")
 
     def __init__(self, seats: int) -> None:
         self.seats = seats
@@ -60,13 +34,12 @@ class MoveBook:
         self.names = tuple(tuple(Move("name", p, None, s) for s in SUITS)
                            for p in range(seats))
         self.plays: dict[tuple[int, Card, Suit | None, Card | None], Move] = {}
-        # By seat, then card: the play of a card naming nothing, and a wild card's plays
-        # naming each suit (one lookup on the path every simulated move takes). Built
-        # card by card as first played: a fresh book builds only what a game plays.
-        self.by_seat = tuple(_SeatPlays(self, p) for p in range(seats))
-        self.wilds = tuple(_SeatWilds(self, p) for p in range(seats))
+        # A card's plays on a turn (naming each suit when it is wild, as the predicate
+        # says), by what that answer depends on: the seat, its wild rank and whether the
+        # card is its last; built card by card as first played (see legal._plays).
+        self.turn_plays: dict[tuple[int, object, bool], dict[Card, list[Move]]] = {}
         # A joker's plays depend only on the seat, its wild rank and what follows the
-        # upcard: listed once per such situation (see listing.joker_plays).
+        # upcard: listed once per such situation (see legal._joker_plays).
         self.jokers: dict[tuple[object, ...], list[Move]] = {}
 
     def play(self, p: int, c: Card, suit: Suit | None, named: Card | None) -> Move:

@@ -9,9 +9,8 @@ player then plays, draws again or passes (the rules reference "Drawing, precisel
 unsaid is taken by :func:`.verdicts.check` when the next seat acts; when the engine
 knows the seat on turn may do nothing but pass, it takes that pass itself
 (:func:`forced_pass`) and the turn moves on (the seat is kept in ``forced`` until the
-next play or draw, so the pass written out is still accepted). The game decides that
-after each move: from the listing of the new position when every card is known, else
-with :func:`move_on`.
+next play or draw, so the pass written out is still accepted). The game asks
+:func:`.facts.only_pass_left` after each move and of the position it starts from.
 
 ``game.debts`` is replaced, never changed in place, so the undo log can keep the
 list a move started from by reference.
@@ -33,17 +32,15 @@ from scorekeeper.core.engine.facts import (
     can_play,
     effect_of,
     melee_rank,
-    only_pass_left,
     refill_order,
 )
 from scorekeeper.core.engine.moves import Move
-from scorekeeper.core.engine.position import Debt, Melee
-from scorekeeper.core.engine.position import Position as Game
+from scorekeeper.core.engine.position import Debt, Melee, Position
 
-__all__ = ["apply", "begin", "forced_pass", "move_on", "unsaid_pass"]
+__all__ = ["apply", "begin", "forced_pass", "unsaid_pass"]
 
 
-def begin(game: Game) -> None:
+def begin(game: Position) -> None:
     """Start a fresh hand: the seat left of the dealer plays first, and the upcard
     acts as if the dealer had played it when ``starter_effects`` says so.
 
@@ -71,7 +68,7 @@ def begin(game: Game) -> None:
         _card_effect(game, dealer, v.effects.get(up.rank))
 
 
-def apply(game: Game, move: Move) -> int | None:
+def apply(game: Position, move: Move) -> int | None:
     """Carry out an accepted move, with the call penalty it makes due, then settle
     debts and the blocked/jammed check. The passes that are all the seats on turn
     then have left are the caller's to take (:func:`forced_pass`).
@@ -99,7 +96,7 @@ def apply(game: Game, move: Move) -> int | None:
     return at
 
 
-def forced_pass(game: Game) -> None:
+def forced_pass(game: Position) -> None:
     """Take the pass that is all the seat on turn has left: the turn moves on, and the
     seat is kept in ``forced`` until the next play or draw. Taking such passes one
     after another ends: each comes from a seat that can neither play nor draw
@@ -110,20 +107,13 @@ def forced_pass(game: Game) -> None:
     game.forced = (*game.forced, seat)
 
 
-def move_on(game: Game) -> None:
-    """Take the passes that are all the seats on turn have left, as far as the cards
-    seen tell (:func:`.facts.only_pass_left`)."""
-    while only_pass_left(game):
-        forced_pass(game)
-
-
-def unsaid_pass(game: Game, seat: int) -> None:
+def unsaid_pass(game: Position, seat: int) -> None:
     """The pass of the seat on turn that the table left unsaid and the next seat's
     action implies: carried out alone (the verdict on that action lists it)."""
     apply(game, game.variant.moves.passes[seat])
 
 
-def _noted(game: Game, seat: int) -> None:
+def _noted(game: Position, seat: int) -> None:
     """A written-out pass of a seat whose pass the engine took: it changes nothing
     but the list of such seats."""
     forced = list(game.forced)
@@ -133,13 +123,13 @@ def _noted(game: Game, seat: int) -> None:
 
 # -------------------------------------------------------------- turns
 
-def _start_turn(game: Game, seat: int) -> None:
+def _start_turn(game: Position, seat: int) -> None:
     game.turn = seat
     game.drawn = 0
     game.free_play = False
 
 
-def _card_effect(game: Game, p: int, code: str | None) -> None:
+def _card_effect(game: Position, p: int, code: str | None) -> None:
     """What follows seat ``p`` playing a card with effect ``code`` (not going out)."""
     if code is None:  # most cards: the next seat's turn
         game.turn, game.drawn, game.free_play = (p + game.direction) % game.players, 0, False
@@ -162,7 +152,7 @@ def _card_effect(game: Game, p: int, code: str | None) -> None:
         _start_turn(game, game.next_seat(p))
 
 
-def _reverse(game: Game) -> int:
+def _reverse(game: Position) -> int:
     """Reverse (or, with two players, skip or nothing); returns the steps to the next
     player."""
     if game.players == 2:
@@ -173,7 +163,7 @@ def _reverse(game: Game) -> int:
 
 # -------------------------------------------------------------- moves
 
-def _play(game: Game, move: Move) -> int:
+def _play(game: Position, move: Move) -> int:
     p, c = move.player, move.card
     assert c is not None
     held = game.known[p]
@@ -211,21 +201,17 @@ def _play(game: Game, move: Move) -> int:
     elif game.debts:
         _pass_draw_on(game, p)
     else:
-        rank = eff.rank
-        if joker or rank is game.wild[p]:
-            code = effect_of(game, eff, p, joker)
-        else:  # what effect_of answers for a plain card, without the call
-            code = game.variant.rank_effects[rank]
+        code = effect_of(game, eff, p, joker)
         if code is None:  # most cards: the next seat's turn
             game.turn, game.drawn = (p + game.direction) % game.players, 0
-            return at
-        if code == "three" and was_free and not game.variant.three_chain:
-            code = None
-        _card_effect(game, p, code)
+        elif code == "three" and was_free and not game.variant.three_chain:
+            _card_effect(game, p, None)
+        else:
+            _card_effect(game, p, code)
     return at
 
 
-def _pass_draw_on(game: Game, p: int) -> None:
+def _pass_draw_on(game: Position, p: int) -> None:
     """A 2 played by the seat owing a 2's draw passes it on, increased by two."""
     total = game.debts[0].total + 2
     nxt = game.next_seat(p)
@@ -233,7 +219,7 @@ def _pass_draw_on(game: Game, p: int) -> None:
     game.debts = [Debt(nxt, total, "two", total), *game.debts[1:]]
 
 
-def _go_out(game: Game, p: int, eff: Card, joker: bool, in_melee: bool) -> None:
+def _go_out(game: Position, p: int, eff: Card, joker: bool, in_melee: bool) -> None:
     """The hand ends; with ``going_out_effects`` = draws, draw effects still resolve:
     a 2 (its draw passed on if it answered one), a 4, or a card continuing a melee
     (the defender draws its value as if nobody continued)."""
@@ -255,7 +241,7 @@ def _go_out(game: Game, p: int, eff: Card, joker: bool, in_melee: bool) -> None:
         game.debts = [Debt(game.next_seat(p), value, "melee", value)]
 
 
-def _draw(game: Game, move: Move) -> None:
+def _draw(game: Position, move: Move) -> None:
     p = move.player
     if not game.stock:  # a position given with an empty stock and a pile to turn over
         _refill(game)
@@ -279,7 +265,7 @@ def _draw(game: Game, move: Move) -> None:
     game.drawn += 1
 
 
-def _refill(game: Game) -> None:
+def _refill(game: Position) -> None:
     """Turn the pile under the upcard into the new stock (the rules reference: when the stock
     runs out; in order or shuffled per the sheet)."""
     game.stock = refill_order(game)
@@ -287,7 +273,7 @@ def _refill(game: Game) -> None:
     game.refills += 1
 
 
-def _pay(game: Game) -> None:
+def _pay(game: Position) -> None:
     seat, left, reason, total = game.debts[0]
     if left > 1:
         game.debts = [Debt(seat, left - 1, reason, total), *game.debts[1:]]
@@ -296,7 +282,7 @@ def _pay(game: Game) -> None:
     _debt_done(game, seat, reason)
 
 
-def _debt_done(game: Game, seat: int, reason: str) -> None:
+def _debt_done(game: Position, seat: int, reason: str) -> None:
     """A debt is drawn (or forgiven): a 2's victim loses the turn; a melee ends."""
     if game.result is not None:
         return
@@ -306,7 +292,7 @@ def _debt_done(game: Game, seat: int, reason: str) -> None:
         _end_melee(game, seat)
 
 
-def _end_melee(game: Game, defender: int) -> None:
+def _end_melee(game: Position, defender: int) -> None:
     """Play goes on after the defender. With ``melee_effects`` the card that ended the
     melee acts now: an 8 takes its named suit, a J skips, an A reverses, a 2 makes
     the next player draw two (a 3 gives nothing: its player is not on turn)."""
@@ -326,7 +312,7 @@ def _end_melee(game: Game, defender: int) -> None:
         game.debts = [*game.debts, Debt(nxt, 2, "two", 2)]
 
 
-def _pass(game: Game, move: Move) -> None:
+def _pass(game: Position, move: Move) -> None:
     """End the turn without playing (said, or taken as said when the next seat acted).
     Only a player who cannot play, with nothing left to draw, counts towards a
     blocked/jammed hand: one who passes after drawing may keep a playable card, and
@@ -343,11 +329,11 @@ def _pass(game: Game, move: Move) -> None:
         game.result = "blocked" if game.variant.is_last_one else "jammed"
 
 
-def _call(game: Game, move: Move) -> None:
+def _call(game: Position, move: Move) -> None:
     game.uncalled = -1
 
 
-def _name(game: Game, move: Move) -> None:
+def _name(game: Position, move: Move) -> None:
     """The dealer names the starter's suit (an 8) or card (a joker); a named card
     then acts as the dealer's play when jokers have effects. In Crazy Eights the
     first player names the suit of a starting 8 and keeps the turn."""
@@ -367,12 +353,12 @@ def _name(game: Game, move: Move) -> None:
     _card_effect(game, dealer, None if code == "eight" else code)
 
 
-def _settle(game: Game) -> None:
+def _settle(game: Position) -> None:
     """Forgive owed cards when nothing at all is left to draw."""
     while game.debts and not can_draw(game):
         debt, game.debts = game.debts[0], game.debts[1:]
         _debt_done(game, debt.seat, debt.reason)
 
 
-_HANDLERS: dict[str, Callable[[Game, Move], int | None]] = {
+_HANDLERS: dict[str, Callable[[Position, Move], int | None]] = {
     "play": _play, "draw": _draw, "pass": _pass, "call": _call, "name": _name}

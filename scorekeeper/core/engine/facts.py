@@ -3,7 +3,7 @@
 A predicate answers one question of the rules ("may the seat on turn draw?", "may it
 pass?", "may this card be played?", "does this play name a suit?") from a
 :class:`~.position.Position`. :mod:`.verdicts` turns the answer into a reason and a
-rule id; :mod:`.listing` lists the moves the answers allow. Answers are True, False,
+rule id; :mod:`.legal` lists the moves the answers allow. Answers are True, False,
 or None when they depend on cards nobody has seen; predicates that explain themselves
 return ``(answer, why)``, where ``why`` is a short code the verdicts put into words.
 
@@ -17,34 +17,39 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from scorekeeper.core.cards import ALL_CARDS, JOKER, Card, Rank
 from scorekeeper.core.cards import card as make_card
 from scorekeeper.core.engine.position import Position
 
 __all__ = [
+    "available",
     "can_draw",
     "can_play",
     "effect_of",
-    "fits",
     "holds",
     "is_two_answer",
     "joker_names",
+    "may_call",
     "may_continue_melee",
     "may_draw",
+    "may_name_for_joker",
     "may_pass",
     "may_play_card",
+    "may_play_now",
     "may_stack",
     "melee_next",
+    "melee_pass",
     "melee_rank",
-    "only_pass",
     "only_pass_left",
-    "owes_pass",
     "peek",
     "playable_cards",
+    "plays_open",
     "refill_order",
+    "starter_naming",
     "suit_naming",
+    "suit_to_name",
     "turn_choices",
     "unseen_cards",
     "wild_naming",
@@ -60,8 +65,7 @@ def playable_cards(g: Position, p: int, cards: Iterable[Card], free: bool = Fals
     """The cards among ``cards`` (jokers aside) that seat ``p`` may play now: its wild
     rank, the active suit, or the upcard's rank while it counts; with no active suit,
     or as the free card on a 3 that may be any card (``free``), every one of them.
-    The one statement of what may follow the upcard: :func:`fits` and the listing
-    both ask it."""
+    The one statement of what may follow the upcard."""
     s = g.active_suit
     if s is None or (free and not g.variant.three_matching):
         return [c for c in cards if c.rank is not None]
@@ -81,11 +85,6 @@ def playable_cards(g: Position, p: int, cards: Iterable[Card], free: bool = Fals
             if rank is wild or rank is up:
                 out.append(c)
     return out
-
-
-def fits(g: Position, c: Card, p: int) -> bool:
-    """Whether non-joker ``c`` may follow the upcard for seat ``p`` (wild, suit, rank)."""
-    return bool(playable_cards(g, p, (c,)))
 
 
 def may_play_card(g: Position, c: Card, p: int, free: bool) -> bool:
@@ -127,6 +126,13 @@ def suit_naming(g: Position, p: int, eff: Card, joker: bool, in_melee: bool) -> 
     return wild_naming(g, p)
 
 
+def starter_naming(g: Position, named: Card) -> str:
+    """Whether the dealer, naming the card a starting joker stands for, also names a
+    suit: ``needed`` when that card is wild for the dealer and jokers have effects,
+    else ``none`` (the dealer keeps its cards, so the starter never goes out)."""
+    return "none" if suit_naming(g, g.dealer, named, True, False) == "none" else "needed"
+
+
 def wild_naming(g: Position, p: int) -> str:
     """How seat ``p``'s wild names a suit: ``needed``, or ``free`` when it is the
     seat's last card (the hand is over: no suit is needed, one named anyway is fine)."""
@@ -148,23 +154,41 @@ def unseen_cards(g: Position) -> list[Card]:
     return out
 
 
-def can_play(g: Position, p: int) -> Answer:
-    """Whether seat ``p`` holds a card that could be played now (None: it depends on
-    unseen cards). A joker can always be played: some 8 is always a legal card for it
-    to name. Unseen cards are deduced from the deck: when the unseen cards hold fewer
-    unplayable cards than the seat holds unseen, some of its cards must be playable;
-    when none of them could be played, it cannot play."""
+def can_play(g: Position, p: int, free: bool = False) -> Answer:
+    """Whether seat ``p`` holds a card that could be played now (``free``: as the free
+    card on a 3); None when it depends on unseen cards. A joker can always be played:
+    some 8 is always a legal card for it to name. Unseen cards are deduced from the
+    deck: when the unseen cards hold fewer unplayable cards than the seat holds unseen,
+    some of its cards must be playable; when none of them could be played, it cannot
+    play."""
     known = g.known[p]
-    if JOKER in known or playable_cards(g, p, known):
+    if JOKER in known or playable_cards(g, p, known, free):
         return True
     held = g.unknown[p]
     if not held:
         return False
     pool = unseen_cards(g)
-    playable = pool.count(JOKER) + len(playable_cards(g, p, pool))
+    playable = pool.count(JOKER) + len(playable_cards(g, p, pool, free))
     if playable == 0:
         return False
     return True if len(pool) - playable < held else None
+
+
+def plays_open(g: Position, p: int, free: bool) -> tuple[Answer, Collection[Card], bool]:
+    """What seat ``p`` may play now: whether it can play (:func:`can_play`), the cards
+    it may play (jokers aside) and whether it may play a joker. The cards are those of
+    its known hand; when none of those can be played but the deck shows that one of
+    its unseen cards must be, each card that one may be."""
+    known = g.known[p]
+    cards: Collection[Card] = playable_cards(g, p, known, free)
+    joker = bool(g.deck.jokers) and JOKER in known
+    if cards or joker or not g.unknown[p]:
+        return bool(cards) or joker, cards, joker
+    answer = can_play(g, p, free)
+    if answer is not True:
+        return answer, (), False
+    pool = list(dict.fromkeys(unseen_cards(g)))
+    return True, playable_cards(g, p, pool, free), JOKER in pool
 
 
 def available(g: Position, c: Card) -> bool:
@@ -208,6 +232,19 @@ def peek(g: Position) -> Card | None:
 
 # ------------------------------------------------------------------ turns
 
+def may_play_now(g: Position) -> bool:
+    """Whether the seat on turn may play a card now: before drawing, or after drawing
+    when ``play_after_draw`` allows it."""
+    return not g.drawn or g.variant.play_after_draw
+
+
+def suit_to_name(g: Position) -> bool:
+    """Whether the seat on turn must first name the suit of a starting wild (Crazy
+    Eights and Countdown: the starter is its wild rank) before it draws or passes; it
+    may instead play any card, naming the suit by playing it."""
+    return g.active_suit is None and not g.drawn and not g.variant.is_last_one
+
+
 def turn_choices(g: Position, playable: Answer) -> tuple[tuple[Answer, str],
                                                          tuple[Answer, str]]:
     """May the seat on turn draw (again), and may it pass? ``playable`` is whether it
@@ -215,24 +252,37 @@ def turn_choices(g: Position, playable: Answer) -> tuple[tuple[Answer, str],
     :func:`may_pass`); the listing asks both at once, the verdicts one of them. The
     one statement of the draw limit: a seat that has drawn may draw again while it
     has drawn fewer cards this turn than the limit."""
-    stock = can_draw(g)  # asked once: the listing asks this after every move
     v, drawn = g.variant, g.drawn
-    drawable = stock and (not drawn or v.draw_limit is None or drawn < v.draw_limit)
-    if not stock:
-        draw: tuple[Answer, str] = (False, "empty")
-    elif not drawable:
-        draw = (False, "limit")
-    elif v.draw_with_playable or playable is False:
-        draw = (True, "draw")
+    limit = v.draw_limit
+    below = not drawn or limit is None or drawn < limit
+    if not can_draw(g):
+        return (False, "empty"), _PASSES[False, drawn > 0, playable]
+    if not below:
+        return (False, "limit"), _PASSES[False, True, playable]
+    if v.draw_with_playable or playable is False:
+        draw: tuple[Answer, str] = (True, "draw")
     else:
         draw = (False, "playable") if playable else (None, "unsure")
+    return draw, _PASSES[True, drawn > 0, playable]
+
+
+def _pass_answer(drawable: bool, drawn: bool, playable: Answer) -> tuple[Answer, str]:
+    """May the seat on turn pass, given whether it may still draw (cards and the
+    limit allow), whether it has drawn, and whether it can play (see :func:`may_pass`)."""
     if playable:
-        return draw, (True, "decline") if drawn else (False, "playable")
+        return (True, "decline") if drawn else (False, "playable")
     if drawable:
-        return draw, (None, "unsure-draw") if playable is None else (False, "may-draw")
+        # Before drawing nobody passes: one who can play plays, one who cannot draws.
+        return (None, "unsure-draw") if playable is None and drawn else (False, "may-draw")
     if playable is None and not drawn:
-        return draw, (None, "unsure-stuck")
-    return draw, (True, "drawn-out" if drawn else "stuck")
+        return None, "unsure-stuck"
+    return True, "drawn-out" if drawn else "stuck"
+
+
+# Every answer of _pass_answer, looked up by turn_choices (no call on the listing's path).
+_PASSES = {(drawable, drawn, playable): _pass_answer(drawable, drawn, playable)
+           for drawable in (True, False) for drawn in (True, False)
+           for playable in (True, False, None)}
 
 
 def may_draw(g: Position, playable: Answer) -> tuple[Answer, str]:
@@ -246,55 +296,54 @@ def may_pass(g: Position, playable: Answer) -> tuple[Answer, str]:
     """May the seat on turn pass? After drawing, to keep a playable card
     (``decline``) or when it may draw no more (``drawn-out``); before drawing, only
     with nothing to draw and nothing to play (``stuck``). Why not: ``playable``
-    (play it), ``may-draw`` (it cannot play and may still draw); ``unsure`` when that
-    depends on unseen cards."""
+    (play it), ``may-draw`` (it may still draw, and before drawing nobody passes);
+    ``unsure`` when that depends on unseen cards."""
     return turn_choices(g, playable)[1]
 
 
-def only_pass(could_play: Answer, drawable: Answer) -> Answer:
-    """Whether the seat on turn has nothing left but the pass, from whether it could
-    play a card now (:func:`can_play`, False after a draw that bars playing) and
-    whether it may draw (:func:`may_draw`). None when that depends on unseen cards:
-    unsure whether it may draw because unsure whether it can play, it has a choice
-    either way unless playing is barred."""
-    if could_play is True or drawable is True:
-        return False
-    if drawable is False:
-        return True if could_play is False else None
-    return False if could_play is None else None
-
-
-def owes_pass(g: Position) -> Answer:
-    """Whether the seat on turn has nothing left to do but pass (the rules reference
-    "Drawing, precisely"): it may only decline a 3's free play, or can neither play
-    nor draw again (:func:`only_pass`). None when that depends on unseen cards. Asked
-    only on a turn with no owed cards, no melee and no starter to name."""
-    if g.free_play:
-        return True
-    v, p = g.variant, g.turn
-    if g.active_suit is None and not v.is_last_one and not g.drawn:
-        return False  # the starter 8's suit is still to be named
-    playable = can_play(g, p)
-    could_play = False if g.drawn and not v.play_after_draw else playable
-    if could_play is True:
-        return False
-    return only_pass(could_play, turn_choices(g, playable)[0][0])
-
-
 def only_pass_left(g: Position) -> bool:
-    """Whether the engine knows the seat on turn may do nothing but pass, so the turn
-    moves on (a 3's free play may still be taken, so it is never such a turn). Asked
-    after every move of a game with unseen cards (with every card known the listing
-    answers it: :func:`.listing.listed`), so the common cases are answered first: a
-    seat that has not drawn this turn and could draw always has a choice, and so has
-    one that may draw again whatever it holds (``draw_with_playable``)."""
-    if g.drawn:
-        # Drawing again whatever it holds: its draw answer does not ask what it holds.
-        if g.variant.draw_with_playable and turn_choices(g, None)[0][0]:
-            return False
-    elif can_draw(g):
+    """Whether the seat on turn certainly has nothing left but the pass, so the turn
+    moves on by itself (the rules reference "Drawing, precisely"): on a 3's free play,
+    when no card it holds may go on the 3; on a plain turn, when it can neither play
+    (or may not, having drawn) nor draw again. The one source of the forced pass: the
+    game asks it after every move and of the position it starts from.
+
+    Only a free play or a plain turn can be left with nothing but the pass, and a seat
+    that has not drawn and could draw always has a choice: that common case is
+    answered first. The draw answer of :func:`turn_choices` reads what the seat holds
+    only when ``draw_with_playable`` is off, so only then is that worked out."""
+    if g.free_play:
+        return g.phase == "free" and can_play(g, g.turn, True) is False
+    if not g.drawn and can_draw(g):
         return False
-    return g.is_plain_turn and owes_pass(g) is True
+    if g.phase != "turn" or suit_to_name(g):
+        return False
+    p = g.turn
+    if may_play_now(g):
+        playable = can_play(g, p)
+        if playable is not False:
+            return False
+    else:
+        playable = None if g.variant.draw_with_playable else can_play(g, p)
+    return turn_choices(g, playable)[0][0] is False
+
+
+def melee_pass(g: Position) -> bool:
+    """Whether the melee's defender ends it with a pass rather than a draw: nothing is
+    left to draw."""
+    return not can_draw(g)
+
+
+def may_call(g: Position, p: int) -> tuple[bool, str]:
+    """May seat ``p`` call "last one"/"last card" now? Only under a sheet with the
+    call, holding one card, before another seat plays or draws. Why not:
+    ``no-call`` (the sheet has none), ``not-one`` (it holds more or fewer cards) or
+    ``nothing`` (it has no call to make: made, or too late)."""
+    if not g.variant.call_required:
+        return False, "no-call"
+    if g.hand_size(p) != 1:
+        return False, "not-one"
+    return (True, "call") if g.uncalled == p else (False, "nothing")
 
 
 # ------------------------------------------------------------------ owed cards

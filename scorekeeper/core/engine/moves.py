@@ -9,7 +9,6 @@ Move.parse('1:8S/D')
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -141,70 +140,58 @@ class Move:
 
 
 class Verdict:
-    """Whether a move is legal, why, and which rule says so.
+    """Whether a move is legal, why, and which rule says so, with what a caller needs
+    as fields (nobody reads the reason but people).
 
     ``legal`` is True, False, or None when the answer depends on cards nobody at the
     table has seen. ``rule`` is a rules-reference anchor from ``sheets.SECTIONS``.
     ``cause`` sorts refusals: ``turn`` (not this player's turn), ``over`` (the hand
     has ended) or ``play`` (any other broken rule). ``implied`` lists the seats whose
     unsaid pass the move takes as said (the move is judged after those passes).
-
-    The reason may be given as a function that makes the text, and a verdict may be
-    made :meth:`later`: simulation applies thousands of moves whose reasons nobody
-    reads, so the text is built only when ``reason`` (or ``rule``) is read.
+    ``needs_suit`` is True when the move is refused only for want of a named suit:
+    the same play (or naming) with a suit is legal. ``assumed`` lists, when ``legal``
+    is None, the seats assumed to hold no playable card (their cards unseen): the
+    move is legal if they could not play. ``draws`` is what a legal draw costs in
+    all: the cards the seat owes or must draw (one for a plain draw), 0 for any other
+    move.
 
     >>> Verdict(True, "8♠ follows spades", "c8-turn")
     Verdict(legal=True, reason='8♠ follows spades', rule='c8-turn', cause='play', implied=())
     """
 
-    __slots__ = ("_later", "_reason", "_rule", "cause", "implied", "legal")
+    __slots__ = ("assumed", "cause", "draws", "implied", "legal", "needs_suit", "reason",
+                 "rule")
 
-    def __init__(self, legal: bool | None, reason: str | Callable[[], str], rule: str,
-                 cause: str = "play", implied: tuple[int, ...] = (),
-                 later: tuple[Any, ...] | None = None) -> None:
+    def __init__(self, legal: bool | None, reason: str, rule: str, cause: str = "play",
+                 implied: tuple[int, ...] = (), *, needs_suit: bool = False,
+                 assumed: tuple[int, ...] = (), draws: int = 0) -> None:
         self.legal = legal
-        self._reason = reason
-        self._rule = rule
+        self.reason = reason
+        self.rule = rule
         self.cause = cause
         self.implied = implied
-        self._later = later  # (judge, *its arguments) until judged
+        self.needs_suit = needs_suit
+        self.assumed = assumed
+        self.draws = draws
 
-    @classmethod
-    def later(cls, legal: bool | None, judge: Callable[..., Verdict], *args: Any) -> Verdict:
-        """A verdict whose legality is known now and whose reason and rule
-        ``judge(*args)`` gives when first read.
+    def but(self, **fields: Any) -> Verdict:
+        """This verdict with some fields changed.
 
-        >>> v = Verdict.later(True, lambda: Verdict(True, "8♠ is wild", "c8-eights"))
-        >>> v.legal, v.rule
-        (True, 'c8-eights')
+        >>> Verdict(True, "seat 1 draws", "c8-drawing", draws=1).but(legal=None).legal is None
+        True
         """
-        return cls(legal, "", "", "play", (), (judge, *args))
+        values = {name: getattr(self, name) for name in _VERDICT_FIELDS}
+        values.update(fields)
+        return Verdict(**values)
 
-    def _judged(self) -> None:
-        later = self._later
-        if later is not None:
-            full = later[0](*later[1:])
-            self._reason, self._rule, self._later = full.reason, full.rule, None
+    def to_dict(self) -> dict[str, Any]:
+        """The fields as plain JSON data (a replay step's, see replay.py)."""
+        return {"legal": self.legal, "reason": self.reason, "rule": self.rule,
+                "cause": self.cause, "needs_suit": self.needs_suit,
+                "assumed": list(self.assumed), "draws": self.draws}
 
-    @property
-    def reason(self) -> str:
-        """Why, in words a player reads."""
-        if self._later is not None:
-            self._judged()
-        reason = self._reason
-        if not isinstance(reason, str):
-            reason = self._reason = reason()
-        return reason
-
-    @property
-    def rule(self) -> str:
-        """The rules-reference anchor of the rule that decides."""
-        if self._later is not None:
-            self._judged()
-        return self._rule
-
-    def _key(self) -> tuple[bool | None, str, str, str, tuple[int, ...]]:
-        return (self.legal, self.reason, self.rule, self.cause, self.implied)
+    def _key(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in _VERDICT_FIELDS)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Verdict):
@@ -215,9 +202,14 @@ class Verdict:
         return hash(self._key())
 
     def __repr__(self) -> str:
+        extra = "".join(f", {name}={getattr(self, name)!r}" for name in _VERDICT_FIELDS[5:]
+                        if getattr(self, name))
         return (f"Verdict(legal={self.legal!r}, reason={self.reason!r}, rule={self.rule!r}, "
-                f"cause={self.cause!r}, implied={self.implied!r})")
+                f"cause={self.cause!r}, implied={self.implied!r}{extra})")
 
+
+_VERDICT_FIELDS = ("legal", "reason", "rule", "cause", "implied", "needs_suit", "assumed",
+                   "draws")
 
 
 class SetupError(InputError):

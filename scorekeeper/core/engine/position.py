@@ -178,11 +178,20 @@ class Position:
         return self.turn
 
     @property
-    def is_plain_turn(self) -> bool:
-        """True when the seat on turn simply plays, draws or passes: no owed cards, no
-        starter to name, no melee, no free play, the hand not over."""
-        return (self.result is None and not self.debts and not self.naming
-                and self.melee is None and not self.free_play)
+    def phase(self) -> str:
+        """What the hand waits for, in the order the rules settle it: ``debt`` (a seat
+        owes cards, even after the hand ended), ``over``, ``naming`` (the dealer names
+        the starter), ``melee``, ``free`` (a 3's free play) or ``turn`` (the seat on
+        turn plays, draws or passes). The verdicts and the listing both read it."""
+        if self.debts:
+            return "debt"
+        if self.result is not None:
+            return "over"
+        if self.naming:
+            return "naming"
+        if self.melee is not None:
+            return "melee"
+        return "free" if self.free_play else "turn"
 
     def seat_name(self, seat: int) -> str:
         """How verdict reasons name a seat: its name when the game was given names,

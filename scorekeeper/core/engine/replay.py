@@ -36,10 +36,11 @@ cards, draws several in one event: owed cards or a run of draws), ``pass``, ``ca
 ("last one"/"last card") and ``name`` (a dealer naming a starting 8's suit or a
 starting joker's card), each with the ``player`` (seat number from 0). When the engine
 knows the seat on turn has nothing left but the pass, it takes that pass and the turn
-moves on (``current_player`` is the next seat); the pass written out afterwards is still
-accepted. A pass the table left unsaid where that depended on unseen cards, or a 3's
-free play declined, is taken as said when the next seat acts; that step lists it in
-``implied``.
+moves on (``current_player`` is the next seat), in the position the request starts
+from too; the pass written out afterwards is still accepted. A pass the table left
+unsaid (a drawn card kept, a 3's free play declined...) is judged as the written one
+when the next seat acts; that step lists it in ``implied``. Each step carries the
+verdict's fields: ``needs_suit``, ``assumed`` (seats) and ``draws``.
 
 ``situation`` fields: ``turn`` (default: left of the dealer), ``direction`` (1
 clockwise, -1), ``upcard_as`` (what a joker upcard stands for), ``active_suit``
@@ -61,6 +62,7 @@ from scorekeeper.core.cards import Card, CardError, DeckError, Suit, deck_for, p
 from scorekeeper.core.engine import setup as engine_setup
 from scorekeeper.core.engine.moves import IllegalMoveError, Move, SetupError, Verdict
 from scorekeeper.core.engine.state import Game
+from scorekeeper.core.engine.wording import draws_reason
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.sheets import GAMES, Sheet, read_sheet
 
@@ -229,10 +231,8 @@ def _cards_or_count(value: Any, field: str, cards: str) -> Any:
 
 # ----------------------------------------------------------------- events
 
-def read_event(event: Any, i: int, players: int) -> list[Move]:
-    """One JSON event as engine moves: one, or one per card of a multi-card draw (see
-    the OpenAPI description for the format)."""
-    at = f"events[{i}]"
+def _event_kind(event: Any, at: str) -> str:
+    """The one action an event object does, its fields checked."""
     if not isinstance(event, dict):
         raise InputError("an event must be an object like {\"player\": 1, \"play\": \"4S\"}", at)
     for key in event:
@@ -241,7 +241,14 @@ def read_event(event: Any, i: int, players: int) -> list[Move]:
     kinds = [k for k in ACTIONS if k in event]
     if len(kinds) != 1:
         raise InputError("an event does exactly one of play, draw, pass, call, name", at)
-    kind = kinds[0]
+    return kinds[0]
+
+
+def read_event(event: Any, i: int, players: int) -> list[Move]:
+    """One JSON event as engine moves: one, or one per card of a multi-card draw (see
+    the OpenAPI description for the format)."""
+    at = f"events[{i}]"
+    kind = _event_kind(event, at)
     player = _int(event.get("player"), f"{at}.player", 0, players - 1, "a seat")
     value = event[kind]
     if kind in ("pass", "call", "name") and value is not True:
@@ -312,7 +319,8 @@ def state_json(game: Game) -> dict[str, Any]:
 
 def _judge(game: Game, moves: list[Move]) -> tuple[Verdict, list[int], bool]:
     """Apply one event's moves: the verdict to show (the refusal, else the least sure,
-    else the last), the seats whose unsaid pass was taken, and whether all went in."""
+    else the last), the seats whose unsaid pass was taken, and whether all went in. An
+    event of several draws is said once, with the cards it drew (``draws``)."""
     shown: Verdict | None = None
     implied: list[int] = []
     for move in moves:
@@ -326,10 +334,8 @@ def _judge(game: Game, moves: list[Move]) -> tuple[Verdict, list[int], bool]:
     assert shown is not None
     n = len(moves)
     if n > 1 and shown.legal is True:  # one event, several cards: say so once
-        owed = shown.reason.endswith("draws one")
-        reason = (shown.reason.removesuffix("one") + str(n) if owed
-                  else f"{game.seat_name(moves[0].player)} draws {n} cards")
-        shown = Verdict(shown.legal, reason, shown.rule, shown.cause, shown.implied)
+        reason = draws_reason(game.seat_name(moves[0].player), shown.draws, n)
+        shown = shown.but(reason=reason)
     return shown, implied, True
 
 
@@ -351,9 +357,8 @@ def replay(game: Game, events: list[list[Move]], want_moves: bool = False) -> di
         verdict, implied, ok = _judge(game, moves)
         if not ok:
             first_illegal = i
-        step: dict[str, Any] = {
-            "legal": verdict.legal, "reason": verdict.reason, "rule": verdict.rule,
-            "rule_url": rule_url(game.variant.game, verdict.rule), "cause": verdict.cause}
+        step = verdict.to_dict()
+        step["rule_url"] = rule_url(game.variant.game, verdict.rule)
         if implied:
             step["implied"] = [f"pass by {game.seat_name(seat)}" for seat in implied]
         if game.forced and game.forced is not forced and len(game.forced) >= len(forced):

@@ -226,21 +226,21 @@ def read_situation(data: Mapping[str, Any], players: int, upcard: Card,
                          f"stands for", "situation.upcard_as")
     out["upcard_as"] = as_card
     out.update(_read_suit(data, as_card))
-    owed = data.get("pending_draw", 0)
-    if isinstance(owed, bool) or not isinstance(owed, int) or owed < 0:
-        raise SetupError(f"situation.pending_draw must be a number of cards, not {owed!r}",
-                         "situation.pending_draw")
-    out["pending_draw"] = owed
+    out["pending_draw"] = _count(data, "pending_draw", "a number of cards")
     out["melee"] = _read_melee(data.get("melee"), players)
     out["free_play"] = bool(data.get("free_play", False))
-    drawn = data.get("drawn", 0)
-    if isinstance(drawn, bool) or not isinstance(drawn, int) or not 0 <= drawn <= 108:
-        raise SetupError(f"situation.drawn must be the cards drawn this turn, not {drawn!r}",
-                         "situation.drawn")
-    out["drawn"] = drawn
+    out["drawn"] = _count(data, "drawn", "the cards drawn this turn")
     uncalled = data.get("uncalled")
     out["uncalled"] = -1 if uncalled is None else _seat(uncalled, players, "uncalled")
     return out
+
+
+def _count(data: Mapping[str, Any], key: str, what: str) -> int:
+    """A count of cards in the situation (``pending_draw``, ``drawn``), default 0."""
+    value = data.get(key, 0)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 108:
+        raise SetupError(f"situation.{key} must be {what}, not {value!r}", f"situation.{key}")
+    return value
 
 
 def _read_suit(data: Mapping[str, Any], as_card: Card) -> dict[str, Any]:

@@ -3,7 +3,7 @@
 :class:`Game` is the engine's one object. Build it with :meth:`Game.start` (a position
 from the table, hands possibly partly unseen) or :meth:`Game.deal` (a random deal with
 every card known, for simulation). The position's data is :class:`~.position.Position`;
-legality lives in :mod:`.verdicts` and :mod:`.listing` (both asking the predicates of
+legality lives in :mod:`.verdicts` and :mod:`.legal` (both asking the predicates of
 :mod:`.facts`), the effects of moves in :mod:`.effects`, taking them back in
 :mod:`.undo`; the methods here delegate to them.
 
@@ -17,11 +17,12 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 from scorekeeper.core.cards import Card, Deck, deck_for
-from scorekeeper.core.engine import effects, listing, setup, undo, verdicts
-from scorekeeper.core.engine.facts import melee_next
+from scorekeeper.core.engine import effects, legal, setup, undo, verdicts
+from scorekeeper.core.engine.apply_listed import apply_listed
+from scorekeeper.core.engine.facts import melee_next, only_pass_left
 from scorekeeper.core.engine.moves import (
     ERRORS,
     IllegalMoveError,
@@ -35,36 +36,6 @@ from scorekeeper.core.scoring import score_hand
 from scorekeeper.core.sheets import Sheet
 
 __all__ = ["Debt", "Game", "Melee", "Outcome"]
-
-
-class ListedVerdict(Verdict):
-    """The verdict on a move made straight from :meth:`Game.legal_moves` with every
-    card known: legal, with the reason and rule worked out when first read, by
-    :meth:`Game._judge_made` from the game, the move's undo record (``_later``) and
-    how deep in the history that record sits. :meth:`Game.apply` builds it bare (no
-    ``__init__`` of its own runs) and sets those three: simulation makes one a move.
-    """
-
-    __slots__ = ("_depth", "_game")
-    _depth: int
-    _game: Game
-
-    # What every such verdict says, as class attributes (they shadow the slots, which
-    # stay unset).
-    legal = True
-    cause = "play"
-    implied = ()
-    if TYPE_CHECKING:
-        def __init__(self) -> None: ...
-    else:
-        __init__ = object.__init__  # built bare (no call frame), filled by apply
-
-    def _judged(self) -> None:
-        rec = self._later
-        if rec is not None:
-            full = Game._judge_made(self._game, cast(undo.Record, rec), self._depth)
-            self._reason, self._rule, self._later = full.reason, full.rule, None
-            del self._game  # judged: the verdict no longer keeps the game alive
 
 
 @dataclass(frozen=True)
@@ -101,7 +72,7 @@ class Game(Position):
     and :meth:`undo`.
     """
 
-    __slots__ = ("_exact", "_listed", "history")
+    __slots__ = ("_exact", "history", "listed")
     variant: Variant
 
     def __init__(self, variant: Variant, players: int, dealer: int, deck: Deck,
@@ -110,7 +81,7 @@ class Game(Position):
         super().__init__(variant, players, dealer, deck, counts, seed, names)
         self.history: list[undo.Record] = []
         self._exact = False  # every card known, now and after any refill: see legal_moves
-        self._listed: list[Move] = []  # the moves allowed now, when every card is known
+        self.listed: list[Move] = []  # the moves allowed now, kept when every card is known
 
     # ----------------------------------------------------------------- setup
 
@@ -158,6 +129,7 @@ class Game(Position):
             effects.begin(game)
         else:
             game._resume(setup.read_situation(situation, players, up, (dealer + 1) % players))
+        game.move_on()  # a seat that starts with nothing but the pass has passed
         game._exact = (not any(game.unknown) and None not in game.stock
                        and None not in game.pile
                        and (game.known_stock or not game.variant.refill_shuffles))
@@ -243,6 +215,7 @@ class Game(Position):
         game.known_stock = True
         game.upcard_as, game.active_suit, game.rank_open = up, up.suit, not up.is_joker
         effects.begin(game)
+        game.move_on()
         game._exact = True
         return game
 
@@ -254,19 +227,18 @@ class Game(Position):
         return self.variant.sheet
 
     def legal_moves(self) -> list[Move]:
-        """Every move allowed now, by any seat (see :func:`.listing.legal_moves`).
+        """Every move allowed now, by any seat (see :func:`.legal.legal_moves`).
 
-        When every card is known these moves are certainly legal, so until the next
-        move :meth:`apply` makes any of them without judging it again: the fast path
-        that simulation runs on. The game keeps that listing (:meth:`apply` works it
-        out after each move, see :meth:`_move_on`), so asking again (:meth:`actors`,
-        :meth:`summary`) copies it instead of working it out."""
-        listed = self._listed
+        When every card is known these moves are certainly legal: the game keeps them
+        until the next move (``listed``), so asking again (:meth:`actors`,
+        :meth:`summary`) copies them, and :meth:`apply` makes any of them unjudged
+        (:mod:`.apply_listed`)."""
+        listed = self.listed
         if listed:
             return [*listed]
-        moves = listing.legal_moves(self)
+        moves = legal.legal_moves(self)
         if self._exact:
-            self._listed = moves[:]
+            self.listed = moves[:]
         return moves
 
     def actors(self) -> set[int]:
@@ -276,7 +248,7 @@ class Game(Position):
     def legal_moves_by_player(self) -> dict[int, dict[str, Any]]:
         """``{seat: {"play": [cards], "draw": bool, "pass": bool, "call": bool}}`` for
         each seat that may act; an 8 or a joker is listed once."""
-        return listing.by_player(self)
+        return legal.by_player(self)
 
     def check(self, move: Move) -> Verdict:
         """Whether ``move`` is legal now, why, and the rule that says so. Judging never
@@ -305,66 +277,29 @@ class Game(Position):
 
     def apply(self, move: Move) -> Verdict:
         """Make a move, or raise an :class:`IllegalMoveError` subclass carrying the
-        verdict (nothing changes then). Returns the verdict (legal may be None).
-
-        A move :meth:`legal_moves` listed with every card known (the very object: the
-        move book's) is made without judging it again; its verdict's reason is worked
-        out when read."""
-        listed = self._listed
-        if listed:  # the moves allowed now, listed after the move before
-            for made in listed:
-                if made is move:
-                    history = self.history
-                    undo.make(self, history, move)
-                    # _move_on with every card known, written out: once a simulated move.
-                    moves, only_pass = listing.listed(self)
-                    self._listed = (self._passes_taken() if only_pass and move.kind != "call"
-                                    else moves)
-                    listed_verdict = ListedVerdict()
-                    listed_verdict._later = history[-1]
-                    listed_verdict._game, listed_verdict._depth = self, len(history)
-                    return listed_verdict
+        verdict (nothing changes then). Returns the verdict (legal may be None); a move
+        :meth:`legal_moves` listed with every card known is made unjudged
+        (:func:`.apply_listed.apply_listed`)."""
+        if self.listed:
+            made = apply_listed(self, move)
+            if made is not None:
+                return made
         verdict = verdicts.check(self, move)
         if verdict.legal is False:
             raise ERRORS[verdict.cause](move, verdict)
         undo.make(self, self.history, move, verdict.implied)
-        self._move_on(move)
+        self.move_on(move)
         return verdict
 
-    def _move_on(self, move: Move) -> None:
-        """After ``move``, take the passes that are all the seats on turn have left
-        (none after a call, which leaves the turn where it was). With every card known
-        the listing of the position says whether the pass is all that is left, and is
-        kept for :meth:`legal_moves` and the fast path of :meth:`apply`: one pass over
-        the position's facts answers both. Otherwise :func:`.effects.move_on` asks."""
-        if not self._exact:
-            if move.kind != "call":
-                effects.move_on(self)
-            return
-        moves, only_pass = listing.listed(self)
-        self._listed = self._passes_taken() if only_pass and move.kind != "call" else moves
-
-    def _passes_taken(self) -> list[Move]:
-        """Take the pass that is all the seat on turn has left, and each next one the
-        listing finds; the moves allowed in the position reached."""
-        while True:
-            effects.forced_pass(self)
-            moves, only_pass = listing.listed(self)
-            if not only_pass:
-                return moves
-
-    def _judge_made(self, rec: undo.Record, depth: int) -> Verdict:
-        """The full verdict on a move made by the fast path, judged when someone reads
-        its reason: on a copy of the position taken back to just before the move (when
-        the move has been undone since, the position it was made in is gone)."""
-        history = self.history
-        if len(history) < depth or history[depth - 1] is not rec:
-            return Verdict(True, f"{rec.move} was listed by legal_moves (the position has "
-                           "been taken back since)", self.variant.rule["turn"])
-        before = self.copy()
-        for later in reversed(history[depth - 1:]):
-            undo.restore(before, later)
-        return verdicts.check(before, rec.move)
+    def move_on(self, move: Move | None = None) -> None:
+        """After ``move`` (None: of the position the game starts from), let go of the
+        moves listed before it and take the passes that are all the seats on turn have
+        left, as far as the cards seen tell (:func:`.facts.only_pass_left`, the forced
+        pass's one source); none after a call, which leaves the turn where it was."""
+        self.listed = []
+        if move is None or move.kind != "call":
+            while only_pass_left(self):
+                effects.forced_pass(self)
 
     push = apply
 
@@ -372,7 +307,7 @@ class Game(Position):
         """Take back the last move exactly."""
         if not self.history:
             raise IndexError("no move to undo")
-        self._listed = []
+        self.listed = []
         undo.restore(self, self.history.pop())
 
     pop = undo

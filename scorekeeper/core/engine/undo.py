@@ -20,13 +20,27 @@ True
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from scorekeeper.core.engine import effects
 from scorekeeper.core.engine.moves import Move
 from scorekeeper.core.engine.position import Position
 
-__all__ = ["Record", "make", "restore"]
+__all__ = ["Rare", "Record", "make", "restore"]
+
+
+class Rare(NamedTuple):
+    """The facts a move rarely changes, as they were before it: one tuple per value,
+    shared by the records of every game under a variant (``Variant.shared``)."""
+
+    uncalled: int
+    winner: int | None
+    result: str | None
+    melee: Any
+    melee_suit: Any
+    direction: int
+    naming: bool
+    refills: int
 
 
 class Record(tuple[Any, ...]):
@@ -68,7 +82,7 @@ class PlayRecord(Record):
 
     def take_back_cards(self, g: Position) -> None:
         """The card leaves the pile for its place in the hand."""
-        move, at = self[10], self[11]
+        move, at = self.move, self.at
         g.pile.pop()
         if at < 0:
             g.unknown[move.player] += 1
@@ -90,14 +104,14 @@ class DrawRecord(Record):
 
     def take_back_cards(self, g: Position) -> None:
         """The card goes back on the stock (and the old pile back, after a refill)."""
-        p, had_stock, to_known, top, old_pile = self[10].player, *self[11:]
-        if to_known:
+        p, top, old_pile = self.move.player, self.top, self.old_pile
+        if self.to_known:
             g.known[p].pop()
         else:
             g.unknown[p] -= 1
         if old_pile is not None:  # the draw turned the pile into a new stock
             g.pile = old_pile[:]
-            g.stock = [top] if had_stock else []
+            g.stock = [top] if self.had_stock else []
         else:
             g.stock.append(top)
 
@@ -112,8 +126,8 @@ def make(g: Position, history: list[Record], move: Move,
     simulated move."""
     rare = (g.uncalled, g.winner, g.result, g.melee, g.melee_suit, g.direction, g.naming,
             g.refills)
-    last = history[-1][9] if history else None  # its rare facts
-    rare = last if rare == last else g.variant.shared(rare)
+    last = history[-1].rare if history else None
+    rare = last if rare == last else g.variant.shared(Rare(*rare))
     facts = (g.turn, g.drawn, g.passes, g.upcard_as, g.active_suit, g.rank_open,
              g.free_play, g.debts, g.forced, rare, move)
     kind = move.kind
@@ -141,7 +155,10 @@ def make(g: Position, history: list[Record], move: Move,
 def restore(g: Position, rec: Record) -> None:
     """Take back the move ``rec`` records (the last one made)."""
     rec.take_back_cards(g)
-    (g.turn, g.drawn, g.passes, g.upcard_as, g.active_suit, g.rank_open, g.free_play,
-     g.debts, g.forced, rare) = rec[:10]
-    (g.uncalled, g.winner, g.result, g.melee, g.melee_suit, g.direction, g.naming,
-     g.refills) = rare
+    g.turn, g.drawn, g.passes, g.upcard_as = rec.turn, rec.drawn, rec.passes, rec.upcard_as
+    g.active_suit, g.rank_open, g.free_play = rec.active_suit, rec.rank_open, rec.free_play
+    g.debts, g.forced = rec.debts, rec.forced
+    rare = rec.rare
+    g.uncalled, g.winner, g.result, g.melee = rare.uncalled, rare.winner, rare.result, rare.melee
+    g.melee_suit, g.direction, g.naming, g.refills = (rare.melee_suit, rare.direction,
+                                                      rare.naming, rare.refills)

@@ -4,9 +4,9 @@
 the hand is over; someone owes cards; the dealer names the starter; a melee is on;
 then the turn player's free play (after a 3) or turn (before or after drawing). The
 questions themselves are the predicates of :mod:`.facts`, which the listing asks too;
-this module puts their answers into words. A seat acting while the seat on turn may
-only pass (when that is not certain) or decline a 3's free play is judged after that
-pass, on a copy of the position, which the verdict lists as ``implied``.
+this module puts their answers into words. A seat acting while another is on turn is
+judged after that seat's pass, left unsaid, when the pass written out would be legal:
+on a copy of the position, and the verdict lists the pass as ``implied``.
 
 >>> from scorekeeper.core.engine import Game, Move, Sheet, parse_card
 >>> g = Game.start(Sheet.make("crazy-eights"), 2, 0, ["8S KH", "4H 5C"], "4S")
@@ -24,16 +24,20 @@ from scorekeeper.core.engine.facts import (
     can_play,
     holds,
     is_two_answer,
+    may_call,
     may_continue_melee,
     may_draw,
     may_name_for_joker,
     may_pass,
     may_play_card,
+    may_play_now,
     may_stack,
     melee_next,
+    melee_pass,
     melee_rank,
-    owes_pass,
+    starter_naming,
     suit_naming,
+    suit_to_name,
 )
 from scorekeeper.core.engine.moves import Move, Verdict
 from scorekeeper.core.engine.position import Position
@@ -42,6 +46,7 @@ from scorekeeper.core.engine.wording import (
     check_draw_card,
     draw_reason,
     follow_text,
+    forced_reason,
     not_held,
     pass_reason,
 )
@@ -55,7 +60,8 @@ def check(g: Position, move: Move) -> Verdict:
     p = move.player
     if move.kind == "pass" and p in g.forced:
         return Verdict(True, f"{g.seat_name(p)} had nothing left but the pass, which the "
-                       "turn already took: the pass is noted", rule["draw"])
+                       "turn already took: the pass is noted",
+                       rule["draw" if can_draw(g) else "stock"])
     if g.is_over:
         return Verdict(False, "the hand is over", rule["out"], "over")
     if not isinstance(p, int) or not 0 <= p < g.players:
@@ -76,33 +82,40 @@ def check(g: Position, move: Move) -> Verdict:
 
 
 def _check_other_seat(g: Position, move: Move) -> Verdict:
-    """A seat acting while another is on turn: fine after the turn seat's unsaid pass
-    when a pass is all that seat had left (or it may only decline a free play), judged
-    on a copy of the position after that pass. Passes chain seat by seat; the chain
-    ends because each such pass either comes from a seat that can neither play nor
-    draw (counted towards a jam) or ends a free play."""
-    owed = owes_pass(g)
-    if owed is False:
-        return _wrong_turn(g, move.player)
+    """A seat acting while another is on turn: the turn seat's pass, left unsaid, is
+    judged as the written one (:func:`check` on it); when it is legal, the move is
+    judged on a copy of the position after that pass. Passes chain seat by seat; the
+    chain ends because each pass either ends a turn that began with a draw or a free
+    play, or comes from a seat that can neither play nor draw (counted towards a jam)."""
     seat = g.turn
+    passing = check(g, g.variant.moves.passes[seat])
+    if passing.legal is False:
+        return _wrong_turn(g, move.player)
     after_pass = g.copy()
     effects.unsaid_pass(after_pass, seat)
     after = check(after_pass, move)
     if after.cause == "turn" and not after.implied and after.legal is False:
         return _wrong_turn(g, move.player)
-    legal, reason = after.legal, after.reason
-    if owed is None and legal is True:
-        legal = None
-        reason = f"{reason} (assuming {g.seat_name(seat)} could not play)"
-    return Verdict(legal, reason, after.rule, after.cause, (seat, *after.implied))
+    implied = (seat, *after.implied)
+    if passing.legal is None and after.legal is True:
+        could = "could not play" if passing.assumed else "could pass"
+        return after.but(legal=None, reason=f"{after.reason} (assuming {g.seat_name(seat)} "
+                         f"{could})", implied=implied,
+                         assumed=(*passing.assumed, *after.assumed))
+    return after.but(implied=implied)
 
 
 def _wrong_turn(g: Position, p: int) -> Verdict:
     """Not this seat's turn; when the turn seat is in the middle of drawing, say so and
-    cite drawing."""
+    cite drawing; when this seat's own turn passed because a pass was all it had
+    left, say that."""
     v, turn = g.variant, g.turn
     on_turn, who = g.seat_name(turn), g.seat_name(p)
     head = f"it is {on_turn}'s turn, not {who}'s"
+    if p in g.forced:
+        why, kind = forced_reason(g, p)
+        return Verdict(False, f"{why}, so with nothing left but the pass the turn moved "
+                       f"on ({head})", v.rule[kind], "turn")
     if g.free_play or g.melee is not None:
         return Verdict(False, head, v.rule["turn"], "turn")
     playable = can_play(g, turn)
@@ -118,12 +131,14 @@ def _wrong_turn(g: Position, p: int) -> Verdict:
 
 def _check_call(g: Position, p: int) -> Verdict:
     rule = g.variant.rule["call"]
-    if not g.variant.call_required:
+    allowed, why = may_call(g, p)
+    who = g.seat_name(p)
+    if why == "no-call":
         return Verdict(False, "this sheet has no last-card call", rule)
-    n, who = g.hand_size(p), g.seat_name(p)
-    if n != 1:
+    if why == "not-one":
+        n = g.hand_size(p)
         return Verdict(False, f"{who} holds {n} cards; the call is made with one", rule)
-    if g.uncalled != p:
+    if not allowed:
         return Verdict(False, f"{who} has no call to make now", rule)
     return Verdict(True, f"{who} calls with one card left", rule)
 
@@ -135,7 +150,8 @@ def _check_debt(g: Position, move: Move) -> Verdict:
     if move.player != seat:
         return Verdict(False, f"{owed} and draws first", rule, "turn")
     if move.kind == "draw":
-        return check_draw_card(g, move, Verdict(True, f"{owed} and draws one", rule))
+        return check_draw_card(g, move, Verdict(True, f"{owed} and draws one", rule,
+                                                draws=left))
     stacks, why = may_stack(g)
     if move.kind == "play" and stacks:
         return _check_stack(g, move, owed, rule)
@@ -165,8 +181,7 @@ def _check_naming(g: Position, move: Move) -> Verdict:
     if g.upcard.is_joker:
         if move.as_card is None or move.as_card.is_joker:
             return Verdict(False, "name the card the starting joker stands for", rule)
-        naming = suit_naming(g, dealer, move.as_card, True, False)
-        naming = "none" if naming == "none" else "needed"  # the dealer keeps its cards
+        naming = starter_naming(g, move.as_card)
     else:
         if move.as_card is not None:
             return Verdict(False, "only a joker stands for a named card", rule)
@@ -179,7 +194,7 @@ def _suit_verdict(move: Move, naming: str, rule: str) -> Verdict | None:
     """Refuse a missing or needless named suit (see :func:`.facts.suit_naming`); None
     when the move is consistent."""
     if naming == "needed" and move.suit is None:
-        return Verdict(False, "name a suit with this card", rule)
+        return Verdict(False, "name a suit with this card", rule, needs_suit=True)
     if naming == "none" and move.suit is not None:
         return Verdict(False, "this card names no suit here", rule)
     return None
@@ -195,9 +210,10 @@ def _check_melee(g: Position, move: Move) -> Verdict:
                        "draws; others may only continue it", rule, "turn")
     if move.kind == "draw":
         value = g.variant.melee_value(melee_rank(g))
-        ok = Verdict(True, f"{g.seat_name(p)} ends the melee and draws {value}", rule)
+        ok = Verdict(True, f"{g.seat_name(p)} ends the melee and draws {value}", rule,
+                     draws=value)
         return check_draw_card(g, move, ok)
-    if move.kind == "pass" and not can_draw(g):
+    if move.kind == "pass" and melee_pass(g):
         return Verdict(True, "nothing is left to draw: the melee ends", rule)
     return Verdict(False, "the defender continues the melee or draws", rule)
 
@@ -236,11 +252,11 @@ def _check_turn(g: Position, move: Move) -> Verdict:
     """The turn seat's play, draw or pass, before or after drawing this turn."""
     v, p = g.variant, move.player
     if move.kind == "play":
-        if g.drawn and not v.play_after_draw:
+        if not may_play_now(g):
             return Verdict(False, f"{g.seat_name(p)} has drawn this turn, and under this "
                            "sheet a player who draws may not also play", v.rule["draw"])
         return _check_play(g, move)
-    open_suit = g.active_suit is None and not v.is_last_one and not g.drawn
+    open_suit = suit_to_name(g)
     if move.kind == "name" and open_suit:
         return _check_open_suit(g, move)
     if move.kind not in ("draw", "pass"):
@@ -252,11 +268,13 @@ def _check_turn(g: Position, move: Move) -> Verdict:
     if move.kind == "draw":
         allowed, why = may_draw(g, playable)
         verdict = Verdict(allowed, draw_reason(g, p, why), v.rule[
-            "stock" if why == "empty" else "draw"])
+            "stock" if why == "empty" else "draw"], draws=1,
+            assumed=(p,) if allowed is None else ())
         return verdict if allowed is False else check_draw_card(g, move, verdict)
     allowed, why = may_pass(g, playable)
     return Verdict(allowed, pass_reason(g, p, why), v.rule["stock" if why == "stuck"
-                                                          else "draw"])
+                                                          else "draw"],
+                   assumed=(p,) if why == "unsure-stuck" else ())
 
 
 def _check_open_suit(g: Position, move: Move) -> Verdict:
@@ -297,15 +315,15 @@ def _check_play(g: Position, move: Move, free: bool = False) -> Verdict:
 
 def _named_held_or_out(g: Position, move: Move, c: Card, named: Card, naming: str,
                        suit_rule: str, out_rule: str) -> Verdict | None:
-    """What every play of a card that may name a suit settles the same way: a missing
-    or needless suit (under ``suit_rule``), a card the seat does not hold, and going out
+    """What every play of a card that may name a suit settles the same way: a card the
+    seat does not hold, a missing or needless suit (under ``suit_rule``), and going out
     on a wild (no suit needed, under ``out_rule``). None when the play goes on to its
     own verdict."""
+    if not holds(g, move.player, c):
+        return not_held(g, move.player, c)
     bad = _suit_verdict(move, naming, suit_rule)
     if bad is not None:
         return bad
-    if not holds(g, move.player, c):
-        return not_held(g, move.player, c)
     if naming == "free":
         return _going_out(g, move.player, c, named, out_rule)
     return None

@@ -9,13 +9,13 @@ the texts for them live here, once, so :mod:`.verdicts` stays a list of decision
 
 from __future__ import annotations
 
-from scorekeeper.core.cards import Card
+from scorekeeper.core.cards import Card, Rank
 from scorekeeper.core.engine.facts import available, can_draw, peek
 from scorekeeper.core.engine.moves import Move, Verdict
 from scorekeeper.core.engine.position import Position
 
-__all__ = ["article", "check_draw_card", "draw_reason", "follow_text", "not_held",
-           "pass_reason"]
+__all__ = ["article", "check_draw_card", "draw_reason", "draws_reason", "follow_text",
+           "forced_reason", "not_held", "pass_reason"]
 
 
 def article(word: str) -> str:
@@ -55,6 +55,36 @@ def draw_reason(g: Position, p: int, why: str) -> str:
         return (f"cannot tell from what the table saw whether {who} could play (only a "
                 f"player who cannot play may draw{again})")
     return f"{who} draws{again}"
+
+
+def forced_reason(g: Position, p: int) -> tuple[str, str]:
+    """Why seat ``p``'s pass was all it had left (the engine took it and the turn
+    moved on), and the rule's kind, from what is true now: with nothing to draw, it
+    could not play; with cards to draw, it had drawn, or had a 3's free play and no
+    card that matches."""
+    v, who = g.variant, g.seat_name(p)
+    if not can_draw(g):
+        return f"nothing is left to draw and {who} had no card to play", "stock"
+    up = g.upcard_as
+    if v.three_matching and up is not None and up.rank is Rank.THREE:
+        return f"{who} had no card that matches the 3 for the free play", "three"
+    if not v.play_after_draw:
+        return (f"{who} has drawn this turn, and under this sheet a player who draws may "
+                "not also play", "draw")
+    return (f"{who} has drawn the most cards this sheet allows in one turn and holds no "
+            "card to play", "draw")
+
+
+def draws_reason(who: str, owed: int, n: int) -> str:
+    """The reason for one event of ``n`` draws by ``who``, who owed ``owed`` cards
+    (0: it drew of its own accord; see ``Verdict.draws``).
+
+    >>> draws_reason("Bo", 2, 2), draws_reason("Bo", 0, 3)
+    ('Bo owes 2 cards and draws 2', 'Bo draws 3 cards')
+    """
+    if owed > 1:
+        return f"{who} owes {owed} cards and draws {n}"
+    return f"{who} draws {n} cards"
 
 
 def pass_reason(g: Position, p: int, why: str) -> str:

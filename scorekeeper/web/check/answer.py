@@ -1,21 +1,24 @@
 """The play checker's answer: the form judged by the core, read for the page.
 
 :func:`answer` reads the form and runs the replay exactly as the replay API does;
-:func:`verdict_of` picks the step the big answer shows; :func:`assumptions` notes
-what was taken as said; :func:`branches` asks the question again each way the table
-left unsaid (:mod:`.unsaid`) and keeps the ways whose answer differs, so the page says
-which way each answer goes instead of guessing.
+:func:`verdict_of` picks the step the big answer shows and how the page answers it
+(:func:`kind_of`); :func:`assumptions` notes what was taken as said; :func:`branches`
+asks the question again each way the table left unsaid (:mod:`.unsaid`) and keeps the
+ways whose answer differs, so the page says which way each answer goes instead of
+guessing; :func:`suit_keys` are the links that name the suit of a play that needs one.
+Everything is read from the steps' fields (``legal``, ``needs_suit``, ``assumed``),
+never from their reasons, which are for people.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
 from werkzeug.datastructures import MultiDict
 
+from scorekeeper.core.cards import Suit
 from scorekeeper.core.engine.replay import run
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.sheets import Sheet
@@ -23,7 +26,8 @@ from scorekeeper.web.check.build import ask
 from scorekeeper.web.check.forms import CheckForm, check_form
 from scorekeeper.web.check.unsaid import Way, ways
 
-__all__ = ["Branch", "answer", "assumptions", "branches", "verdict_of"]
+__all__ = ["Branch", "answer", "assumptions", "branches", "kind_of", "suit_keys",
+           "verdict_of"]
 
 
 @dataclass(frozen=True)
@@ -53,22 +57,32 @@ def answer(args: MultiDict[str, str], sheet: Sheet | None, names: list[str] | No
         return form, None
 
 
-def verdict_of(result: dict[str, Any]) -> dict[str, Any]:
+def verdict_of(result: dict[str, Any], single: bool = True) -> dict[str, Any]:
     """The one step the big answer shows: the last line (the play in dispute), unless
-    an earlier line was illegal (the replay stops there)."""
+    an earlier line was illegal (the replay stops there); with its ``index`` and how
+    the page answers it (``kind``, :func:`kind_of`; ``single``: a one-play question)."""
     steps = result["steps"]
     index = result["first_illegal"]
     if index is None:
         index = len(steps) - 1
-    return steps[index] | {"index": index}
+    step = steps[index]
+    return step | {"index": index, "kind": kind_of(step, single)}
 
 
-_COULD_PLAY = re.compile(r"whether (.+?) could play")
+def kind_of(step: dict[str, Any], single: bool = True) -> str:
+    """How the page answers a step: ``legal``, ``illegal`` or ``unsure`` (legal None).
+    A one-play question whose play is refused only for want of a named suit
+    (``needs_suit``) is answered ``legal``: the table asked whether the card may be
+    played, and it may, with the suit its player names (:func:`suit_keys`)."""
+    if step["legal"] or (single and step["needs_suit"]):
+        return "legal"
+    return "illegal" if step["legal"] is False else "unsure"
 
 
-def assumptions(result: dict[str, Any], lines: list[str]) -> list[str]:
+def assumptions(result: dict[str, Any], lines: list[str], names: list[str]) -> list[str]:
     """Notes for the lines before the headline that could not be judged ("assuming
-    Seat 1 could not play") and for passes left unsaid, in line order."""
+    Seat 1 could not play", from the step's ``assumed`` seats) and for passes left
+    unsaid, in line order."""
     notes: list[str] = []
     last = verdict_of(result)["index"]
     for i, step in enumerate(result["steps"][:last + 1]):
@@ -80,12 +94,22 @@ def assumptions(result: dict[str, Any], lines: list[str]) -> list[str]:
                          "and the turn moved on")
         if i == last or step["legal"] is not None:
             continue
-        found = _COULD_PLAY.search(step["reason"])
-        if found:
-            notes.append(f"{where}: assuming {found.group(1)} could not play")
+        if step["assumed"]:
+            seats = " and ".join(names[seat] for seat in step["assumed"])
+            notes.append(f"{where}: assuming {seats} could not play")
         else:
             notes.append(f"{where}: assuming it was allowed ({step['reason']})")
     return notes
+
+
+def suit_keys(form: CheckForm, verdict: dict[str, Any], args: MultiDict[str, str]
+              ) -> list[tuple[Suit, str]]:
+    """For a one-play question answered legal once a suit is named: the same question
+    with each suit named (``csuit``), as (suit, link); else none."""
+    question = form.question
+    if question is None or question.sequence or verdict["legal"] or not verdict["needs_suit"]:
+        return []
+    return [(s, _saying(args, "csuit", s.value)) for s in Suit]
 
 
 def branches(form: CheckForm, result: dict[str, Any], args: MultiDict[str, str]
@@ -101,7 +125,7 @@ def branches(form: CheckForm, result: dict[str, Any], args: MultiDict[str, str]
             other = run(way.request)
         except InputError:  # that way cannot be: nothing to tell apart
             continue
-        if not other["steps"] or verdict_of(other)["legal"] == asked["legal"]:
+        if not other["steps"] or verdict_of(other)["kind"] == asked["kind"]:
             continue
         holds, not_holds = way.values
         found.append(Branch(way, verdict_of(other), asked,

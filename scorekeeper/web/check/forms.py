@@ -13,7 +13,6 @@ the room's but the field kinds: :mod:`.build` reads the form, never the other wa
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -186,7 +185,6 @@ _FIELD_MAP = (("upcard", "up"), ("situation.turn", "turn"), ("situation.active_s
               ("situation.pending_draw", "owed"), ("situation.drawn", "drew"),
               ("players", "players"), ("dealer", "dealer"),
               ("events", "events"), ("hands", "card"), ("stock", "held"))
-_SEAT_HAND = re.compile(r"hands\[(\d+)\]")
 
 
 def form_field(api_field: str | None, sequence: bool, held_seats: set[int] | None = None
@@ -198,10 +196,16 @@ def form_field(api_field: str | None, sequence: bool, held_seats: set[int] | Non
         return "opt-" + api_field.removeprefix("sheet.options.")
     if api_field.startswith("events[") and not sequence:
         return "card"
-    seat = _SEAT_HAND.match(api_field)
-    if seat and int(seat.group(1)) in (held_seats or set()):
-        return f"hold-{int(seat.group(1)) + 1}"
+    seat = _seat_of(api_field)
+    if seat is not None and seat in (held_seats or set()):
+        return f"hold-{seat + 1}"
     for prefix, name in _FIELD_MAP:
         if api_field.startswith(prefix):
             return "held" if name == "card" and sequence else name
     return "up"
+
+
+def _seat_of(api_field: str) -> int | None:
+    """The seat a request field ``hands[N]...`` names, else None."""
+    number = api_field.removeprefix("hands[").partition("]")[0]
+    return int(number) if api_field.startswith("hands[") and number.isdigit() else None

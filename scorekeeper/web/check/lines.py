@@ -12,7 +12,6 @@ which line and why.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from scorekeeper.core.cards import CardError, Suit, parse_card
@@ -22,8 +21,16 @@ MAX_EVENTS = 60
 _VERBS = {"play": "play", "plays": "play", "draw": "draw", "draws": "draw", "pass": "pass",
           "passes": "pass", "call": "call", "calls": "call", "name": "name", "names": "name"}
 
-_LINE = re.compile(r"^(?P<who>.+?)\s+(?P<verb>plays?|draws?|pass(?:es)?|calls?|names?)"
-                   r"(?:\s+(?P<rest>.*))?$", re.IGNORECASE)
+
+
+def _split(text: str) -> tuple[str, str, list[str]] | None:
+    """Who (the words before the first verb), the verb and the words after it; None
+    when no verb follows a first word."""
+    words = text.split()
+    for at in range(1, len(words)):
+        if words[at].lower() in _VERBS:
+            return " ".join(words[:at]), words[at].lower(), words[at + 1:]
+    return None
 
 
 def _seat(who: str, players: int, names: list[str] | None) -> int | None:
@@ -41,14 +48,13 @@ def read_lines(lines: list[str], players: int, names: list[str] | None) -> list[
 
 
 def _line(text: str, n: int, players: int, names: list[str] | None) -> dict[str, Any]:
-    found = _LINE.match(text)
-    seat = _seat(found.group("who").strip(), players, names) if found else None
+    found = _split(text)
+    seat = _seat(found[0], players, names) if found else None
     if found is None or seat is None:
         raise InputError(f"Line {n} ({text!r}): write who (seat 1–{players}"
                          f"{' or a name' if names else ''}) then plays, draws, passes, "
                          "calls or names, e.g. '2 plays 8C names D'.", "events")
-    verb = _VERBS[found.group("verb").lower()]
-    words = (found.group("rest") or "").split()
+    verb, words = _VERBS[found[1]], found[2]
     try:
         return _event(verb, seat, words)
     except (CardError, IndexError, ValueError) as exc:

@@ -11,7 +11,6 @@ Reasons name the seats themselves: the request carries the names (see forms.py).
 from __future__ import annotations
 
 import json
-import re
 from urllib.parse import urlencode
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
@@ -24,7 +23,7 @@ from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Match, Ruling
 from scorekeeper.store.records import match_names, match_sheet
 from scorekeeper.web import access
-from scorekeeper.web.check.answer import answer, assumptions, branches, verdict_of
+from scorekeeper.web.check.answer import answer, assumptions, branches, suit_keys, verdict_of
 from scorekeeper.web.check.fields import shown
 from scorekeeper.web.check.forms import OWED_CHOICES, Question
 
@@ -37,13 +36,18 @@ SUITS = (("", "none"), ("C", "♣"), ("D", "♦"), ("H", "♥"), ("S", "♠"))
 @bp.app_template_filter("red_suits")
 def red_suits(text: str) -> Markup:
     """Text with ♥ and ♦ in red, as on the cards (reasons name cards like 5♥)."""
-    return Markup(re.sub("([♥♦])", r'<span class="suit-red">\1</span>', str(escape(text))))
+    marked = str(escape(text))
+    for suit in "♥♦":
+        marked = marked.replace(suit, f'<span class="suit-red">{suit}</span>')
+    return Markup(marked)
 
 
 def _render(args: MultiDict[str, str], sheet: Sheet | None, match: Match | None):
     names = match_names(view_of(match)) if match is not None else None
     form, result = answer(args, sheet, names)
     sheet, question, errors = form.sheet, form.question, form.errors_by_name()
+    verdict = (verdict_of(result, not question.sequence)
+               if question and result and result["steps"] else None)
     # Outside a match every seat the game allows is on the page; those past the table
     # size stay hidden until the players choice grows (app.js).
     seats = names or [f"Seat {n}" for n in range(1, sheet.game_info.max_players + 1)]
@@ -54,10 +58,10 @@ def _render(args: MultiDict[str, str], sheet: Sheet | None, match: Match | None)
         owed_choices=[(str(n), str(n)) for n in OWED_CHOICES],
         game_choices=[(k, g.name) for k, g in GAMES.items()],
         rule_titles=dict(SECTIONS[sheet.game]), question=question, result=result, errors=errors,
-        verdict=verdict_of(result) if result and result["steps"] else None,
+        verdict=verdict, suit_keys=suit_keys(form, verdict, args) if verdict else [],
         branches=branches(form, result, args) if result else [],
-        notes=assumptions(result, question.lines) if question and result and result["steps"]
-        else [],
+        notes=assumptions(result, question.lines, question.request["names"])
+        if question and result and verdict else [],
         query=urlencode(list(args.items(multi=True))),
         saved=match is not None and question is not None and _saved(match, question),
         advanced_open=bool(args.get("events") or args.get("dealer")) or any(

@@ -30,6 +30,16 @@ def judge(game: str, rest: str, combo: tuple, move: str):
     return g.check(Move.parse(move))
 
 
+def forced(limit: int | None, after: bool, with_playable: bool, playable: bool) -> bool:
+    """Whether seat 1, having drawn one card this turn, has nothing left but the pass
+    (so the position starts with the turn moved on): it may not play (nothing playable,
+    or play_after_draw off) and may not draw again (the limit, or a playable card with
+    draw_with_playable off)."""
+    may_play = playable and after
+    may_draw = limit != 1 and (with_playable or not playable)
+    return not may_play and not may_draw
+
+
 def cases(expect) -> list:
     """Every game × option combination, with the verdict ``expect(limit, after, with)``."""
     return [pytest.param(game, combo, expect(*combo), id=f"{game}-{combo}")
@@ -42,8 +52,9 @@ def cases(expect) -> list:
 def test_after_drawing_any_playable_card_may_be_played(game, combo, legal):
     v = judge(game, "hands 5/5H,KD | drawn 1", combo, "1:5H")
     assert v.legal is legal
-    if not legal:
-        assert v.rule == GAMES[game] and "drawn" in v.reason
+    if not legal:  # barred after a draw; with nothing else left the turn moved on
+        words = "nothing left but the pass" if forced(*combo, True) else "drawn"
+        assert v.rule == GAMES[game] and words in v.reason
 
 
 # 2. With draw_with_playable on, a player may draw again while holding a playable card,
@@ -65,8 +76,8 @@ def test_drawing_instead_of_playing(game, combo, legal):
 def test_drawing_again_with_nothing_playable_up_to_the_limit(game, combo, legal):
     v = judge(game, "hands 5/6C,KD | drawn 1", combo, "1:draw")
     assert v.legal is legal and v.rule == GAMES[game]
-    if not legal:
-        assert "the most this sheet allows" in v.reason
+    if not legal:  # at the limit with nothing to play: the turn moved on
+        assert "nothing left but the pass" in v.reason and v.cause == "turn"
 
 
 # 3. A player who has drawn and holds a playable card may decline it and pass. One who
@@ -89,35 +100,35 @@ def test_no_pass_before_drawing_while_cards_can_be_drawn(game, combo, legal):
     assert v.legal is legal and v.rule == GAMES[game]
 
 
-# 4. When the player can neither play nor draw again, the turn ends with their pass,
-#    said or not: the next seat acting takes it as said.
-@pytest.mark.parametrize(("game", "combo", "legal"), cases(lambda lim, after, dwp: lim == 1))
-def test_the_unsaid_pass_after_the_last_draw(game, combo, legal):
+# 4. When the player can neither play nor draw again, the turn ends with their pass:
+#    a position that starts so has passed (the turn moved on); otherwise the pass, left
+#    unsaid, is judged as the written one when the next seat acts.
+@pytest.mark.parametrize(("game", "combo", "moved_on"), cases(lambda lim, after, dwp: lim == 1))
+def test_the_unsaid_pass_after_the_last_draw(game, combo, moved_on):
     g = parse_position(f"{game} | up 9H | turn 1 | hands 5H,QS/6C,KD/5 | drawn 1 "
                        f"| {opts(*combo)}")
     v = g.check(Move.parse("2:draw"))
-    assert (v.legal is not False) is legal
-    if legal:
-        assert v.implied == (1,) and g.legal_moves() == [Move.pass_(1)]
-        g.apply(Move.parse("2:draw"))
-        # Seat 2 drew its one card; barred from playing after a draw, it has only the
-        # pass left, so the turn moves on to seat 0.
-        assert g.hand_size(2) == 6 and g.turn == (2 if combo[1] else 0)
-    else:
-        assert v.cause == "turn" and v.rule == GAMES[game]
+    if moved_on:  # nothing to play and the limit reached: the pass is already taken
+        assert g.forced == (1,) and g.current_player == 2
+        assert v.legal is not False and v.implied == ()  # seat 2's own cards are unseen
+        assert g.check(Move.parse("1:pass")).legal is True  # written out, still accepted
+    else:  # seat 1 may still draw, so may not pass: seat 2 is out of turn
+        assert g.forced == () and v.legal is False and v.cause == "turn"
+        assert v.rule == GAMES[game]
 
 
-# Holding a playable card after drawing, the seat may still play it (play_after_draw)
-# or draw again (draw_with_playable, below the limit): then the pass is a choice, not
-# the only thing left, and the next seat acting is out of turn.
-@pytest.mark.parametrize(("game", "combo", "implied"), cases(
-    lambda lim, after, dwp: not after and (lim == 1 or not dwp)))
-def test_the_pass_is_not_taken_while_the_seat_still_has_a_choice(game, combo, implied):
+# Holding a playable card after drawing, the seat may decline it and pass: the written
+# pass is legal, so the unsaid one is too, and the next seat's draw implies it; when
+# the seat may neither play it nor draw again, the position starts with that pass.
+@pytest.mark.parametrize(("game", "combo", "moved_on"), cases(
+    lambda lim, after, dwp: forced(lim, after, dwp, True)))
+def test_the_unsaid_pass_is_judged_as_the_written_one(game, combo, moved_on):
     g = parse_position(f"{game} | up 9H | turn 1 | hands 5H,QS/6C,9D/5 | drawn 1 "
                        f"| {opts(*combo)}")
+    assert g.forced == ((1,) if moved_on else ())
+    assert g.check(Move.parse("1:pass")).legal is True
     v = g.check(Move.parse("2:draw"))
-    assert (v.legal is not False) is implied
-    assert (Move.pass_(1) in g.legal_moves()) and v.implied == ((1,) if implied else ())
+    assert v.legal is not False and v.implied == (() if moved_on else (1,))
 
 
 @pytest.mark.parametrize("written", [True, False])

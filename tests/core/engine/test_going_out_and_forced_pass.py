@@ -12,15 +12,11 @@ pass, the turn moves on, and the pass written out afterwards is still accepted.
 from __future__ import annotations
 
 import itertools
-import random
 
 import pytest
 
-from scorekeeper.core.engine import Game, Move, effects, listing, parse_position, run
-from scorekeeper.core.engine.facts import only_pass_left
-from scorekeeper.core.engine.position import Position
+from scorekeeper.core.engine import Move, parse_position, run
 from scorekeeper.core.sheets import Sheet
-from tests.support.engine import choose, random_sheet
 
 NO_SUIT = "no suit is needed"
 
@@ -132,41 +128,3 @@ def test_the_table_case_two_players_last_one():
                    "events": [{"player": 0, "play": "AH"}, {"player": 1, "draw": "2C"},
                               {"player": 1, "pass": True}, {"player": 0, "play": "5H"}]})
     assert written["ok"] and all(step["legal"] for step in written["steps"])
-
-
-@pytest.mark.parametrize(("game", "players"), [("last-one", 2), ("last-one", 5),
-                                               ("crazy-eights", 2), ("crazy-eights", 7),
-                                               ("countdown", 3)])
-def test_the_listing_and_only_pass_left_agree_on_the_forced_pass(game, players):
-    """With every card known the game moves the turn on from the listing's answer;
-    with cards unseen, from facts.only_pass_left. Both answer alike on every position
-    a listed move leaves (before the turn moves on), with every card known and with
-    the other seats' cards and the stock unseen."""
-    rng = random.Random(f"forced/{game}/{players}")
-    compared = forced = 0
-    for n in range(8):
-        sheet = Sheet.make(game) if n < 2 else random_sheet(game, rng, players)
-        g = Game.deal(sheet, players, n % players, random.Random(n))
-        while not g.is_over:
-            for move in g.legal_moves():  # each position a move leaves, before moving on
-                after = g.copy()
-                effects.apply(after, move)
-                for position in (after, unseen_others(after)):
-                    only_pass = listing.listed(position)[1]
-                    assert only_pass == only_pass_left(position), (move, n)
-                    compared += 1
-                    forced += only_pass
-            g.apply(choose(g.legal_moves(), rng))
-    assert compared > 500 and forced > 0, (compared, forced)
-
-
-def unseen_others(g: Position) -> Position:
-    """A copy of the position as the seat on turn sees it: the other seats' cards and
-    the stock unseen."""
-    seen = g.copy()
-    for seat in range(g.players):
-        if seat != g.turn:
-            seen.unknown[seat] += len(seen.known[seat])
-            seen.known[seat] = []
-    seen.stock = [None] * len(seen.stock)
-    return seen

@@ -104,7 +104,7 @@ ROWS = [
      "1:JK=2S", False, "lo-twos"),
     # ---- Last One: threes
     ("lo | up 3H | free | turn 1 | hands KH/9C,5C", "1:9C", True, "lo-threes"),
-    ("lo | up 3H | free | turn 1 | hands KH/9C,5C | opt three_free_play=matching", "1:9C",
+    ("lo | up 3H | free | turn 1 | hands KH/9C,5H | opt three_free_play=matching", "1:9C",
      False, "lo-threes"),
     ("lo | up 3H | free | turn 1 | hands KH/9C,3C | opt three_free_play=matching", "1:3C",
      True, "lo-threes"),

@@ -48,7 +48,7 @@ def test_the_engine_modules_import_each_other_without_a_cycle() -> None:
         order = list(TopologicalSorter(deps).static_order())
     except CycleError as exc:
         raise AssertionError(f"import cycle: {' -> '.join(exc.args[1])}") from None
-    assert set(order) >= set(deps) and "state" in deps and "listing" in deps["state"]
+    assert set(order) >= set(deps) and "state" in deps and "legal" in deps["state"]
 
 
 def test_type_only_imports_count_towards_the_graph() -> None:
@@ -97,3 +97,72 @@ def test_no_object_new_and_no_cache_keyed_by_id() -> None:
                     f"{name}.py line {node.lineno} builds an object behind its constructor")
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
                 assert node.func.id != "id", f"{name}.py line {node.lineno} calls id()"
+
+
+# Radon's count: one, plus each branch point a reader has to follow.
+BRANCHES = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.IfExp)
+MOST_COMPLEX = 15
+
+
+def complexity(function: ast.AST) -> int:
+    """The cyclomatic complexity of ``function``, counted as radon does: if, for,
+    while, each except handler, each extra operand of and/or, each conditional
+    expression, and each for and if of a comprehension add one (nested functions
+    count towards the one they sit in)."""
+    count = 1
+    for node in ast.walk(function):
+        if isinstance(node, BRANCHES):
+            count += 1
+        elif isinstance(node, ast.Try):
+            count += len(node.handlers)
+        elif isinstance(node, ast.BoolOp):
+            count += len(node.values) - 1
+        elif isinstance(node, ast.comprehension):
+            count += 1 + len(node.ifs)
+    return count
+
+
+def test_the_count_follows_each_branch() -> None:
+    tree = ast.parse("def f(a, b):\n    if a and b or a:\n        return [x for x in a if x]\n"
+                     "    try:\n        pass\n    except ValueError:\n        pass\n"
+                     "    return 1 if b else 2\n")
+    assert complexity(tree.body[0]) == 1 + 1 + 2 + 2 + 1 + 1
+
+
+def test_no_engine_function_is_more_complex_than_fifteen() -> None:
+    found = {f"{name}.{node.name}": complexity(node) for name, tree in trees().items()
+             for node in ast.walk(tree)
+             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    assert len(found) > 100
+    assert {name: n for name, n in found.items() if n > MOST_COMPLEX} == {}
+
+
+def test_the_checker_page_matches_no_text_with_regular_expressions() -> None:
+    """The page reads the verdict's fields; nothing in its room imports ``re``."""
+    import scorekeeper.web.check as room
+
+    for path in sorted(Path(room.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module] if isinstance(node, ast.ImportFrom) else [])
+            assert "re" not in names, f"{path.name} line {node.lineno} imports re"
+
+
+def test_the_forced_pass_is_asked_in_one_place() -> None:
+    """``facts.only_pass_left`` is the forced pass's one source, and one function of
+    the package asks it; the pass it allows is taken only there."""
+    import scorekeeper
+
+    callers = {"only_pass_left": set(), "forced_pass": set()}
+    for path in sorted(Path(scorekeeper.__file__).parent.rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        for function in ast.walk(tree):
+            if not isinstance(function, ast.FunctionDef):
+                continue
+            for node in ast.walk(function):
+                if isinstance(node, ast.Call):
+                    called = getattr(node.func, "id", getattr(node.func, "attr", None))
+                    if called in callers:
+                        callers[called].add(f"{path.stem}.{function.name}")
+    assert callers == {"only_pass_left": {"state.move_on"},
+                       "forced_pass": {"state.move_on"}}

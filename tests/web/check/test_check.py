@@ -41,7 +41,7 @@ def check(**params):
      "/rules/crazy-eights#c8-turn"),
     ({"game": "crazy-eights", "up": "4h", "card": "8c", "csuit": "S"}, "✓ Legal",
      "/rules/crazy-eights#c8-eights"),
-    ({"game": "crazy-eights", "up": "4h", "card": "8c", "last": "no"}, "✗ Not legal",
+    ({"game": "crazy-eights", "up": "4h", "card": "8c", "last": "no"}, "✓ Legal",
      "/rules/crazy-eights#c8-eights"),
     ({"game": "last-one", "up": "2h", "owed": "2", "card": "5h"}, "✗ Not legal",
      "/rules/last-one#lo-twos"),

@@ -13,7 +13,7 @@ refuse, because both ask the same predicates. Moves come from the variant's
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 from scorekeeper.core.cards import ALL_CARDS, JOKER, Card, Rank, Suit
 from scorekeeper.core.cards import card as make_card
@@ -23,118 +23,88 @@ from scorekeeper.core.engine.facts import (
     can_play,
     is_two_answer,
     joker_names,
+    may_call,
     may_continue_melee,
+    may_play_now,
     may_stack,
     melee_next,
-    only_pass,
-    playable_cards,
+    melee_pass,
+    plays_open,
     suit_naming,
+    suit_to_name,
     turn_choices,
-    unseen_cards,
-    wild_naming,
 )
 from scorekeeper.core.engine.moves import Move
 from scorekeeper.core.engine.position import Position
 
-__all__ = ["by_player", "legal_moves", "listed"]
+__all__ = ["by_player", "legal_moves"]
 
 SUITS = tuple(Suit)
 
 
 def legal_moves(g: Position) -> list[Move]:
-    """Every move allowed now (verdict True or None), by any seat."""
-    return listed(g)[0]
+    """Every move allowed now (verdict True or None), by any seat: the moves of the
+    hand's phase (:attr:`.position.Position.phase`), with the call first when
+    :func:`.facts.may_call` allows it.
 
-
-def listed(g: Position) -> tuple[list[Move], bool]:
-    """Every move allowed now, and whether the seat on turn may do nothing but pass
-    (:func:`.facts.only_pass`), from the one pass over the position's facts that
-    lists its moves: with every card known, the engine moves the turn on from this
-    answer rather than work the facts out a second time.
-
-    A turn (the common case) is listed here: plays, then the draw and the pass when
-    the rules allow them (or cannot rule them out); after drawing, plays only with
-    play_after_draw; on a 3's free play, plays and the pass. Plays are wild cards once
-    per suit they may name, a joker once per card it may stand for. One function
-    rather than a dispatch and helpers, as simulation lists once a move."""
-    if g.debts or g.result is not None or g.naming or g.melee is not None:
-        return _phase_moves(g), False
-    v, p, drawn = g.variant, g.turn, g.drawn
-    free = g.free_play  # apart: assigning four names at once builds a tuple
-    book = v.moves
-    moves: list[Move] = []
-    may_play = not drawn or v.play_after_draw
-    unseen = g.unknown[p]
-    if may_play:
-        cards: Collection[Card] = g.known[p]
-        playable: Collection[Card] = playable_cards(g, p, cards, free)
-        jokers = _joker_plays(g, p, free) if g.deck.jokers and JOKER in cards else ()
-        if unseen and not playable and not jokers and not free and can_play(g, p):
-            # Deduced from the deck: some unseen card must be playable; list each it
-            # may be.
-            cards = list(dict.fromkeys(unseen_cards(g)))
-            playable = playable_cards(g, p, cards)
-            jokers = _joker_plays(g, p, free) if JOKER in cards else ()
-        if playable:
-            if g.deck.decks > 1 and len(playable) > 1:
-                # Only two-deck games hold duplicates: each playable card once, in order
-                # (the filter keeps the order, so filtering first leaves fewer to sort
-                # out).
-                playable = dict.fromkeys(playable)  # its keys serve as they are
-            plays = book.by_seat[p]
-            # A card of the seat's wild rank is wild for it (effect_of: "eight"); it
-            # names a suit as wild_naming says: always, or as the last card also not at
-            # all.
-            wild = g.wild[p]
-            for c in playable:
-                if c.rank is not wild:
-                    moves.append(plays[c])
-                    continue
-                if wild_naming(g, p) == "free":
-                    moves.append(plays[c])
-                moves += book.wilds[p][c]
-        if jokers:
-            moves += jokers
-    if free:
-        moves.append(book.passes[p])
-        return _with_call(g, moves), False
-    if g.active_suit is None and not drawn and not v.is_last_one:
-        moves += book.names[p]
-        return _with_call(g, moves), False
-    # With every card of the seat known, it can play exactly when a play is listed.
-    playable_now = bool(moves) if may_play and not unseen else can_play(g, p)
-    (draw_ok, _), (pass_ok, _) = turn_choices(g, playable_now)
-    if draw_ok is not False:
-        moves.append(book.draws[p])
-    if pass_ok is not False:
-        moves.append(book.passes[p])
-    if g.uncalled >= 0:
-        _with_call(g, moves)
-    # Only a seat that may not draw can be left with nothing but the pass (only_pass).
-    return moves, draw_ok is False and only_pass(playable_now if may_play else False,
-                                                 False) is True
-
-
-def _phase_moves(g: Position) -> list[Move]:
-    """The moves allowed outside a turn: owed cards, the hand over, the starter to
-    name, a melee."""
-    if g.debts:
-        moves = _debt_moves(g)
-    elif g.result is not None:
-        return []
-    elif g.naming:
-        moves = _naming_moves(g)
+    A plain turn (the common case) is listed here: the plays
+    :func:`.facts.may_play_now` allows, naming the starter's suit while
+    :func:`.facts.suit_to_name` says so, else the draw and the pass as
+    :func:`.facts.turn_choices` answers (listed unless refused)."""
+    phase = g.phase
+    if phase != "turn":
+        moves = _PHASES[phase](g)
     else:
-        moves = _melee_moves(g)
-    return _with_call(g, moves)
-
-
-def _with_call(g: Position, moves: list[Move]) -> list[Move]:
-    """``moves`` with the call first when it is legal: for the uncalled seat holding
-    one card (see verdicts._check_call)."""
+        p = g.turn
+        book = g.variant.moves
+        if may_play_now(g):
+            playable, cards, joker = plays_open(g, p, False)
+            moves = _plays(g, p, cards, joker, False)
+        else:
+            moves, playable = [], can_play(g, p)
+        if suit_to_name(g):
+            moves += book.names[p]
+        else:
+            (draw_ok, _), (pass_ok, _) = turn_choices(g, playable)
+            if draw_ok is not False:
+                moves.append(book.draws[p])
+            if pass_ok is not False:
+                moves.append(book.passes[p])
     seat = g.uncalled
-    if seat >= 0 and g.variant.call_required and g.hand_size(seat) == 1:
+    if seat >= 0 and may_call(g, seat)[0]:
         moves.insert(0, g.variant.moves.calls[seat])
+    return moves
+
+
+def _free_moves(g: Position) -> list[Move]:
+    """A 3's free play: the cards that may go on the 3, and the pass that declines."""
+    p = g.turn
+    moves = _plays(g, p, *plays_open(g, p, True)[1:], True)
+    moves.append(g.variant.moves.passes[p])
+    return moves
+
+
+def _plays(g: Position, p: int, cards: Collection[Card], joker: bool, free: bool
+           ) -> list[Move]:
+    """Seat ``p``'s plays of ``cards`` (each card once: two decks hold duplicates), and
+    of a joker: each card as :func:`.facts.suit_naming` says it names a suit, looked up
+    in the move book by what that answer depends on (the seat, its wild rank and
+    whether it is the seat's last card)."""
+    book = g.variant.moves
+    key = (p, g.wild[p], len(g.known[p]) + g.unknown[p] == 1)
+    plays = book.turn_plays.get(key)
+    if plays is None:
+        plays = book.turn_plays[key] = {}
+    if g.deck.decks > 1 and len(cards) > 1:
+        cards = dict.fromkeys(cards)  # its keys serve as they are, in order
+    moves: list[Move] = []
+    for c in cards:
+        made = plays.get(c)
+        if made is None:
+            made = plays[c] = _named(book, p, c, None, suit_naming(g, p, c, False, False))
+        moves += made
+    if joker:
+        moves += _joker_plays(g, p, free)
     return moves
 
 
@@ -216,8 +186,13 @@ def _melee_moves(g: Position) -> list[Move]:
             if c in g.known[p]:
                 named = None if c is nxt else nxt
                 moves += _named(book, p, c, named, suit_naming(g, p, nxt, c is JOKER, True))
-    moves.append(book.draws[defender] if can_draw(g) else book.passes[defender])
+    moves.append(book.passes[defender] if melee_pass(g) else book.draws[defender])
     return moves
+
+
+_PHASES: dict[str, Callable[[Position], list[Move]]] = {
+    "debt": _debt_moves, "over": lambda g: [], "naming": _naming_moves,
+    "melee": _melee_moves, "free": _free_moves}
 
 
 def by_player(g: Position) -> dict[int, dict[str, object]]:
