@@ -13,7 +13,8 @@ from scorekeeper.api.leaderboard import seat_ratings
 from scorekeeper.core.scoring import Standings
 from scorekeeper.store.boards import MatchView, match_hands
 from scorekeeper.store.models import Hand
-from scorekeeper.store.records import SavedHand, current_standings, hand_rows, match_sheet
+from scorekeeper.store.reading import current_standings, hand_rows, match_sheet
+from scorekeeper.store.records import SavedHand
 
 
 def _view_path(match: MatchView) -> str | None:

@@ -25,7 +25,7 @@ from sqlalchemy.orm import selectinload
 
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import MAX_ID, MAX_TOKEN, Group, Hand, Match, Player, Seat
-from scorekeeper.store.replayed import running_text
+from scorekeeper.store.projection.replay import running_text
 
 __all__ = ["GroupView", "MatchView", "PlayerView", "SeatView", "board_match", "invited_match",
            "match_hand", "match_hands", "reread", "view_of", "watched_match",

@@ -20,7 +20,7 @@ from scorekeeper.core.text import clean_colour, clean_name, name_key, next_colou
 from scorekeeper.store.boards import MatchView
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import MAX_ID, MAX_TOKEN, Group, Hand, HandEntry, Match, Player, Seat
-from scorekeeper.store.running import Recent
+from scorekeeper.store.projection.running_state import Recent
 
 
 def match_seats() -> tuple[Any, ...]:

@@ -17,9 +17,8 @@ hand (:func:`record_hand`), an edited one (:func:`edit_hand`) and the last one d
 
 Every function here reads a match through its one read model,
 :class:`scorekeeper.store.boards.MatchView`, with its hands read beside it where they
-are needed (:func:`scorekeeper.store.boards.match_hands`). The read helpers
-(:func:`match_standings`, :func:`current_standings`, …) remember what they worked out
-by the stored text it came from, never on the objects.
+are needed (:func:`scorekeeper.store.boards.match_hands`), and asks
+:mod:`scorekeeper.store.reading` what they give: this module only writes.
 """
 
 from __future__ import annotations
@@ -36,7 +35,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.base import NO_VALUE
 
-from scorekeeper.core.cards import Card, format_cards, parse_cards
+from scorekeeper.core.cards import Card, format_cards
 from scorekeeper.core.errors import ConflictError, InputError
 from scorekeeper.core.scoring import (
     HandResult,
@@ -48,17 +47,8 @@ from scorekeeper.core.scoring import (
     standings_at,
 )
 from scorekeeper.core.sheets import LO, OPTIONS, Sheet
-from scorekeeper.core.stats import HandRow
-from scorekeeper.store import projection, running
+from scorekeeper.store import projection
 from scorekeeper.store.boards import MatchView, match_hands, written_match
-from scorekeeper.store.derived import (
-    Change,
-    MatchState,
-    Replayed,
-    after_step,
-    replay_of,
-    state_of,
-)
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import (
     Group,
@@ -72,6 +62,21 @@ from scorekeeper.store.models import (
     new_uid,
     utcnow,
 )
+from scorekeeper.store.projection import running_state
+from scorekeeper.store.projection.states import (
+    Change,
+    MatchState,
+    Replayed,
+    after_step,
+    replay_of,
+    state_of,
+)
+from scorekeeper.store.reading import (
+    hand_results,
+    match_names,
+    match_sheet,
+    running_state_of,
+)
 
 __all__ = [
     "NewMatch",
@@ -80,17 +85,10 @@ __all__ = [
     "add_matches",
     "build_match",
     "create_match",
-    "current_standings",
     "delete_last_hand",
     "edit_hand",
-    "hand_results",
-    "hand_rows",
-    "match_names",
-    "match_sheet",
-    "match_standings",
     "new_match",
     "record_hand",
-    "running_state",
 ]
 
 
@@ -98,90 +96,6 @@ __all__ = [
 # ``seat-<n>``, ``hand_size``, ``number``, ``players``, ``first_dealer``); a hand number
 # already recorded (another phone was quicker) or not next is its ConflictError.
 RACED = "another phone changed this match at the same moment; "
-
-
-# ---- reading what the hands give ----------------------------------------------------
-
-def match_sheet(match: MatchView) -> Sheet:
-    """The frozen rule sheet a match is played under."""
-    return _sheet(match.sheet_json)
-
-
-@lru_cache(maxsize=256)
-def _sheet(text: str) -> Sheet:
-    """A stored sheet parsed and validated once per process (a Sheet is immutable)."""
-    return Sheet.from_json(text)
-
-
-def match_names(match: MatchView) -> list[str]:
-    """Player names in seat order."""
-    return [seat.player.name for seat in match.seats]
-
-
-def _facts(match: MatchView, hands: Sequence[Hand]) -> tuple:
-    """Everything a full replay depends on, as plain values (the replay's cache key)."""
-    return (match.sheet_json, match.first_dealer, tuple(match_names(match)), len(match.seats),
-            tuple((h.out_seat, h.hand_size, tuple((e.seat, e.cards) for e in h.entries))
-                  for h in hands))
-
-
-@lru_cache(maxsize=64)
-def _replay(facts: tuple) -> tuple[tuple[HandResult, ...], Standings]:
-    """The hands as scoring input and their standings, once per set of facts (a page,
-    the API's check and the write of one request share it)."""
-    sheet_json, first_dealer, names, seats, hands = facts
-    results = []
-    for out, size, entries in hands:
-        held: list[list[Card]] = [[] for _ in range(seats)]
-        for seat, cards in entries:
-            held[seat] = parse_cards(cards)
-        results.append(HandResult.of(out, held, size))
-    return tuple(results), standings(_sheet(sheet_json), names, first_dealer, results)
-
-
-def hand_results(match: MatchView, hands: Sequence[Hand]) -> list[HandResult]:
-    """The match's stored ``hands`` (all of them, in order) as scoring input."""
-    return list(_replay(_facts(match, hands))[0])
-
-
-def match_standings(match: MatchView, hands: Sequence[Hand]) -> Standings:
-    """Standings derived from the match's stored ``hands`` (every hand replayed)."""
-    return _replay(_facts(match, hands))[1]
-
-
-def hand_rows(match: MatchView, hands: Sequence[Hand]) -> list[HandRow]:
-    """The match's ``hands`` as they stand in memory, one row each."""
-    seats = len(match.seats)
-    rows = []
-    for hand in hands:
-        cards, points = [""] * seats, [0] * seats
-        for entry in hand.entries:
-            cards[entry.seat], points[entry.seat] = entry.cards, entry.points
-        rows.append(HandRow(hand.out_seat, tuple(cards), tuple(points)))
-    return rows
-
-
-@lru_cache(maxsize=256)
-def _parsed(text: str) -> running.Running:
-    return running.from_text(text)
-
-
-def running_state(match: MatchView) -> running.Running:
-    """The match's stored running state (a view of a row from before the state was
-    kept has it worked out from the hands: see :mod:`.boards`)."""
-    return _parsed(match.running_json)
-
-
-@lru_cache(maxsize=256)
-def _standings_at(sheet_json: str, names: tuple[str, ...], text: str) -> Standings:
-    return standings_at(_sheet(sheet_json), names, _parsed(text).position)
-
-
-def current_standings(match: MatchView) -> Standings:
-    """The standings after the last hand, from the stored running state: no hand is
-    read. They carry no per-hand history (``progress``, ``hands`` and ``dealers`` are
-    empty); :func:`match_standings` replays every hand for pages that show them."""
-    return _standings_at(match.sheet_json, tuple(match_names(match)), match.running_json)
 
 
 def _field(exc: ScoringError) -> str:
@@ -207,13 +121,13 @@ def _compute(match: MatchView, results: Sequence[HandResult], written: int = 0) 
     return table
 
 
-def _step(match: MatchView, result: HandResult) -> tuple[running.Running, HandScore, int]:
+def _step(match: MatchView, result: HandResult) -> tuple[running_state.Running, HandScore, int]:
     """Check and score the match's next hand from its stored running state, as
     :func:`_compute` would by replaying every hand: the state after it, its score and
     its dealer. The hand must be complete (see :func:`_compute`)."""
-    sheet, names, before = match_sheet(match), match_names(match), running_state(match)
+    sheet, names, before = match_sheet(match), match_names(match), running_state_of(match)
     try:
-        after = running.advance(sheet, names, before, result)
+        after = running_state.advance(sheet, names, before, result)
         check_complete(sheet, names, result, before.position.in_play)
     except ScoringError as exc:
         raise InputError(str(exc), _field(exc)) from None
@@ -232,7 +146,7 @@ def _stored_state(match: MatchView) -> MatchState:
     return MatchState(match.id, match.game, _players(match), match.hand_count, match.status,
                       match.finished_at,
                       tuple(seat.position for seat in match.seats if seat.winner),
-                      running_state(match))
+                      running_state_of(match))
 
 
 def _texts(result: HandResult) -> tuple[str, ...]:

@@ -1,7 +1,7 @@
 """A group's named seasons, and which stretch of days a leaderboard is asked for.
 
 Adding, changing or deleting a season commits it together with its ratings, which
-start fresh on its first day (:func:`scorekeeper.store.rating_rows.reseason`).
+start fresh on its first day (:func:`scorekeeper.store.projection.rating_chains.reseason`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from scorekeeper.core.ratings import ALL, Period, periods
 from scorekeeper.core.text import clean_name, name_key
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Season
-from scorekeeper.store.rating_rows import reseason
+from scorekeeper.store.projection.rating_chains import reseason
 
 __all__ = ["add_season", "delete_season", "group_seasons", "pick_period"]
 

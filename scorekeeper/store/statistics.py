@@ -1,6 +1,6 @@
 """The player page's figures, read from the players' running totals
-(:mod:`scorekeeper.store.totals`): three statements of a few rows each, whatever the
-number of matches the group played.
+(:mod:`scorekeeper.store.projection.player_totals`): three statements of a few rows
+each, whatever the number of matches the group played.
 
 1. per game (a row each), matches finished, won and still being played; hands, points,
    times out, times caught holding an 8 or a joker; the best comeback (the largest

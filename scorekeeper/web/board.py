@@ -24,13 +24,13 @@ from scorekeeper.core.sheets import CD, LO, Sheet
 from scorekeeper.store.boards import MatchView, PlayerView, match_hands
 from scorekeeper.store.groups import recent_hands
 from scorekeeper.store.models import Player
-from scorekeeper.store.records import (
+from scorekeeper.store.projection.running_state import KEPT, Recent
+from scorekeeper.store.reading import (
     current_standings,
     match_sheet,
     match_standings,
-    running_state,
+    running_state_of,
 )
-from scorekeeper.store.running import KEPT, Recent
 from scorekeeper.web.links import url_pattern
 
 RECENT = KEPT  # hands on the scoreboard: what a player at the table needs at a glance
@@ -107,7 +107,7 @@ def _hand_rows(match: MatchView, sheet: Sheet, st: Standings) -> list[HandLine]:
     running state (read from the hands for a state stored before it kept them)."""
     if not match.hand_count:
         return []
-    recent = running_state(match).recent
+    recent = running_state_of(match).recent
     if recent is None:
         recent = tuple(recent_hands(match, RECENT))
     countdown, stuck = sheet.game == CD, ("blocked" if sheet.game == LO else "jammed")

@@ -30,7 +30,7 @@ from scorekeeper.core.sheets import C8, Sheet
 from scorekeeper.store.boards import view_of
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, Player, RatingStep
-from scorekeeper.store.rating_rows import rerate_group
+from scorekeeper.store.projection.rating_chains import rerate_group
 from scorekeeper.store.records import create_match, record_hand
 from scorekeeper.store.transfer import Limits, validate, write_plans
 from scorekeeper.store.upkeep import rebuild_groups

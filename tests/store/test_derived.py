@@ -29,17 +29,11 @@ from scorekeeper.store.models import (
     Rating,
     RatingStep,
     Seat,
-    SeatFigures,
+    SeatFigureRow,
 )
-from scorekeeper.store.projection import FIGURES
-from scorekeeper.store.records import (
-    create_match,
-    current_standings,
-    delete_last_hand,
-    edit_hand,
-    match_sheet,
-    record_hand,
-)
+from scorekeeper.store.projection import DERIVED_FIGURES
+from scorekeeper.store.reading import current_standings, match_sheet
+from scorekeeper.store.records import create_match, delete_last_hand, edit_hand, record_hand
 from scorekeeper.store.transfer import import_document, load_matches
 from tests.support.derived import assert_derived_rows_match_hands, differences
 from tests.support.documents import random_document
@@ -134,9 +128,9 @@ CORRUPTIONS: dict[str, tuple[str, Callable[[int, int], object]]] = {
               .values(hand_count=Match.hand_count + 1)),
     "seat": ("winner", lambda match, player: update(Seat).where(
         Seat.match_id == match, Seat.position == 0).values(winner=~Seat.winner)),
-    "seat_figures": ("points", lambda match, player: update(SeatFigures).where(
-        SeatFigures.match_id == match, SeatFigures.seat == 0)
-        .values(points=SeatFigures.points + 7)),
+    "seat_figures": ("points", lambda match, player: update(SeatFigureRow).where(
+        SeatFigureRow.match_id == match, SeatFigureRow.seat == 0)
+        .values(points=SeatFigureRow.points + 7)),
     "player_totals": ("won", lambda match, player: update(PlayerTotals).where(
         PlayerTotals.player_id == player).values(won=PlayerTotals.won + 1)),
     "player_falls": ("times", lambda match, player: update(PlayerFalls).where(
@@ -178,11 +172,11 @@ HAND_CORRUPTIONS: dict[tuple[str, str], Callable[[int, int], object]] = {
 
 
 def test_every_derived_table_has_a_corruption_test():
-    assert {kept.table for figure in FIGURES for kept in figure.tables} == set(CORRUPTIONS)
+    assert {kept.table for figure in DERIVED_FIGURES for kept in figure.tables} == set(CORRUPTIONS)
 
 
 def test_every_hand_record_column_has_a_corruption_test():
-    columns = {(kept.table, column) for figure in FIGURES for kept in figure.tables
+    columns = {(kept.table, column) for figure in DERIVED_FIGURES for kept in figure.tables
                for column in kept.columns if column.startswith(("best_hand", "worst_hand"))
                and kept.table.startswith("rating")}
     assert columns == set(HAND_CORRUPTIONS)
@@ -191,9 +185,9 @@ def test_every_hand_record_column_has_a_corruption_test():
 def _corrupted(group: Group) -> tuple[int, int]:
     """A finished Last One match with a fall, and a player of it who fell in it."""
     for match in load_matches(group):
-        falls = db.session.scalars(db.select(SeatFigures).where(
-            SeatFigures.match_id == match.id, SeatFigures.fell.is_not(None),
-            SeatFigures.finished)).all()
+        falls = db.session.scalars(db.select(SeatFigureRow).where(
+            SeatFigureRow.match_id == match.id, SeatFigureRow.fell.is_not(None),
+            SeatFigureRow.finished)).all()
         if falls:
             return match.id, falls[0].player_id
     raise AssertionError("no finished match with a fall")

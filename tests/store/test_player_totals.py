@@ -20,13 +20,8 @@ from scorekeeper.store.groups import group_match
 from scorekeeper.store.models import (
     Group,
 )
-from scorekeeper.store.records import (
-    create_match,
-    delete_last_hand,
-    edit_hand,
-    match_standings,
-    record_hand,
-)
+from scorekeeper.store.reading import match_standings
+from scorekeeper.store.records import create_match, delete_last_hand, edit_hand, record_hand
 from scorekeeper.store.transfer import import_document
 from tests.support.documents import random_document
 from tests.support.figures import assert_figures_match, blocked, imported, match_views

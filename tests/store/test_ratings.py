@@ -21,15 +21,9 @@ from scorekeeper.store.boards import MatchView, view_of
 from scorekeeper.store.extensions import db
 from scorekeeper.store.leaderboard import rating_history
 from scorekeeper.store.models import Group, Rating, RatingStep
-from scorekeeper.store.ratings import order_key
-from scorekeeper.store.records import (
-    current_standings,
-    delete_last_hand,
-    edit_hand,
-    match_sheet,
-    match_standings,
-    record_hand,
-)
+from scorekeeper.store.projection.rating_model import order_key
+from scorekeeper.store.reading import current_standings, match_sheet, match_standings
+from scorekeeper.store.records import delete_last_hand, edit_hand, record_hand
 from scorekeeper.store.seasons import add_season, delete_season
 from scorekeeper.store.transfer import import_document, load_matches
 from scorekeeper.store.upkeep import rebuild_groups

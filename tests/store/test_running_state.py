@@ -25,18 +25,12 @@ from scorekeeper.core.scoring import (
 )
 from scorekeeper.core.sheets import Sheet
 from scorekeeper.core.stats import seat_figures
-from scorekeeper.store import running
 from scorekeeper.store.boards import MatchView, match_hands, view_of
 from scorekeeper.store.extensions import db
-from scorekeeper.store.models import Group, Match, Player, SeatFigures
-from scorekeeper.store.records import (
-    build_match,
-    current_standings,
-    hand_rows,
-    match_sheet,
-    match_standings,
-    record_hand,
-)
+from scorekeeper.store.models import Group, Match, Player, SeatFigureRow
+from scorekeeper.store.projection import running_state
+from scorekeeper.store.reading import current_standings, hand_rows, match_sheet, match_standings
+from scorekeeper.store.records import build_match, record_hand
 from scorekeeper.store.transfer import import_document, load_matches
 from tests.support.derived import assert_derived_rows_match_hands
 from tests.support.documents import random_document
@@ -172,9 +166,10 @@ def test_an_import_stores_the_rows_of_replays_that_add_up_their_own_totals(app):
                                    table.winners, sheet.options.get("start_count", 0),
                                    sheet.options.get("threshold"))  # no totals passed
             outs = [hand.out_seat for hand in match.hands]
-            assert match.running_json == running.to_text(running.at_end(table, figures, outs))
-            rows = db.session.scalars(db.select(SeatFigures).where(
-                SeatFigures.match_id == match.id).order_by(SeatFigures.seat)).all()
+            assert match.running_json == running_state.to_text(
+                running_state.at_end(table, figures, outs))
+            rows = db.session.scalars(db.select(SeatFigureRow).where(
+                SeatFigureRow.match_id == match.id).order_by(SeatFigureRow.seat)).all()
             assert [{c: getattr(r, c) for c in FIGURES} for r in rows] == [
                 {c: getattr(f, c) for c in FIGURES} for f in figures]
             assert [(r.finished, r.won) for r in rows] == [

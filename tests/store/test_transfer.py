@@ -17,7 +17,8 @@ from scorekeeper.core.sheets import Sheet
 from scorekeeper.store.boards import match_hands, view_of
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Hand, HandEntry, Match, Player, Ruling, Seat
-from scorekeeper.store.records import build_match, match_standings
+from scorekeeper.store.reading import match_standings
+from scorekeeper.store.records import build_match
 from scorekeeper.store.transfer import (
     Limits,
     TransferError,

@@ -22,7 +22,7 @@ from scorekeeper.core.sheets import GAMES, SECTIONS, Sheet
 from scorekeeper.store.boards import view_of
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Match, Ruling
-from scorekeeper.store.records import match_names, match_sheet
+from scorekeeper.store.reading import match_names, match_sheet
 from scorekeeper.web import access
 from scorekeeper.web.check.fields import shown
 from scorekeeper.web.check.form import OWED_CHOICES, Question

@@ -9,14 +9,8 @@ from scorekeeper.core.errors import ConflictError, InputError
 from scorekeeper.core.text import sentence
 from scorekeeper.store.boards import GroupView, MatchView, match_hand, reread
 from scorekeeper.store.idempotency import KeyReuseError
-from scorekeeper.store.records import (
-    current_standings,
-    delete_last_hand,
-    edit_hand,
-    match_names,
-    match_sheet,
-    record_hand,
-)
+from scorekeeper.store.reading import current_standings, match_names, match_sheet
+from scorekeeper.store.records import delete_last_hand, edit_hand, record_hand
 from scorekeeper.web import access
 from scorekeeper.web.board import board, hand_news
 from scorekeeper.web.confirm import asks_first

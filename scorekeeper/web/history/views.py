@@ -28,7 +28,7 @@ from scorekeeper.store.boards import view_of
 from scorekeeper.store.extensions import db
 from scorekeeper.store.history import HistoryFilter, history_page, record_match
 from scorekeeper.store.models import Group, Player
-from scorekeeper.store.records import match_sheet, match_standings
+from scorekeeper.store.reading import match_sheet, match_standings
 from scorekeeper.store.statistics import player_figures
 from scorekeeper.store.transfer import (
     Limits,

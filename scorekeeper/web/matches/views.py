@@ -11,7 +11,8 @@ from scorekeeper.store.boards import view_of
 from scorekeeper.store.extensions import db
 from scorekeeper.store.groups import add_player
 from scorekeeper.store.models import Group, Match, new_token
-from scorekeeper.store.records import create_match, current_standings, match_sheet
+from scorekeeper.store.reading import current_standings, match_sheet
+from scorekeeper.store.records import create_match
 from scorekeeper.web import access
 from scorekeeper.web.board import board
 from scorekeeper.web.confirm import asks_first

@@ -18,7 +18,7 @@ that revision's ``db rebuild`` to fill.
 import sqlalchemy as sa
 from alembic import op
 
-from scorekeeper.store.rating_rows import rerate_group
+from scorekeeper.store.projection.rating_chains import rerate_group
 
 revision = "a9c4e2b7d1f3"
 down_revision = "f3b9d1c7a5e2"

@@ -8,7 +8,7 @@ so a save costs O(seats), not O(matches). Sums and counts are differences. The b
 comeback is a maximum, which a difference cannot lower: a better candidate replaces it
 in the same statement, and when the match that held it changes (only a match that had
 a winner can hold it), it is looked up again in ``seat_figures`` (one index range,
-``LIMIT 1``), which is why this figure comes after :mod:`.figures`. Rebuilt and
+``LIMIT 1``), which is why this figure comes after :mod:`.seat_rows`. Rebuilt and
 verified, the same sums are taken over every seat row of the group at once.
 """
 
@@ -23,8 +23,8 @@ from sqlalchemy import Integer, and_, case, cast, delete, func, insert, or_, sel
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
-from scorekeeper.store.derived import Change, GroupState, Kept
-from scorekeeper.store.models import Player, PlayerFalls, PlayerRivals, PlayerTotals, SeatFigures
+from scorekeeper.store.models import Player, PlayerFalls, PlayerRivals, PlayerTotals, SeatFigureRow
+from scorekeeper.store.projection.states import Change, GroupState, Kept
 
 __all__ = ["ADDED", "BEST_FIRST", "SUMMED", "TOTALS", "summed_in_sql"]
 
@@ -39,7 +39,7 @@ ADDED: tuple[tuple[str, str, bool], ...] = (
 SUMMED = tuple(total for total, _, _ in ADDED)
 BEST = ("best_deficit", "best_match_id", "best_hand")
 # The best comeback first: the largest deficit, the earliest match on a tie (``_better``).
-BEST_FIRST = (SeatFigures.deficit.desc(), SeatFigures.match_id)
+BEST_FIRST = (SeatFigureRow.deficit.desc(), SeatFigureRow.match_id)
 Row = Mapping[Any, Any]  # a seat_figures row: its columns by name
 
 
@@ -57,7 +57,7 @@ def summed_in_sql(names: Iterable[str]) -> list[Any]:
     sums = []
     for name in names:
         column, present = sources[name]
-        value = cast(getattr(SeatFigures, column), Integer)
+        value = cast(getattr(SeatFigureRow, column), Integer)
         sums.append(func.coalesce(func.sum(value if present else 1 - value), 0))
     return sums
 
@@ -180,7 +180,7 @@ def _recheck(connection: Connection, keys: set[tuple[int, str, int]]) -> None:
     by_match: dict[tuple[str, int], list[int]] = defaultdict(list)
     for player, game, match in keys:
         by_match[game, match].append(player)
-    F = SeatFigures
+    F = SeatFigureRow
     for (game, match), players in sorted(by_match.items()):
         held = connection.scalars(select(T.player_id).where(
             T.game == game, T.best_match_id == match, T.player_id.in_(sorted(players)))).all()

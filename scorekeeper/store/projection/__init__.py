@@ -3,12 +3,12 @@
 A match's hands are the facts; what the pages read quickly is derived from them by the
 core (:func:`~scorekeeper.core.scoring.standings`, the running state, each seat's
 :func:`~scorekeeper.core.stats.seat_figures`) and kept in these figures, each a
-:class:`~.derived.Figure` listed in :data:`FIGURES`:
+:class:`~.states.Figure` listed in :data:`DERIVED_FIGURES`:
 
-* :data:`.listing.LISTING` — the match's listing columns (``hand_count``, ``status``,
+* :data:`.match_columns.MATCH_COLUMNS` — the match's listing columns (``hand_count``, ``status``,
   ``finished_at``), its running state (``running_json``) and each seat's ``winner``;
-* :data:`.figures.SEAT_FIGURES` — ``seat_figures``, one row per seat per match;
-* :data:`.totals.TOTALS` — ``player_totals``, ``player_falls`` and ``player_rivals``,
+* :data:`.seat_rows.SEAT_FIGURES` — ``seat_figures``, one row per seat per match;
+* :data:`.player_totals.TOTALS` — ``player_totals``, ``player_falls`` and ``player_rivals``,
   those rows summed per player;
 * :data:`.rating_figure.RATINGS` — ``rating`` and ``rating_step``, each player's
   rating per game and scope from the finished matches in finish order (it reads the
@@ -20,7 +20,7 @@ core (:func:`~scorekeeper.core.scoring.standings`, the running state, each seat'
 Three entry points, and nothing else writes a derived row:
 
 * :func:`project` — the writer (:mod:`.records`) calls it in the transaction of every
-  change to a match's hands, with each changed match's :class:`~.derived.MatchState`
+  change to a match's hands, with each changed match's :class:`~.states.MatchState`
   before (``None``: a new match) and after; each figure writes the difference.
 * :func:`rebuild` — recomputes every derived row of a group from its stored hands and
   rewrites them (``scorekeeper db rebuild``).
@@ -28,12 +28,12 @@ Three entry points, and nothing else writes a derived row:
   what is stored (``scorekeeper db verify``).
 
 How a new derived figure (ratings, say) plugs in: write a module of the store with one
-:class:`~.derived.Figure` — its ``tables`` (one :class:`~.derived.Kept` per table: the
+:class:`~.states.Figure` — its ``tables`` (one :class:`~.states.Kept` per table: the
 key and compared columns, how to read the group's stored rows, how to compute them
-from a :class:`~.derived.GroupState` — every match's state, oldest first — and how to
+from a :class:`~.states.GroupState` — every match's state, oldest first — and how to
 replace a group's rows) and its ``project(connection, changes)``, which writes what the
-writer's :class:`~.derived.Change` list changes, in the writer's transaction. Then add
-it to :data:`FIGURES`, after the figures it reads. :func:`rebuild`, :func:`verify`, the
+writer's :class:`~.states.Change` list changes, in the writer's transaction. Then add
+it to :data:`DERIVED_FIGURES`, after the figures it reads. :func:`rebuild`, :func:`verify`, the
 CLI and the tests that corrupt every derived table find it there; the writer needs no
 change.
 """
@@ -47,18 +47,18 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
-from scorekeeper.store.derived import Change, Figure, GroupState, Kept, Row
-from scorekeeper.store.figures import SEAT_FIGURES
-from scorekeeper.store.hand_scores import HAND_SCORES
-from scorekeeper.store.listing import LISTING
-from scorekeeper.store.rating_figure import RATINGS
-from scorekeeper.store.replayed import group_state
-from scorekeeper.store.totals import TOTALS
+from scorekeeper.store.projection.hand_scores import HAND_SCORES
+from scorekeeper.store.projection.match_columns import MATCH_COLUMNS
+from scorekeeper.store.projection.player_totals import TOTALS
+from scorekeeper.store.projection.rating_figure import RATINGS
+from scorekeeper.store.projection.replay import group_state
+from scorekeeper.store.projection.seat_rows import SEAT_FIGURES
+from scorekeeper.store.projection.states import Change, Figure, GroupState, Kept, Row
 
-__all__ = ["FIGURES", "Difference", "project", "rebuild", "recompute", "verify"]
+__all__ = ["DERIVED_FIGURES", "Difference", "project", "rebuild", "recompute", "verify"]
 
 # Every derived figure, in writing order: a figure may read what those before it wrote.
-FIGURES: list[Figure] = [LISTING, SEAT_FIGURES, TOTALS, RATINGS, HAND_SCORES]
+DERIVED_FIGURES: list[Figure] = [MATCH_COLUMNS, SEAT_FIGURES, TOTALS, RATINGS, HAND_SCORES]
 
 
 @dataclass(frozen=True)
@@ -84,7 +84,7 @@ def project(connection: Connection, changes: Sequence[Change]) -> None:
     """Write every figure's part of ``changes``: the one entry point of the writer,
     called in the same transaction as the change to the hands."""
     if changes:
-        for figure in FIGURES:
+        for figure in DERIVED_FIGURES:
             figure.project(connection, changes)
 
 
@@ -137,7 +137,7 @@ def verify(connection: Connection, group_id: int) -> list[Difference]:
     wholly or not at all)."""
     state = recompute(connection, group_id)
     found = []
-    for figure in FIGURES:
+    for figure in DERIVED_FIGURES:
         for kept in figure.tables:
             found += _compare(group_id, kept, kept.stored(connection, group_id),
                               kept.expected(state))
@@ -149,7 +149,7 @@ def rebuild(connection: Connection, group_id: int) -> int:
     ``connection``'s transaction); returns how many values were wrong before."""
     state = recompute(connection, group_id)
     wrong = 0
-    for figure in FIGURES:
+    for figure in DERIVED_FIGURES:
         for kept in figure.tables:
             expected = list(kept.expected(state))
             wrong += len(_compare(group_id, kept, kept.stored(connection, group_id), expected))

@@ -23,12 +23,12 @@ from scorekeeper.core.scoring import Position, Standings, position_of
 from scorekeeper.core.sheets import Sheet
 from scorekeeper.core.stats import HandRow, seat_figures
 from scorekeeper.core.stats import SeatFigures as Figures
-from scorekeeper.store import running
 from scorekeeper.store.models import utcnow
+from scorekeeper.store.projection import running_state
 
 __all__ = ["FIGURE_COLUMNS", "Change", "Figure", "GroupState", "Kept", "MatchState",
            "Replayed", "Row", "after_step", "replay_of", "replayed_figures",
-           "sheet_limits", "state_of"]
+           "sheet_limits", "state_of", "stored_sheet"]
 
 Row = Mapping[Any, Any]  # a derived row: its columns by name
 
@@ -56,7 +56,7 @@ class MatchState:
     status: str
     finished_at: datetime | None
     winners: tuple[int, ...]
-    running: running.Running
+    running: running_state.Running
     created_at: datetime | None = None
     places: tuple[int, ...] | None = None
     hand_marks: tuple[HandMarks, ...] = ()
@@ -68,7 +68,7 @@ class MatchState:
 
     @property
     def running_json(self) -> str:
-        return running.to_text(self.running)
+        return running_state.to_text(self.running)
 
     def listing(self) -> dict[str, Any]:
         """The match row's derived columns."""
@@ -80,7 +80,7 @@ class MatchState:
         over, winners = self.finished, self.winners
         return [{"match_id": self.match_id, "seat": f.seat, "player_id": self.players[f.seat],
                  "game": self.game, "finished": over, "won": over and f.seat in winners,
-                 **dict(zip(FIGURE_COLUMNS, running.FIGURES_OF(f), strict=True))}
+                 **dict(zip(FIGURE_COLUMNS, running_state.FIGURES_OF(f), strict=True))}
                 for f in self.running.figures]
 
 
@@ -115,12 +115,12 @@ class Replayed:
     places: tuple[int, ...] | None
     marks: tuple[tuple[int, int], ...]
 
-    def running(self) -> running.Running:
+    def running(self) -> running_state.Running:
         """The running state the replay ends in."""
-        return running.Running(
+        return running_state.Running(
             self.position,
             tuple(Figures(seat, *values) for seat, values in enumerate(self.figures)),
-            running.recent_of(self.dealers, self.outs, self.points))
+            running_state.recent_of(self.dealers, self.outs, self.points))
 
 
 def replay_of(game: str, sheet_json: str, table: Standings, texts: Sequence[tuple[str, ...]],
@@ -134,8 +134,8 @@ def replay_of(game: str, sheet_json: str, table: Standings, texts: Sequence[tupl
     marks = tuple((m.best, m.worst) for m in hand_records(game, seats, rows,
                                                           sheet_limits(sheet_json)[0]))
     return Replayed(table.dealers, tuple(outs), tuple(score.points for score in table.hands),
-                    position_of(table), tuple(running.FIGURES_OF(f) for f in figures),
-                    places(_sheet(sheet_json), table), marks)
+                    position_of(table), tuple(running_state.FIGURES_OF(f) for f in figures),
+                    places(stored_sheet(sheet_json), table), marks)
 
 
 def state_of(match_id: int, game: str, players: Sequence[int], done: Replayed,
@@ -150,7 +150,7 @@ def state_of(match_id: int, game: str, players: Sequence[int], done: Replayed,
                       tuple(zip(done.dealers, done.points, strict=True)))
 
 
-def after_step(before: MatchState, state: running.Running, table: Standings) -> MatchState:
+def after_step(before: MatchState, state: running_state.Running, table: Standings) -> MatchState:
     """A match's state after one more hand: the running state moved on by it
     (``state``) and the standings there (``table``)."""
     return replace(before, hand_count=table.played,
@@ -161,8 +161,11 @@ def after_step(before: MatchState, state: running.Running, table: Standings) -> 
 
 
 @lru_cache(maxsize=256)
-def _sheet(sheet_json: str) -> Sheet:
-    """A stored sheet, parsed once per text."""
+def stored_sheet(sheet_json: str) -> Sheet:
+    """A match's stored rule sheet, parsed and validated once per text and process (a
+    Sheet is immutable; a rebuild or an import reads thousands of matches under a few
+    sheets). The one cache of parsed sheets: the writer, the readers and the
+    projection all ask it."""
     return Sheet.from_json(sheet_json)
 
 

@@ -18,8 +18,8 @@ from typing import Any, cast
 from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.engine import Connection
 
-from scorekeeper.store.derived import Change, GroupState, Kept, Row
 from scorekeeper.store.models import Hand, HandEntry, Match
+from scorekeeper.store.projection.states import Change, GroupState, Kept, Row
 
 __all__ = ["HAND_SCORES"]
 

@@ -7,7 +7,7 @@ match rates its seats by their places (:func:`scorekeeper.core.places.places`, t
 sharing a rank, which is exactly what the model's ``ranks`` take). Only μ and σ are
 kept, as floats; the same chain gives the same ratings wherever it is folded.
 
-This module computes; :mod:`scorekeeper.store.rating_rows` reads and writes the rows
+This module computes; :mod:`scorekeeper.store.projection.rating_chains` reads and writes the rows
 (``rating`` and ``rating_step``) in the transaction of the change to the match.
 """
 

@@ -34,9 +34,7 @@ from scorekeeper.core.hand_records import HandMarks, hand_records
 from scorekeeper.core.places import needs_hands, places
 from scorekeeper.core.ratings import ALL, scopes_of
 from scorekeeper.core.scoring import HandResult, Position, Standings, standings, standings_at
-from scorekeeper.core.sheets import Sheet
 from scorekeeper.core.stats import HandRow
-from scorekeeper.store.derived import sheet_limits
 from scorekeeper.store.models import (
     Hand,
     HandEntry,
@@ -45,9 +43,9 @@ from scorekeeper.store.models import (
     RatingStep,
     Season,
     Seat,
-    SeatFigures,
+    SeatFigureRow,
 )
-from scorekeeper.store.ratings import (
+from scorekeeper.store.projection.rating_model import (
     Finished,
     SeatResult,
     State,
@@ -58,6 +56,7 @@ from scorekeeper.store.ratings import (
     recount,
     walk,
 )
+from scorekeeper.store.projection.states import sheet_limits, stored_sheet
 
 __all__ = ["Known", "chains_of", "fold_chains", "match_changed", "rated", "rerate_group",
            "reseason", "write_rows"]
@@ -94,8 +93,8 @@ def _results(connection: Connection, rows: Sequence[Any], *where: Any,
             .join(Match, Match.id == Seat.match_id).where(*where)):
         seats[match_id][position] = player_id
     for match_id, seat, value in connection.execute(
-            select(SeatFigures.match_id, SeatFigures.seat, SeatFigures.deficit)
-            .join(Match, Match.id == SeatFigures.match_id).where(*where)):
+            select(SeatFigureRow.match_id, SeatFigureRow.seat, SeatFigureRow.deficit)
+            .join(Match, Match.id == SeatFigureRow.match_id).where(*where)):
         deficit[match_id, seat] = value
     marks = _hand_marks(connection, rows, seats, where, changed)
     replayed = _one_hand_tables(connection, rows, seats)
@@ -159,12 +158,6 @@ def _stored_marks(connection: Connection, where: Sequence[Any], changed: Collect
             for match_id, by_seat in kept.items()}
 
 
-@lru_cache(maxsize=64)
-def _sheet(text: str) -> Sheet:
-    """A stored sheet, parsed once per text (a rebuild reads thousands under a few)."""
-    return Sheet.from_json(text)
-
-
 def _names(seats: int) -> list[str]:
     return [str(seat) for seat in range(seats)]  # only the reason's words use names
 
@@ -173,7 +166,7 @@ def _one_hand_tables(connection: Connection, rows: Sequence[Any],
                      seats: dict[int, dict[int, int]]) -> dict[int, Standings]:
     """Full replays of the one-hand matches among ``rows`` (one statement for all)."""
     wanted = {row.id: row for row in rows
-              if needs_hands(_sheet(row.sheet_json), len(seats[row.id]))}
+              if needs_hands(stored_sheet(row.sheet_json), len(seats[row.id]))}
     if not wanted:
         return {}
     held: dict[int, dict[int, list[Any]]] = defaultdict(lambda: defaultdict(list))
@@ -188,7 +181,7 @@ def _one_hand_tables(connection: Connection, rows: Sequence[Any],
     for match_id, row in wanted.items():
         n = len(seats[match_id])
         result = HandResult.of(outs.get(match_id), [held[match_id][s] for s in range(n)])
-        tables[match_id] = standings(_sheet(row.sheet_json), _names(n), row.first_dealer,
+        tables[match_id] = standings(stored_sheet(row.sheet_json), _names(n), row.first_dealer,
                                      [result])
     return tables
 
@@ -197,7 +190,7 @@ def _places(row: Any, seats: int, replayed: Standings | None
             ) -> tuple[tuple[int, ...] | None, tuple[int, ...]]:
     """A match's places and winners from its stored sheet and final position (or its
     full replay, where the places need one)."""
-    sheet = _sheet(row.sheet_json)
+    sheet = stored_sheet(row.sheet_json)
     table = replayed or standings_at(
         sheet, _names(seats), Position.from_dict(json.loads(row.running_json)["position"]))
     return places(sheet, table), table.winners
