@@ -11,8 +11,7 @@ from werkzeug.routing import BuildError
 
 from scorekeeper.api.leaderboard import seat_ratings
 from scorekeeper.core.scoring import Standings
-from scorekeeper.store.boards import MatchView, match_hands
-from scorekeeper.store.models import Hand
+from scorekeeper.store.boards import HandView, MatchView, match_hands
 from scorekeeper.store.reading import current_standings, hand_rows, match_sheet
 from scorekeeper.store.records import SavedHand
 
@@ -42,7 +41,7 @@ def standings_json(table: Standings) -> dict[str, Any]:
     }
 
 
-def _hand_json(hand: Hand | SavedHand, cards: tuple[str, ...], points: tuple[int, ...]
+def _hand_json(hand: HandView | SavedHand, cards: tuple[str, ...], points: tuple[int, ...]
                ) -> dict[str, Any]:
     return {"number": hand.number, "dealer": hand.dealer, "out": hand.out_seat,
             "blocked": hand.out_seat is None, "hand_size": hand.hand_size,
@@ -62,7 +61,7 @@ def recorded_json(match: MatchView, hand: SavedHand) -> dict[str, Any]:
             "standings": standings_json(current_standings(match))}
 
 
-def match_json(match: MatchView, stored: Sequence[Hand] | None = None) -> dict[str, Any]:
+def match_json(match: MatchView, stored: Sequence[HandView] | None = None) -> dict[str, Any]:
     """A match as the API shows it with every hand: ``stored`` if the caller has them
     (an edit or a delete just wrote them), else read here."""
     stored = match_hands(match) if stored is None else stored

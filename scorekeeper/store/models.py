@@ -8,7 +8,7 @@ player page; ``Match.running_json`` is the position after the last hand that the
 save moves on from. All are written by :mod:`scorekeeper.store.projection` alone, in
 the same transaction as every change to the hands (made by :mod:`.records` alone), and
 can be verified and rebuilt from the hands; the match's ``version`` makes concurrent
-changes to one match conflict instead of interleave.
+changes to one match conflict instead of interleave (the writer's claim).
 """
 
 from __future__ import annotations
@@ -105,14 +105,14 @@ class Match(Model):
     hand_count: Mapped[int] = mapped_column(Integer, default=0)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     # Derived too: where the match stands after its last hand and each seat's figures
-    # (:mod:`scorekeeper.store.projection.running_state`), so a save moves on by one hand instead of
-    # replaying them all. NULL only for a row written before it existed: then replayed.
+    # (:mod:`scorekeeper.store.projection.running_state`), so a save moves on by one
+    # hand instead of replaying them all. NULL only for a row written before it
+    # existed: then replayed.
     running_json: Mapped[str | None] = mapped_column(Text)
-    # Bumped by every write to the match's hands: two phones changing the same match at
-    # once cannot both commit (the loser's UPDATE matches no row: StaleDataError).
+    # Moved on by every write to the match's hands, by the writer's claim alone
+    # (:mod:`scorekeeper.store.records`): of two phones changing the same match at once
+    # the loser's version-checked UPDATE matches no row, and nothing of it is stored.
     version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
-
-    __mapper_args__ = {"version_id_col": version}  # noqa: RUF012  (read once by SQLAlchemy)
 
     group: Mapped[Group] = relationship(back_populates="matches")
     seats: Mapped[list[Seat]] = relationship(

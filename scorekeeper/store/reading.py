@@ -11,18 +11,41 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Protocol
 
 from scorekeeper.core.cards import Card, parse_cards
 from scorekeeper.core.scoring import HandResult, Standings, standings, standings_at
 from scorekeeper.core.sheets import Sheet
 from scorekeeper.core.stats import HandRow
 from scorekeeper.store.boards import MatchView
-from scorekeeper.store.models import Hand
 from scorekeeper.store.projection import running_state
 from scorekeeper.store.projection.states import stored_sheet
 
 __all__ = ["current_standings", "hand_results", "hand_rows", "match_names", "match_sheet",
            "match_standings", "running_state_of"]
+
+
+class StoredEntry(Protocol):
+    """A seat's row of a stored hand, as :class:`~.boards.EntryView` (or an export's
+    loaded row) has it."""
+
+    @property
+    def seat(self) -> int: ...
+    @property
+    def cards(self) -> str: ...
+    @property
+    def points(self) -> int: ...
+
+
+class StoredHand(Protocol):
+    """A stored hand, as :class:`~.boards.HandView` (or an export's loaded row) has it."""
+
+    @property
+    def out_seat(self) -> int | None: ...
+    @property
+    def hand_size(self) -> int | None: ...
+    @property
+    def entries(self) -> Sequence[StoredEntry]: ...
 
 
 def match_sheet(match: MatchView) -> Sheet:
@@ -35,7 +58,7 @@ def match_names(match: MatchView) -> list[str]:
     return [seat.player.name for seat in match.seats]
 
 
-def _facts(match: MatchView, hands: Sequence[Hand]) -> tuple:
+def _facts(match: MatchView, hands: Sequence[StoredHand]) -> tuple:
     """Everything a full replay depends on, as plain values (the replay's cache key)."""
     return (match.sheet_json, match.first_dealer, tuple(match_names(match)), len(match.seats),
             tuple((h.out_seat, h.hand_size, tuple((e.seat, e.cards) for e in h.entries))
@@ -55,17 +78,17 @@ def _replay(facts: tuple) -> tuple[tuple[HandResult, ...], Standings]:
     return tuple(results), standings(stored_sheet(sheet_json), names, first_dealer, results)
 
 
-def hand_results(match: MatchView, hands: Sequence[Hand]) -> list[HandResult]:
+def hand_results(match: MatchView, hands: Sequence[StoredHand]) -> list[HandResult]:
     """The match's stored ``hands`` (all of them, in order) as scoring input."""
     return list(_replay(_facts(match, hands))[0])
 
 
-def match_standings(match: MatchView, hands: Sequence[Hand]) -> Standings:
+def match_standings(match: MatchView, hands: Sequence[StoredHand]) -> Standings:
     """Standings derived from the match's stored ``hands`` (every hand replayed)."""
     return _replay(_facts(match, hands))[1]
 
 
-def hand_rows(match: MatchView, hands: Sequence[Hand]) -> list[HandRow]:
+def hand_rows(match: MatchView, hands: Sequence[StoredHand]) -> list[HandRow]:
     """The match's ``hands`` as stored, one row each."""
     seats = len(match.seats)
     rows = []

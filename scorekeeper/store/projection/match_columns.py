@@ -16,11 +16,11 @@ from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.engine import Connection
 
 from scorekeeper.store.models import Match, Seat
+from scorekeeper.store.projection.states import LISTED as COLUMNS
 from scorekeeper.store.projection.states import Change, GroupState, Kept, Row
 
 __all__ = ["MATCH_COLUMNS"]
 
-COLUMNS = ("hand_count", "status", "finished_at", "running_json")
 M, S = cast(Table, Match.__table__), cast(Table, Seat.__table__)
 
 

@@ -32,7 +32,7 @@ from sqlalchemy.engine import Connection
 from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.hand_records import HandMarks, hand_records
 from scorekeeper.core.places import needs_hands, places
-from scorekeeper.core.ratings import ALL, scopes_of
+from scorekeeper.core.ratings import ALL, scopes_of, season_scope
 from scorekeeper.core.scoring import HandResult, Position, Standings, standings, standings_at
 from scorekeeper.core.stats import HandRow
 from scorekeeper.store.models import (
@@ -461,22 +461,23 @@ def write_rows(connection: Connection, steps: list[dict[str, Any]],
         connection.execute(insert(Rating), rows)
 
 
-def reseason(connection: Connection, group_id: int, season_id: int,
-             days: tuple[date, date] | None) -> None:
-    """Recompute a named season's chains after it was defined, changed (``days``: its
-    first and last day) or deleted (``days`` None), from the all-time steps of the
-    matches finished within it: no match is read again."""
-    scope = f"s{season_id}"
-    S = RatingStep
-    games = connection.scalars(select(S.game).where(S.group_id == group_id, S.scope == "all")
-                               .distinct()).all()
-    connection.execute(delete(S).where(S.group_id == group_id, S.scope == scope))
-    connection.execute(delete(Rating).where(Rating.group_id == group_id, Rating.scope == scope))
-    if days is None:
+def reseason(connection: Connection, group_id: int) -> None:
+    """Work out every named season's chains of the group again (one was defined,
+    changed or deleted) from the all-time steps of the matches finished within each:
+    no match is read again."""
+    S, R = RatingStep, Rating
+    named = S.scope.like("s%")
+    connection.execute(delete(S).where(S.group_id == group_id, named))
+    connection.execute(delete(R).where(R.group_id == group_id, R.scope.like("s%")))
+    seasons = _seasons(connection, group_id)
+    if not seasons:
         return
-    first, last = days
+    games = connection.scalars(select(S.game).where(S.group_id == group_id, S.scope == ALL)
+                               .distinct()).all()
     for game in sorted(games):
-        matches = [m for m, _ in _steps_of(connection, group_id, game, "all")
-                   if first <= m.key[0].date() <= last]
-        states, steps = fold(matches)
-        _write_chain(connection, (group_id, game, scope), states, steps, ())
+        chain = _steps_of(connection, group_id, game, ALL)
+        for season_id, first, last in seasons:
+            matches = [m for m, _ in chain if first <= m.key[0].date() <= last]
+            states, steps = fold(matches)
+            _write_chain(connection, (group_id, game, season_scope(season_id)), states,
+                         steps, ())

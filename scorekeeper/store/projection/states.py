@@ -26,11 +26,13 @@ from scorekeeper.core.stats import SeatFigures as Figures
 from scorekeeper.store.models import utcnow
 from scorekeeper.store.projection import running_state
 
-__all__ = ["FIGURE_COLUMNS", "Change", "Figure", "GroupState", "Kept", "MatchState",
-           "Replayed", "Row", "after_step", "replay_of", "replayed_figures",
+__all__ = ["FIGURE_COLUMNS", "LISTED", "Change", "EnteredHand", "Figure", "GroupState", "Kept",
+           "MatchState", "Replayed", "Row", "after_step", "replay_of", "replayed_figures",
            "sheet_limits", "state_of", "stored_sheet"]
 
 Row = Mapping[Any, Any]  # a derived row: its columns by name
+# The match row's derived columns, the listing's (see :mod:`.match_columns`).
+LISTED = ("hand_count", "status", "finished_at", "running_json")
 
 
 @dataclass(frozen=True)
@@ -44,10 +46,10 @@ class MatchState:
     ``places`` (:func:`scorekeeper.core.places.places`, None until finished),
     ``hand_marks`` (each seat's best and worst hand,
     :func:`scorekeeper.core.hand_records.hand_records`) and ``scored`` (each hand's
-    dealer and every seat's points, in order) come with a full replay
-    (:func:`replay_of`, then :func:`state_of`: what ``verify`` and ``rebuild``
-    recompute from); a state moved
-    on by one hand has none, and the ratings' writer reads the stored facts instead."""
+    dealer and every seat's points, in order from hand ``scored_from``) come with a full
+    replay (:func:`replay_of`, then :func:`state_of`: what ``verify`` and ``rebuild``
+    recompute from); a state moved on by one hand has no places or marks (the ratings'
+    writer reads the stored facts instead) and that one hand's score."""
 
     match_id: int
     game: str
@@ -61,6 +63,7 @@ class MatchState:
     places: tuple[int, ...] | None = None
     hand_marks: tuple[HandMarks, ...] = ()
     scored: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    scored_from: int = 1  # the number of the first hand in ``scored``
 
     @property
     def finished(self) -> bool:
@@ -72,8 +75,7 @@ class MatchState:
 
     def listing(self) -> dict[str, Any]:
         """The match row's derived columns."""
-        return {"hand_count": self.hand_count, "status": self.status,
-                "finished_at": self.finished_at, "running_json": self.running_json}
+        return {name: getattr(self, name) for name in LISTED}
 
     def seat_rows(self) -> list[dict[str, Any]]:
         """Each seat's ``seat_figures`` row."""
@@ -150,14 +152,16 @@ def state_of(match_id: int, game: str, players: Sequence[int], done: Replayed,
                       tuple(zip(done.dealers, done.points, strict=True)))
 
 
-def after_step(before: MatchState, state: running_state.Running, table: Standings) -> MatchState:
+def after_step(before: MatchState, state: running_state.Running, table: Standings,
+               dealer: int, points: Sequence[int]) -> MatchState:
     """A match's state after one more hand: the running state moved on by it
-    (``state``) and the standings there (``table``)."""
+    (``state``), the standings there (``table``), and that hand's dealer and points as
+    the core scored them."""
     return replace(before, hand_count=table.played,
                    status="finished" if table.over else "active",
                    finished_at=_finish(table.over, before.finished_at),
                    winners=tuple(table.winners), running=state, places=None, hand_marks=(),
-                   scored=())
+                   scored=((dealer, tuple(points)),), scored_from=table.played)
 
 
 @lru_cache(maxsize=256)
@@ -188,11 +192,35 @@ def replayed_figures(game: str, sheet_json: str, seats: int, rows: list[HandRow]
 
 
 @dataclass(frozen=True)
+class EnteredHand:
+    """A new hand as entered, the facts only: who went out, its own deal size, the
+    cards each seat held (canonical text, in seat order) and the idempotency key,
+    fingerprint and answer kept with it. The projection writes it with its dealer and
+    points (:mod:`.hand_scores`)."""
+
+    match_id: int
+    number: int
+    out_seat: int | None
+    hand_size: int | None
+    created_at: datetime
+    cards: tuple[str, ...]
+    idempotency_key: str | None = None
+    request_digest: str | None = None
+    reply_json: str | None = None
+
+
+@dataclass(frozen=True)
 class Change:
-    """One match's derived state before a write (``None``: the match is new) and after."""
+    """One match's derived state before a write (``None``: the match is new) and after,
+    and the hands the write adds (``entered``, as entered)."""
 
     before: MatchState | None
     after: MatchState
+    entered: tuple[EnteredHand, ...] = ()
+
+    def scored(self, number: int) -> tuple[int, tuple[int, ...]]:
+        """Hand ``number``'s dealer and points after the change."""
+        return self.after.scored[number - self.after.scored_from]
 
 
 @dataclass(frozen=True)

@@ -112,7 +112,8 @@ def export_group(group_id: int, fmt: str):
 @bp.get("/matches/<int:match_id>/export.<any(json, csv):fmt>")
 def export_match(group_id: int, match_id: int, fmt: str):
     """Download one match."""
-    group, match = access.member_match(group_id, match_id)
+    match = access.member_board(group_id, match_id)[1]
+    group = access.current_group(group_id)
     return _download(group, load_matches(group, match.id), fmt, f"scorekeeper-match-{match.id}")
 
 
