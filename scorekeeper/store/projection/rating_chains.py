@@ -1,8 +1,9 @@
 """The stored ratings (tables ``rating`` and ``rating_step``), kept in step with the
 finished matches in the transaction of every change to one.
 
-:func:`match_changed` is called by the writer after it has written a change to a
-match that is finished now or was before (a finishing hand, an edit, a deleted hand):
+:func:`match_changed` is called by the ratings figure (:mod:`.rating_figure`) for a
+change the writer made to a match that is finished now or was before (a finishing
+hand, an edit, a deleted hand):
 
 * a newly finished match whose players have no later match in its scopes (the usual
   case: the last hand was just recorded) is rated from its players' stored rows alone,
@@ -12,8 +13,10 @@ match that is finished now or was before (a finishing hand, an edit, a deleted h
   they are, the matches after it are rated again from their stored places.
 
 :func:`rerate_group` rates every chain of a group again from its stored matches (a
-bulk write: an import, the migration). ``db verify`` and ``db rebuild`` recompute the
-same rows from a full replay of the hands (:mod:`.rating_figure`).
+bulk write: an import, the migration); :func:`reseason` the named seasons' chains
+from the all-time steps. Both are reached through the projection's entry points.
+``db verify`` and ``db rebuild`` recompute the same rows from a full replay of the hands
+(:mod:`.rating_figure`).
 """
 
 from __future__ import annotations
