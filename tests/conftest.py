@@ -11,6 +11,12 @@ gzip- and brotli-compressed static files, which every app writes to
 ``instance/static-cache`` and which the tests share through a link to one folder
 (content-addressed, exactly as several server workers share it).
 
+After every test on the ``app`` fixture, on both databases, two checks of the store's
+promise: no code outside the projection wrote a derived value (every statement's
+target is watched, :mod:`tests.support.derived_writes`), and ``db verify`` finds
+nothing (:func:`tests.support.derived.differences`). A test that corrupts derived rows
+on purpose says so with the ``corrupts_derived`` mark.
+
 A test marked ``no_database`` needs an app but reads and writes no table (a rules
 page, the play checker, a pure API endpoint): running it on PostgreSQL too would prove
 nothing more, so it runs on SQLite alone, and the ``app`` fixture fails it if it sends
@@ -35,6 +41,8 @@ from sqlalchemy.engine import Engine
 from scorekeeper import create_app
 from scorekeeper.store.extensions import db
 from tests.support import pgcluster
+from tests.support.derived import differences
+from tests.support.derived_writes import watched
 
 IN_CI = bool(os.environ.get("CI"))
 
@@ -164,10 +172,24 @@ def app(backend: str, tmp_path: Path, request: pytest.FixtureRequest,
         with _no_statements(request.node.nodeid):
             yield application
     else:
-        yield application
+        with watched() as outside:
+            yield application
+        if not request.node.get_closest_marker("corrupts_derived"):
+            _check_derived(application, outside)
     with application.app_context():
         db.session.remove()
         db.engine.dispose()
+
+
+def _check_derived(application, outside: list[str]) -> None:
+    """The store kept its promise through the test: only the projection wrote derived
+    values, and they are what the stored hands give (``db verify``)."""
+    assert not outside, "derived values written outside the projection:\n" + "\n".join(
+        sorted(set(outside)))
+    with application.app_context():
+        db.session.remove()  # verify reads what was committed, on connections of its own
+        found = differences()
+    assert not found, "db verify after the test:\n" + "\n".join(str(d) for d in found)
 
 
 @pytest.fixture

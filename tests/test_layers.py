@@ -27,10 +27,16 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
+from contextlib import suppress
+from datetime import datetime
 from pathlib import Path
 
 import pytest
+from sqlalchemy import create_engine, delete, insert, update
+from sqlalchemy.exc import IntegrityError
 
+from scorekeeper.store.extensions import db
+from scorekeeper.store.models import Hand, HandEntry, Match, Rating, RatingStep
 from tests.support.imports import Import, all_imports, cycles, imports_of, module_of, sources
 
 PACKAGE = Path(__file__).resolve().parent.parent / "scorekeeper"
@@ -234,3 +240,108 @@ def test_importing_the_core_loads_no_web_stack():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, timeout=60)
     assert out.stdout.strip() == "[]"
+
+
+# ---- the store's promise: one writer, one projection, one read model ------------------
+#
+# Pages and the API read a match and its hands through the store's frozen views and
+# change anything only by calling the store; derived values are written by the
+# projection alone (every statement's target is watched during the app tests, see
+# tests/conftest.py; here the watch is shown to catch what it exists to catch).
+
+MAPPED_MATCH = {"Match", "Hand", "HandEntry"}
+SESSION_WRITES = {"add", "add_all", "commit", "execute", "delete", "flush", "merge"}
+FRONTS = sorted(p for layer in ("web", "api") for p in (PACKAGE / layer).rglob("*.py"))
+
+
+def store_bypasses(path: Path) -> list[str]:
+    """Imports of the mapped match and hand classes, and calls that write through the
+    session (``db.session.add(...)``, ``session.commit()``…), in ``path``."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").endswith("store.models"):
+            found += [f"{node.lineno}: imports {a.name}" for a in node.names
+                      if a.name in MAPPED_MATCH]
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr in SESSION_WRITES):
+            owner = node.func.value
+            if (isinstance(owner, ast.Attribute) and owner.attr == "session") or (
+                    isinstance(owner, ast.Name) and owner.id == "session"):
+                found.append(f"{node.lineno}: session.{node.func.attr}()")
+    return found
+
+
+@pytest.mark.parametrize("path", FRONTS, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_pages_and_the_api_read_views_and_write_through_the_store(path):
+    assert store_bypasses(path) == []
+
+
+@pytest.mark.parametrize(("source", "found"), [
+    ("from scorekeeper.store.models import Group, Match\n", ["1: imports Match"]),
+    ("from ..store.models import Hand\n", ["1: imports Hand"]),
+    ("def f(db):\n    db.session.add(x)\n    db.session.commit()\n",
+     ["2: session.add()", "3: session.commit()"]),
+    ("def f(session):\n    session.execute(x)\n", ["2: session.execute()"]),
+    ("def f(db):\n    db.session.rollback()\n    return db.session.get(Group, 1)\n", []),
+    ("from scorekeeper.store.models import Group, Player\n", []),
+])
+def test_a_bypass_of_the_store_is_found(tmp_path, source, found):
+    package = fake_package(tmp_path, {"web/__init__.py": "", "web/bad.py": source})
+    assert store_bypasses(package / "web" / "bad.py") == found
+
+
+def _dataclasses_named(suffixes: tuple[str, ...]) -> list[type]:
+    """The store's dataclasses whose names end so (its migrations are not imported)."""
+    import dataclasses
+    import importlib
+
+    found = []
+    for path in sources(PACKAGE):
+        if not path.is_relative_to(PACKAGE / "store") or "migrations" in path.parts:
+            continue
+        module = importlib.import_module(module_of(path, PACKAGE))
+        found += [value for name, value in vars(module).items()
+                  if isinstance(value, type) and dataclasses.is_dataclass(value)
+                  and value.__module__ == module.__name__ and name.endswith(suffixes)]
+    return found
+
+
+def test_every_view_of_a_match_is_frozen():
+    views = _dataclasses_named(("View", "Rewritten", "Answered"))
+    assert {"MatchView", "SeatView", "HandView", "EntryView"} <= {v.__name__ for v in views}
+    assert [v.__qualname__ for v in views if not v.__dataclass_params__.frozen] == []
+
+
+# Statements as a writer would build them, each run from code of ``module``.
+STATEMENTS = [
+    ("scorekeeper.store.records", lambda: update(Match).values(status="finished"), None,
+     "scorekeeper.store.records writes match.status"),
+    ("scorekeeper.store.records", lambda: insert(Hand),
+     {"match_id": 1, "number": 1, "dealer": 0, "created_at": datetime(2026, 12, 1)},
+     "scorekeeper.store.records writes hand.dealer"),
+    ("scorekeeper.web.fake", lambda: delete(RatingStep), None,
+     "scorekeeper.web.fake writes rating_step"),
+    ("scorekeeper.store.seasons", lambda: insert(Rating),
+     {"player_id": 1, "game": "x", "scope": "s1", "group_id": 1},
+     "scorekeeper.store.seasons writes rating"),
+    ("scorekeeper.store.records", lambda: update(Hand).values(out_seat=1), None, None),
+    ("scorekeeper.store.records", lambda: delete(HandEntry), None, None),
+    ("scorekeeper.store.projection.hand_scores", lambda: update(Hand).values(dealer=1), None,
+     None),
+    ("scorekeeper.store.projection.rating_chains", lambda: delete(RatingStep), None, None),
+]
+
+
+@pytest.mark.parametrize(("module", "statement", "params", "caught"), STATEMENTS)
+def test_a_derived_write_outside_the_projection_is_caught(module, statement, params, caught):
+    from tests.support.derived_writes import watched
+
+    engine = create_engine("sqlite://")
+    db.metadata.create_all(engine)
+    code = compile("connection.execute(statement, params)", f"<{module}>", "exec")
+    # The watch sees a statement before the database does: whether the (empty)
+    # database then takes the row does not matter here.
+    with engine.connect() as connection, watched() as found, suppress(IntegrityError):
+        exec(code, {"__name__": module, "connection": connection, "statement": statement(),
+                    "params": params})
+    assert found == ([] if caught is None else [caught])

@@ -10,8 +10,7 @@ from scorekeeper.api.auth import AUTH_RESPONSES, SECURITY, bearer_group
 from scorekeeper.api.common import error_response, json_body, json_object, name_schema, ok_response
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.text import clean_colour
-from scorekeeper.store.extensions import db
-from scorekeeper.store.groups import add_player
+from scorekeeper.store.groups import save_player
 from scorekeeper.store.models import Group, Player
 
 bp = Blueprint("api_group", __name__)
@@ -44,8 +43,7 @@ def create_player():
     if colour is not None:
         clean_colour(colour)  # the API refuses an empty colour; a page's empty one means "pick"
     # Bad text is an InputError (400); a name already taken its ConflictError (409).
-    player = add_player(group, name, colour)
-    db.session.commit()
+    player = save_player(group, name, colour)
     return jsonify(player_json(player)), 201
 
 

@@ -20,7 +20,7 @@ from scorekeeper.core.errors import InputError
 from scorekeeper.core.scoring import hands_carry_cards
 from scorekeeper.core.sheets import LO, OPTIONS
 from scorekeeper.store.boards import MatchView
-from scorekeeper.store.records import current_standings, match_names, match_sheet
+from scorekeeper.store.reading import current_standings, match_names, match_sheet
 
 __all__ = ["Held", "hand_body"]
 

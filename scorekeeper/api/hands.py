@@ -9,10 +9,9 @@ first answer (status and body), the same key with another body a 422.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from flask import Blueprint, Response, current_app, jsonify, request
-from sqlalchemy.orm.exc import StaleDataError
 
 from scorekeeper.api.auth import id_in_range
 from scorekeeper.api.common import api_error, json_object
@@ -22,11 +21,16 @@ from scorekeeper.api.match_data import recorded_json
 from scorekeeper.api.matches import bearer_board, match_json
 from scorekeeper.core.errors import ConflictError, InputError, NotFoundError
 from scorekeeper.store import boards
-from scorekeeper.store.boards import MatchView, match_hands
+from scorekeeper.store.boards import MatchView
 from scorekeeper.store.extensions import db
-from scorekeeper.store.idempotency import clean_key, replayed, request_digest
-from scorekeeper.store.models import Hand
-from scorekeeper.store.records import SavedHand, delete_last_hand, edit_hand, record_hand
+from scorekeeper.store.idempotency import Answered, clean_key, replayed, request_digest
+from scorekeeper.store.records import (
+    Rewritten,
+    SavedHand,
+    delete_last_hand,
+    edit_hand,
+    record_hand,
+)
 
 __all__ = ["PATHS", "SCHEMAS", "bp"]
 
@@ -38,7 +42,7 @@ def _conflict(match: MatchView, message: str):
     return api_error(409, message, "number", next_hand=next_hand)
 
 
-def _replay(hand: Hand | SavedHand) -> Response:
+def _replay(hand: Answered | SavedHand) -> Response:
     """The answer stored with a hand recorded under an idempotency key."""
     response = Response(hand.reply_json, 201, mimetype="application/json")
     response.headers["Location"] = f"/api/v1/matches/{hand.match_id}/hands/{hand.number}"
@@ -50,11 +54,11 @@ def _reply(match: MatchView, hand: SavedHand) -> str:
     return current_app.json.dumps(recorded_json(match, hand)) + "\n"
 
 
-def _write(match: MatchView, action: Callable[[], object], status: int = 200,
-           key: tuple[str | None, str | None] = (None, None),
-           hands: Sequence[Hand] = ()):
+def _write(match: MatchView, action: Callable[[], SavedHand | Rewritten], status: int = 200,
+           key: tuple[str | None, str | None] = (None, None)):
     """Run a records write; answer with the new hand and standings (a recorded hand)
-    or the whole match with ``hands`` (an edit or delete), or the error by cause.
+    or the whole match with its hands as now stored (an edit or delete), or the error
+    by cause.
 
     ``key`` is a new hand's idempotency key and request digest: when the write loses
     a race to the same request sent twice at once, the winner's answer is given."""
@@ -64,9 +68,6 @@ def _write(match: MatchView, action: Callable[[], object], status: int = 200,
         db.session.rollback()
         done = replayed(match, *key)
         return _replay(done) if done else _conflict(boards.reread(match), str(exc))
-    except StaleDataError:  # the hand was changed or deleted from another phone meanwhile
-        db.session.rollback()
-        return _conflict(match, "the match changed on another phone; reload and try again")
     except InputError as exc:  # the records name the page's fields; the API's differ
         db.session.rollback()
         field = exc.field or "held"
@@ -75,8 +76,8 @@ def _write(match: MatchView, action: Callable[[], object], status: int = 200,
     if isinstance(result, SavedHand):  # a new hand (an edit or delete answers the match)
         if result.reply_json is not None:
             return _replay(result)
-        return jsonify(recorded_json(match, result)), status
-    return jsonify(match_json(match, hands)), status
+        return jsonify(recorded_json(result.match, result)), status
+    return jsonify(match_json(result.match, result.hands)), status
 
 
 @bp.post("/matches/<int:match_id>/hands")
@@ -129,8 +130,7 @@ def edit(match_id: int, number: int):
     out, held, size = hand_body(match, number)
     if _changed_since(match, json_object().get("version")):
         return _conflict(match, _CHANGED)
-    hands = match_hands(match)  # the answer shows them as edited
-    return _write(match, lambda: edit_hand(match, number, out, held, size, hands), hands=hands)
+    return _write(match, lambda: edit_hand(match, number, out, held, size))
 
 
 @bp.delete("/matches/<int:match_id>/hands/<int:number>")
@@ -141,5 +141,4 @@ def delete(match_id: int, number: int):
         return _conflict(match, _CHANGED)
     if number != match.hand_count:
         return _conflict(match, f"only the last hand ({match.hand_count}) can be deleted")
-    hands = match_hands(match)
-    return _write(match, lambda: delete_last_hand(match, hands), hands=hands[:-1])
+    return _write(match, lambda: delete_last_hand(match))

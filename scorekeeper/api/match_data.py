@@ -13,10 +13,10 @@ from werkzeug.routing import BuildError
 from scorekeeper.api.leaderboard import seat_ratings
 from scorekeeper.core.scoring import Standings
 from scorekeeper.store.bg_stats import bg_stats_play
-from scorekeeper.store.boards import MatchView, match_hands
-from scorekeeper.store.models import Hand
+from scorekeeper.store.boards import HandView, MatchView, match_hands
 from scorekeeper.store.places import seat_places
-from scorekeeper.store.records import SavedHand, current_standings, hand_rows, match_sheet
+from scorekeeper.store.reading import current_standings, hand_rows, match_sheet
+from scorekeeper.store.records import SavedHand
 
 
 def _view_path(match: MatchView) -> str | None:
@@ -44,7 +44,7 @@ def standings_json(table: Standings) -> dict[str, Any]:
     }
 
 
-def _hand_json(hand: Hand | SavedHand, cards: tuple[str, ...], points: tuple[int, ...]
+def _hand_json(hand: HandView | SavedHand, cards: tuple[str, ...], points: tuple[int, ...]
                ) -> dict[str, Any]:
     return {"number": hand.number, "dealer": hand.dealer, "out": hand.out_seat,
             "blocked": hand.out_seat is None, "hand_size": hand.hand_size,
@@ -70,7 +70,7 @@ def _bg_stats(match: MatchView, table: Standings) -> dict[str, Any] | None:
     return None if play is None else {"play": play.data, "link": play.link}
 
 
-def match_json(match: MatchView, stored: Sequence[Hand] | None = None) -> dict[str, Any]:
+def match_json(match: MatchView, stored: Sequence[HandView] | None = None) -> dict[str, Any]:
     """A match as the API shows it with every hand: ``stored`` if the caller has them
     (an edit or a delete just wrote them), else read here."""
     stored = match_hands(match) if stored is None else stored

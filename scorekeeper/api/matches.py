@@ -19,42 +19,32 @@ from scorekeeper.core.deal import DealError, nine_problem, plan_for_sheet
 from scorekeeper.core.errors import InputError, NotFoundError
 from scorekeeper.core.sheets import Sheet, read_sheet
 from scorekeeper.core.text import clean_name, name_key
-from scorekeeper.store import boards, groups
+from scorekeeper.store import boards
 from scorekeeper.store.boards import MatchView
-from scorekeeper.store.models import Group, Match, Player
+from scorekeeper.store.models import Group, Player
 from scorekeeper.store.records import create_match
 
-__all__ = ["PATHS", "SCHEMAS", "bearer_board", "bearer_match", "bp", "group_match", "match_json"]
+__all__ = ["PATHS", "SCHEMAS", "bearer_board", "bp", "group_match", "match_json"]
 
 bp = Blueprint("api_matches", __name__)
 
 
-def group_match(group: Group, match_id: int) -> Match:
+def group_match(group: Group, match_id: int) -> MatchView:
     """A match of the group by a client's id, else 404 (another group's match too)."""
-    match = groups.group_match(group, id_in_range(match_id, "match", 404))
+    match = boards.board_match(group.id, id_in_range(match_id, "match", 404))
     if match is None:
         raise NotFoundError("no such match in this group", "match")
     return match
 
 
-def bearer_match(match_id: int) -> Match:
-    """The match a request names in the group its bearer token opens: one query when
-    both are right (every hand's save asks), else the answer of :func:`bearer_group`
-    or :func:`group_match`, whichever is at fault."""
-    token = bearer_token()
-    match = groups.invited_match(token, match_id)
-    return match if match is not None else group_match(token_group(token), match_id)
-
-
 def bearer_board(match_id: int) -> MatchView:
-    """The match a request names (see :func:`bearer_match`) as its one read model, the
-    read-only view, in one plain query, which the records write from; else the answer
-    of :func:`bearer_match`."""
-    view = boards.invited_match(bearer_token(), match_id)
-    if view is None:
-        bearer_match(match_id)  # says which error
-        raise NotFoundError("no such match in this group", "match")
-    return view
+    """The match a request names in the group its bearer token opens, as its one read
+    model (the frozen view the records write from): one plain query when both are
+    right (every hand's save asks), else the answer of :func:`bearer_group` or
+    :func:`group_match`, whichever is at fault."""
+    token = bearer_token()
+    view = boards.invited_match(token, match_id)
+    return view if view is not None else group_match(token_group(token), match_id)
 
 
 def _players(group: Group, data: Any) -> list[Player]:

@@ -1,7 +1,7 @@
 """How a rating is shown and which chains of ratings a finished match counts in.
 
 Pure: the model itself (openskill's Plackett–Luce) runs in
-:mod:`scorekeeper.store.ratings`; this module holds the words and numbers around it.
+:mod:`scorekeeper.store.projection.rating_model`; this module holds the words and numbers around it.
 
 A rating is shown as a friendly whole number from its conservative estimate
 (μ − 3σ): a new player (μ 25, σ 25/3, estimate 0) is shown :data:`START`, each point

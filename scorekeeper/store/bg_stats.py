@@ -19,7 +19,7 @@ from scorekeeper.core.scoring import Standings, next_seat
 from scorekeeper.store.boards import MatchView
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Match, Player, Seat
-from scorekeeper.store.records import match_sheet
+from scorekeeper.store.reading import match_sheet
 
 __all__ = ["BgStatsPlay", "bg_stats_play"]
 

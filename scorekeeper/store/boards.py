@@ -1,5 +1,5 @@
-"""A match as everything that reads it sees it: plain values from one query, no mapped
-match.
+"""A match as everything that reads it sees it: frozen plain values from one query, no
+mapped match.
 
 The scoreboard is the page every phone at the table loads after every save, and
 building the mapped objects of a match, its group, seats and players cost more than
@@ -7,7 +7,8 @@ the rest of finding it. So these read-only views are THE read model of a match: 
 pages (scoreboard, live summary, hand entry, edit and delete) and the API (its save,
 edit, delete and read) all take one, under the models' own attribute names, and the
 writer writes from it. A page that needs every hand reads them beside it
-(:func:`match_hands`); the mapped match is the writer's alone. A row stored before
+(:func:`match_hands`, frozen :class:`HandView` rows too); the mapped classes stay in
+the store. A write answers the match's view after it; nothing changes a view. A row stored before
 the running state was kept gets it worked out from its hands, read-only.
 """
 
@@ -21,15 +22,23 @@ from typing import Any
 
 from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Connection
-from sqlalchemy.orm import selectinload
 
 from scorekeeper.store.extensions import db
-from scorekeeper.store.models import MAX_ID, MAX_TOKEN, Group, Hand, Match, Player, Seat
-from scorekeeper.store.replayed import running_text
+from scorekeeper.store.models import (
+    MAX_ID,
+    MAX_TOKEN,
+    Group,
+    Hand,
+    HandEntry,
+    Match,
+    Player,
+    Seat,
+)
+from scorekeeper.store.projection.replay import running_text
 
-__all__ = ["GroupView", "MatchView", "PlayerView", "SeatView", "board_match", "invited_match",
-           "match_hand", "match_hands", "reread", "view_of", "watched_match",
-           "written_match"]
+__all__ = ["EntryView", "GroupView", "HandView", "MatchView", "PlayerView", "SeatView",
+           "board_match", "invited_match", "match_hand", "match_hands", "reread", "view_of",
+           "watched_match", "written_match"]
 
 
 @dataclass(frozen=True)
@@ -64,7 +73,7 @@ class SeatView:
         return self.player.id
 
 
-@dataclass
+@dataclass(frozen=True)
 class MatchView:
     """A match's row, its group and its seats in order (not its hands)."""
 
@@ -80,7 +89,7 @@ class MatchView:
     running_json: str
     version: int
     group: GroupView
-    seats: list[SeatView]
+    seats: tuple[SeatView, ...]
 
 
 _MATCH = ("id", "group_id", "game", "sheet_json", "first_dealer", "view_token", "status",
@@ -114,7 +123,7 @@ def _view(rows: Sequence[Any], connection: Connection) -> MatchView | None:
         position, winner, player_id, name, colour = row[len(_MATCH) + 2:]
         seats.append(SeatView(position, bool(winner), PlayerView(player_id, name, colour)))
     return MatchView(**values, group=GroupView(values["group_id"], group_name, invite_token),
-                     seats=seats)
+                     seats=tuple(seats))
 
 
 def _read(statement: Any, values: dict[str, Any]) -> MatchView | None:
@@ -165,28 +174,67 @@ def view_of(match: Match) -> MatchView:
         **{name: getattr(match, name) for name in _MATCH if name != "running_json"},
         running_json=match.running_json or running_text(db.session.connection(), match.id),
         group=GroupView(match.group_id, match.group.name, match.group.invite_token),
-        seats=[SeatView(seat.position, seat.winner,
-                        PlayerView(seat.player.id, seat.player.name, seat.player.colour))
-               for seat in match.seats])
+        seats=tuple(SeatView(seat.position, seat.winner,
+                             PlayerView(seat.player.id, seat.player.name, seat.player.colour))
+                    for seat in match.seats))
 
 
-def match_hands(match: MatchView) -> list[Hand]:
-    """Every hand of the match with its entries, in order (two queries), in the
-    session: what a page that lists or replays every hand reads beside the view, and
-    what an edit or a delete changes. None is read for a match without hands."""
-    if not match.hand_count:
+@dataclass(frozen=True)
+class EntryView:
+    """One seat's row of a stored hand: the cards it held (canonical text), its points."""
+
+    seat: int
+    cards: str
+    points: int
+
+
+@dataclass(frozen=True)
+class HandView:
+    """A stored hand: its number, dealer, who went out (None: blocked), its own deal
+    size, when it was recorded, and each seat's entry in seat order."""
+
+    id: int
+    number: int
+    dealer: int
+    out_seat: int | None
+    hand_size: int | None
+    created_at: datetime
+    entries: tuple[EntryView, ...]
+
+
+_H, _E = Hand.__table__, HandEntry.__table__
+_HAND = (_H.c.id, _H.c.number, _H.c.dealer, _H.c.out_seat, _H.c.hand_size, _H.c.created_at)
+
+
+def _hand_views(connection: Connection, where: Any) -> list[HandView]:
+    """The hands matching ``where`` with their entries, in order (two queries)."""
+    hands = connection.execute(select(*_HAND).where(where).order_by(_H.c.number)).all()
+    if not hands:
         return []
-    return list(db.session.scalars(
-        select(Hand).where(Hand.match_id == match.id).order_by(Hand.number)
-        .options(selectinload(Hand.entries))))
+    entries: dict[int, list[EntryView]] = {hand.id: [] for hand in hands}
+    for hand_id, seat, cards, points in connection.execute(
+            select(_E.c.hand_id, _E.c.seat, _E.c.cards, _E.c.points)
+            .where(_E.c.hand_id.in_(list(entries))).order_by(_E.c.hand_id, _E.c.seat)):
+        entries[hand_id].append(EntryView(seat, cards, points))
+    return [HandView(*hand, entries=tuple(entries[hand.id])) for hand in hands]
 
 
-def match_hand(match: MatchView, number: int) -> Hand | None:
+def match_hands(match: MatchView) -> tuple[HandView, ...]:
+    """Every hand of the match with its entries, in order (two queries), read in the
+    session's transaction: what a page that lists or replays every hand reads beside
+    the view, and what an edit or a delete starts from. None is read for a match
+    without hands."""
+    if not match.hand_count:
+        return ()
+    return tuple(_hand_views(db.session.connection(), _H.c.match_id == match.id))
+
+
+def match_hand(match: MatchView, number: int) -> HandView | None:
     """Hand ``number`` of the match with its entries, or None (one hand of a long
     match, without reading the others)."""
-    return db.session.scalar(
-        select(Hand).where(Hand.match_id == match.id, Hand.number == number)
-        .options(selectinload(Hand.entries)))
+    found = _hand_views(db.session.connection(),
+                        (_H.c.match_id == match.id) & (_H.c.number == number))
+    return found[0] if found else None
 
 
 def reread(match: MatchView) -> MatchView:

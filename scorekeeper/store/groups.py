@@ -1,4 +1,6 @@
-"""Finding a group, a match or a player from what a client sends: ids and tokens.
+"""Finding a group, a match or a player from what a client sends (ids and tokens),
+and the few writes of groups, players and links, committed here for the pages and the
+API.
 
 Both front doors use these: the pages (from a cookie or a view link) and the API (from
 a bearer token). Each answers None for anything out of range or not found, and the
@@ -11,16 +13,26 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import bindparam
+from sqlalchemy import bindparam, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import contains_eager, joinedload
+from sqlalchemy.orm import joinedload
 
 from scorekeeper.core.errors import ConflictError, InputError
 from scorekeeper.core.text import clean_colour, clean_name, name_key, next_colour
 from scorekeeper.store.boards import MatchView
 from scorekeeper.store.extensions import db
-from scorekeeper.store.models import MAX_ID, MAX_TOKEN, Group, Hand, HandEntry, Match, Player, Seat
-from scorekeeper.store.running import Recent
+from scorekeeper.store.models import (
+    MAX_ID,
+    MAX_TOKEN,
+    Group,
+    Hand,
+    HandEntry,
+    Match,
+    Player,
+    Seat,
+    new_token,
+)
+from scorekeeper.store.projection.running_state import Recent
 
 
 def match_seats() -> tuple[Any, ...]:
@@ -54,8 +66,6 @@ class _Statements:
     recent_hands: Any
     group_by_invite: Any
     group_match: Any
-    member_match: Any
-    invited_match: Any
 
 
 @lru_cache(maxsize=1)
@@ -70,17 +80,7 @@ def _statements() -> _Statements:
         group_match=db.select(Match)
         .where(Match.id == bindparam("match"), Match.group_id == bindparam("group"))
         .options(*match_seats()),
-        member_match=_with_group().where(Match.id == bindparam("match"),
-                                         Match.group_id == bindparam("group")),
-        invited_match=_with_group().where(Match.id == bindparam("match"),
-                                          Group.invite_token == bindparam("token")),
     )
-
-
-def _with_group() -> Any:
-    """A match with its group (joined, for the access check) and its seats."""
-    return (db.select(Match).join(Match.group)
-            .options(contains_eager(Match.group), *match_seats()))
 
 
 def in_range(value: int) -> bool:
@@ -106,24 +106,6 @@ def group_match(group: Group, match_id: int) -> Match | None:
         return None
     return db.session.scalar(_statements().group_match,
                              {"match": match_id, "group": group.id})
-
-
-def member_match(group_id: int, match_id: int) -> Match | None:
-    """A match of the group with this id, its group loaded with it (one query), or
-    None. The caller still checks that the phone may see that group."""
-    if not (in_range(group_id) and in_range(match_id)):
-        return None
-    return db.session.scalar(_statements().member_match,
-                             {"match": match_id, "group": group_id})
-
-
-def invited_match(token: str, match_id: int) -> Match | None:
-    """The match with this id in the group this invite token opens, its group loaded
-    with it (one query), or None: either is wrong (the caller tells which)."""
-    if not (0 < len(token) <= MAX_TOKEN and in_range(match_id)):
-        return None
-    return db.session.scalar(_statements().invited_match,
-                             {"match": match_id, "token": token})
 
 
 def group_player(group: Group, player_id: int) -> Player | None:
@@ -218,3 +200,75 @@ def name_problems() -> list[str]:
             problems.append(f"group {group_id}, player {player_id} {name!r}: the same name "
                             f"as player {first[0]} {first[1]!r}")
     return problems
+
+
+# ---- the writes of groups, players and links (committed here, not by the pages) ----
+
+def create_group(name: str) -> Group:
+    """Start a group called ``name`` (committed)."""
+    group = Group(name=name)
+    db.session.add(group)
+    db.session.commit()
+    return group
+
+
+def rotate_invite(group: Group) -> None:
+    """Replace the group's invite link (committed): phones that joined with the old
+    one lose access."""
+    group.invite_token = new_token()
+    db.session.commit()
+
+
+def rotate_view_token(match: MatchView) -> None:
+    """Replace a match's view link (committed): the old one stops working. The token
+    is no derived figure and no hand, so the match's version stays."""
+    db.session.execute(update(Match).where(Match.id == match.id)
+                       .values(view_token=new_token()))
+    db.session.commit()
+
+
+def save_player(group: Group, name_text: str | None, colour: str | None = None) -> Player:
+    """Add a player (committed); the refusals of :func:`add_player`."""
+    player = add_player(group, name_text, colour)
+    db.session.commit()
+    return player
+
+
+def edit_player(group: Group, player: Player, name: str, colour: str) -> None:
+    """Rename or recolour a player (committed); :class:`ConflictError` on ``name`` when
+    the name is taken, or was just taken by another phone (nothing changes)."""
+    try:
+        check_unique_name(group, name, "name", player)
+        player.name, player.colour = name, colour
+        db.session.commit()
+    except ConflictError:
+        db.session.rollback()
+        raise
+    except IntegrityError:
+        db.session.rollback()
+        raise ConflictError("That name was just taken by another player; pick another.",
+                            "name") from None
+
+
+def toggle_hidden(player: Player) -> None:
+    """Hide a player from new matches, or show them again (committed)."""
+    player.hidden = not player.hidden
+    db.session.commit()
+
+
+def last_seating(group: Group) -> list[int]:
+    """The player ids of the group's latest match, in seat order (none yet: empty)."""
+    latest = db.session.scalar(db.select(Match.id).where(Match.group_id == group.id)
+                               .order_by(Match.created_at.desc(), Match.id.desc()).limit(1))
+    if latest is None:
+        return []
+    return list(db.session.scalars(db.select(Seat.player_id).where(Seat.match_id == latest)
+                                   .order_by(Seat.position)))
+
+
+def recent_matches(group: Group, count: int = 50) -> list[Match]:
+    """The group's latest matches, newest first, with their seats (the group's page
+    lists them)."""
+    return list(db.session.scalars(
+        db.select(Match).where(Match.group_id == group.id)
+        .order_by(Match.created_at.desc(), Match.id.desc()).limit(count)))

@@ -13,13 +13,14 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from scorekeeper.core.errors import InputError
 from scorekeeper.store.boards import MatchView
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Hand
 
-__all__ = ["KEY_FIELD", "KeyReuseError", "clean_key", "replayed", "request_digest"]
+__all__ = ["KEY_FIELD", "Answered", "KeyReuseError", "clean_key", "replayed", "request_digest"]
 
 KEY_FIELD = "idempotency_key"
 KEY_MAX = 80
@@ -51,17 +52,27 @@ def request_digest(payload: Mapping[str, object]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def replayed(match: MatchView, key: str | None, digest: str | None) -> Hand | None:
+@dataclass(frozen=True)
+class Answered:
+    """A hand already stored under a key: where it is and the answer kept with it."""
+
+    match_id: int
+    number: int
+    reply_json: str | None
+
+
+def replayed(match: MatchView, key: str | None, digest: str | None) -> Answered | None:
     """The hand already stored under ``key`` for this request, or None if the key is
     new; :class:`KeyReuseError` if the key came with a different request before."""
     if key is None:
         return None
-    hand = db.session.scalar(db.select(Hand).where(Hand.match_id == match.id,
-                                                   Hand.idempotency_key == key))
+    hand = db.session.execute(
+        db.select(Hand.number, Hand.request_digest, Hand.reply_json)
+        .where(Hand.match_id == match.id, Hand.idempotency_key == key)).first()
     if hand is None:
         return None
     if hand.request_digest != digest:
         raise KeyReuseError(f"this idempotency key was already used for hand {hand.number} "
                             "with different cards or players; nothing was stored. "
                             "Send a new key for a new hand", KEY_FIELD)
-    return hand
+    return Answered(match.id, hand.number, hand.reply_json)

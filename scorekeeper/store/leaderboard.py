@@ -1,5 +1,5 @@
 """What the leaderboard, the player page and a finished match's board read of the
-stored ratings (:mod:`scorekeeper.store.rating_rows` keeps them): one statement each,
+stored ratings (:mod:`scorekeeper.store.projection.rating_chains` keeps them): one statement each,
 whatever the number of matches the group played.
 
 The records come from the same rows: the most wins, the longest winning streak, the
@@ -24,7 +24,7 @@ from scorekeeper.core.ratings import ALL, is_provisional
 from scorekeeper.core.sheets import C8, CD, GAMES, LO
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, Player, Rating, RatingStep
-from scorekeeper.store.ratings import State
+from scorekeeper.store.projection.rating_model import State
 
 __all__ = [
     "BEST_HAND",

@@ -2,13 +2,13 @@
 
 Standings are derived from a match's hands by :func:`scorekeeper.core.scoring.standings`.
 The derived columns kept (``Match``'s ``status``, ``hand_count`` and ``finished_at``, and
-``Seat.winner``) are an index for the history pages; ``SeatFigures`` (per match) with
+``Seat.winner``) are an index for the history pages; ``SeatFigureRow`` (per match) with
 ``PlayerTotals``, ``PlayerFalls`` and ``PlayerRivals`` (their sums per player) serve the
 player page; ``Match.running_json`` is the position after the last hand that the next
 save moves on from. All are written by :mod:`scorekeeper.store.projection` alone, in
 the same transaction as every change to the hands (made by :mod:`.records` alone), and
 can be verified and rebuilt from the hands; the match's ``version`` makes concurrent
-changes to one match conflict instead of interleave.
+changes to one match conflict instead of interleave (the writer's claim).
 """
 
 from __future__ import annotations
@@ -110,14 +110,14 @@ class Match(Model):
     hand_count: Mapped[int] = mapped_column(Integer, default=0)
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     # Derived too: where the match stands after its last hand and each seat's figures
-    # (:mod:`scorekeeper.store.running`), so a save moves on by one hand instead of
-    # replaying them all. NULL only for a row written before it existed: then replayed.
+    # (:mod:`scorekeeper.store.projection.running_state`), so a save moves on by one
+    # hand instead of replaying them all. NULL only for a row written before it
+    # existed: then replayed.
     running_json: Mapped[str | None] = mapped_column(Text)
-    # Bumped by every write to the match's hands: two phones changing the same match at
-    # once cannot both commit (the loser's UPDATE matches no row: StaleDataError).
+    # Moved on by every write to the match's hands, by the writer's claim alone
+    # (:mod:`scorekeeper.store.records`): of two phones changing the same match at once
+    # the loser's version-checked UPDATE matches no row, and nothing of it is stored.
     version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
-
-    __mapper_args__ = {"version_id_col": version}  # noqa: RUF012  (read once by SQLAlchemy)
 
     group: Mapped[Group] = relationship(back_populates="matches")
     seats: Mapped[list[Seat]] = relationship(
@@ -129,8 +129,8 @@ class Match(Model):
     rulings: Mapped[list[Ruling]] = relationship(
         back_populates="match", order_by="Ruling.id", cascade="all, delete-orphan"
     )
-    figures: Mapped[list[SeatFigures]] = relationship(
-        back_populates="match", order_by="SeatFigures.seat", cascade="all, delete-orphan"
+    figures: Mapped[list[SeatFigureRow]] = relationship(
+        back_populates="match", order_by="SeatFigureRow.seat", cascade="all, delete-orphan"
     )
 
     @property
@@ -218,7 +218,7 @@ class Ruling(Model):
     match: Mapped[Match] = relationship(back_populates="rulings")
 
 
-class SeatFigures(Model):
+class SeatFigureRow(Model):
     """One seat's statistics in one match (:func:`scorekeeper.core.stats.seat_figures`).
 
     Derived from the match's hands like the listing columns of ``Match``, and written
@@ -258,9 +258,10 @@ class SeatFigures(Model):
 
 class PlayerTotals(Model):
     """A player's figures in one game, summed over every seat they took in it: the
-    ``seat_figures`` rows added up, kept by :mod:`scorekeeper.store.totals` (a figure
-    of the projection) with every change to those rows (same transaction), so the
-    player page reads a row per game.
+    ``seat_figures`` rows added up, kept by
+    :mod:`scorekeeper.store.projection.player_totals` (a figure of the projection) with
+    every change to those rows (same transaction), so the player page reads a row per
+    game.
 
     ``played`` counts finished matches and ``unfinished`` the rest. ``best_*`` is the
     best comeback: the won match with the largest deficit, the earliest on a tie (NULL
@@ -328,11 +329,11 @@ class Rating(Model):
     ``y2026``, a month ``m2026-12`` or a named season ``s<id>``) after the last match
     of that scope they finished, with the counts behind the leaderboard and its records.
 
-    Derived, like the seat figures: :mod:`scorekeeper.store.ratings` computes it from
-    finished matches in the order they finished, in the same transaction as the change
-    that finishes, edits or reopens one, and can rebuild and verify it. ``mu`` and
-    ``sigma`` are the Plackett–Luce model's; ``change`` is the shown rating's change in
-    the player's last match of the scope.
+    Derived, like the seat figures: :mod:`scorekeeper.store.projection.rating_model`
+    computes it from finished matches in the order they finished, in the same
+    transaction as the change that finishes, edits or reopens one, and can rebuild and
+    verify it. ``mu`` and ``sigma`` are the Plackett–Luce model's; ``change`` is the
+    shown rating's change in the player's last match of the scope.
     """
 
     __tablename__ = "rating"

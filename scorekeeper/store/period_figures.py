@@ -6,8 +6,8 @@ counts on the UTC day it finished, as in the ratings' scopes,
 
 Three GROUP BY statements whatever the number of matches, as many as the stored totals
 take: the sums and the best comeback per game, the falls per game and hand, and the
-head-to-head per opponent. The sums are :data:`.totals.ADDED`'s and the comeback order
-is :data:`.totals.BEST_FIRST`, so a season's figures are the all-time figures of a
+head-to-head per opponent. The sums are :data:`.player_totals.ADDED`'s and the comeback order
+is :data:`.player_totals.BEST_FIRST`, so a season's figures are the all-time figures of a
 group that played only its matches.
 """
 
@@ -20,12 +20,12 @@ from sqlalchemy import Integer, and_, cast, func, select
 from sqlalchemy.orm import aliased
 
 from scorekeeper.core.ratings import Period
-from scorekeeper.store.models import Match, SeatFigures
-from scorekeeper.store.totals import BEST_FIRST, summed_in_sql
+from scorekeeper.store.models import Match, SeatFigureRow
+from scorekeeper.store.projection.player_totals import BEST_FIRST, summed_in_sql
 
 __all__ = ["falls", "per_game", "rivals"]
 
-F = SeatFigures
+F = SeatFigureRow
 
 
 def _finished_in(period: Period) -> tuple[Any, ...]:
@@ -82,7 +82,7 @@ def falls(player_id: int, period: Period) -> Any:
 def rivals(player_id: int, period: Period) -> Any:
     """The statement of (opponent, together, wins, their wins) over the period's matches, the
     most matches together first (as the stored head-to-head is read)."""
-    them = aliased(SeatFigures)
+    them = aliased(SeatFigureRow)
     together = func.count()
     return (_seats(player_id, period)
                  .join(them, and_(them.match_id == F.match_id, them.seat != F.seat))

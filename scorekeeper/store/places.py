@@ -7,7 +7,7 @@ from scorekeeper.core.places import needs_hands, places
 from scorekeeper.core.scoring import Standings
 from scorekeeper.core.sheets import Sheet
 from scorekeeper.store.boards import MatchView, match_hands
-from scorekeeper.store.records import match_standings
+from scorekeeper.store.reading import match_standings
 
 __all__ = ["seat_places"]
 

@@ -9,17 +9,18 @@ hand (:func:`record_hand`), an edited one (:func:`edit_hand`) and the last one d
 2. the match is claimed: one version-checked ``UPDATE`` moves its ``version`` on, so of
    two phones changing the same match at once exactly one commits and the other gets
    :class:`ConflictError` (a hand's number is unique per match in the database too);
-3. the facts (matches, seats, hands, entries) are written with plain statements;
+3. the facts (matches, seats, rulings, an edited hand's cards) are written with plain
+   statements; new hands are handed over as entered (:class:`EnteredHand`);
 4. :func:`scorekeeper.store.projection.project` writes every derived row from the
-   match's derived state before and after, in the same transaction;
-5. the transaction commits, and the match's view in memory is kept in step with what
-   was written (and an edited hand's objects as if the ORM had written them).
+   match's derived state before and after — the new hands too, with their dealers and
+   points — in the same transaction;
+5. the transaction commits, and the caller gets the match's view after the write (a
+   frozen :class:`~scorekeeper.store.boards.MatchView`, made from what was written).
 
 Every function here reads a match through its one read model,
 :class:`scorekeeper.store.boards.MatchView`, with its hands read beside it where they
-are needed (:func:`scorekeeper.store.boards.match_hands`). The read helpers
-(:func:`match_standings`, :func:`current_standings`, …) remember what they worked out
-by the stored text it came from, never on the objects.
+are needed (:func:`scorekeeper.store.boards.match_hands`), and asks
+:mod:`scorekeeper.store.reading` what they give: this module only writes.
 """
 
 from __future__ import annotations
@@ -33,10 +34,9 @@ from typing import Any, cast
 from sqlalchemy import Table, bindparam, delete, insert, inspect, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.base import NO_VALUE
 
-from scorekeeper.core.cards import Card, format_cards, parse_cards
+from scorekeeper.core.cards import Card, format_cards
 from scorekeeper.core.errors import ConflictError, InputError
 from scorekeeper.core.scoring import (
     HandResult,
@@ -48,17 +48,8 @@ from scorekeeper.core.scoring import (
     standings_at,
 )
 from scorekeeper.core.sheets import LO, OPTIONS, Sheet
-from scorekeeper.core.stats import HandRow
-from scorekeeper.store import projection, running
-from scorekeeper.store.boards import MatchView, match_hands, written_match
-from scorekeeper.store.derived import (
-    Change,
-    MatchState,
-    Replayed,
-    after_step,
-    replay_of,
-    state_of,
-)
+from scorekeeper.store import projection
+from scorekeeper.store.boards import EntryView, HandView, MatchView, match_hands, written_match
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import (
     Group,
@@ -72,25 +63,36 @@ from scorekeeper.store.models import (
     new_uid,
     utcnow,
 )
+from scorekeeper.store.projection import running_state
+from scorekeeper.store.projection.states import (
+    LISTED,
+    Change,
+    EnteredHand,
+    MatchState,
+    Replayed,
+    after_step,
+    replay_of,
+    state_of,
+)
+from scorekeeper.store.reading import (
+    hand_results,
+    match_names,
+    match_sheet,
+    running_state_of,
+)
 
 __all__ = [
     "NewMatch",
+    "Rewritten",
     "SavedEntry",
     "SavedHand",
     "add_matches",
     "build_match",
     "create_match",
-    "current_standings",
     "delete_last_hand",
     "edit_hand",
-    "hand_results",
-    "hand_rows",
-    "match_names",
-    "match_sheet",
-    "match_standings",
     "new_match",
     "record_hand",
-    "running_state",
 ]
 
 
@@ -98,90 +100,6 @@ __all__ = [
 # ``seat-<n>``, ``hand_size``, ``number``, ``players``, ``first_dealer``); a hand number
 # already recorded (another phone was quicker) or not next is its ConflictError.
 RACED = "another phone changed this match at the same moment; "
-
-
-# ---- reading what the hands give ----------------------------------------------------
-
-def match_sheet(match: MatchView) -> Sheet:
-    """The frozen rule sheet a match is played under."""
-    return _sheet(match.sheet_json)
-
-
-@lru_cache(maxsize=256)
-def _sheet(text: str) -> Sheet:
-    """A stored sheet parsed and validated once per process (a Sheet is immutable)."""
-    return Sheet.from_json(text)
-
-
-def match_names(match: MatchView) -> list[str]:
-    """Player names in seat order."""
-    return [seat.player.name for seat in match.seats]
-
-
-def _facts(match: MatchView, hands: Sequence[Hand]) -> tuple:
-    """Everything a full replay depends on, as plain values (the replay's cache key)."""
-    return (match.sheet_json, match.first_dealer, tuple(match_names(match)), len(match.seats),
-            tuple((h.out_seat, h.hand_size, tuple((e.seat, e.cards) for e in h.entries))
-                  for h in hands))
-
-
-@lru_cache(maxsize=64)
-def _replay(facts: tuple) -> tuple[tuple[HandResult, ...], Standings]:
-    """The hands as scoring input and their standings, once per set of facts (a page,
-    the API's check and the write of one request share it)."""
-    sheet_json, first_dealer, names, seats, hands = facts
-    results = []
-    for out, size, entries in hands:
-        held: list[list[Card]] = [[] for _ in range(seats)]
-        for seat, cards in entries:
-            held[seat] = parse_cards(cards)
-        results.append(HandResult.of(out, held, size))
-    return tuple(results), standings(_sheet(sheet_json), names, first_dealer, results)
-
-
-def hand_results(match: MatchView, hands: Sequence[Hand]) -> list[HandResult]:
-    """The match's stored ``hands`` (all of them, in order) as scoring input."""
-    return list(_replay(_facts(match, hands))[0])
-
-
-def match_standings(match: MatchView, hands: Sequence[Hand]) -> Standings:
-    """Standings derived from the match's stored ``hands`` (every hand replayed)."""
-    return _replay(_facts(match, hands))[1]
-
-
-def hand_rows(match: MatchView, hands: Sequence[Hand]) -> list[HandRow]:
-    """The match's ``hands`` as they stand in memory, one row each."""
-    seats = len(match.seats)
-    rows = []
-    for hand in hands:
-        cards, points = [""] * seats, [0] * seats
-        for entry in hand.entries:
-            cards[entry.seat], points[entry.seat] = entry.cards, entry.points
-        rows.append(HandRow(hand.out_seat, tuple(cards), tuple(points)))
-    return rows
-
-
-@lru_cache(maxsize=256)
-def _parsed(text: str) -> running.Running:
-    return running.from_text(text)
-
-
-def running_state(match: MatchView) -> running.Running:
-    """The match's stored running state (a view of a row from before the state was
-    kept has it worked out from the hands: see :mod:`.boards`)."""
-    return _parsed(match.running_json)
-
-
-@lru_cache(maxsize=256)
-def _standings_at(sheet_json: str, names: tuple[str, ...], text: str) -> Standings:
-    return standings_at(_sheet(sheet_json), names, _parsed(text).position)
-
-
-def current_standings(match: MatchView) -> Standings:
-    """The standings after the last hand, from the stored running state: no hand is
-    read. They carry no per-hand history (``progress``, ``hands`` and ``dealers`` are
-    empty); :func:`match_standings` replays every hand for pages that show them."""
-    return _standings_at(match.sheet_json, tuple(match_names(match)), match.running_json)
 
 
 def _field(exc: ScoringError) -> str:
@@ -207,13 +125,13 @@ def _compute(match: MatchView, results: Sequence[HandResult], written: int = 0) 
     return table
 
 
-def _step(match: MatchView, result: HandResult) -> tuple[running.Running, HandScore, int]:
+def _step(match: MatchView, result: HandResult) -> tuple[running_state.Running, HandScore, int]:
     """Check and score the match's next hand from its stored running state, as
     :func:`_compute` would by replaying every hand: the state after it, its score and
     its dealer. The hand must be complete (see :func:`_compute`)."""
-    sheet, names, before = match_sheet(match), match_names(match), running_state(match)
+    sheet, names, before = match_sheet(match), match_names(match), running_state_of(match)
     try:
-        after = running.advance(sheet, names, before, result)
+        after = running_state.advance(sheet, names, before, result)
         check_complete(sheet, names, result, before.position.in_play)
     except ScoringError as exc:
         raise InputError(str(exc), _field(exc)) from None
@@ -232,7 +150,7 @@ def _stored_state(match: MatchView) -> MatchState:
     return MatchState(match.id, match.game, _players(match), match.hand_count, match.status,
                       match.finished_at,
                       tuple(seat.position for seat in match.seats if seat.winner),
-                      running_state(match))
+                      running_state_of(match))
 
 
 def _texts(result: HandResult) -> tuple[str, ...]:
@@ -248,20 +166,17 @@ def _replayed_state(match: MatchView, table: Standings, results: Sequence[HandRe
     return state_of(match.id, match.game, _players(match), done, finished)
 
 
-def _keep(match: MatchView, state: MatchState, version: int) -> None:
-    """Keep the match's view in step with what was written (what the caller shows
-    next: the API's answer, the news after a save)."""
-    values = {**state.listing(), "version": version}
-    for name, value in values.items():
-        setattr(match, name, value)
-    match.seats = [replace(seat, winner=seat.position in state.winners)
-                   for seat in match.seats]
+def _after(match: MatchView, state: MatchState, version: int) -> MatchView:
+    """The match's view once ``state`` is written (what the caller shows next: the
+    API's answer, the news after a save), without reading it again."""
+    return replace(match, **state.listing(), version=version, seats=tuple(
+        replace(seat, winner=seat.position in state.winners) for seat in match.seats))
 
 
 def _expire_model(match_id: int) -> None:
-    """A mapped match (and its seats) already in the session, loaded by a page or
-    an export before this write, is read again on its next use: the view was written
-    from, so the model's values are those of before."""
+    """A mapped match (and its seats) already in the session, loaded by an export
+    before this write, is read again on its next use: the view was written from, so
+    the model's values are those of before."""
     session = db.session()
     model = session.identity_map.get(session.identity_key(Match, match_id))
     if model is None:
@@ -270,16 +185,7 @@ def _expire_model(match_id: int) -> None:
     for seat in () if seats is NO_VALUE else seats:
         session.expire(seat, ["winner"])
     # Named columns only: a whole-object expire would cascade to the hands in hand.
-    session.expire(model, [*_LISTING, "version", "hands"])
-
-
-_LISTING = ("status", "hand_count", "finished_at", "running_json")  # MatchState.listing()
-
-
-def _restore(match: MatchView, kept: MatchView) -> None:
-    """Undo :func:`_keep` after a write that rolled back: the view says what is stored."""
-    for name in (*_LISTING, "version", "seats"):
-        setattr(match, name, getattr(kept, name))
+    session.expire(model, [*LISTED, "version", "hands"])
 
 
 # ---- the write path ------------------------------------------------------------------
@@ -289,10 +195,8 @@ class _Statements:
     """The statements every write runs, built once."""
 
     claim: Any
-    hand: Any
-    entries: Any
-    restamp_hand: Any
-    restamp_entry: Any
+    edited_hand: Any
+    edited_cards: Any
 
 
 @lru_cache(maxsize=1)
@@ -302,19 +206,12 @@ def _statements() -> _Statements:
         claim=update(Match).where(Match.id == bindparam("match_id"),
                                   Match.version == bindparam("old_version"))
         .values(version=bindparam("new_version")),
-        hand=insert(Hand).values({c: bindparam(c) for c in _HAND_COLUMNS}),
-        entries=insert(HandEntry),
-        restamp_hand=update(h).where(h.c.id == bindparam("at"))
-        .values(dealer=bindparam("dealer"), out_seat=bindparam("out_seat"),
-                hand_size=bindparam("hand_size")),
-        restamp_entry=update(e).where(e.c.hand_id == bindparam("at"),
-                                      e.c.seat == bindparam("at_seat"))
-        .values(cards=bindparam("cards"), points=bindparam("points")),
+        edited_hand=update(h).where(h.c.id == bindparam("at"))
+        .values(out_seat=bindparam("out_seat"), hand_size=bindparam("hand_size")),
+        edited_cards=update(e).where(e.c.hand_id == bindparam("at"),
+                                     e.c.seat == bindparam("at_seat"))
+        .values(cards=bindparam("cards")),
     )
-
-
-_HAND_COLUMNS = ("match_id", "number", "dealer", "out_seat", "hand_size", "created_at",
-                 "idempotency_key", "request_digest", "reply_json")
 
 
 def _claim(connection: Connection, match: MatchView, conflict: str) -> int:
@@ -328,33 +225,35 @@ def _claim(connection: Connection, match: MatchView, conflict: str) -> int:
     return version
 
 
+Write = Callable[[Connection, MatchView], Sequence[EnteredHand]]
+
+
 def _commit(match: MatchView, conflict: str, before: MatchState | None,
-            after: MatchState, write: Callable[[Connection], None]) -> None:
-    """The write path: claim the match, keep it in memory in step with ``after``, run
-    ``write`` (the facts), project the change from ``before`` to ``after``, commit; or
-    roll it all back, a lost race as :class:`ConflictError`."""
+            after: MatchState, write: Write) -> MatchView:
+    """The write path: claim the match, run ``write`` (the facts; it answers the new
+    hands as entered, given the match's view after the write), project the change from
+    ``before`` to ``after`` with those hands, commit; answer the match's view after.
+    Or roll it all back, a lost race as :class:`ConflictError`."""
     session = db.session()
-    # What was just written is what the caller shows next (the API's answer, the news
-    # after a save): keep it in memory instead of reloading every row after the commit.
+    # What was just written is what the caller shows next: the objects the caller
+    # holds (its group and players) are not read again after the commit.
     session.expire_on_commit = False
-    kept = replace(match)
     try:
         connection = session.connection()
-        _keep(match, after, _claim(connection, match, conflict))
-        write(connection)
-        projection.project(connection, [Change(before, after)])
+        view = _after(match, after, _claim(connection, match, conflict))
+        entered = tuple(write(connection, view))
+        projection.project(connection, [Change(before, after, entered)])
         session.commit()
         _expire_model(match.id)
     except (IntegrityError, ConflictError):
         session.rollback()
-        _restore(match, kept)
         raise ConflictError(conflict, "number") from None
     except BaseException:
         session.rollback()
-        _restore(match, kept)
         raise
     finally:
         session.expire_on_commit = True
+    return view
 
 
 def _check_hand_size(match: MatchView, hand_size: int | None) -> None:
@@ -375,8 +274,8 @@ class SavedEntry:
 
 @dataclass
 class SavedHand:
-    """A hand just recorded, as its rows were written (what the caller answers with).
-    Plain values, not a mapped object: the rows go in as plain statements."""
+    """A hand just recorded, as its rows were written (what the caller answers with),
+    and the match's view after it (``match``). Plain values, not a mapped object."""
 
     match_id: int
     number: int
@@ -387,8 +286,8 @@ class SavedHand:
     request_digest: str | None
     created_at: datetime
     entries: tuple[SavedEntry, ...]
+    match: MatchView  # before the hand while it is written, after it once committed
     reply_json: str | None = None
-    id: int | None = None
 
 
 def record_hand(match: MatchView, number: int, out: int | None,
@@ -398,12 +297,13 @@ def record_hand(match: MatchView, number: int, out: int | None,
                 reply: Callable[[MatchView, SavedHand], str] | None = None
                 ) -> SavedHand:
     """Record the next hand. ``number`` is the hand the form was showing: anything but
-    the next number means the form is stale and nothing is stored.
+    the next number means the form is stale and nothing is stored. The answer's
+    ``match`` is the match's view after the hand.
 
     ``key`` and ``digest`` are the client's idempotency key and its request's fingerprint
     (see :mod:`.idempotency`); ``reply`` renders the answer to keep with them, inside the
-    same transaction (the match already in step), so a resent request gets exactly the
-    first answer.
+    same transaction (given the match's view after the hand), so a resent request gets
+    exactly the first answer.
     """
     expected = match.hand_count + 1
     if number != expected:
@@ -414,98 +314,96 @@ def record_hand(match: MatchView, number: int, out: int | None,
     _check_hand_size(match, hand_size)
     result = HandResult.of(out, held, hand_size)
     before = _stored_state(match)
+    # The new hand's result: checked and scored by the core from the running state.
     state, score, dealer = _step(match, result)
     after = after_step(before, state, standings_at(match_sheet(match), match_names(match),
-                                                   state.position))
+                                                   state.position), dealer, score.points)
+    texts = _texts(result)
     hand = SavedHand(match.id, number, dealer, out, hand_size, key, digest, utcnow(), tuple(
         SavedEntry(seat, text, points)
-        for seat, (text, points) in enumerate(zip(_texts(result), score.points, strict=True))))
+        for seat, (text, points) in enumerate(zip(texts, score.points, strict=True))), match)
 
-    def write(connection: Connection) -> None:
+    def write(connection: Connection, view: MatchView) -> Sequence[EnteredHand]:
         if reply is not None:
-            hand.reply_json = reply(match, hand)
-        _insert_hand(connection, hand)
+            hand.reply_json = reply(view, hand)
+        return [EnteredHand(match.id, number, out, hand_size, hand.created_at, texts, key,
+                            digest, hand.reply_json)]
 
-    _commit(match, f"hand {number} was just recorded from another phone", before, after, write)
+    hand.match = _commit(match, f"hand {number} was just recorded from another phone",
+                         before, after, write)
     return hand
 
 
-def _insert_hand(connection: Connection, hand: SavedHand) -> None:
-    """INSERT the hand and its entries (one statement each) and note the hand's id."""
-    statements = _statements()
-    inserted = connection.execute(statements.hand, {c: getattr(hand, c) for c in _HAND_COLUMNS})
-    key = inserted.inserted_primary_key
-    assert key is not None  # an INSERT always has one
-    hand.id = key[0]
-    connection.execute(statements.entries, [
-        {"hand_id": hand.id, "seat": e.seat, "cards": e.cards, "points": e.points}
-        for e in hand.entries])
+@dataclass(frozen=True)
+class Rewritten:
+    """A match after an edit or a deleted hand: its view and its hands as now stored."""
+
+    match: MatchView
+    hands: tuple[HandView, ...]
+
+
+def _rescored(hands: Sequence[HandView], results: Sequence[HandResult], table: Standings
+              ) -> tuple[HandView, ...]:
+    """The hands as a replay (``table``) of ``results`` stores them."""
+    return tuple(
+        replace(hand, dealer=dealer, out_seat=result.out, hand_size=result.hand_size,
+                entries=tuple(EntryView(seat, text, points) for seat, (text, points)
+                              in enumerate(zip(_texts(result), score.points, strict=True))))
+        for hand, result, dealer, score in zip(hands, results, table.dealers, table.hands,
+                                               strict=True))
 
 
 def edit_hand(match: MatchView, number: int, out: int | None, held: Sequence[Sequence[Card]],
-              hand_size: int | None = None, hands: Sequence[Hand] | None = None) -> Hand:
-    """Replace a recorded hand and re-derive every hand's points and dealer. ``hands``
-    are the match's hands if the caller read them (it answers with them, kept in step
-    with the edit), else they are read here."""
+              hand_size: int | None = None, hands: Sequence[HandView] | None = None
+              ) -> Rewritten:
+    """Replace a recorded hand; the projection re-derives every hand's points and
+    dealer. ``hands`` are the match's hands if the caller read them, else they are
+    read here."""
     if not 1 <= number <= match.hand_count:
         raise InputError(f"there is no hand {number} to edit", "number")
     _check_hand_size(match, hand_size)
     result = HandResult.of(out, held, hand_size)
-    hands = match_hands(match) if hands is None else list(hands)
+    hands = match_hands(match) if hands is None else tuple(hands)
     results = hand_results(match, hands)
     results[number - 1] = result
     table = _compute(match, results, number)
     before, after = _stored_state(match), _replayed_state(match, table, results)
-    _commit(match, RACED + "nothing was saved", before, after,
-            lambda connection: _restamp(connection, hands, results, table, number))
-    return hands[number - 1]
+    edited = hands[number - 1]
+
+    def write(connection: Connection, view: MatchView) -> Sequence[EnteredHand]:
+        """The edited hand's facts: who went out, its deal size and the cards held."""
+        statements = _statements()
+        connection.execute(statements.edited_hand, {
+            "at": edited.id, "out_seat": result.out, "hand_size": result.hand_size})
+        connection.execute(statements.edited_cards, [
+            {"at": edited.id, "at_seat": seat, "cards": text}
+            for seat, text in enumerate(_texts(result))])
+        return ()
+
+    view = _commit(match, RACED + "nothing was saved", before, after, write)
+    return Rewritten(view, _rescored(hands, results, table))
 
 
-def _restamp(connection: Connection, hands: Sequence[Hand], results: Sequence[HandResult],
-             table: Standings, edited: int) -> None:
-    """Write the edited hand and every hand whose dealer or points the replay moved
-    (two statements whatever their number), and keep the objects in step."""
-    moved_hands, moved_entries = [], []
-    for number, (hand, result, dealer, score) in enumerate(
-            zip(hands, results, table.dealers, table.hands, strict=True), start=1):
-        texts = _texts(result) if number == edited else None
-        if number == edited or hand.dealer != dealer:
-            moved_hands.append({"at": hand.id, "dealer": dealer, "out_seat": result.out,
-                                "hand_size": result.hand_size})
-            for name, value in (("dealer", dealer), ("out_seat", result.out),
-                                ("hand_size", result.hand_size)):
-                set_committed_value(hand, name, value)
-        for entry in hand.entries:
-            cards = entry.cards if texts is None else texts[entry.seat]
-            if texts is not None or entry.points != score.points[entry.seat]:
-                moved_entries.append({"at": hand.id, "at_seat": entry.seat, "cards": cards,
-                                      "points": score.points[entry.seat]})
-                set_committed_value(entry, "cards", cards)
-                set_committed_value(entry, "points", score.points[entry.seat])
-    connection.execute(_statements().restamp_hand, moved_hands)
-    connection.execute(_statements().restamp_entry, moved_entries)
-
-
-def delete_last_hand(match: MatchView, hands: Sequence[Hand] | None = None) -> int:
-    """Delete the newest hand; returns its number. ``hands`` are the match's hands if
-    the caller read them (as :func:`edit_hand`)."""
-    hands = match_hands(match) if hands is None else list(hands)
+def delete_last_hand(match: MatchView, hands: Sequence[HandView] | None = None
+                     ) -> Rewritten:
+    """Delete the newest hand (as :func:`edit_hand`, ``hands`` if the caller read
+    them); the answer's hands are those left."""
+    hands = match_hands(match) if hands is None else tuple(hands)
     if not hands:
         raise InputError("there is no hand to delete", "number")
     results = hand_results(match, hands)[:-1]
-    hand = hands.pop()
+    gone = hands[-1]
     table = _compute(match, results)
     before = _stored_state(match)
     after = _replayed_state(match, table, results)
 
-    def write(connection: Connection) -> None:
-        connection.execute(delete(HandEntry).where(HandEntry.hand_id == hand.id))
-        connection.execute(delete(Hand).where(Hand.id == hand.id))
+    def write(connection: Connection, view: MatchView) -> Sequence[EnteredHand]:
+        connection.execute(delete(HandEntry).where(HandEntry.hand_id == gone.id))
+        connection.execute(delete(Hand).where(Hand.id == gone.id))
+        return ()
 
-    _commit(match, RACED + "nothing was deleted", before, after, write)
-    for gone in (*hand.entries, hand):
-        db.session.expunge(gone)
-    return hand.number
+    view = _commit(match, RACED + "nothing was deleted", before, after, write)
+    return Rewritten(view, hands[:-1])
 
 
 # ---- new matches: set up, rematch, import -----------------------------------------------
@@ -588,38 +486,24 @@ def add_matches(group: Group, matches: Sequence[NewMatch]) -> list[int]:
     by_uid = dict(connection.execute(select(Match.uid, Match.id).where(
         Match.group_id == group.id, Match.uid.in_([row["uid"] for row in rows]))).all())
     ids = [by_uid[row["uid"]] for row in rows]
-    _write_facts(connection, matches, ids, now)
+    _write_facts(connection, matches, ids)
     projection.project(connection, [
-        Change(None, match.state(match_id, [p.id for p in match.players], start))
+        Change(None, match.state(match_id, [p.id for p in match.players], start),
+               tuple(EnteredHand(match_id, number, out, size, now, texts)
+                     for number, ((out, size), texts) in enumerate(
+                         zip(match.hands, match.texts, strict=True), start=1)))
         for match, match_id, start in zip(matches, ids, starts, strict=True)])
     return ids
 
 
-def _write_facts(connection: Connection, matches: Sequence[NewMatch], ids: Sequence[int],
-                 now: datetime) -> None:
-    """The new matches' seats, hands, entries and rulings."""
+def _write_facts(connection: Connection, matches: Sequence[NewMatch], ids: Sequence[int]
+                 ) -> None:
+    """The new matches' seats and rulings (their hands go to the projection as
+    entered, which writes them with their dealers and points)."""
     seats = [{"match_id": match_id, "position": i, "player_id": player.id}
              for match, match_id in zip(matches, ids, strict=True)
              for i, player in enumerate(match.players)]
     connection.execute(insert(Seat), seats)
-    hands = [{"match_id": match_id, "number": number, "dealer": dealer, "out_seat": out,
-              "hand_size": size, "created_at": now}
-             for match, match_id in zip(matches, ids, strict=True)
-             for number, ((out, size), dealer) in enumerate(zip(
-                 match.hands, match.replayed.dealers, strict=True), start=1)]
-    if hands:
-        connection.execute(insert(Hand), hands)
-    del hands  # plain rows, but tens of thousands of them: not kept through the entries
-    numbered = {(match_id, number): hand_id for hand_id, match_id, number in connection.execute(
-        select(Hand.id, Hand.match_id, Hand.number).where(Hand.match_id.in_(ids)))}
-    entries = [{"hand_id": numbered[match_id, number], "seat": seat, "cards": text,
-                "points": points}
-               for match, match_id in zip(matches, ids, strict=True)
-               for number, (texts, points_of) in enumerate(zip(
-                   match.texts, match.replayed.points, strict=True), start=1)
-               for seat, (text, points) in enumerate(zip(texts, points_of, strict=True))]
-    if entries:
-        connection.execute(insert(HandEntry), entries)
     rulings = [{"match_id": match_id, **ruling}
                for match, match_id in zip(matches, ids, strict=True) for ruling in match.rulings]
     if rulings:

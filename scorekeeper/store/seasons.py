@@ -1,7 +1,8 @@
 """A group's named seasons, and which stretch of days a leaderboard is asked for.
 
 Adding, changing or deleting a season commits it together with its ratings, which
-start fresh on its first day (:func:`scorekeeper.store.rating_rows.reseason`).
+start fresh on its first day: the projection works them out
+(:func:`scorekeeper.store.projection.reseason`).
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ from sqlalchemy.exc import IntegrityError
 from scorekeeper.core.errors import ConflictError, InputError
 from scorekeeper.core.ratings import ALL, Period, periods
 from scorekeeper.core.text import clean_name, name_key
+from scorekeeper.store import projection
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Season
-from scorekeeper.store.rating_rows import reseason
 
 __all__ = ["add_season", "delete_season", "group_seasons", "pick_period"]
 
@@ -48,7 +49,7 @@ def add_season(group: Group, name: str, first: date, last: date) -> Season:
     db.session.add(season)
     try:
         db.session.flush()
-        reseason(db.session.connection(), group.id, season.id, (first, last))
+        projection.reseason(db.session.connection(), group.id)
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
@@ -58,8 +59,9 @@ def add_season(group: Group, name: str, first: date, last: date) -> Season:
 
 def delete_season(group: Group, season: Season) -> None:
     """Delete a season and its ratings (committed); the matches stay."""
-    reseason(db.session.connection(), group.id, season.id, None)
     db.session.delete(season)
+    db.session.flush()
+    projection.reseason(db.session.connection(), group.id)
     db.session.commit()
 
 

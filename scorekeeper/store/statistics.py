@@ -1,6 +1,6 @@
 """The player page's figures, read from the players' running totals
-(:mod:`scorekeeper.store.totals`): three statements of a few rows each, whatever the
-number of matches the group played.
+(:mod:`scorekeeper.store.projection.player_totals`): three statements of a few rows
+each, whatever the number of matches the group played.
 
 1. per game (a row each), matches finished, won and still being played; hands, points,
    times out, times caught holding an 8 or a joker; the best comeback (the largest
@@ -24,6 +24,7 @@ from scorekeeper.core.stats import Comeback, GameStats, HeadToHead, PlayerStats
 from scorekeeper.store import period_figures
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Player, PlayerFalls, PlayerRivals, PlayerTotals
+from scorekeeper.store.projection.player_totals import comeback_rank
 
 __all__ = ["player_figures"]
 
@@ -90,7 +91,8 @@ def _total(games: list[GameStats], comebacks: list[Comeback]) -> GameStats:
         overall.falls.extend(part.falls)
     overall.falls.sort()
     if comebacks:
-        overall.best_comeback = min(comebacks, key=lambda c: (-c.deficit, c.match_id))
+        overall.best_comeback = min(comebacks, key=lambda c: comeback_rank(c.deficit,
+                                                                         c.match_id))
     return overall
 
 

@@ -19,7 +19,7 @@ from itsdangerous import BadSignature, URLSafeSerializer
 from scorekeeper.store import boards, groups
 from scorekeeper.store.boards import GroupView, MatchView
 from scorekeeper.store.extensions import db
-from scorekeeper.store.models import Group, Match
+from scorekeeper.store.models import Group
 
 _SALT = "scorekeeper.membership"
 
@@ -109,33 +109,14 @@ def current_group(group_id: int) -> Group:
 require_member = current_group
 
 
-def group_match(group: Group, match_id: int) -> Match:
-    """A match of the group, else 404 (another group's match is not found)."""
-    match = groups.group_match(group, match_id)
-    if match is None:
-        abort(404, "No such match in this group.")
-    return match
-
-
-def member_match(group_id: int, match_id: int) -> tuple[Group, Match]:
-    """A match of a group this phone is a member of, with its group, in one query
-    (every match page asks); else the 404 of :func:`current_group` or
-    :func:`group_match`, whichever is at fault."""
-    match = groups.member_match(group_id, match_id)
-    if match is None or not is_member(match.group):
-        group = current_group(group_id)
-        return group, group_match(group, match_id)
-    return match.group, match
-
-
 def member_board(group_id: int, match_id: int) -> tuple[GroupView, MatchView]:
     """A match of a group this phone is a member of as every page that shows or
     changes it reads it (the scoreboard, the hand pages): its read-only view, in one
-    plain query; else the 404 of :func:`current_group` or :func:`group_match`,
-    whichever is at fault."""
+    plain query; else the 404 of :func:`current_group`, or that of a match not in the
+    group, whichever is at fault."""
     view = boards.board_match(group_id, match_id)
     if view is None or not is_member(view.group):
-        member_match(group_id, match_id)  # says which 404
+        current_group(group_id)  # a group this phone is not in: that 404
         abort(404, "No such match in this group.")
     return view.group, view
 

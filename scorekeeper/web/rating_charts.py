@@ -27,7 +27,7 @@ from scorekeeper.store.leaderboard import (
     rating_history,
 )
 from scorekeeper.store.models import Group, Player
-from scorekeeper.store.ratings import State
+from scorekeeper.store.projection.rating_model import State
 from scorekeeper.store.seasons import pick_period
 from scorekeeper.web.links import url_pattern
 from scorekeeper.web.rating_marks import rating, rating_change

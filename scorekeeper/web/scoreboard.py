@@ -26,8 +26,12 @@ from scorekeeper.store.boards import MatchView, PlayerView
 from scorekeeper.store.groups import recent_hands
 from scorekeeper.store.models import Player
 from scorekeeper.store.places import seat_places
-from scorekeeper.store.records import current_standings, match_sheet, running_state
-from scorekeeper.store.running import KEPT, Recent
+from scorekeeper.store.projection.running_state import KEPT, Recent
+from scorekeeper.store.reading import (
+    current_standings,
+    match_sheet,
+    running_state_of,
+)
 from scorekeeper.web.links import url_pattern
 
 RECENT = KEPT  # hands on the scoreboard: what a player at the table needs at a glance
@@ -104,7 +108,7 @@ def _hand_rows(match: MatchView, sheet: Sheet, st: Standings) -> list[HandLine]:
     running state (read from the hands for a state stored before it kept them)."""
     if not match.hand_count:
         return []
-    recent = running_state(match).recent
+    recent = running_state_of(match).recent
     if recent is None:
         recent = tuple(recent_hands(match, RECENT))
     countdown, stuck = sheet.game == CD, ("blocked" if sheet.game == LO else "jammed")

@@ -13,7 +13,7 @@ import pytest
 from scorekeeper.store.boards import view_of
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Hand, Match
-from scorekeeper.store.records import current_standings
+from scorekeeper.store.reading import current_standings
 from tests.support.api import error, start
 from tests.support.web import add_players, record, start_group, start_match
 

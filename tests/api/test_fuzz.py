@@ -124,7 +124,7 @@ def _match_id(app) -> int:
             match = create_match(group, Sheet.from_dict({"game": "crazy-eights",
                                                          "options": {}}), players, 0)
         if not match.hand_count:  # the fuzzer may have deleted them: PUT needs hand 1
-            record_hand(match, 1, 0, [[], parse_cards("2c"), parse_cards("3c")])
+            match = record_hand(match, 1, 0, [[], parse_cards("2c"), parse_cards("3c")]).match
         return match.id
 
 

@@ -27,10 +27,10 @@ from sqlalchemy import event
 
 from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.sheets import C8, Sheet
+from scorekeeper.store import projection
 from scorekeeper.store.boards import view_of
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, Player, RatingStep
-from scorekeeper.store.rating_rows import rerate_group
 from scorekeeper.store.records import create_match, record_hand
 from scorekeeper.store.transfer import Limits, validate, write_plans
 from scorekeeper.store.upkeep import rebuild_groups
@@ -154,7 +154,7 @@ def _rebuilds(app: Flask, group_id: int, matches: int, counter: list[int]) -> No
     with app.app_context():
         connection = db.session.connection()
         start, cpu = time.perf_counter(), time.process_time()
-        steps = rerate_group(connection, group_id)
+        steps = projection.rerate(connection, group_id)
         wall, cpu = time.perf_counter() - start, time.process_time() - cpu
         db.session.commit()
         stored = db.session.scalar(db.select(db.func.count()).select_from(RatingStep)

@@ -273,14 +273,17 @@ def test_a_finished_match_lists_its_places(browser: Browser, app, table):
     base, ids = table
     with app.app_context():
         match = view_of(db.session.get(Match, ids["mid"]))
-        record_hand(match, 1, 0, [[], parse_cards("jk jk 8s 8h 8d 8c kh qh jh 10h"),
-                                  parse_cards("kd qd jd 10d 9c 9d 9s 9h ac ad ah as 7c 7d 7h 7s"),
-                                  parse_cards("ks qs js 10s 10c jc qc kc")])
-        record_hand(match, 2, 1, [parse_cards("2c 3c"), [],
-                                  parse_cards("kd qd jd 10d 9c 9d 9s 9h ac"),  # Cat falls
-                                  parse_cards("4h")])
-        record_hand(match, 3, 0, [[], parse_cards("8c 8d"), [],  # Ben and Dan fall: Ann wins
-                                  parse_cards("8h 8s 9h 9d 9c kh qh jh 10h 10d 10c jk jk")])
+        match = record_hand(match, 1, 0, [
+            [], parse_cards("jk jk 8s 8h 8d 8c kh qh jh 10h"),
+            parse_cards("kd qd jd 10d 9c 9d 9s 9h ac ad ah as 7c 7d 7h 7s"),
+            parse_cards("ks qs js 10s 10c jc qc kc")]).match
+        match = record_hand(match, 2, 1, [
+            parse_cards("2c 3c"), [],
+            parse_cards("kd qd jd 10d 9c 9d 9s 9h ac"),  # Cat falls
+            parse_cards("4h")]).match
+        record_hand(match, 3, 0, [  # Ben and Dan fall: Ann wins
+            [], parse_cards("8c 8d"), [],
+            parse_cards("8h 8s 9h 9d 9c kh qh jh 10h 10d 10c jk jk")])
     with phone(browser, base, ids["invite"], 390, 844) as page:
         page.goto(f"{base}/groups/{ids['gid']}/matches/{ids['mid']}")
         places = page.get_by_role("list", name="Places")
@@ -302,8 +305,8 @@ def test_every_link_and_button_is_a_thumb_tall(browser: Browser, app, table, wid
     base, ids = table
     with app.app_context():
         match = view_of(db.session.get(Match, ids["mid"]))
-        record_hand(match, 1, 0, [[], parse_cards("8s 8h"), parse_cards("9c"),
-                                  parse_cards("kh qh jk")])
+        match = record_hand(match, 1, 0, [[], parse_cards("8s 8h"), parse_cards("9c"),
+                                  parse_cards("kh qh jk")]).match
     g, m = f"/groups/{ids['gid']}", f"/groups/{ids['gid']}/matches/{ids['mid']}"
     paths = ["/", g, f"{g}/players", f"{g}/matches/new", m, f"{m}/record", f"{m}/hands/1",
              f"{g}/history", "/deal?game=last-one&players=4", "/check"]

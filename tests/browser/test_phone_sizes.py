@@ -42,12 +42,12 @@ def seed(app) -> dict[str, object]:
         ann, ben, cy, dee = group.players
         lo = create_match(group, Sheet.make("last-one", {"threshold": 60}),
                           [ann, ben, cy, dee], 0)
-        record_hand(lo, 1, 0, [[], parse_cards("8s 8h"), parse_cards("2c 3c"),
-                               parse_cards("8d 8c")])
-        record_hand(lo, 2, 2, [parse_cards("kd qd"), parse_cards("4d 4c"), [],
-                               parse_cards("9h 2h")])  # Dee reaches 61: out
+        lo = record_hand(lo, 1, 0, [[], parse_cards("8s 8h"), parse_cards("2c 3c"),
+                                    parse_cards("8d 8c")]).match
+        lo = record_hand(lo, 2, 2, [parse_cards("kd qd"), parse_cards("4d 4c"), [],
+                                    parse_cards("9h 2h")]).match  # Dee reaches 61: out
         c8 = create_match(group, Sheet.make("crazy-eights", {"target": 50}), [ann, dee], 1)
-        record_hand(c8, 1, 1, [parse_cards("8c ac"), []])
+        c8 = record_hand(c8, 1, 1, [parse_cards("8c ac"), []]).match
         cd = create_match(group, Sheet.make("countdown"), [ben, cy, dee], 0)
         return {"gid": group.id, "invite": group.invite_token, "lo": lo.id, "c8": c8.id,
                 "cd": cd.id, "view": lo.view_token, "pid": ann.id}

@@ -21,13 +21,8 @@ from scorekeeper.store.boards import board_match, match_hands
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, Player
 from scorekeeper.store.places import seat_places
-from scorekeeper.store.records import (
-    create_match,
-    current_standings,
-    match_sheet,
-    match_standings,
-    record_hand,
-)
+from scorekeeper.store.reading import current_standings, match_sheet, match_standings
+from scorekeeper.store.records import create_match, record_hand
 
 LO, C8, CD = "last-one", "crazy-eights", "countdown"
 NAMES = ("Ann", "Ben", "Cy", "Di")

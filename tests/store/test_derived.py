@@ -29,17 +29,11 @@ from scorekeeper.store.models import (
     Rating,
     RatingStep,
     Seat,
-    SeatFigures,
+    SeatFigureRow,
 )
-from scorekeeper.store.projection import FIGURES
-from scorekeeper.store.records import (
-    create_match,
-    current_standings,
-    delete_last_hand,
-    edit_hand,
-    match_sheet,
-    record_hand,
-)
+from scorekeeper.store.projection import DERIVED_FIGURES
+from scorekeeper.store.reading import current_standings, match_sheet
+from scorekeeper.store.records import create_match, delete_last_hand, edit_hand, record_hand
 from scorekeeper.store.transfer import import_document, load_matches
 from tests.support.derived import assert_derived_rows_match_hands, differences
 from tests.support.documents import random_document
@@ -69,7 +63,7 @@ def edited(match: MatchView, rng: random.Random) -> None:
     if rng.random() < 0.5:
         held = [[LOW[s]] if cards or s == out else [] for s, cards in enumerate(held)]
         out = None
-    edit_hand(match, number, out, held, hand.hand_size)
+    match = edit_hand(match, number, out, held, hand.hand_size).match
 
 
 def new_match(group: Group, rng: random.Random) -> None:
@@ -89,11 +83,11 @@ def one_write(group: Group, rng: random.Random) -> str | None:
     match = view_of(model)
     action = rng.choice(["record"] * 4 + ["edit", "delete", "import", "new", "rematch"])
     if action == "record" and match.status == "active":
-        record_hand(match, match.hand_count + 1, *next_hand(match, rng))
+        match = record_hand(match, match.hand_count + 1, *next_hand(match, rng)).match
     elif action == "edit" and match.hand_count:
         edited(match, rng)
     elif action == "delete" and match.hand_count:
-        delete_last_hand(match)
+        match = delete_last_hand(match).match
     elif action == "import":
         import_document(group, random_document(rng, 2))
     elif action == "new":
@@ -134,9 +128,9 @@ CORRUPTIONS: dict[str, tuple[str, Callable[[int, int], object]]] = {
               .values(hand_count=Match.hand_count + 1)),
     "seat": ("winner", lambda match, player: update(Seat).where(
         Seat.match_id == match, Seat.position == 0).values(winner=~Seat.winner)),
-    "seat_figures": ("points", lambda match, player: update(SeatFigures).where(
-        SeatFigures.match_id == match, SeatFigures.seat == 0)
-        .values(points=SeatFigures.points + 7)),
+    "seat_figures": ("points", lambda match, player: update(SeatFigureRow).where(
+        SeatFigureRow.match_id == match, SeatFigureRow.seat == 0)
+        .values(points=SeatFigureRow.points + 7)),
     "player_totals": ("won", lambda match, player: update(PlayerTotals).where(
         PlayerTotals.player_id == player).values(won=PlayerTotals.won + 1)),
     "player_falls": ("times", lambda match, player: update(PlayerFalls).where(
@@ -178,11 +172,11 @@ HAND_CORRUPTIONS: dict[tuple[str, str], Callable[[int, int], object]] = {
 
 
 def test_every_derived_table_has_a_corruption_test():
-    assert {kept.table for figure in FIGURES for kept in figure.tables} == set(CORRUPTIONS)
+    assert {kept.table for figure in DERIVED_FIGURES for kept in figure.tables} == set(CORRUPTIONS)
 
 
 def test_every_hand_record_column_has_a_corruption_test():
-    columns = {(kept.table, column) for figure in FIGURES for kept in figure.tables
+    columns = {(kept.table, column) for figure in DERIVED_FIGURES for kept in figure.tables
                for column in kept.columns if column.startswith(("best_hand", "worst_hand"))
                and kept.table.startswith("rating")}
     assert columns == set(HAND_CORRUPTIONS)
@@ -191,20 +185,22 @@ def test_every_hand_record_column_has_a_corruption_test():
 def _corrupted(group: Group) -> tuple[int, int]:
     """A finished Last One match with a fall, and a player of it who fell in it."""
     for match in load_matches(group):
-        falls = db.session.scalars(db.select(SeatFigures).where(
-            SeatFigures.match_id == match.id, SeatFigures.fell.is_not(None),
-            SeatFigures.finished)).all()
+        falls = db.session.scalars(db.select(SeatFigureRow).where(
+            SeatFigureRow.match_id == match.id, SeatFigureRow.fell.is_not(None),
+            SeatFigureRow.finished)).all()
         if falls:
             return match.id, falls[0].player_id
     raise AssertionError("no finished match with a fall")
 
 
+@pytest.mark.corrupts_derived
 @pytest.mark.parametrize("table", sorted(CORRUPTIONS))
 def test_verify_names_a_corrupted_row_and_rebuild_mends_it(app, runner, table):
     column, corrupt = CORRUPTIONS[table]
     _verify_names_and_rebuild_mends(app, runner, table, column, corrupt)
 
 
+@pytest.mark.corrupts_derived
 @pytest.mark.parametrize(("table", "column"), sorted(HAND_CORRUPTIONS))
 def test_verify_names_a_corrupted_hand_record_and_rebuild_mends_it(app, runner, table, column):
     _verify_names_and_rebuild_mends(app, runner, table, column,
@@ -274,7 +270,7 @@ def test_verify_while_another_thread_records_hands_finds_no_false_difference(app
             try:
                 while not stop.is_set() and recorded[0] < 400:
                     match = view_of(db.session.get_one(Match, rng.choice(matches)))
-                    record_hand(match, match.hand_count + 1, *next_hand(match, rng))
+                    match = record_hand(match, match.hand_count + 1, *next_hand(match, rng)).match
                     recorded[0] += 1
                     db.session.remove()
             except Exception as exc:  # reported by the main thread

@@ -107,7 +107,7 @@ def test_the_writer_keeps_the_records_a_full_replay_gives(app):
     of the same hands imported at once, and ``db verify`` agrees."""
     group = _imported([(C8_TARGET, ["Ann", "Bob", "Cat"], [])])
     match = view_of(load_matches(group)[0])
-    record_hand(match, 1, 0, [[], parse_cards("8S KH"), parse_cards("3D")])
+    match = record_hand(match, 1, 0, [[], parse_cards("8S KH"), parse_cards("3D")]).match
     record_hand(view_of(load_matches(group)[0]), 2, 1,
                 [parse_cards("9C"), [], parse_cards("8H 8D")])
     found = {r.kind: (r.name, r.value) for r in board(group, "crazy-eights").records}

@@ -11,7 +11,7 @@ import pytest
 
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, Player
-from scorekeeper.store.ratings import order_key
+from scorekeeper.store.projection.rating_model import order_key
 from scorekeeper.store.seasons import add_season, pick_period
 from scorekeeper.store.statistics import player_figures
 from scorekeeper.store.transfer import import_document

@@ -20,13 +20,8 @@ from scorekeeper.store.groups import group_match
 from scorekeeper.store.models import (
     Group,
 )
-from scorekeeper.store.records import (
-    create_match,
-    delete_last_hand,
-    edit_hand,
-    match_standings,
-    record_hand,
-)
+from scorekeeper.store.reading import match_standings
+from scorekeeper.store.records import create_match, delete_last_hand, edit_hand, record_hand
 from scorekeeper.store.transfer import import_document
 from tests.support.documents import random_document
 from tests.support.figures import assert_figures_match, blocked, imported, match_views
@@ -64,11 +59,11 @@ def test_finishing_and_reopening_a_match_moves_the_totals(app):
     number = match.hand_count
     last = match_hands(match)[-1]
     out, held = last.out_seat, [parse_cards(e.cards) for e in last.entries]
-    delete_last_hand(match)  # reopened: no longer played or won, no head to head
+    match = delete_last_hand(match).match  # reopened: no longer played or won, no head to head
     assert match.status == "active"
     assert_totals(group)
     assert kept(group) != before
-    record_hand(match, number, out, held)  # finished again, exactly as before
+    match = record_hand(match, number, out, held).match  # finished again, exactly as before
     assert match.status == "finished"
     assert kept(group) == before
     assert_figures_match(group)
@@ -84,14 +79,14 @@ def test_random_sequences_of_writes_keep_the_totals(app, seed):
         kind = rng.choice(["record", "record", "edit", "delete", "new", "import"])
         if kind == "record" and match.status == "active":
             out, held = complete_hand(match, rng)
-            record_hand(match, match.hand_count + 1, out, held)
+            match = record_hand(match, match.hand_count + 1, out, held).match
         elif kind == "edit" and match.hand_count:
             number = rng.randint(1, match.hand_count)
             # Refused (nothing changes) when it would decide the match before a later hand.
             with contextlib.suppress(InputError):
-                edit_hand(match, number, None, blocked(match, number))
+                match = edit_hand(match, number, None, blocked(match, number)).match
         elif kind == "delete" and match.hand_count:
-            delete_last_hand(match)
+            match = delete_last_hand(match).match
         elif kind == "new":
             seated = rng.sample(list(group.players), 2)
             create_match(group, Sheet.make(rng.choice(["crazy-eights", "last-one"]), {}),
@@ -115,10 +110,10 @@ def test_several_writes_on_one_loaded_match_keep_the_totals(app):
     match = view_of(group_match(group, match_id))
     for _ in range(6):
         if match.status == "finished" or rng.random() < 0.3:
-            delete_last_hand(match)
+            match = delete_last_hand(match).match
         else:
-            record_hand(match, match.hand_count + 1, *complete_hand(match, rng))
+            match = record_hand(match, match.hand_count + 1, *complete_hand(match, rng)).match
         assert_totals(group)
-    edit_hand(match, 1, None, blocked(match, 1))
+    match = edit_hand(match, 1, None, blocked(match, 1)).match
     assert_totals(group)
     assert_figures_match(group)

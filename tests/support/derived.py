@@ -4,7 +4,7 @@ figure recomputed from the stored hands and compared with what is stored."""
 from __future__ import annotations
 
 from scorekeeper.store.extensions import db
-from scorekeeper.store.projection import FIGURES, Difference
+from scorekeeper.store.projection import DERIVED_FIGURES, Difference
 from scorekeeper.store.upkeep import group_ids, verify_groups
 
 
@@ -26,7 +26,7 @@ def stored_rows(group_id: int) -> dict[str, list[tuple]]:
     of sums back at nothing counts as absent, as verify counts it)."""
     found = {}
     with db.engine.connect() as connection:
-        for figure in FIGURES:
+        for figure in DERIVED_FIGURES:
             for kept in figure.tables:
                 found[kept.table] = sorted(
                     tuple((k, row[k]) for k in (*kept.key, *kept.columns))

@@ -11,8 +11,8 @@ from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.sheets import Sheet
 from scorekeeper.store.boards import MatchView, match_hands, view_of
 from scorekeeper.store.extensions import db
-from scorekeeper.store.models import Group, Match, SeatFigures
-from scorekeeper.store.records import match_standings
+from scorekeeper.store.models import Group, Match, SeatFigureRow
+from scorekeeper.store.reading import match_standings
 from scorekeeper.store.statistics import player_figures
 from scorekeeper.store.transfer import FORMAT, VERSION, import_document, load_matches
 from tests.support.documents import random_document
@@ -66,7 +66,7 @@ COLUMNS = ("hands", "points", "went_out", "caught_eight", "caught_joker", "fell"
 
 
 def stored(group: Group) -> dict[tuple[int, int], tuple]:
-    rows = db.session.scalars(db.select(SeatFigures).join(Match)
+    rows = db.session.scalars(db.select(SeatFigureRow).join(Match)
                               .where(Match.group_id == group.id))
     return {(r.match_id, r.seat): tuple(getattr(r, c) for c in COLUMNS) for r in rows}
 

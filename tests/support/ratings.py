@@ -8,7 +8,7 @@ from typing import Any
 from scorekeeper.core.sheets import Sheet
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, Rating, RatingStep
-from scorekeeper.store.ratings import order_key
+from scorekeeper.store.projection.rating_model import order_key
 from scorekeeper.store.transfer import FORMAT, VERSION, load_matches
 
 ONE_HAND = {"match_end": "one-hand"}

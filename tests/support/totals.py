@@ -14,9 +14,9 @@ from scorekeeper.store.models import (
     PlayerFalls,
     PlayerRivals,
     PlayerTotals,
-    SeatFigures,
+    SeatFigureRow,
 )
-from scorekeeper.store.totals import SUMMED
+from scorekeeper.store.projection.player_totals import SUMMED
 
 BEST = ("best_deficit", "best_match_id", "best_hand")
 Tables = tuple[dict[Any, tuple], dict[Any, int], dict[Any, tuple]]
@@ -43,9 +43,9 @@ def kept(group: Group) -> Tables:
 
 def recomputed(group: Group) -> Tables:
     """The same tables summed straight from the group's ``seat_figures`` rows."""
-    columns = [c for c in SeatFigures.__table__.c]
+    columns = [c for c in SeatFigureRow.__table__.c]
     rows = [dict(zip((c.key for c in columns), r, strict=True)) for r in db.session.execute(
-        db.select(*columns).where(SeatFigures.player_id.in_(_players(group))))]
+        db.select(*columns).where(SeatFigureRow.player_id.in_(_players(group))))]
     totals: dict[Any, list] = {}
     best: dict[Any, tuple] = {}
     falls: Counter = Counter()

@@ -25,7 +25,7 @@ from scorekeeper.core.scoring import Standings
 from scorekeeper.store.boards import MatchView, view_of
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Hand, HandEntry, Match, Seat, utcnow
-from scorekeeper.store.records import match_sheet, match_standings
+from scorekeeper.store.reading import match_sheet, match_standings
 from scorekeeper.store.transfer.reading import FORMAT, VERSION
 
 __all__ = ["CSV_COLUMNS", "export_document", "load_matches", "to_csv"]

@@ -21,7 +21,7 @@ from scorekeeper.core.errors import InputError
 from scorekeeper.core.scoring import HandResult, ScoringError, Standings, standings
 from scorekeeper.core.sheets import LO, Sheet, SheetError
 from scorekeeper.core.text import COLOUR, clean_text, name_key
-from scorekeeper.store.derived import Replayed, replay_of
+from scorekeeper.store.projection.states import Replayed, replay_of
 
 __all__ = ["FORMAT", "VERSION", "Limits", "Plan", "Problem", "TransferError", "parse_json",
            "validate"]

@@ -18,10 +18,9 @@ from markupsafe import Markup, escape
 from werkzeug.datastructures import MultiDict
 
 from scorekeeper.core.sheets import GAMES, SECTIONS, Sheet
-from scorekeeper.store.boards import view_of
-from scorekeeper.store.extensions import db
-from scorekeeper.store.models import Match, Ruling
-from scorekeeper.store.records import match_names, match_sheet
+from scorekeeper.store.boards import MatchView
+from scorekeeper.store.reading import match_names, match_sheet
+from scorekeeper.store.rulings import is_saved, save_ruling
 from scorekeeper.web import access
 from scorekeeper.web.check.answer import answer, assumptions, branches, suit_keys, verdict_of
 from scorekeeper.web.check.fields import shown
@@ -42,8 +41,8 @@ def red_suits(text: str) -> Markup:
     return Markup(marked)
 
 
-def _render(args: MultiDict[str, str], sheet: Sheet | None, match: Match | None):
-    names = match_names(view_of(match)) if match is not None else None
+def _render(args: MultiDict[str, str], sheet: Sheet | None, match: MatchView | None):
+    names = match_names(match) if match is not None else None
     form, result = answer(args, sheet, names)
     sheet, question, errors = form.sheet, form.question, form.errors_by_name()
     verdict = (verdict_of(result, not question.sequence)
@@ -70,12 +69,10 @@ def _render(args: MultiDict[str, str], sheet: Sheet | None, match: Match | None)
     ), (400 if errors else 200)
 
 
-def _saved(match: Match, question: Question) -> bool:
+def _saved(match: MatchView, question: Question) -> bool:
     """Whether this very ruling is already in the match record for the coming hand, so
     the page says so instead of offering to save it again."""
-    wanted = json.dumps(question.request)
-    return any(r.request_json == wanted and r.hand_number == match.hand_count + 1
-               for r in match.rulings)
+    return is_saved(match, json.dumps(question.request))
 
 
 def _players(args: MultiDict[str, str], sheet: Sheet) -> int:
@@ -94,17 +91,16 @@ def index():
 @bp.get(MATCH)
 def for_match(group_id: int, match_id: int):
     """The checker inside a match: its sheet and seat names; a member may save."""
-    match = access.member_match(group_id, match_id)[1]
-    return _render(request.args, match_sheet(view_of(match)), match)
+    match = access.member_board(group_id, match_id)[1]
+    return _render(request.args, match_sheet(match), match)
 
 
 @bp.post(MATCH)
 def save(group_id: int, match_id: int):
     """Save the ruling the form describes to the match record (judged again here)."""
-    group, match = access.member_match(group_id, match_id)
+    group, match = access.member_board(group_id, match_id)
     args = MultiDict([(k, v) for k, v in request.form.items(multi=True) if k != "csrf_token"])
-    view = view_of(match)
-    form, result = answer(args, match_sheet(view), match_names(view))
+    form, result = answer(args, match_sheet(match), match_names(match))
     question = form.question
     back = url_for("check.for_match", group_id=group.id, match_id=match.id)
     back += "?" + urlencode(list(args.items(multi=True))) + "#answer"
@@ -112,9 +108,7 @@ def save(group_id: int, match_id: int):
         flash("Nothing to save: check a play first.")
         return redirect(back)
     v = verdict_of(result)
-    db.session.add(Ruling(match_id=match.id, hand_number=match.hand_count + 1,
-                          question=question.words, legal=v["legal"], reason=v["reason"],
-                          rule=v["rule"], request_json=json.dumps(question.request)))
-    db.session.commit()
+    save_ruling(match, question.words, v["legal"], v["reason"], v["rule"],
+                json.dumps(question.request))
     flash("Ruling saved to the match record.")
     return redirect(back)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
-from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.core.errors import ConflictError, InputError
 from scorekeeper.core.text import next_colour
@@ -31,8 +30,7 @@ def index(group_id: int):
     form = PlayerForm(formdata=None if request.method == "GET" else request.form)
     if form.is_submitted() and form.validate():
         try:
-            player = groups.add_player(group, form.name.data, form.colour.data)
-            db.session.commit()
+            player = groups.save_player(group, form.name.data, form.colour.data)
             flash(f"Added {player.name}.")
             return redirect(url_for("players.index", group_id=group.id))
         except InputError as exc:  # the name is taken: a ConflictError on "name"
@@ -53,18 +51,11 @@ def edit(group_id: int, player_id: int):
                           obj=player)
     if form.is_submitted() and form.validate():
         try:
-            groups.check_unique_name(group, form.name.data, "name", player)
-            player.name, player.colour = form.name.data, form.colour.data
-            db.session.commit()
+            groups.edit_player(group, player, form.name.data, form.colour.data)
             flash(f"Saved {player.name}.")
             return redirect(url_for("players.index", group_id=group.id))
         except InputError as exc:  # the name is taken: a ConflictError on "name"
-            db.session.rollback()
             attach(form, exc, "name")
-        except IntegrityError:
-            db.session.rollback()
-            attach(form, InputError("That name was just taken by another player; pick "
-                                    "another.", "name"), "name")
     return render_template("players/edit.html", group=group, player=player, form=form,
                            history=groups.has_history(player)), (400 if form.errors else 200)
 
@@ -74,8 +65,7 @@ def hide(group_id: int, player_id: int):
     """Hide a player from new matches, or show them again."""
     group = access.current_group(group_id)
     player = _player(group, player_id)
-    player.hidden = not player.hidden
-    db.session.commit()
+    groups.toggle_hidden(player)
     flash(f"{player.name} is {'hidden' if player.hidden else 'shown again'}.")
     return redirect(url_for("players.index", group_id=group.id))
 

@@ -6,8 +6,7 @@ from flask import Blueprint, abort, current_app, flash, redirect, render_templat
 
 from scorekeeper.core.sheets import GAMES
 from scorekeeper.extensions import limiter, limits_off
-from scorekeeper.store.extensions import db
-from scorekeeper.store.models import Group, Match, new_token
+from scorekeeper.store import groups
 from scorekeeper.web import access
 from scorekeeper.web.confirm import asks_first
 from scorekeeper.web.groups.forms import GroupForm
@@ -40,9 +39,7 @@ def create():
         return render_template("groups/index.html", groups=access.member_groups(),
                                form=form), 400
     name = form.name.data
-    group = Group(name=name)
-    db.session.add(group)
-    db.session.commit()
+    group = groups.create_group(name)
     access.join(group)
     flash(f"Started {name}. Add the players, then start a match.")
     return redirect(url_for("players.index", group_id=group.id))
@@ -52,10 +49,7 @@ def create():
 def show(group_id: int):
     """A group's home: its matches, players and invite link."""
     group = access.current_group(group_id)
-    matches = db.session.scalars(
-        db.select(Match).where(Match.group_id == group.id)
-        .order_by(Match.created_at.desc(), Match.id.desc()).limit(50)
-    ).all()
+    matches = groups.recent_matches(group)
     invite = public_url("groups.join", token=group.invite_token)
     return render_template("groups/show.html", group=group, matches=matches, invite=invite,
                            games=GAMES)
@@ -73,9 +67,7 @@ def invite_qr(group_id: int):
                error_message="Too many invite links opened from here; try again later.")
 def join(token: str):
     """Open an invite link: this phone may now edit the group."""
-    group = None
-    if 0 < len(token) <= 64:
-        group = db.session.scalar(db.select(Group).where(Group.invite_token == token))
+    group = groups.group_by_invite(token)
     if group is None:
         abort(404, "This invite link is wrong or has been replaced by a new one.")
     access.join(group)
@@ -92,8 +84,7 @@ def rotate_invite(group_id: int):
                           url_for("groups.show", group_id=group.id))
     if question:
         return question
-    group.invite_token = new_token()
-    db.session.commit()
+    groups.rotate_invite(group)
     access.join(group)
     flash("New invite link made. Other phones must open the new link to keep editing.")
     return redirect(url_for("groups.show", group_id=group.id))

@@ -32,8 +32,7 @@ from scorekeeper.core.cards import (
 from scorekeeper.core.deal import NINE, deal_problem
 from scorekeeper.core.scoring import card_points, hands_carry_cards
 from scorekeeper.core.sheets import LO, Sheet
-from scorekeeper.store.boards import MatchView, match_hand
-from scorekeeper.store.models import Hand
+from scorekeeper.store.boards import HandView, MatchView, match_hand
 
 BLOCKED = "none"
 LOST_NUMBER = "This form lost its hand number; reload the page."
@@ -160,7 +159,7 @@ def hand_form(sheet: Sheet, names: Sequence[str], in_play: Sequence[bool],
     return form
 
 
-def form_values(hand: Hand) -> dict[str, Any]:
+def form_values(hand: HandView) -> dict[str, Any]:
     """A stored hand as form data, to edit it."""
     values: dict[str, Any] = {
         "number": hand.number,
@@ -173,7 +172,7 @@ def form_values(hand: Hand) -> dict[str, Any]:
     return values
 
 
-def same_as_stored(hand: Hand, form: HandForm) -> bool:
+def same_as_stored(hand: HandView, form: HandForm) -> bool:
     """Whether a submitted hand is exactly the stored one (a double tap, not a clash)."""
     stored = {e.seat: e.cards for e in hand.entries}
     return (hand.out_seat == form.out_seat and hand.hand_size == form.hand_size.size

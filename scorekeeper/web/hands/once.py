@@ -12,8 +12,13 @@ import uuid
 from collections.abc import Mapping
 
 from scorekeeper.store.boards import MatchView
-from scorekeeper.store.idempotency import KEY_FIELD, clean_key, replayed, request_digest
-from scorekeeper.store.models import Hand
+from scorekeeper.store.idempotency import (
+    KEY_FIELD,
+    Answered,
+    clean_key,
+    replayed,
+    request_digest,
+)
 
 __all__ = ["KEY_FIELD", "already_recorded", "form_key", "new_key"]
 
@@ -34,7 +39,7 @@ def form_key(form: Mapping[str, str]) -> tuple[str | None, str | None]:
     return key, request_digest({k: v for k, v in form.items() if k not in _NOT_CONTENT})
 
 
-def already_recorded(match: MatchView, form: Mapping[str, str]) -> Hand | None:
+def already_recorded(match: MatchView, form: Mapping[str, str]) -> Answered | None:
     """The hand this very form already stored, else None; :class:`KeyReuseError` when its
     key was used for a different hand (a form reused after the back button)."""
     return replayed(match, *form_key(form))

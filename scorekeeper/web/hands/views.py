@@ -9,14 +9,8 @@ from scorekeeper.core.errors import ConflictError, InputError
 from scorekeeper.core.text import sentence
 from scorekeeper.store.boards import GroupView, MatchView, match_hand, reread
 from scorekeeper.store.idempotency import KeyReuseError
-from scorekeeper.store.records import (
-    current_standings,
-    delete_last_hand,
-    edit_hand,
-    match_names,
-    match_sheet,
-    record_hand,
-)
+from scorekeeper.store.reading import current_standings, match_names, match_sheet
+from scorekeeper.store.records import delete_last_hand, edit_hand, record_hand
 from scorekeeper.web import access
 from scorekeeper.web.confirm import asks_first
 from scorekeeper.web.hands.clash import (
@@ -85,14 +79,14 @@ def new(group_id: int, match_id: int):
     if form.validate():
         key, digest = form_key(request.form)
         try:
-            record_hand(match, form.number.data, form.out_seat, form.held(),
+            saved = record_hand(match, form.number.data, form.out_seat, form.held(),
                         form.hand_size.size, key=key, digest=digest)
         except ConflictError:
             return _conflict(group, match, form)
         except InputError as exc:
             form.refuse(exc.field or "cards", sentence(exc))
         else:
-            flash(hand_news(match, form.number.data))
+            flash(hand_news(saved.match, form.number.data))
             return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
     return _render(group, match, number, form, False, 400)
 
@@ -162,14 +156,14 @@ def edit(group_id: int, match_id: int, number: int):
     form.number.raw_data = [str(number)]
     if form.validate():
         try:
-            edit_hand(match, number, form.out_seat, form.held(), form.hand_size.size)
+            edited = edit_hand(match, number, form.out_seat, form.held(), form.hand_size.size)
         except ConflictError:
             return _clash(group, match, edit_clash(reread(match), number, request.form))
         except InputError as exc:
             form.refuse(exc.field or "cards", sentence(exc))
         else:
             message = f"Hand {number} updated; totals recomputed."
-            if was_over and match.status != "finished":
+            if was_over and edited.match.status != "finished":
                 message += " The match is open again."
             flash(message)
             return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
@@ -198,11 +192,11 @@ def delete_last(group_id: int, match_id: int):
     if delete_stale(match, shown):
         return _clash(group, match, delete_clash(match, shown))
     try:
-        number = delete_last_hand(match)
+        delete_last_hand(match)  # the newest: hand match.hand_count, as the view read it
     except ConflictError:
         return _clash(group, match, RACED_DELETE)
     except InputError as exc:
         flash(sentence(exc), "error")
     else:
-        flash(f"Hand {number} deleted; totals recomputed.")
+        flash(f"Hand {match.hand_count} deleted; totals recomputed.")
     return redirect(board_url)

@@ -29,7 +29,7 @@ from scorekeeper.store.boards import view_of
 from scorekeeper.store.extensions import db
 from scorekeeper.store.history import HistoryFilter, history_page, record_match
 from scorekeeper.store.models import Group, Player
-from scorekeeper.store.records import match_sheet, match_standings
+from scorekeeper.store.reading import match_sheet, match_standings
 from scorekeeper.store.statistics import player_figures
 from scorekeeper.store.transfer import (
     Limits,
@@ -115,7 +115,8 @@ def export_group(group_id: int, fmt: str):
 @bp.get("/matches/<int:match_id>/export.<any(json, csv):fmt>")
 def export_match(group_id: int, match_id: int, fmt: str):
     """Download one match."""
-    group, match = access.member_match(group_id, match_id)
+    match = access.member_board(group_id, match_id)[1]
+    group = access.current_group(group_id)
     return _download(group, load_matches(group, match.id), fmt, f"scorekeeper-match-{match.id}")
 
 

@@ -7,11 +7,11 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.sheets import GAMES, LO, options_for, rules_summary
 from scorekeeper.core.text import name_key, sentence
-from scorekeeper.store.boards import view_of
 from scorekeeper.store.extensions import db
-from scorekeeper.store.groups import add_player
-from scorekeeper.store.models import Group, Match, new_token
-from scorekeeper.store.records import create_match, current_standings, match_sheet
+from scorekeeper.store.groups import add_player, last_seating, rotate_view_token
+from scorekeeper.store.models import Group
+from scorekeeper.store.reading import current_standings, match_sheet
+from scorekeeper.store.records import create_match
 from scorekeeper.web import access
 from scorekeeper.web.confirm import asks_first
 from scorekeeper.web.links import public_url
@@ -23,17 +23,10 @@ bp = Blueprint("matches", __name__)
 PREFIX = "/groups/<int:group_id>/matches"
 
 
-def _last_seating(group: Group) -> list[int]:
-    """The player ids of the group's latest match, in seat order (none yet: empty)."""
-    latest = db.session.scalar(db.select(Match).where(Match.group_id == group.id)
-                               .order_by(Match.created_at.desc(), Match.id.desc()).limit(1))
-    return [] if latest is None else [seat.player_id for seat in latest.seats]
-
-
 def _render_new(group: Group, game: str, form: SetupForm, status: int = 200):
     """The new-match page; the group's players listed with the last match's table first,
     in its seat order, so the same table sits down again in the fewest taps."""
-    last = _last_seating(group)
+    last = last_seating(group)
     candidates = sorted((p for p in group.players if not p.hidden),
                         key=lambda p: last.index(p.id) if p.id in last else len(last))
     info = GAMES[game]
@@ -112,13 +105,14 @@ def view(token: str):
 def rematch(group_id: int, match_id: int):
     """A new match once this one is finished: same players, same sheet, the deal moved
     one seat on."""
-    group, old = access.member_match(group_id, match_id)
-    view = view_of(old)
-    if not current_standings(view).over:
+    old = access.member_board(group_id, match_id)[1]
+    group = access.current_group(group_id)  # its players take the seats again
+    if not current_standings(old).over:
         flash("A rematch starts once this match is finished.", "error")
         return redirect(url_for("matches.show", group_id=group.id, match_id=old.id))
-    players = [seat.player for seat in old.seats]
-    match = create_match(group, match_sheet(view), players, (old.first_dealer + 1) % len(players))
+    by_id = {player.id: player for player in group.players}
+    players = [by_id[seat.player.id] for seat in old.seats]
+    match = create_match(group, match_sheet(old), players, (old.first_dealer + 1) % len(players))
     flash(f"Rematch! {players[match.first_dealer].name} deals first.")
     return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
 
@@ -126,13 +120,12 @@ def rematch(group_id: int, match_id: int):
 @bp.post(PREFIX + "/<int:match_id>/view-link")
 def rotate_view(group_id: int, match_id: int):
     """Replace the view link: the old one stops working."""
-    group, match = access.member_match(group_id, match_id)
+    group, match = access.member_board(group_id, match_id)
     question = asks_first("Make a new view link? Anyone watching with the old one loses "
                           "the scoreboard.", "Make a new view link",
                           url_for("matches.show", group_id=group.id, match_id=match.id) + "#share")
     if question:
         return question
-    match.view_token = new_token()
-    db.session.commit()
+    rotate_view_token(match)
     flash("New view link made; the old one no longer works.")
     return redirect(url_for("matches.show", group_id=group.id, match_id=match.id) + "#share")

@@ -262,7 +262,7 @@ def record_elsewhere(app, mid: int, number: int, out: int, *held: str) -> None:
     """Another phone records a hand (straight through the records layer)."""
     with app.app_context():
         match = view_of(db.session.get(Match, mid))
-        record_hand(match, number, out, [parse_cards(h) for h in held])
+        match = record_hand(match, number, out, [parse_cards(h) for h in held]).match
 
 
 def bump_version_elsewhere(app, mid: int):

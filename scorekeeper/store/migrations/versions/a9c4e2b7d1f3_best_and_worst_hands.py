@@ -18,7 +18,7 @@ that revision's ``db rebuild`` to fill.
 import sqlalchemy as sa
 from alembic import op
 
-from scorekeeper.store.rating_rows import rerate_group
+from scorekeeper.store import projection
 
 revision = "a9c4e2b7d1f3"
 down_revision = "f3b9d1c7a5e2"
@@ -43,7 +43,7 @@ def upgrade():
         batch.drop_column("top_hand_match_id")
     conn = op.get_bind()
     for (group_id,) in conn.execute(sa.text('SELECT id FROM "group" ORDER BY id')).all():
-        rerate_group(conn, group_id)
+        projection.rerate(conn, group_id)
 
 
 # The most points each seat's line took in one hand of each match: what top_hand held.

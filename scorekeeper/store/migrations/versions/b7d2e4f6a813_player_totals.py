@@ -6,7 +6,7 @@ Revises: b8d2f4a61c37
 Create Date: 2026-12-01 03:30:00
 
 The player page reads these few rows instead of adding up one row per match; the
-records keep them with every later change (``scorekeeper.store.totals``). Existing
+records keep them with every later change (``scorekeeper.store.projection.player_totals``). Existing
 groups get them here, computed in the database from ``seat_figures`` by the same
 definitions: sums and counts grouped per player, the best comeback as each player's
 won match with the largest deficit (the earliest on a tie).

@@ -7,7 +7,7 @@ Create Date: 2026-12-01 04:00:00
 A save of the next hand moves this state on by one hand instead of replaying the whole
 match. Existing matches get it here from a replay of their stored hands
 and their stored seat figures, a batch of matches at a time, by the same functions
-the records use (:mod:`scorekeeper.store.running`). A row whose hands do not replay
+the records use (:mod:`scorekeeper.store.projection.running_state`). A row whose hands do not replay
 (none should) is left NULL, which the records treat as "replay it".
 """
 
@@ -18,7 +18,7 @@ from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.scoring import HandResult, standings
 from scorekeeper.core.sheets import Sheet
-from scorekeeper.store.running import of_replay, to_text
+from scorekeeper.store.projection.running_state import of_replay, to_text
 
 revision = "b8d2f4a61c37"
 down_revision = "e7a3c91f4b28"

@@ -24,7 +24,7 @@ branch_labels = None
 depends_on = None
 
 BATCH = 500
-KEPT = 10  # as scorekeeper.store.running.KEPT when this was written
+KEPT = 10  # as scorekeeper.store.projection.running_state.KEPT when this was written
 
 
 def _dumps(data: dict) -> str:

@@ -6,7 +6,7 @@ Revises: d4a7c2e9b1f6
 Create Date: 2026-12-01 15:00:00
 
 The leaderboard reads these rows instead of replaying a group's matches; the records
-keep them with every later change to a finished match (``scorekeeper.store.rating_rows``).
+keep them with every later change to a finished match (``scorekeeper.store.projection.rating_chains``).
 Existing groups get them from the same function ``db rebuild`` uses, in the latest
 revision that changes these tables (a9c4e2b7d1f3, the best and worst hands): that
 function writes the columns of the newest models, which do not exist yet here.

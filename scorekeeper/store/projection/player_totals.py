@@ -8,7 +8,7 @@ so a save costs O(seats), not O(matches). Sums and counts are differences. The b
 comeback is a maximum, which a difference cannot lower: a better candidate replaces it
 in the same statement, and when the match that held it changes (only a match that had
 a winner can hold it), it is looked up again in ``seat_figures`` (one index range,
-``LIMIT 1``), which is why this figure comes after :mod:`.figures`. Rebuilt and
+``LIMIT 1``), which is why this figure comes after :mod:`.seat_rows`. Rebuilt and
 verified, the same sums are taken over every seat row of the group at once.
 """
 
@@ -19,14 +19,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Integer, and_, case, cast, delete, func, insert, or_, select, update
+from sqlalchemy import Integer, and_, case, cast, delete, func, insert, or_, select, tuple_, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
-from scorekeeper.store.derived import Change, GroupState, Kept
-from scorekeeper.store.models import Player, PlayerFalls, PlayerRivals, PlayerTotals, SeatFigures
+from scorekeeper.store.models import Player, PlayerFalls, PlayerRivals, PlayerTotals, SeatFigureRow
+from scorekeeper.store.projection.states import Change, GroupState, Kept
 
-__all__ = ["ADDED", "BEST_FIRST", "SUMMED", "TOTALS", "summed_in_sql"]
+__all__ = ["ADDED", "BEST_FIRST", "SUMMED", "TOTALS", "comeback_rank", "summed_in_sql"]
 
 T = PlayerTotals
 # What one seat's row adds to each total: the seat_figures column (a flag counts 1 when
@@ -38,8 +38,18 @@ ADDED: tuple[tuple[str, str, bool], ...] = (
     ("caught_eight", "caught_eight", True), ("caught_joker", "caught_joker", True))
 SUMMED = tuple(total for total, _, _ in ADDED)
 BEST = ("best_deficit", "best_match_id", "best_hand")
-# The best comeback first: the largest deficit, the earliest match on a tie (``_better``).
-BEST_FIRST = (SeatFigures.deficit.desc(), SeatFigures.match_id)
+
+
+def comeback_rank(deficit: Any, match_id: Any) -> tuple[Any, Any]:
+    """The one definition of "the biggest comeback": the largest deficit won from, the
+    earliest match (lowest id) on a tie; the smaller rank is the bigger comeback. It
+    ranks numbers and SQL columns alike, so the projection's sums, its upsert, a
+    season's figures and the ratings' records all order comebacks by it."""
+    return -deficit, match_id
+
+
+# The best comeback first, as SQL orders seat rows.
+BEST_FIRST = comeback_rank(SeatFigureRow.deficit, SeatFigureRow.match_id)
 Row = Mapping[Any, Any]  # a seat_figures row: its columns by name
 
 
@@ -57,7 +67,7 @@ def summed_in_sql(names: Iterable[str]) -> list[Any]:
     sums = []
     for name in names:
         column, present = sources[name]
-        value = cast(getattr(SeatFigures, column), Integer)
+        value = cast(getattr(SeatFigureRow, column), Integer)
         sums.append(func.coalesce(func.sum(value if present else 1 - value), 0))
     return sums
 
@@ -71,8 +81,8 @@ def _pairs(rows: list[Row]) -> dict[tuple[int, int], tuple[int, int, int]]:
 
 
 def _better(a: tuple[int, int, int], b: tuple[int, int, int] | None) -> bool:
-    """Whether comeback ``a`` beats ``b``: a larger deficit, the earlier match on a tie."""
-    return b is None or (a[0], -a[1]) > (b[0], -b[1])
+    """Whether comeback ``a`` (deficit, match, hand) beats ``b``."""
+    return b is None or comeback_rank(a[0], a[1]) < comeback_rank(b[0], b[1])
 
 
 class _Delta:
@@ -140,9 +150,9 @@ def _upsert_statement(dialect_name: str, model: type, keys: tuple[str, ...],
               for name in names if name not in keys and name not in kept}
     if kept:
         better = and_(new.best_deficit.is_not(None),
-                      or_(T.best_deficit.is_(None), new.best_deficit > T.best_deficit,
-                          and_(new.best_deficit == T.best_deficit,
-                               new.best_match_id < T.best_match_id)))
+                      or_(T.best_deficit.is_(None),
+                          tuple_(*comeback_rank(new.best_deficit, new.best_match_id))
+                          < tuple_(*comeback_rank(T.best_deficit, T.best_match_id))))
         values |= {name: case((better, new[name]), else_=table.c[name]) for name in kept}
     return statement.on_conflict_do_update(index_elements=list(keys), set_=values)
 
@@ -180,7 +190,7 @@ def _recheck(connection: Connection, keys: set[tuple[int, str, int]]) -> None:
     by_match: dict[tuple[str, int], list[int]] = defaultdict(list)
     for player, game, match in keys:
         by_match[game, match].append(player)
-    F = SeatFigures
+    F = SeatFigureRow
     for (game, match), players in sorted(by_match.items()):
         held = connection.scalars(select(T.player_id).where(
             T.game == game, T.best_match_id == match, T.player_id.in_(sorted(players)))).all()

@@ -3,39 +3,47 @@
 A match's hands are the facts; what the pages read quickly is derived from them by the
 core (:func:`~scorekeeper.core.scoring.standings`, the running state, each seat's
 :func:`~scorekeeper.core.stats.seat_figures`) and kept in these figures, each a
-:class:`~.derived.Figure` listed in :data:`FIGURES`:
+:class:`~.states.Figure` listed in :data:`DERIVED_FIGURES`:
 
-* :data:`.listing.LISTING` — the match's listing columns (``hand_count``, ``status``,
-  ``finished_at``), its running state (``running_json``) and each seat's ``winner``;
-* :data:`.figures.SEAT_FIGURES` — ``seat_figures``, one row per seat per match;
-* :data:`.totals.TOTALS` — ``player_totals``, ``player_falls`` and ``player_rivals``,
-  those rows summed per player;
+* :data:`.hand_scores.HAND_SCORES` — each hand's ``dealer`` and each entry's
+  ``points``: the writer hands over the new hands as entered and this figure writes
+  them with both (see :mod:`.hand_scores`); a replay's moved values are mended;
+* :data:`.match_columns.MATCH_COLUMNS` — the match's listing columns (``hand_count``,
+  ``status``, ``finished_at``), its running state (``running_json``) and each seat's
+  ``winner``;
+* :data:`.seat_rows.SEAT_FIGURES` — ``seat_figures``, one row per seat per match;
+* :data:`.player_totals.TOTALS` — ``player_totals``, ``player_falls`` and
+  ``player_rivals``, those rows summed per player;
 * :data:`.rating_figure.RATINGS` — ``rating`` and ``rating_step``, each player's
   rating per game and scope from the finished matches in finish order (it reads the
-  listing and seat figures written before it);
-* :data:`.hand_scores.HAND_SCORES` — each hand's ``dealer`` and each entry's
-  ``points``, which the writer stores with the hands themselves: checked and mended
-  here, never projected.
+  listing, seat figures and points written before it; the model is
+  :mod:`.rating_model`, its chains of rows :mod:`.rating_chains`).
 
-Three entry points, and nothing else writes a derived row:
+The entry points, and nothing else writes a derived row:
 
-* :func:`project` — the writer (:mod:`.records`) calls it in the transaction of every
-  change to a match's hands, with each changed match's :class:`~.derived.MatchState`
-  before (``None``: a new match) and after; each figure writes the difference.
+* :func:`project` — the writer (:mod:`scorekeeper.store.records`) calls it in the
+  transaction of every change to a match's hands, with each changed match's
+  :class:`~.states.MatchState` before (``None``: a new match) and after and the new
+  hands as entered; each figure writes the difference.
+* :func:`reseason` — a group's named seasons changed (one added, moved or deleted, in
+  the caller's transaction): their rating chains are worked out again.
+* :func:`rerate` — every rating chain of a group worked out again from its stored
+  matches (the migration that added the ratings).
 * :func:`rebuild` — recomputes every derived row of a group from its stored hands and
   rewrites them (``scorekeeper db rebuild``).
 * :func:`verify` — recomputes the same rows and lists each :class:`Difference` from
   what is stored (``scorekeeper db verify``).
 
-How a new derived figure (ratings, say) plugs in: write a module of the store with one
-:class:`~.derived.Figure` — its ``tables`` (one :class:`~.derived.Kept` per table: the
+How a new derived figure (ratings, say) plugs in: write a module of this package with
+one :class:`~.states.Figure` — its ``tables`` (one :class:`~.states.Kept` per table: the
 key and compared columns, how to read the group's stored rows, how to compute them
-from a :class:`~.derived.GroupState` — every match's state, oldest first — and how to
+from a :class:`~.states.GroupState` — every match's state, oldest first — and how to
 replace a group's rows) and its ``project(connection, changes)``, which writes what the
-writer's :class:`~.derived.Change` list changes, in the writer's transaction. Then add
-it to :data:`FIGURES`, after the figures it reads. :func:`rebuild`, :func:`verify`, the
-CLI and the tests that corrupt every derived table find it there; the writer needs no
-change.
+writer's :class:`~.states.Change` list changes, in the writer's transaction. Then add
+it to :data:`DERIVED_FIGURES`, after the figures it reads. :func:`rebuild`,
+:func:`verify`, the CLI, the tests that corrupt every derived table and the watch on
+who writes derived values (``tests/support/derived_writes.py``) find it there; the
+writer needs no change.
 """
 
 from __future__ import annotations
@@ -47,18 +55,20 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
-from scorekeeper.store.derived import Change, Figure, GroupState, Kept, Row
-from scorekeeper.store.figures import SEAT_FIGURES
-from scorekeeper.store.hand_scores import HAND_SCORES
-from scorekeeper.store.listing import LISTING
-from scorekeeper.store.rating_figure import RATINGS
-from scorekeeper.store.replayed import group_state
-from scorekeeper.store.totals import TOTALS
+from scorekeeper.store.projection import rating_chains
+from scorekeeper.store.projection.hand_scores import HAND_SCORES
+from scorekeeper.store.projection.match_columns import MATCH_COLUMNS
+from scorekeeper.store.projection.player_totals import TOTALS
+from scorekeeper.store.projection.rating_figure import RATINGS
+from scorekeeper.store.projection.replay import group_state
+from scorekeeper.store.projection.seat_rows import SEAT_FIGURES
+from scorekeeper.store.projection.states import Change, Figure, GroupState, Kept, Row
 
-__all__ = ["FIGURES", "Difference", "project", "rebuild", "recompute", "verify"]
+__all__ = ["DERIVED_FIGURES", "Difference", "project", "rebuild", "recompute", "rerate",
+           "reseason", "verify"]
 
 # Every derived figure, in writing order: a figure may read what those before it wrote.
-FIGURES: list[Figure] = [LISTING, SEAT_FIGURES, TOTALS, RATINGS, HAND_SCORES]
+DERIVED_FIGURES: list[Figure] = [HAND_SCORES, MATCH_COLUMNS, SEAT_FIGURES, TOTALS, RATINGS]
 
 
 @dataclass(frozen=True)
@@ -84,8 +94,20 @@ def project(connection: Connection, changes: Sequence[Change]) -> None:
     """Write every figure's part of ``changes``: the one entry point of the writer,
     called in the same transaction as the change to the hands."""
     if changes:
-        for figure in FIGURES:
+        for figure in DERIVED_FIGURES:
             figure.project(connection, changes)
+
+
+def reseason(connection: Connection, group_id: int) -> None:
+    """Work out the group's named seasons' ratings again after a season was added,
+    changed or deleted (in the caller's transaction, the season's row written)."""
+    rating_chains.reseason(connection, group_id)
+
+
+def rerate(connection: Connection, group_id: int) -> int:
+    """Rate every chain of the group again from its stored matches; returns how many
+    steps were written."""
+    return rating_chains.rerate_group(connection, group_id)
 
 
 def recompute(connection: Connection, group_id: int) -> GroupState:
@@ -137,7 +159,7 @@ def verify(connection: Connection, group_id: int) -> list[Difference]:
     wholly or not at all)."""
     state = recompute(connection, group_id)
     found = []
-    for figure in FIGURES:
+    for figure in DERIVED_FIGURES:
         for kept in figure.tables:
             found += _compare(group_id, kept, kept.stored(connection, group_id),
                               kept.expected(state))
@@ -149,7 +171,7 @@ def rebuild(connection: Connection, group_id: int) -> int:
     ``connection``'s transaction); returns how many values were wrong before."""
     state = recompute(connection, group_id)
     wrong = 0
-    for figure in FIGURES:
+    for figure in DERIVED_FIGURES:
         for kept in figure.tables:
             expected = list(kept.expected(state))
             wrong += len(_compare(group_id, kept, kept.stored(connection, group_id), expected))

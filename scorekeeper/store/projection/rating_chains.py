@@ -1,8 +1,9 @@
 """The stored ratings (tables ``rating`` and ``rating_step``), kept in step with the
 finished matches in the transaction of every change to one.
 
-:func:`match_changed` is called by the writer after it has written a change to a
-match that is finished now or was before (a finishing hand, an edit, a deleted hand):
+:func:`match_changed` is called by the ratings figure (:mod:`.rating_figure`) for a
+change the writer made to a match that is finished now or was before (a finishing
+hand, an edit, a deleted hand):
 
 * a newly finished match whose players have no later match in its scopes (the usual
   case: the last hand was just recorded) is rated from its players' stored rows alone,
@@ -12,8 +13,10 @@ match that is finished now or was before (a finishing hand, an edit, a deleted h
   they are, the matches after it are rated again from their stored places.
 
 :func:`rerate_group` rates every chain of a group again from its stored matches (a
-bulk write: an import, the migration). ``db verify`` and ``db rebuild`` recompute the
-same rows from a full replay of the hands (:mod:`.rating_figure`).
+bulk write: an import, the migration); :func:`reseason` the named seasons' chains
+from the all-time steps. Both are reached through the projection's entry points.
+``db verify`` and ``db rebuild`` recompute the same rows from a full replay of the hands
+(:mod:`.rating_figure`).
 """
 
 from __future__ import annotations
@@ -32,11 +35,9 @@ from sqlalchemy.engine import Connection
 from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.hand_records import HandMarks, hand_records
 from scorekeeper.core.places import needs_hands, places
-from scorekeeper.core.ratings import ALL, scopes_of
+from scorekeeper.core.ratings import ALL, scopes_of, season_scope
 from scorekeeper.core.scoring import HandResult, MatchPosition, Standings, standings, standings_at
-from scorekeeper.core.sheets import Sheet
 from scorekeeper.core.stats import HandRow
-from scorekeeper.store.derived import sheet_limits
 from scorekeeper.store.models import (
     Hand,
     HandEntry,
@@ -45,9 +46,9 @@ from scorekeeper.store.models import (
     RatingStep,
     Season,
     Seat,
-    SeatFigures,
+    SeatFigureRow,
 )
-from scorekeeper.store.ratings import (
+from scorekeeper.store.projection.rating_model import (
     Finished,
     SeatResult,
     State,
@@ -58,6 +59,7 @@ from scorekeeper.store.ratings import (
     recount,
     walk,
 )
+from scorekeeper.store.projection.states import sheet_limits, stored_sheet
 
 __all__ = ["Known", "chains_of", "fold_chains", "match_changed", "rated", "rerate_group",
            "reseason", "write_rows"]
@@ -94,8 +96,8 @@ def _results(connection: Connection, rows: Sequence[Any], *where: Any,
             .join(Match, Match.id == Seat.match_id).where(*where)):
         seats[match_id][position] = player_id
     for match_id, seat, value in connection.execute(
-            select(SeatFigures.match_id, SeatFigures.seat, SeatFigures.deficit)
-            .join(Match, Match.id == SeatFigures.match_id).where(*where)):
+            select(SeatFigureRow.match_id, SeatFigureRow.seat, SeatFigureRow.deficit)
+            .join(Match, Match.id == SeatFigureRow.match_id).where(*where)):
         deficit[match_id, seat] = value
     marks = _hand_marks(connection, rows, seats, where, changed)
     replayed = _one_hand_tables(connection, rows, seats)
@@ -159,12 +161,6 @@ def _stored_marks(connection: Connection, where: Sequence[Any], changed: Collect
             for match_id, by_seat in kept.items()}
 
 
-@lru_cache(maxsize=64)
-def _sheet(text: str) -> Sheet:
-    """A stored sheet, parsed once per text (a rebuild reads thousands under a few)."""
-    return Sheet.from_json(text)
-
-
 def _names(seats: int) -> list[str]:
     return [str(seat) for seat in range(seats)]  # only the reason's words use names
 
@@ -173,7 +169,7 @@ def _one_hand_tables(connection: Connection, rows: Sequence[Any],
                      seats: dict[int, dict[int, int]]) -> dict[int, Standings]:
     """Full replays of the one-hand matches among ``rows`` (one statement for all)."""
     wanted = {row.id: row for row in rows
-              if needs_hands(_sheet(row.sheet_json), len(seats[row.id]))}
+              if needs_hands(stored_sheet(row.sheet_json), len(seats[row.id]))}
     if not wanted:
         return {}
     held: dict[int, dict[int, list[Any]]] = defaultdict(lambda: defaultdict(list))
@@ -188,7 +184,7 @@ def _one_hand_tables(connection: Connection, rows: Sequence[Any],
     for match_id, row in wanted.items():
         n = len(seats[match_id])
         result = HandResult.of(outs.get(match_id), [held[match_id][s] for s in range(n)])
-        tables[match_id] = standings(_sheet(row.sheet_json), _names(n), row.first_dealer,
+        tables[match_id] = standings(stored_sheet(row.sheet_json), _names(n), row.first_dealer,
                                      [result])
     return tables
 
@@ -197,7 +193,7 @@ def _places(row: Any, seats: int, replayed: Standings | None
             ) -> tuple[tuple[int, ...] | None, tuple[int, ...]]:
     """A match's places and winners from its stored sheet and final position (or its
     full replay, where the places need one)."""
-    sheet = _sheet(row.sheet_json)
+    sheet = stored_sheet(row.sheet_json)
     table = replayed or standings_at(
         sheet, _names(seats), MatchPosition.from_dict(json.loads(row.running_json)["position"]))
     return places(sheet, table), table.winners
@@ -468,22 +464,23 @@ def write_rows(connection: Connection, steps: list[dict[str, Any]],
         connection.execute(insert(Rating), rows)
 
 
-def reseason(connection: Connection, group_id: int, season_id: int,
-             days: tuple[date, date] | None) -> None:
-    """Recompute a named season's chains after it was defined, changed (``days``: its
-    first and last day) or deleted (``days`` None), from the all-time steps of the
-    matches finished within it: no match is read again."""
-    scope = f"s{season_id}"
-    S = RatingStep
-    games = connection.scalars(select(S.game).where(S.group_id == group_id, S.scope == "all")
-                               .distinct()).all()
-    connection.execute(delete(S).where(S.group_id == group_id, S.scope == scope))
-    connection.execute(delete(Rating).where(Rating.group_id == group_id, Rating.scope == scope))
-    if days is None:
+def reseason(connection: Connection, group_id: int) -> None:
+    """Work out every named season's chains of the group again (one was defined,
+    changed or deleted) from the all-time steps of the matches finished within each:
+    no match is read again."""
+    S, R = RatingStep, Rating
+    named = S.scope.like("s%")
+    connection.execute(delete(S).where(S.group_id == group_id, named))
+    connection.execute(delete(R).where(R.group_id == group_id, R.scope.like("s%")))
+    seasons = _seasons(connection, group_id)
+    if not seasons:
         return
-    first, last = days
+    games = connection.scalars(select(S.game).where(S.group_id == group_id, S.scope == ALL)
+                               .distinct()).all()
     for game in sorted(games):
-        matches = [m for m, _ in _steps_of(connection, group_id, game, "all")
-                   if first <= m.key[0].date() <= last]
-        states, steps = fold(matches)
-        _write_chain(connection, (group_id, game, scope), states, steps, ())
+        chain = _steps_of(connection, group_id, game, ALL)
+        for season_id, first, last in seasons:
+            matches = [m for m, _ in chain if first <= m.key[0].date() <= last]
+            states, steps = fold(matches)
+            _write_chain(connection, (group_id, game, season_scope(season_id)), states,
+                         steps, ())

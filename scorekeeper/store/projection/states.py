@@ -23,14 +23,16 @@ from scorekeeper.core.scoring import MatchPosition, Standings, position_of
 from scorekeeper.core.sheets import Sheet
 from scorekeeper.core.stats import HandRow, seat_figures
 from scorekeeper.core.stats import SeatFigures as Figures
-from scorekeeper.store import running
 from scorekeeper.store.models import utcnow
+from scorekeeper.store.projection import running_state
 
-__all__ = ["FIGURE_COLUMNS", "Change", "Figure", "GroupState", "Kept", "MatchState",
-           "Replayed", "Row", "after_step", "replay_of", "replayed_figures",
-           "sheet_limits", "state_of"]
+__all__ = ["FIGURE_COLUMNS", "LISTED", "Change", "EnteredHand", "Figure", "GroupState", "Kept",
+           "MatchState", "Replayed", "Row", "after_step", "replay_of", "replayed_figures",
+           "sheet_limits", "state_of", "stored_sheet"]
 
 Row = Mapping[Any, Any]  # a derived row: its columns by name
+# The match row's derived columns, the listing's (see :mod:`.match_columns`).
+LISTED = ("hand_count", "status", "finished_at", "running_json")
 
 
 @dataclass(frozen=True)
@@ -44,10 +46,10 @@ class MatchState:
     ``places`` (:func:`scorekeeper.core.places.places`, None until finished),
     ``hand_marks`` (each seat's best and worst hand,
     :func:`scorekeeper.core.hand_records.hand_records`) and ``scored`` (each hand's
-    dealer and every seat's points, in order) come with a full replay
-    (:func:`replay_of`, then :func:`state_of`: what ``verify`` and ``rebuild``
-    recompute from); a state moved
-    on by one hand has none, and the ratings' writer reads the stored facts instead."""
+    dealer and every seat's points, in order from hand ``scored_from``) come with a full
+    replay (:func:`replay_of`, then :func:`state_of`: what ``verify`` and ``rebuild``
+    recompute from); a state moved on by one hand has no places or marks (the ratings'
+    writer reads the stored facts instead) and that one hand's score."""
 
     match_id: int
     game: str
@@ -56,11 +58,12 @@ class MatchState:
     status: str
     finished_at: datetime | None
     winners: tuple[int, ...]
-    running: running.Running
+    running: running_state.Running
     created_at: datetime | None = None
     places: tuple[int, ...] | None = None
     hand_marks: tuple[HandMarks, ...] = ()
     scored: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    scored_from: int = 1  # the number of the first hand in ``scored``
 
     @property
     def finished(self) -> bool:
@@ -68,19 +71,18 @@ class MatchState:
 
     @property
     def running_json(self) -> str:
-        return running.to_text(self.running)
+        return running_state.to_text(self.running)
 
     def listing(self) -> dict[str, Any]:
         """The match row's derived columns."""
-        return {"hand_count": self.hand_count, "status": self.status,
-                "finished_at": self.finished_at, "running_json": self.running_json}
+        return {name: getattr(self, name) for name in LISTED}
 
     def seat_rows(self) -> list[dict[str, Any]]:
         """Each seat's ``seat_figures`` row."""
         over, winners = self.finished, self.winners
         return [{"match_id": self.match_id, "seat": f.seat, "player_id": self.players[f.seat],
                  "game": self.game, "finished": over, "won": over and f.seat in winners,
-                 **dict(zip(FIGURE_COLUMNS, running.FIGURES_OF(f), strict=True))}
+                 **dict(zip(FIGURE_COLUMNS, running_state.FIGURES_OF(f), strict=True))}
                 for f in self.running.figures]
 
 
@@ -115,12 +117,12 @@ class Replayed:
     places: tuple[int, ...] | None
     marks: tuple[tuple[int, int], ...]
 
-    def running(self) -> running.Running:
+    def running(self) -> running_state.Running:
         """The running state the replay ends in."""
-        return running.Running(
+        return running_state.Running(
             self.position,
             tuple(Figures(seat, *values) for seat, values in enumerate(self.figures)),
-            running.recent_of(self.dealers, self.outs, self.points))
+            running_state.recent_of(self.dealers, self.outs, self.points))
 
 
 def replay_of(game: str, sheet_json: str, table: Standings, texts: Sequence[tuple[str, ...]],
@@ -134,8 +136,8 @@ def replay_of(game: str, sheet_json: str, table: Standings, texts: Sequence[tupl
     marks = tuple((m.best, m.worst) for m in hand_records(game, seats, rows,
                                                           sheet_limits(sheet_json)[0]))
     return Replayed(table.dealers, tuple(outs), tuple(score.points for score in table.hands),
-                    position_of(table), tuple(running.FIGURES_OF(f) for f in figures),
-                    places(_sheet(sheet_json), table), marks)
+                    position_of(table), tuple(running_state.FIGURES_OF(f) for f in figures),
+                    places(stored_sheet(sheet_json), table), marks)
 
 
 def state_of(match_id: int, game: str, players: Sequence[int], done: Replayed,
@@ -150,19 +152,24 @@ def state_of(match_id: int, game: str, players: Sequence[int], done: Replayed,
                       tuple(zip(done.dealers, done.points, strict=True)))
 
 
-def after_step(before: MatchState, state: running.Running, table: Standings) -> MatchState:
+def after_step(before: MatchState, state: running_state.Running, table: Standings,
+               dealer: int, points: Sequence[int]) -> MatchState:
     """A match's state after one more hand: the running state moved on by it
-    (``state``) and the standings there (``table``)."""
+    (``state``), the standings there (``table``), and that hand's dealer and points as
+    the core scored them."""
     return replace(before, hand_count=table.played,
                    status="finished" if table.over else "active",
                    finished_at=_finish(table.over, before.finished_at),
                    winners=tuple(table.winners), running=state, places=None, hand_marks=(),
-                   scored=())
+                   scored=((dealer, tuple(points)),), scored_from=table.played)
 
 
 @lru_cache(maxsize=256)
-def _sheet(sheet_json: str) -> Sheet:
-    """A stored sheet, parsed once per text."""
+def stored_sheet(sheet_json: str) -> Sheet:
+    """A match's stored rule sheet, parsed and validated once per text and process (a
+    Sheet is immutable; a rebuild or an import reads thousands of matches under a few
+    sheets). The one cache of parsed sheets: the writer, the readers and the
+    projection all ask it."""
     return Sheet.from_json(sheet_json)
 
 
@@ -185,11 +192,35 @@ def replayed_figures(game: str, sheet_json: str, seats: int, rows: list[HandRow]
 
 
 @dataclass(frozen=True)
+class EnteredHand:
+    """A new hand as entered, the facts only: who went out, its own deal size, the
+    cards each seat held (canonical text, in seat order) and the idempotency key,
+    fingerprint and answer kept with it. The projection writes it with its dealer and
+    points (:mod:`.hand_scores`)."""
+
+    match_id: int
+    number: int
+    out_seat: int | None
+    hand_size: int | None
+    created_at: datetime
+    cards: tuple[str, ...]
+    idempotency_key: str | None = None
+    request_digest: str | None = None
+    reply_json: str | None = None
+
+
+@dataclass(frozen=True)
 class Change:
-    """One match's derived state before a write (``None``: the match is new) and after."""
+    """One match's derived state before a write (``None``: the match is new) and after,
+    and the hands the write adds (``entered``, as entered)."""
 
     before: MatchState | None
     after: MatchState
+    entered: tuple[EnteredHand, ...] = ()
+
+    def scored(self, number: int) -> tuple[int, tuple[int, ...]]:
+        """Hand ``number``'s dealer and points after the change."""
+        return self.after.scored[number - self.after.scored_from]
 
 
 @dataclass(frozen=True)

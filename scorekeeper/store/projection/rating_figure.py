@@ -1,13 +1,13 @@
 """The ratings as one of the projection's derived figures (:mod:`.projection`).
 
 ``project`` follows the writer: every change to a match that is finished, or was,
-moves the ratings on (:func:`.rating_rows.match_changed`: the usual finishing hand
+moves the ratings on (:func:`.rating_chains.match_changed`: the usual finishing hand
 rates its players from their rows; an edit of a past match replays its chains from
 there); many matches written at once (an import) rate the group's chains again.
 
 ``tables`` are what ``db verify`` and ``db rebuild`` recompute: the rating steps and
 the rating rows, from a full replay of the group's hands (each finished match's
-places, comeback and best and worst hands, in its :class:`~.derived.MatchState`) and its named
+places, comeback and best and worst hands, in its :class:`~.states.MatchState`) and its named
 seasons, compared column by column with what is stored.
 """
 
@@ -19,16 +19,16 @@ from typing import Any
 from sqlalchemy import delete, select
 from sqlalchemy.engine import Connection
 
-from scorekeeper.store.derived import Change, GroupState, Kept, MatchState, Row
 from scorekeeper.store.models import Match, Rating, RatingStep
-from scorekeeper.store.rating_rows import (
+from scorekeeper.store.projection.rating_chains import (
     chains_of,
     match_changed,
     rated,
     rerate_group,
     write_rows,
 )
-from scorekeeper.store.ratings import Finished, SeatResult
+from scorekeeper.store.projection.rating_model import Finished, SeatResult
+from scorekeeper.store.projection.states import Change, GroupState, Kept, MatchState, Row
 
 __all__ = ["RATINGS"]
 

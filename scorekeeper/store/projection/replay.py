@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import select
@@ -19,19 +18,19 @@ from sqlalchemy.engine import Connection
 
 from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.scoring import HandResult, standings
-from scorekeeper.core.sheets import Sheet
-from scorekeeper.store.derived import GroupState, MatchState, replay_of, state_of
 from scorekeeper.store.models import Hand, HandEntry, Match, Player, Season, Seat
+from scorekeeper.store.projection.states import (
+    GroupState,
+    MatchState,
+    replay_of,
+    state_of,
+    stored_sheet,
+)
 
 __all__ = ["group_state", "match_state", "running_text"]
 
 M, S, P, H, E = (Match.__table__, Seat.__table__, Player.__table__, Hand.__table__,
                  HandEntry.__table__)
-
-
-@lru_cache(maxsize=256)
-def _sheet(text: str) -> Sheet:
-    return Sheet.from_json(text)
 
 
 def _read(connection: Connection, group_id: int) -> tuple[Any, ...]:
@@ -63,7 +62,7 @@ def match_state(match: Any, seats: Sequence[Any], hands: Sequence[Any],
                 cards: dict[int, dict[int, str]]) -> MatchState:
     """One match's state from its row, its seats (in order), its hands (in order) and
     each hand's cards by seat."""
-    sheet, names = _sheet(match.sheet_json), [seat.name for seat in seats]
+    sheet, names = stored_sheet(match.sheet_json), [seat.name for seat in seats]
     texts = [tuple(cards[hand.id].get(seat, "") for seat in range(len(seats)))
              for hand in hands]
     results = [HandResult.of(hand.out_seat, [parse_cards(text) for text in held],

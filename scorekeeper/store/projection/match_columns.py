@@ -2,7 +2,7 @@
 
 The match row keeps ``hand_count``, ``status`` and ``finished_at`` (the history pages
 list and filter by them) and ``running_json`` (the position a save moves on from, see
-:mod:`.running`); each seat keeps ``winner``. All of them follow the hands; only
+:mod:`.running_state`); each seat keeps ``winner``. All of them follow the hands; only
 :mod:`.projection` calls this module, with the writer's changes.
 """
 
@@ -15,12 +15,12 @@ from typing import Any, cast
 from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.engine import Connection
 
-from scorekeeper.store.derived import Change, GroupState, Kept, Row
 from scorekeeper.store.models import Match, Seat
+from scorekeeper.store.projection.states import LISTED as COLUMNS
+from scorekeeper.store.projection.states import Change, GroupState, Kept, Row
 
-__all__ = ["LISTING"]
+__all__ = ["MATCH_COLUMNS"]
 
-COLUMNS = ("hand_count", "status", "finished_at", "running_json")
 M, S = cast(Table, Match.__table__), cast(Table, Seat.__table__)
 
 
@@ -43,7 +43,7 @@ def _flags(change: Change) -> list[dict[str, Any]]:
             for seat in sorted(turned)]
 
 
-class Listing:
+class MatchColumns:
     """The match row's derived columns and the seats' winner flags."""
 
     def project(self, connection: Connection, changes: Sequence[Change]) -> None:
@@ -93,4 +93,4 @@ def _replace_seats(connection: Connection, group: GroupState, rows: list[Row]) -
             {"at_match": r["match_id"], "at": r["position"], "flag": r["winner"]} for r in rows])
 
 
-LISTING = Listing()
+MATCH_COLUMNS = MatchColumns()

@@ -3,7 +3,7 @@
 One row per seat per match, so the player page adds up a row per match instead of
 replaying every hand. The values are the running state's figures
 (:func:`scorekeeper.core.stats.seat_figures`, moved on hand by hand by a save) with
-the match's ``game``, ``finished`` and ``won``; :mod:`.totals` sums them per player.
+the match's ``game``, ``finished`` and ``won``; :mod:`.player_totals` sums them per player.
 Only :mod:`.projection` calls this module, with the writer's changes.
 """
 
@@ -16,12 +16,12 @@ from typing import Any, cast
 from sqlalchemy import Table, bindparam, delete, insert, select, update
 from sqlalchemy.engine import Connection
 
-from scorekeeper.store.derived import FIGURE_COLUMNS, Change, GroupState, Kept, Row
-from scorekeeper.store.models import Match, SeatFigures
+from scorekeeper.store.models import Match, SeatFigureRow
+from scorekeeper.store.projection.states import FIGURE_COLUMNS, Change, GroupState, Kept, Row
 
 __all__ = ["COLUMNS", "SEAT_FIGURES"]
 
-F, M = cast(Table, SeatFigures.__table__), cast(Table, Match.__table__)
+F, M = cast(Table, SeatFigureRow.__table__), cast(Table, Match.__table__)
 CHANGING = ("finished", "won", *FIGURE_COLUMNS)  # what a change to the hands can move
 COLUMNS = ("player_id", "game", *CHANGING)
 

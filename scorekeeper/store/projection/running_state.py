@@ -100,7 +100,7 @@ def from_text(text: str) -> Running:
 def of_replay(table: Standings, values: Sequence[dict[str, Any]],
               outs: Sequence[int | None] | None = None) -> Running:
     """The state a full replay ends in: its standings, every seat's figure values
-    (as :func:`scorekeeper.store.figures.figure_values` gives them) and, given who went
+    (as :func:`scorekeeper.store.projection.seat_rows.figure_values` gives them) and, given who went
     out of each hand (``outs``), its last hands."""
     return at_end(table, [SeatFigures(v["seat"], **{name: v[name] for name in SEAT_FIGURE_NAMES})
                           for v in values], outs)
@@ -109,7 +109,7 @@ def of_replay(table: Standings, values: Sequence[dict[str, Any]],
 def at_end(table: Standings, figures: Sequence[SeatFigures],
            outs: Sequence[int | None] | None = None) -> Running:
     """The state a full replay ends in: its standings, every seat's figures (as
-    :func:`scorekeeper.store.figures.replayed_figures` gives them) and, given who went
+    :func:`scorekeeper.store.projection.seat_rows.replayed_figures` gives them) and, given who went
     out of each hand (``outs``), its last :data:`KEPT` hands."""
     recent = None if outs is None else recent_of(
         table.dealers, outs, [score.points for score in table.hands])

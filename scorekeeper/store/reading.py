@@ -1,0 +1,123 @@
+"""What pages and the API ask of a match, read from its view and its stored rows.
+
+The writer (:mod:`.records`) only writes; everything that shows a match reads it here:
+its sheet and names, its standings (after the last hand from the stored running state,
+or with every hand's history by replaying them), its hands as rows. Each answer is
+remembered by the stored text it came from, never on the objects, so a page, the
+API's check and the write of one request share the work.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Protocol
+
+from scorekeeper.core.cards import Card, parse_cards
+from scorekeeper.core.scoring import HandResult, Standings, standings, standings_at
+from scorekeeper.core.sheets import Sheet
+from scorekeeper.core.stats import HandRow
+from scorekeeper.store.boards import MatchView
+from scorekeeper.store.projection import running_state
+from scorekeeper.store.projection.states import stored_sheet
+
+__all__ = ["current_standings", "hand_results", "hand_rows", "match_names", "match_sheet",
+           "match_standings", "running_state_of"]
+
+
+class StoredEntry(Protocol):
+    """A seat's row of a stored hand, as :class:`~.boards.EntryView` (or an export's
+    loaded row) has it."""
+
+    @property
+    def seat(self) -> int: ...
+    @property
+    def cards(self) -> str: ...
+    @property
+    def points(self) -> int: ...
+
+
+class StoredHand(Protocol):
+    """A stored hand, as :class:`~.boards.HandView` (or an export's loaded row) has it."""
+
+    @property
+    def out_seat(self) -> int | None: ...
+    @property
+    def hand_size(self) -> int | None: ...
+    @property
+    def entries(self) -> Sequence[StoredEntry]: ...
+
+
+def match_sheet(match: MatchView) -> Sheet:
+    """The frozen rule sheet a match is played under."""
+    return stored_sheet(match.sheet_json)
+
+
+def match_names(match: MatchView) -> list[str]:
+    """Player names in seat order."""
+    return [seat.player.name for seat in match.seats]
+
+
+def _facts(match: MatchView, hands: Sequence[StoredHand]) -> tuple:
+    """Everything a full replay depends on, as plain values (the replay's cache key)."""
+    return (match.sheet_json, match.first_dealer, tuple(match_names(match)), len(match.seats),
+            tuple((h.out_seat, h.hand_size, tuple((e.seat, e.cards) for e in h.entries))
+                  for h in hands))
+
+
+@lru_cache(maxsize=64)
+def _replay(facts: tuple) -> tuple[tuple[HandResult, ...], Standings]:
+    """The hands as scoring input and their standings, once per set of facts."""
+    sheet_json, first_dealer, names, seats, hands = facts
+    results = []
+    for out, size, entries in hands:
+        held: list[list[Card]] = [[] for _ in range(seats)]
+        for seat, cards in entries:
+            held[seat] = parse_cards(cards)
+        results.append(HandResult.of(out, held, size))
+    return tuple(results), standings(stored_sheet(sheet_json), names, first_dealer, results)
+
+
+def hand_results(match: MatchView, hands: Sequence[StoredHand]) -> list[HandResult]:
+    """The match's stored ``hands`` (all of them, in order) as scoring input."""
+    return list(_replay(_facts(match, hands))[0])
+
+
+def match_standings(match: MatchView, hands: Sequence[StoredHand]) -> Standings:
+    """Standings derived from the match's stored ``hands`` (every hand replayed)."""
+    return _replay(_facts(match, hands))[1]
+
+
+def hand_rows(match: MatchView, hands: Sequence[StoredHand]) -> list[HandRow]:
+    """The match's ``hands`` as stored, one row each."""
+    seats = len(match.seats)
+    rows = []
+    for hand in hands:
+        cards, points = [""] * seats, [0] * seats
+        for entry in hand.entries:
+            cards[entry.seat], points[entry.seat] = entry.cards, entry.points
+        rows.append(HandRow(hand.out_seat, tuple(cards), tuple(points)))
+    return rows
+
+
+@lru_cache(maxsize=256)
+def _parsed(text: str) -> running_state.Running:
+    return running_state.from_text(text)
+
+
+def running_state_of(match: MatchView) -> running_state.Running:
+    """The match's stored running state (a view of a row from before the state was
+    kept has it worked out from the hands: see :mod:`.boards`)."""
+    return _parsed(match.running_json)
+
+
+@lru_cache(maxsize=256)
+def _standings_at(sheet_json: str, names: tuple[str, ...], text: str) -> Standings:
+    return standings_at(stored_sheet(sheet_json), names, _parsed(text).position)
+
+
+def current_standings(match: MatchView) -> Standings:
+    """The standings after the last hand, from the stored running state: no hand is
+    read. They carry no per-hand history (``progress``, ``hands`` and ``dealers`` are
+    empty); :func:`match_standings` replays every hand for pages that show them."""
+    return _standings_at(match.sheet_json, tuple(match_names(match)), match.running_json)
