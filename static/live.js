@@ -1,8 +1,10 @@
 // Live pages at the table: when another phone records a hand, this one learns of it
 // within a few seconds. A tiny poll of the match's version (answered 304 while nothing
-// changed, a few hundred bytes when something did) serves two pages:
+// changed; when something did, the summary and the board as the server renders it now)
+// serves two pages:
 // - the scoreboard (#board[data-live-url]): the board, and every part marked
-//   data-live-swap (the match's buttons, "Delete hand N"), swapped in place;
+//   data-live-swap (the match's buttons, "Delete hand N"), swapped in place from the
+//   poll's answer (never the whole page fetched again);
 // - an open hand form (form[data-live-url]): when its hand number is taken, it says
 //   so at once, and a tap records the hand under the next number instead.
 // Progressive enhancement: without it the page is as fresh as its last load (and the
@@ -17,8 +19,10 @@
 
   // Ask ``url`` every ``every`` ms (backing off while the network is away); ``seen``
   // gets the match's live summary whenever it changed, ``shown`` the connection state.
-  const watch = (url, every, seen, shown) => {
-    let etag = null;
+  // ``since``: the ETag of the version the page shows, if it says (then a change
+  // brings the board with it).
+  const watch = (url, every, seen, shown, since) => {
+    let etag = since ? `"${since}"` : null;
     let wait = every;
     let timer = null;
     let asking = false; // one poll at a time (a wake-up during a poll waits for it)
@@ -71,11 +75,9 @@
       status.textContent = offline ? `offline — last updated ${hhmm(updated)}`
         : `live · updated ${ago < 60 ? `${ago} s` : `${Math.floor(ago / 60)} min`} ago`;
     };
-    // The board and the parts that name a hand, from the page as it is now.
-    const swap = async () => {
-      const response = await fetch(window.location.href, { cache: "no-store", headers: { Accept: "text/html" } });
-      if (!response.ok) return;
-      const page = new DOMParser().parseFromString(await response.text(), "text/html");
+    // The board and the parts that name a hand, as the server rendered them now.
+    const swap = (html) => {
+      const page = new DOMParser().parseFromString(html, "text/html");
       const fresh = page.getElementById("board");
       if (!fresh) return;
       board.innerHTML = fresh.innerHTML;
@@ -87,13 +89,13 @@
       });
       window.dispatchEvent(new Event("scorekeeper:board"));
     };
-    watch(board.dataset.liveUrl, Number(board.dataset.live) || 3000, async (live) => {
-      if (String(live.version) !== board.dataset.version) await swap();
+    watch(board.dataset.liveUrl, Number(board.dataset.live) || 3000, (live) => {
+      if (String(live.version) !== board.dataset.version && live.board) swap(live.board);
     }, (online) => {
       offline = !online;
       if (online) updated = new Date();
       show();
-    });
+    }, board.dataset.liveEtag);
     window.setInterval(show, 1000);
     show();
   }

@@ -22,15 +22,19 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import click
 from flask import Flask
 
-from tests.support.cluster import Deployment, missing_parts
+from tests.bench.spectators import bench_spectators
+from tests.support.cluster import ROOT, Deployment, missing_parts
 from tests.support.phones import Phone, Run, new_table, percentile, record_by_api
 
 BARE = "/__bench/bare"
 POLL_EVERY = 5.0  # seconds between a phone's polls, for the "phones per core" figure
+SPECTATOR_EVERY = 2.0  # seconds between a spectator's polls (the page asks every 3)
+HAND_EVERY = 10.0  # seconds between hands while spectators watch
 
 
 def app_with_bare_route() -> Flask:
@@ -134,12 +138,36 @@ def _writer(phone: Phone, run: Run, every: float):
               help="gunicorn workers per host.")
 @click.option("--rounds", default=2, show_default=True, type=click.IntRange(1, 20),
               help="Rounds of hands, one host and three hosts alternating.")
-def bench_cluster(phones: int, seconds: float, pollers: int, workers: int,
-                  rounds: int) -> None:
-    """Hands/s and latency on one host and on three behind nginx; the polling cost."""
+@click.option("--spectators", default=200, show_default=True, type=click.IntRange(0, 1000),
+              help="View-link pages polling one host every 2 s, a hand every 10 s (0: none).")
+@click.option("--watch-seconds", default=30.0, show_default=True,
+              type=click.FloatRange(12, 300), help="How long each round of spectators runs.")
+@click.option("--watch-rounds", default=1, show_default=True, type=click.IntRange(1, 10),
+              help="Rounds of spectators per code, alternating with --baseline.")
+@click.option("--baseline", metavar="DIR", type=click.Path(exists=True, file_okay=False),
+              help="Also watch with the code checked out in DIR (the spectators' 'before').")
+@click.option("--spectators-only", is_flag=True, help="Skip the hands and polling figures.")
+def bench_cluster(phones: int, seconds: float, pollers: int, workers: int, rounds: int,
+                  spectators: int, watch_seconds: float, watch_rounds: int,
+                  baseline: str | None, spectators_only: bool) -> None:
+    """Hands/s and latency on one host and on three behind nginx; the polling cost;
+    spectators' polls after each hand, before (``--baseline``) and now."""
     missing = missing_parts()
     if missing:
         raise click.ClickException(f"needs {', '.join(missing)}")
+    if baseline is not None and not (Path(baseline) / "scorekeeper" / "__init__.py").exists():
+        raise click.BadParameter(f"{baseline!r} is not a checkout of scorekeeper",
+                                 param_hint="--baseline")
+    if not spectators_only:
+        _hands_and_polls(phones, seconds, pollers, workers, rounds)
+    if spectators:
+        checkouts = [("before", Path(baseline))] if baseline else []
+        bench_spectators([*checkouts, ("after", ROOT)], spectators, SPECTATOR_EVERY,
+                         HAND_EVERY, watch_seconds, watch_rounds, workers)
+
+
+def _hands_and_polls(phones: int, seconds: float, pollers: int, workers: int,
+                     rounds: int) -> None:
     with Deployment(hosts=3, workers=workers, app=f"{__name__}:app_with_bare_route()") as d:
         assert all(u.returncode == 0 for u in d.upgrade(at_once=1))
         d.start_hosts()

@@ -95,3 +95,24 @@ def test_an_open_hand_form_says_its_number_was_taken_before_it_is_sent(
     second_phone.wait_for_url(match["board"])
     assert stored(app, match["match"]) == [1, 2]
     expect(second_phone.locator(".hands-table tbody tr")).to_have_count(2)
+
+
+def test_a_spectator_sees_a_new_hand_from_the_polls_answer_not_a_reload(
+        page: Page, live_server: str, app):
+    match = phone_match(app, live_server, page, "crazy-eights", PLAYERS)
+    view = live_server + page.request.get(
+        f"{live_server}/api/v1/matches/{match['match']}", headers=match["auth"]).json()["view_path"]
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.goto(view)
+    expect(page.locator("[data-live-status]")).to_contain_text("live · updated")
+    page.evaluate("window.sameDocument = 'still here'")
+    asked.clear()
+    added = app.test_client().post(f"/api/v1/matches/{match['match']}/hands",
+                                   headers=match["auth"],
+                                   json={"number": 1, "out": 0, "held": {"1": "9d", "2": "4c"}})
+    assert added.status_code == 201
+    expect(page.locator(".hands-table tbody tr")).to_have_count(1, timeout=SOON)
+    expect(page.locator(".standings .total")).to_have_text(["13", "0", "0"])
+    assert page.evaluate("window.sameDocument") == "still here"
+    assert set(asked) == {view + "/live"}  # the poll alone: neither the page nor a fragment

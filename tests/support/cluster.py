@@ -124,12 +124,13 @@ class Redis:
 
 
 class AppHost:
-    """One app host: gunicorn with its workers, on its own loopback address."""
+    """One app host: gunicorn with its workers, on its own loopback address, running
+    the code of ``checkout`` (this one unless told)."""
 
     def __init__(self, address: str, port: int, env: dict[str, str], folder: Path,
-                 app: str, workers: int) -> None:
+                 app: str, workers: int, checkout: Path = ROOT) -> None:
         self.address, self.port, self.env, self.folder = address, port, env, folder
-        self.app, self.workers = app, workers
+        self.app, self.workers, self.checkout = app, workers, checkout
         self.proc: subprocess.Popen | None = None
         self.log = folder / "host.log"
 
@@ -139,7 +140,7 @@ class AppHost:
                "-w", str(self.workers), "-b", f"{self.address}:{self.port}",
                "--graceful-timeout", "3", self.app]
         with open(self.log, "a") as log:
-            self.proc = subprocess.Popen(cmd, env=self.env, cwd=ROOT, stdout=log,
+            self.proc = subprocess.Popen(cmd, env=self.env, cwd=self.checkout, stdout=log,
                                          stderr=subprocess.STDOUT, start_new_session=True)
         return self
 
@@ -291,8 +292,11 @@ class Deployment:
     ADDRESSES = ("127.0.0.2", "127.0.0.3", "127.0.0.4")
 
     def __init__(self, hosts: int = 3, workers: int = 2,
-                 app: str = "scorekeeper:create_app()") -> None:
+                 app: str = "scorekeeper:create_app()", checkout: Path = ROOT) -> None:
+        """``checkout``: the code the hosts run (and the release step), for a benchmark's
+        "before"; another checkout is only read (no bytecode is written into it)."""
         self.root = Path(tempfile.mkdtemp(prefix="sk-cluster-"))
+        self.checkout = checkout.resolve()
         self.addresses = list(self.ADDRESSES[:hosts])
         self.host_port = free_port_on(*self.addresses)
         self.workers, self.app = workers, app
@@ -333,6 +337,8 @@ class Deployment:
             (instance / "static-cache").symlink_to(self.root / "static-cache")
             (instance / "config.py").write_text(HOST_CONFIG)
         env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREKEEPER_")}
+        if self.checkout != ROOT:  # its package before the one installed in this venv
+            env |= {"PYTHONPATH": str(self.checkout), "PYTHONDONTWRITEBYTECODE": "1"}
         return env | {
             "SCOREKEEPER_INSTANCE_PATH": str(instance),
             "SCOREKEEPER_DATABASE_URL": self.database_url,
@@ -357,7 +363,7 @@ class Deployment:
     def start_hosts(self) -> None:
         """Start every app host, then nginx in front of them."""
         self.hosts = [AppHost(a, self.host_port, self.env(f"host{n}"), self.root / f"host{n}",
-                              self.app, self.workers).start()
+                              self.app, self.workers, self.checkout).start()
                       for n, a in enumerate(self.addresses)]
         for host in self.hosts:
             host.wait()
