@@ -69,11 +69,6 @@ document.querySelectorAll("[data-select-on-focus]").forEach((input) => {
 // Fields marked data-picker-skip get the picker only when asked; when every field is
 // filled, it starts at the picker's data-again field (or the first). The keys are one
 // tab stop (roving tabindex): arrow keys, Home and End move between them.
-// A docked picker marked data-closable (the play checker) gives way to the rest of the
-// form: it closes once a card and the cards it leads to are in, on its Done key
-// (data-close-keys) and when another control of the form is tapped or focused, and
-// opens again on a card field; marked data-closed too, the page opens with it closed
-// (an answer on screen).
 const CardPicker = (() => {
   const controllers = new Map();
   const holder = (input) => input.closest("[data-card-field]") || input.parentElement;
@@ -123,7 +118,7 @@ const CardPicker = (() => {
   const dock = (picker) => {
     picker.classList.add("is-docked");
     document.body.classList.add("has-dock");
-    // Closed keys (offsetHeight 0) keep their room: the page must not shrink under a tap.
+    // Keys closed (the play checker) keep their room: the page must not shrink mid-tap.
     const room = () => {
       if (picker.offsetHeight) document.documentElement.style.setProperty("--dock", `${picker.offsetHeight}px`);
     };
@@ -144,7 +139,6 @@ const CardPicker = (() => {
     const submit = form && picker.dataset.finish !== undefined
       ? form.querySelector(".form-action button[type=submit]") : null;
     const docked = picker.dataset.dock !== undefined;
-    const closable = docked && picker.dataset.closable !== undefined;
     let active = null;
     let pendingRank = null;
     let typing = false;
@@ -165,15 +159,10 @@ const CardPicker = (() => {
       const bottom = window.innerHeight - (docked ? picker.offsetHeight : 0);
       if (box.top < 0 || box.bottom > bottom) holder(input).scrollIntoView({ block: "nearest" });
     };
-    const setOpen = (on) => {
-      picker.hidden = !on;
-      if (!on) targets.forEach((t) => holder(t).classList.remove("active"));
-    };
     // "still": the first target, as the page opens, is chosen without scrolling to it
     // (a page that opens at an answer stays there).
     const activate = (input, still) => {
       if (!input) return;
-      if (closable && !still) setOpen(true);
       targets.forEach((t) => holder(t).classList.toggle("active", t === input));
       active = input;
       if (!docked) holder(input).after(picker);
@@ -218,7 +207,6 @@ const CardPicker = (() => {
       write(text);
       const next = document.getElementById((text === "JK" ? active.dataset.nextJoker : active.dataset.next) || "");
       if (next && !next.value.trim() && shown(next)) activate(next);
-      else if (closable) setOpen(false);
     };
     const back = () => {
       if (!active) return;
@@ -245,7 +233,6 @@ const CardPicker = (() => {
         if (finishing()) form.requestSubmit(submit);
         else nextSeat();
       }
-      else if (key.dataset.closeKeys !== undefined) setOpen(false);
       else if (key.dataset.typeKey !== undefined) {
         setTyping(!typing);
         if (typing && active) active.focus();
@@ -258,17 +245,6 @@ const CardPicker = (() => {
     if (docked) dock(picker);
     const empty = targets.find((t) => !t.value.trim() && t.dataset.pickerSkip === undefined && shown(t));
     activate(empty || document.getElementById(picker.dataset.again || "") || targets.find(shown) || targets[0], true);
-    if (closable) {
-      if (picker.dataset.closed !== undefined) setOpen(false);
-      const elsewhere = (event) => {
-        const at = event.target;
-        // Not on sending the form: the keys would move its button away mid-tap.
-        if (at.closest("[data-picker], [type=submit]") || targets.some((t) => holder(t).contains(at))) return;
-        if (at.closest("input, select, textarea, summary, label, button")) setOpen(false);
-      };
-      form.addEventListener("focusin", elsewhere);
-      form.addEventListener("click", elsewhere);
-    }
     controllers.set(form, {
       activate,
       get active() { return active; },
