@@ -110,13 +110,19 @@ def view(token: str):
 @bp.post(PREFIX + "/<int:match_id>/rematch")
 def rematch(group_id: int, match_id: int):
     """A new match once this one is finished: same players, same sheet, the deal moved
-    one seat on."""
+    one seat on. It asks first (a match started by a stray tap cannot be taken back)."""
     group, old = access.member_match(group_id, match_id)
     view = view_of(old)
     if not current_standings(view).over:
         flash("A rematch starts once this match is finished.", "error")
         return redirect(url_for("matches.show", group_id=group.id, match_id=old.id))
     players = [seat.player for seat in old.seats]
+    dealer = players[(old.first_dealer + 1) % len(players)].name
+    question = asks_first(f"Start a rematch? Same players and rules; {dealer} deals first.",
+                          "Start the rematch",
+                          url_for("matches.show", group_id=group.id, match_id=old.id))
+    if question:
+        return question
     match = create_match(group, match_sheet(view), players, (old.first_dealer + 1) % len(players))
     flash(f"Rematch! {players[match.first_dealer].name} deals first.")
     return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
