@@ -36,10 +36,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: configuration, extensions, blueprints."""
     from flask import Flask
 
-    from scorekeeper import api, cli, config, health, web
+    from scorekeeper import api, cli, config, health, secret_key, web
     from scorekeeper.api.common import api_error
     from scorekeeper.extensions import csrf, init_limiter
-    from scorekeeper.store import models  # noqa: F401  (registers the tables)
+    from scorekeeper.store import keys, models  # noqa: F401  (registers the tables)
     from scorekeeper.store.extensions import db, migrate
     from scorekeeper.web import assets, errors, security
 
@@ -65,6 +65,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     assets.register(app)  # fingerprinted, cached static files; compressed responses
     cli.register(app)
     health.register(app)  # outermost: answered before proxies and hosts are looked at
+    secret_key.check_at_start(app)  # a host whose key differs from the others' stops here
     return app
 
 

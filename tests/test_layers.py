@@ -13,11 +13,13 @@ imports another (shared code lives in ``tests/support``, fixtures in ``conftest.
 Imports are read with ``ast`` (``tests/support/imports.py``): those inside functions
 and under ``TYPE_CHECKING`` count too.
 
-One module at the top is a layer of its own, ``app``: ``scorekeeper/extensions.py``,
+Two modules at the top are a layer of their own, ``app``: ``scorekeeper/extensions.py``,
 the app-level extensions (CSRF, the rate limiter) that the factory sets up and that
-pages and the API both decorate their views with. They are about requests, so they do
-not belong in ``store``; ``web``, ``api`` and ``cli`` may import them, and they import
-only ``core`` and ``store``, so no layer reaches the top through them.
+pages and the API both decorate their views with, and ``scorekeeper/secret_key.py``,
+the shared key's check that the factory, ``/readyz`` and ``scorekeeper serve`` run.
+They are about the app, so they do not belong in ``store``; ``web``, ``api`` and
+``cli`` may import them, and they import only ``core`` and ``store``, so no layer
+reaches the top through them.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ BELOW = {
     "cli": {"core", "store", "app"},
     "top": {"core", "store", "app", "web", "api", "cli"},
 }
-APP_MODULES = {"scorekeeper.extensions"}
+APP_MODULES = {"scorekeeper.extensions", "scorekeeper.secret_key"}
 
 
 def layer_of(module: str) -> str:
