@@ -41,7 +41,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from scorekeeper.extensions import csrf, init_limiter
     from scorekeeper.store import keys, models  # noqa: F401  (registers the tables)
     from scorekeeper.store.extensions import db, migrate
-    from scorekeeper.web import assets, errors, security
+    from scorekeeper.web import assets, error_pages, security
 
     app = Flask(
         __name__,
@@ -58,7 +58,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     db.init_app(app)
     migrate.init_app(app, db, directory=str(_PACKAGE / "store" / "migrations"))
     csrf.init_app(app)
-    errors.register(app, json_prefix=api.ERROR_PREFIX, json_error=api_error)
+    error_pages.register(app, json_prefix=api.ERROR_PREFIX, json_error=api_error)
 
     api.register(app)
     web.register(app)

@@ -61,7 +61,7 @@ def layer_of(module: str) -> str:
 
 
 def room_of(module: str, package: Path = PACKAGE) -> str | None:
-    """The page room a module belongs to (``scorekeeper.web.hands.form`` → ``hands``),
+    """The page room a module belongs to (``scorekeeper.web.hands.forms`` → ``hands``),
     or None for a common module of ``web`` and anything outside it."""
     parts = module.split(".")
     if len(parts) < 3 or parts[1] != "web":
@@ -117,7 +117,7 @@ def test_no_modules_import_each_other_in_a_ring():
 
 
 def test_no_page_room_imports_another_room():
-    """What two rooms need lives in a common module of web (``web/board.py``…)."""
+    """What two rooms need lives in a common module of web (``web/scoreboard.py``…)."""
     assert room_imports(all_imports(PACKAGE)) == set()
 
 
@@ -152,7 +152,8 @@ def fake_package(tmp_path: Path, files: dict[str, str]) -> Path:
      "store imports scorekeeper.api.common"),
     ("web/bad.py", "from scorekeeper.api import replay\n", "web imports scorekeeper.api (api)"),
     ("api/bad.py", "from ..web.access import join\n", "api imports scorekeeper.web.access"),
-    ("api/bad.py", "import scorekeeper.web.hands.form\n", "api imports scorekeeper.web.hands.form"),
+    ("api/bad.py", "import scorekeeper.web.hands.forms\n",
+     "api imports scorekeeper.web.hands.forms"),
     ("store/bad.py", "from scorekeeper import web\n", "store imports scorekeeper.web"),
     ("web/bad.py", "def late():\n    from scorekeeper.api import common\n",
      "web imports scorekeeper.api (api)"),
@@ -203,18 +204,18 @@ def test_a_ring_is_found_through_type_checking_and_function_imports(tmp_path):
 def test_a_room_importing_another_room_is_found(tmp_path):
     package = fake_package(tmp_path, {
         "web/__init__.py": "from scorekeeper.web.hands import views\n",
-        "web/common.py": "def late():\n    from scorekeeper.web.hands import form\n",
+        "web/common.py": "def late():\n    from scorekeeper.web.hands import forms\n",
         "web/hands/__init__.py": "",
         "web/hands/views.py": "from scorekeeper.web.matches.scoreboard import board\n"
                               "from scorekeeper.web import common\n"
-                              "from scorekeeper.web.hands import form\n",
-        "web/hands/form.py": "",
+                              "from scorekeeper.web.hands import forms\n",
+        "web/hands/forms.py": "",
         "web/matches/__init__.py": "",
         "web/matches/scoreboard.py": "from scorekeeper.web.common import x\n",
     })
     assert room_imports(all_imports(package), package) == {
         ("scorekeeper.web.hands.views", "scorekeeper.web.matches.scoreboard"),
-        ("scorekeeper.web.common", "scorekeeper.web.hands.form")}
+        ("scorekeeper.web.common", "scorekeeper.web.hands.forms")}
 
 
 def test_importing_a_benchmark_is_found(tmp_path):

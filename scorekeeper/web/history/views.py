@@ -40,7 +40,7 @@ from scorekeeper.store.transfer import (
     to_csv,
 )
 from scorekeeper.web import access
-from scorekeeper.web.history.form import ImportForm
+from scorekeeper.web.history.forms import ImportForm
 from scorekeeper.web.rating_charts import player_ratings
 
 bp = Blueprint("history", __name__, url_prefix="/groups/<int:group_id>")

@@ -13,10 +13,10 @@ from scorekeeper.store.groups import add_player
 from scorekeeper.store.models import Group, Match, new_token
 from scorekeeper.store.records import create_match, current_standings, match_sheet
 from scorekeeper.web import access
-from scorekeeper.web.board import board
 from scorekeeper.web.confirm import asks_first
 from scorekeeper.web.links import public_url
-from scorekeeper.web.matches.form import NEW_SLOTS, SetupForm, setup_form
+from scorekeeper.web.matches.forms import NEW_SLOTS, SetupForm, setup_form
+from scorekeeper.web.scoreboard import board
 from scorekeeper.web.share import qr_response
 
 bp = Blueprint("matches", __name__)
