@@ -12,8 +12,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser
 
-from tests.browser.test_phone_sizes import pages, seed
 from tests.support.browser import phone
+from tests.support.pages import pages, seed
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.parametrize("backend", ["sqlite"], indirect=True)]
