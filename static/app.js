@@ -291,8 +291,8 @@ document.querySelectorAll("form[data-hand-form]").forEach((form) => {
   const figures = [];
   const summarize = () => {
     if (!summary) return;
-    summary.textContent = rows.map((row, i) => `${nameOf(row)}\u00a0${row.classList.contains("is-out") ? "went\u00a0out"
-      : figures[i] === undefined ? "–" : figures[i]}`).join(" · ");
+    summary.textContent = rows.map((row, i) => `${nameOf(row)} ${row.classList.contains("is-out") ? "went out" : figures[i] ?? "–"}`)
+      .join(" · ");
   };
   const preview = () => {
     const seen = new Map();
