@@ -118,7 +118,10 @@ const CardPicker = (() => {
   const dock = (picker) => {
     picker.classList.add("is-docked");
     document.body.classList.add("has-dock");
-    const room = () => document.documentElement.style.setProperty("--dock", `${picker.offsetHeight}px`);
+    // Keys closed (the play checker) keep their room: the page must not shrink mid-tap.
+    const room = () => {
+      if (picker.offsetHeight) document.documentElement.style.setProperty("--dock", `${picker.offsetHeight}px`);
+    };
     room();
     if (window.ResizeObserver) new ResizeObserver(room).observe(picker);
   };
@@ -184,6 +187,7 @@ const CardPicker = (() => {
       const finish = finishing();
       nextKey.textContent = finish ? finishLabel : nextLabel;
       nextKey.classList.toggle("finish", finish);
+      picker.classList.toggle("is-finishing", finish); // shows what is sent (data-picker-sum)
     };
     // The next field that still needs cards after the active one (round the table),
     // else simply the next one.
@@ -281,6 +285,15 @@ document.querySelectorAll("form[data-hand-form]").forEach((form) => {
     warning.textContent = lines.join(" ");
     warning.hidden = !lines.length;
   };
+  // What "Record hand" sends, in one line above the keys: each seat's points as its
+  // preview shows them (the card values the page was given), who went out.
+  const summary = form.querySelector("[data-picker-sum]");
+  const figures = [];
+  const summarize = () => {
+    if (!summary) return;
+    summary.textContent = rows.map((row, i) => `${nameOf(row)} ${row.classList.contains("is-out") ? "went out" : figures[i] ?? "–"}`)
+      .join(" · ");
+  };
   const preview = () => {
     const seen = new Map();
     const parsed = rows.map((row) => CardText.tokens(inputOf(row).value).map((t) => ({ t, card: CardText.parse(t) })));
@@ -313,18 +326,21 @@ document.querySelectorAll("form[data-hand-form]").forEach((form) => {
         });
         box.append(chip);
       });
+      const one = lastOne && parsed[i].length === 1;
+      figures[i] = parsed[i].length ? (one ? 0 : total) : undefined;
       if (parsed[i].length) {
         const sum = document.createElement("span");
         sum.className = "hand-total";
-        const one = lastOne && parsed[i].length === 1;
         sum.textContent = one ? "1 card: scores 0" : `${total} points`;
         box.append(sum);
       }
     });
+    summarize();
   };
   const markOut = () => {
     const out = form.querySelector("input[name=out]:checked");
     rows.forEach((row) => row.classList.toggle("is-out", !!out && row.dataset.seat === out.value));
+    summarize();
     if (picker) picker.refresh();
     if (picker && picker.active && picker.active.closest(".held").classList.contains("is-out")) {
       const open = rows.filter((r) => !r.classList.contains("is-out"));

@@ -420,6 +420,9 @@
     const next = Math.max(stored, ...waiting.map((x) => x.number + 1));
     span.textContent = `hand ${next}`;
     board.querySelectorAll("a[href$='/hands/new']").forEach((a) => { a.textContent = a.textContent.replace(/\d+/, String(next)); });
+    // Who deals, plays first, is dealt how many: the server's, once the hands are in;
+    // until then the tiles claim none of it (the next-hand line says so once).
+    board.querySelectorAll("[data-next-hand-fact]").forEach((badge) => { badge.hidden = waiting.length > 0; });
     const line = board.querySelector("[data-next-line]");
     if (line && line.dataset.stored === undefined) line.dataset.stored = line.innerHTML;
     let note = board.querySelector("[data-before-waiting]");

@@ -75,6 +75,40 @@ document.querySelectorAll("form[data-check-form]").forEach((form) => {
     syncGame(radio.value);
   }));
 });
+// The card keys give way to the rest of the form: they close once a card and the card
+// it leads to are in (the picker's own input events; typing does not close them), on
+// Done, and when another control (but the game) is tapped or focused; a card field
+// opens them again.
+// Under an answer (data-closed) the page opens with them closed. Their room below the
+// page stays, so nothing moves under a finger.
+document.querySelectorAll("form[data-check-form] [data-picker][data-closable]").forEach((keys) => {
+  const form = keys.closest("form");
+  const picker = CardPicker.of(form);
+  if (!picker) return;
+  const open = (on) => {
+    keys.hidden = !on;
+    if (!on) form.querySelectorAll("[data-card-field].active").forEach((el) => el.classList.remove("active"));
+    else if (picker.active) picker.active.closest("[data-card-field]").classList.add("active");
+  };
+  form.addEventListener("input", (event) => {
+    const field = event.target;
+    if (event.isTrusted || field.dataset.cards !== "one" || !field.value) return;
+    window.setTimeout(() => { if (picker.active === field) open(false); }, 0);
+  });
+  keys.addEventListener("click", (event) => { if (event.target.closest("[data-close-keys]")) open(false); });
+  const elsewhere = (event) => {
+    const at = event.target;
+    const set = at.closest("fieldset");
+    // The game, chosen before the cards (/check), leaves the keys as they are.
+    if (at.closest("[data-picker]") || (set && set.querySelector("input[name=game]"))) return;
+    if (at.closest("[data-card-field]")) open(true);
+    // Not on sending the form: the Check bar would move away mid-tap.
+    else if (at.closest("input, select, textarea, summary, label, button") && !at.closest("[type=submit]")) open(false);
+  };
+  form.addEventListener("focusin", elsewhere);
+  form.addEventListener("click", elsewhere);
+  if (keys.dataset.closed !== undefined) open(false);
+});
 // The answer, after Check: the page opens at it (#answer); focus it for screen readers
 // without moving the page again.
 document.querySelectorAll("[data-check-answer]").forEach((box) => box.focus({ preventScroll: true }));

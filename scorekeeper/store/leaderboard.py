@@ -30,6 +30,7 @@ __all__ = [
     "BEST_HAND",
     "HAND_TITLES",
     "RECORD_KINDS",
+    "UNITS",
     "WORST_HAND",
     "Board",
     "BoardRow",
@@ -67,7 +68,7 @@ class BoardRow:
 @dataclass(frozen=True)
 class Record:
     """A record of the group: which one (``kind``) and its title in the page's words,
-    who holds it, the figure and its match."""
+    who holds it, the figure and its match, and what the figure counts (one, many)."""
 
     kind: str
     title: str
@@ -75,6 +76,12 @@ class Record:
     name: str
     value: int
     match_id: int | None  # None: a record over many matches (the most wins)
+    unit: tuple[str, str] = ("", "")
+
+    @property
+    def said(self) -> str:
+        """The figure with its unit: "30 points behind", "1 win in a row"."""
+        return f"{self.value:,} {self.unit[0] if self.value == 1 else self.unit[1]}".strip()
 
 
 @dataclass(frozen=True)
@@ -112,6 +119,20 @@ HAND_TITLES: dict[str, dict[str, str]] = {
          WORST_HAND: "Worst hand (most points caught in one hand)"},
     CD: {BEST_HAND: "Best hand (went out from the biggest deal: the most cards dealt)"},
 }
+# What each record's figure counts, in the page's words (one, many): wins and streaks
+# count matches; a comeback the deficit the stats define (scorekeeper.core.stats:
+# points behind the leader, or in Countdown counts); the hands what
+# scorekeeper.core.hand_records counts.
+_PER_GAME = {"most-wins": ("win", "wins"), "longest-streak": ("win in a row", "wins in a row")}
+UNITS: dict[str, dict[str, tuple[str, str]]] = {
+    C8: {**_PER_GAME, "biggest-comeback": ("point behind", "points behind"),
+         BEST_HAND: ("point scored", "points scored"), WORST_HAND: ("point held", "points held")},
+    LO: {**_PER_GAME, "biggest-comeback": ("point behind", "points behind"),
+         BEST_HAND: ("point caught", "points caught"),
+         WORST_HAND: ("point caught", "points caught")},
+    CD: {**_PER_GAME, "biggest-comeback": ("count behind", "counts behind"),
+         BEST_HAND: ("card dealt", "cards dealt")},
+}
 # The records every game keeps: kind, title, and the row's figure and match columns.
 _RECORDS = (("most-wins", "Most wins", 6, None),
             ("longest-streak", "Longest winning streak", 7, 8),
@@ -141,7 +162,7 @@ def _records(game: str, rows: Sequence[tuple]) -> tuple[Record, ...]:
         best = _best(rows, value, match if match is not None else value)
         if best is not None:
             found.append(Record(kind, title, best[0], best[1], best[value],
-                                None if match is None else best[match]))
+                                None if match is None else best[match], UNITS[game][kind]))
     return tuple(found)
 
 

@@ -84,11 +84,6 @@ def test_the_link_sits_beside_rematch_and_hands_over_the_boards_places(page: Pag
     page.screenshot(path=str(SCREENSHOTS / "bg-stats.png"))
 
 
-# Rematch's block comes to the first screen of a finished board with helper table's
-# change (issue: Rematch in the first screen); until then this fails, as xfail says.
-# Strict: once Rematch is up there, the pass is reported and the marker must go.
-@pytest.mark.xfail(strict=True, reason="Rematch is below the first screen until the "
-                   "table branch moves its block up")
 def test_a_finished_board_shows_the_link_on_the_first_screen(page: Page, app, live_server):
     ids = finished_last_one(app)
     page.goto(f"{live_server}/join/{ids['invite']}")

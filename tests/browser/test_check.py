@@ -38,11 +38,13 @@ def test_card_on_a_named_suit(page: Page, live_server: str, backend: str):
     expect(page.get_by_label("Upcard", exact=True)).to_have_value("8S")
     expect(page.locator("[data-picker-name]")).to_have_text("Card played")
     page.get_by_role("radio", name="Suit named (after an 8): ♦").check()
-    tap_card(page, "5h")
-    expect(page.get_by_label("Card played", exact=True)).to_have_value("5H")
+    expect(page.locator("[data-picker]")).to_be_hidden()  # the keys give way to the question
+    page.locator("label[for=card]").tap()  # and come back on the card's field
     for key in ('[data-rank="10"]', '[data-suit="H"]'):
         box = page.locator(f".picker {key}").bounding_box()
         assert box and box["width"] >= 44 and box["height"] >= 44
+    tap_card(page, "5h")
+    expect(page.get_by_label("Card played", exact=True)).to_have_value("5H")
     box = page.get_by_role("radio", name="Suit named (after an 8): ♦").bounding_box()
     assert box and box["width"] >= 44 and box["height"] >= 44
     red = page.locator('.check-picks .pick span.suit.red').first
@@ -58,7 +60,10 @@ def test_card_on_a_named_suit(page: Page, live_server: str, backend: str):
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(SCREENSHOTS / "check.png"))
-    # Checked again with another card: the picker waits on the card played.
+    # Checked again with another card: the keys, closed under the answer, open on the
+    # card played.
+    expect(page.locator("[data-picker]")).to_be_hidden()
+    page.locator("label[for=card]").tap()
     expect(page.locator("[data-picker-name]")).to_have_text("Card played")
     page.locator(".picker [data-undo]").tap()
     expect(page.get_by_label("Card played", exact=True)).to_have_value("")
@@ -166,6 +171,7 @@ def test_melee_seats_said_in_full(page: Page, live_server: str):
     page.get_by_label("Aggressor (played the upcard)", exact=True).select_option("1")
     page.get_by_label("Defender", exact=True).select_option("2")
     page.get_by_role("radio", name="Who plays: Seat 3").check()
+    page.locator("label[for=card]").tap()
     tap_card(page, "5h")
     page.get_by_role("button", name="Check").tap()
     answer = page.locator(ANSWER)

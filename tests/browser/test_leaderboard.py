@@ -124,7 +124,7 @@ def test_the_best_and_worst_hands_link_to_their_matches_and_countdown_says_why(
         page.locator(".records li.record-worst-hand a").tap()
         expect(page).to_have_url(re.compile(r"/matches/\d+/record$"))
         page.goto(f"{g}?game=countdown")
-        expect(page.locator(".records li.record-best-hand a")).to_have_text("Dee: 1")
+        expect(page.locator(".records li.record-best-hand a")).to_have_text("Dee: 1 card dealt")
         note = page.locator(".records li.record-worst-hand")
         expect(note).to_contain_text("only who went out")
         expect(note.locator("a")).to_have_count(0)

@@ -383,8 +383,18 @@ def test_a_queued_hand_moves_the_board_on_at_once(
         page: Page, app, outage: Outage, scheme: str, backend: str):
     page.emulate_media(color_scheme=scheme)
     _, _, match_id = start_match(page, app, outage.server)
+    claims = page.locator("#board .standings [data-next-hand-fact]")
+    expect(claims.filter(has_text="deals")).to_be_visible()  # the server's, for hand 1
     outage.begin()
     queue_hand(page, 1, 0, {1: "8s kh", 2: "5c"})
+    # The board says one thing: the next-hand line says who deals is not known yet,
+    # and no tile claims a dealer or a first player.
+    expect(page.locator("[data-next-line]")).to_contain_text(
+        "who deals and plays first are worked out once hand 1 is synced")
+    expect(claims.filter(visible=True)).to_have_count(0)
+    shown = page.locator("#board .standings").inner_text()  # the text on the screen
+    assert "deals" not in shown and "plays first" not in shown, shown
+    expect(page.locator('[data-queued-hand="1"]')).to_contain_text("Bo 60 card points")
     heading = page.get_by_role("heading", level=1)
     expect(heading).to_contain_text("hand 2")
     expect(page.locator("#board").get_by_role("link", name="Record hand 2")).to_be_visible()
@@ -401,11 +411,12 @@ def test_a_queued_hand_moves_the_board_on_at_once(
     assert box and box["y"] + box["height"] <= 844
     if backend == "sqlite" and outage.kind == "browser offline":
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / f"offline-board-{scheme}.png"))
+        page.screenshot(path=str(SCREENSHOTS / f"offline-board-{scheme}.png"), full_page=True)
     outage.end()
     expect(note).to_have_count(0, timeout=15000)
     expect(page.locator(".standings .total")).to_have_text(["65", "0", "0"])  # Ann went out
     expect(heading).to_contain_text("hand 2")
+    expect(claims.filter(has_text="deals")).to_be_visible()  # the server's, for hand 2
     assert [n for n, _ in stored(app, match_id)] == [1]
 
 

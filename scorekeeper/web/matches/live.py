@@ -26,7 +26,7 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 
 from scorekeeper.store.boards import MatchView
 from scorekeeper.web import access
-from scorekeeper.web.board import board
+from scorekeeper.web.scoreboard import board
 
 bp = Blueprint("live", __name__)
 

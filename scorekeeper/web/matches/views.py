@@ -104,7 +104,7 @@ def view(token: str):
 @bp.post(PREFIX + "/<int:match_id>/rematch")
 def rematch(group_id: int, match_id: int):
     """A new match once this one is finished: same players, same sheet, the deal moved
-    one seat on."""
+    one seat on. It asks first (a match started by a stray tap cannot be taken back)."""
     old = access.member_board(group_id, match_id)[1]
     group = access.current_group(group_id)  # its players take the seats again
     if not current_standings(old).over:
@@ -112,6 +112,12 @@ def rematch(group_id: int, match_id: int):
         return redirect(url_for("matches.show", group_id=group.id, match_id=old.id))
     by_id = {player.id: player for player in group.players}
     players = [by_id[seat.player.id] for seat in old.seats]
+    dealer = players[(old.first_dealer + 1) % len(players)].name
+    question = asks_first(f"Start a rematch? Same players and rules; {dealer} deals first.",
+                          "Start the rematch",
+                          url_for("matches.show", group_id=group.id, match_id=old.id))
+    if question:
+        return question
     match = create_match(group, match_sheet(old), players, (old.first_dealer + 1) % len(players))
     flash(f"Rematch! {players[match.first_dealer].name} deals first.")
     return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))

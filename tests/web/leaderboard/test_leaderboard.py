@@ -12,6 +12,14 @@ import pytest
 from sqlalchemy import event
 
 from scorekeeper.store.extensions import db
+from scorekeeper.store.leaderboard import (
+    BEST_HAND,
+    HAND_TITLES,
+    RECORD_KINDS,
+    UNITS,
+    WORST_HAND,
+    Record,
+)
 from scorekeeper.store.models import Group, Season
 from scorekeeper.store.transfer import import_document
 from tests.support.documents import random_document
@@ -53,7 +61,8 @@ def test_the_leaderboard_ranks_by_rating_with_changes_and_records(member):
     assert _names_in_order(page) == ["Ann", "Cat", "Bob"]
     assert "up </span>" in page  # Ann's last change, said in words too
     assert "Most wins" in page and "Longest winning streak" in page
-    assert re.search(r"/groups/\d+/matches/\d+/record\">Ann: 6<", page)  # her streak's match
+    # her streak, linking its match
+    assert re.search(r"/groups/\d+/matches/\d+/record\">Ann: 6 wins in a row<", page)
     assert "provisional" not in page.split("<tbody>")[1].split("</tbody>")[0].split("Cat")[0]
 
 
@@ -234,11 +243,11 @@ def test_the_leaderboard_shows_each_games_best_and_worst_hand_linking_to_its_mat
     page = client.get(f"/groups/{gid}/leaderboard?game=crazy-eights&season=month").text
     title, best = _record(page, "best-hand")
     assert title == "Best hand (most points scored in one hand)"
-    assert re.search(r'href="/groups/\d+/matches/\d+/record">Ann: 12<', best)
+    assert re.search(r'href="/groups/\d+/matches/\d+/record">Ann: 12 points scored<', best)
     title, worst = _record(page, "worst-hand")
     assert title == ("Worst hand (most points left holding in one hand, when someone else "
                      "went out or the hand jammed)")
-    assert re.search(r'href="/groups/\d+/matches/\d+/record">Bob: 9<', worst)
+    assert re.search(r'href="/groups/\d+/matches/\d+/record">Bob: 9 points held<', worst)
     assert best.split('href="')[1].split('"')[0] == worst.split('href="')[1].split('"')[0]
 
 
@@ -254,7 +263,33 @@ def test_the_countdown_leaderboard_says_why_it_has_no_worst_hand(app, client):
     page = client.get(f"/groups/{gid}/leaderboard?game=countdown").text
     title, best = _record(page, "best-hand")
     assert title == "Best hand (went out from the biggest deal: the most cards dealt)"
-    assert re.search(r'/record">Ann: 2<', best)
+    assert re.search(r'/record">Ann: 2 cards dealt<', best)
     title, worst = _record(page, "worst-hand")
     assert title == "Worst hand" and 'href="' not in worst
     assert "a hand records only who went out" in html.unescape(worst)
+
+
+@pytest.mark.parametrize(("game", "kind", "value", "said"), [
+    ("crazy-eights", "most-wins", 1, "1 win"),
+    ("last-one", "most-wins", 11, "11 wins"),
+    ("last-one", "longest-streak", 1, "1 win in a row"),
+    ("crazy-eights", "longest-streak", 11, "11 wins in a row"),
+    ("last-one", "biggest-comeback", 30, "30 points behind"),
+    ("crazy-eights", "biggest-comeback", 1, "1 point behind"),
+    ("countdown", "biggest-comeback", 2, "2 counts behind"),
+    ("crazy-eights", "best-hand", 1250, "1,250 points scored"),
+    ("crazy-eights", "worst-hand", 9, "9 points held"),
+    ("last-one", "best-hand", 132, "132 points caught"),
+    ("last-one", "worst-hand", 95, "95 points caught"),
+    ("countdown", "best-hand", 7, "7 cards dealt"),
+])
+def test_a_record_says_what_its_figure_counts(game, kind, value, said):
+    record = Record(kind, "", 1, "Cat", value, None, UNITS[game][kind])
+    assert record.said == said
+
+
+@pytest.mark.parametrize("game", list(HAND_TITLES))
+def test_every_record_a_game_keeps_has_its_unit(game):
+    kept = {kind for kind in RECORD_KINDS if kind not in (BEST_HAND, WORST_HAND)}
+    kept |= set(HAND_TITLES[game])
+    assert set(UNITS[game]) == kept

@@ -66,7 +66,7 @@ def test_a_poll_after_a_change_brings_the_pages_board(app, client, who):
 
 
 @pytest.mark.parametrize(("who", "parts"), [
-    ("member", ["match-actions", "undo"]),
+    ("member", ["undo"]),
     ("spectator", []),
 ])
 def test_the_board_comes_with_the_parts_that_name_a_hand_for_members_only(

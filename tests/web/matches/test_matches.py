@@ -190,7 +190,11 @@ def test_rematch_keeps_players_and_sheet_and_moves_the_deal(app, client, table):
     gid, (ann, bo, cy, _) = table
     mid = start_match(client, gid, [ann, bo, cy], threshold="30", first_dealer=3)
     record(client, gid, mid, 1, 1, "8s 8h", "", "8c 8d")  # Ann and Cy out: Bo wins
-    made = client.post(f"/groups/{gid}/matches/{mid}/rematch")
+    asked = client.post(f"/groups/{gid}/matches/{mid}/rematch")  # a stray tap: asked first
+    assert asked.status_code == 200
+    assert "Start a rematch? Same players and rules; Ann deals first." in asked.text
+    assert client.get(f"/groups/{gid}").text.count("Last One ·") == 1
+    made = client.post(f"/groups/{gid}/matches/{mid}/rematch", data={"confirm": "yes"})
     new = int(made.location.rsplit("/", 1)[1])
     assert new != mid
     assert stored(app, new) == (["Ann", "Bo", "Cy"], stored(app, mid)[1], 0)

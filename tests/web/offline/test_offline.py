@@ -125,7 +125,7 @@ def test_the_new_hand_form_and_the_board_poll_every_three_seconds(client):
     assert re.search(r'data-after-load="/static/live\.[0-9a-f]{12}\.js"', form)
     board = client.get(f"/groups/{gid}/matches/{mid}").text
     assert 'data-live="3000"' in board
-    assert re.search(r'<section[^>]*id="match-actions" data-live-swap', board)
+    assert re.search(r'<section[^>]*id="undo" data-live-swap', board)  # its "Delete hand N"
     assert board.index("data-offline-queue") < board.index('id="board"')  # the list on top
 
 

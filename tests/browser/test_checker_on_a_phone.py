@@ -1,0 +1,132 @@
+"""The play checker fits the phone: the card keys sit inside the screen at every width,
+give way to the rest of the form once the cards are in, Check is on the screen without
+scrolling, and after Check the answer is in view with the keys closed. The Last One
+melee dispute goes from the scoreboard to its answer in 8 taps and no scroll, each
+tap on what is on the screen at that moment."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from tests.support.browser import SCREENSHOTS, phone_match
+
+pytestmark = pytest.mark.browser
+
+SUITS = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
+WIDTHS = [(320, "light"), (360, "dark"), (390, "light"), (390, "dark"), (430, "dark")]
+DOCK = ".picker.is-docked"
+
+KEYS_OUTSIDE = """() => Array.from(
+  document.querySelectorAll('[data-picker] .cp-key, [data-picker] .picker-for'))
+  .filter((el) => el.getClientRects().length).filter((el) => {
+    const r = el.getBoundingClientRect();
+    return r.left < 0 || r.right > window.innerWidth || r.top < 0 || r.bottom > window.innerHeight;
+  }).map((el) => el.textContent.trim() || el.getAttribute('aria-label'))"""
+
+# Where the docked keys begin (the screen's foot when they are closed).
+DOCK_TOP = f"""() => {{ const d = document.querySelector('{DOCK}');
+  return d && !d.hidden ? d.getBoundingClientRect().top : window.innerHeight; }}"""
+
+
+class Finger:
+    """Taps the middle of what is on the screen now, above the docked keys, without
+    scrolling anything into view; counts the taps."""
+
+    def __init__(self, page: Page) -> None:
+        self.page, self.taps = page, 0
+
+    def tap(self, target: Locator) -> None:
+        box = target.bounding_box()
+        on_keys = target.evaluate("el => Boolean(el.closest('[data-picker]'))")
+        bottom = self.page.viewport_size["height"] if on_keys else self.page.evaluate(DOCK_TOP)
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= bottom, (
+            f"{target} is not on the screen above the keys (they begin at {bottom}): {box}")
+        self.page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        self.taps += 1
+
+    def card(self, text: str) -> None:
+        keys = self.page.locator(".picker")
+        self.tap(keys.locator(f'[data-rank="{text[:-1].upper()}"]'))
+        self.tap(keys.get_by_role("button", name=SUITS[text[-1]], exact=True))
+
+
+def scrolled(page: Page) -> float:
+    return page.evaluate("window.scrollY")
+
+
+def answer_in_view_and_keys_closed(page: Page) -> None:
+    box = page.locator("[data-check-answer] .check-big").bounding_box()
+    assert box and box["y"] >= 0 and box["y"] + box["height"] <= page.evaluate(DOCK_TOP), box
+    expect(page.locator("[data-picker]")).to_be_hidden()
+
+
+@pytest.mark.parametrize(("width", "scheme"), [(390, "light"), (390, "dark")])
+def test_the_melee_dispute_from_the_scoreboard_in_eight_taps_and_no_scroll(
+        page: Page, live_server: str, app, backend: str, width: int, scheme: str):
+    page.set_viewport_size({"width": width, "height": 844})
+    page.emulate_media(color_scheme=scheme)
+    finger = Finger(page)
+    page.goto(phone_match(app, live_server, page)["board"])
+    finger.tap(page.get_by_role("link", name="Check a play"))
+    expect(page.locator("[data-picker-name]")).to_have_text("Upcard")
+    finger.card("4h")
+    finger.card("5h")
+    # The cards are in: the keys give way to the situation and to Check.
+    expect(page.locator("[data-picker]")).to_be_hidden()
+    finger.tap(page.get_by_role("radio", name="Who plays: Cat"))
+    finger.tap(page.get_by_role("radio", name="A melee is on (the upcard is its last card)? Yes"))
+    assert scrolled(page) == 0
+    if backend == "sqlite" and scheme == "light":
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / "check-before.png"))
+    finger.tap(page.get_by_role("button", name="Check"))
+    expect(page.locator("[data-check-answer]")).to_contain_text("✓ Legal")
+    expect(page.locator("[data-check-answer]")).to_contain_text("melee: Ben attacks Cat")
+    assert finger.taps == 8
+    answer_in_view_and_keys_closed(page)
+    if backend == "sqlite":
+        page.screenshot(path=str(SCREENSHOTS / f"check-melee-settled-{scheme}.png"))
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+@pytest.mark.parametrize(("width", "scheme"), WIDTHS)
+@pytest.mark.parametrize("where", ["/check", "match"])
+def test_the_keys_sit_inside_the_screen_and_give_way(
+        page: Page, live_server: str, app, width: int, scheme: str, where: str):
+    page.set_viewport_size({"width": width, "height": 844})
+    page.emulate_media(color_scheme=scheme)
+    page.goto(live_server + "/check?game=last-one" if where == "/check"
+              else phone_match(app, live_server, page)["board"] + "/check")
+    expect(page.locator("[data-picker]")).to_be_visible()
+    assert page.evaluate(KEYS_OUTSIDE) == []
+    # Another question tapped: the keys close; the card field opens them again.
+    page.get_by_role("radio", name="Is it the player’s last card? No").check()
+    expect(page.locator("[data-picker]")).to_be_hidden()
+    page.locator("label[for=card]").tap()
+    expect(page.locator("[data-picker-name]")).to_have_text("Card played")
+    assert page.evaluate(KEYS_OUTSIDE) == []
+    page.locator(".picker").get_by_role("button", name="Done").tap()
+    expect(page.locator("[data-picker]")).to_be_hidden()
+    # Check is on the screen without scrolling, whatever the form holds below it.
+    check = page.get_by_role("button", name="Check").bounding_box()
+    assert check and check["y"] >= 0 and check["y"] + check["height"] <= 844, check
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+@pytest.mark.parametrize(("width", "scheme"), WIDTHS)
+def test_after_check_the_answer_is_in_view_and_the_keys_closed(
+        page: Page, live_server: str, width: int, scheme: str):
+    page.set_viewport_size({"width": width, "height": 844})
+    page.emulate_media(color_scheme=scheme)
+    page.goto(live_server + "/check?game=crazy-eights")
+    finger = Finger(page)
+    finger.card("5c")
+    finger.card("7c")
+    finger.tap(page.get_by_role("button", name="Check"))
+    expect(page.locator("[data-check-answer]")).to_contain_text("Legal")
+    answer_in_view_and_keys_closed(page)
+    # Another card: tapping the field brings the keys back, inside the screen.
+    page.locator("label[for=card]").tap()
+    expect(page.locator("[data-picker]")).to_be_visible()
+    assert page.evaluate(KEYS_OUTSIDE) == []
