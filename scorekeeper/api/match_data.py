@@ -61,6 +61,12 @@ def recorded_json(match: MatchView, hand: SavedHand) -> dict[str, Any]:
             "standings": standings_json(current_standings(match))}
 
 
+def stored_hand_json(match: MatchView, hand: Hand) -> dict[str, Any]:
+    """One stored hand as :func:`match_json` lists it (the hand a new one looks like)."""
+    (row,) = hand_rows(match, [hand])
+    return _hand_json(hand, row.cards, row.points)
+
+
 def match_json(match: MatchView, stored: Sequence[Hand] | None = None) -> dict[str, Any]:
     """A match as the API shows it with every hand: ``stored`` if the caller has them
     (an edit or a delete just wrote them), else read here."""

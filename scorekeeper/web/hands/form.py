@@ -96,6 +96,8 @@ class HandForm(FlaskForm):
     out = OutField(choices=[], validate_choice=False)
     hand_size = DealSizeField()
     agree_nine = BooleanField(false_values=("", "false", "no", "0"))
+    # The answer to the writer's same-hand question: record it even so (see same.html).
+    same_as_confirmed = BooleanField(false_values=("", "false", "no", "0"))
 
     sheet: Sheet
     in_play: tuple[bool, ...]
@@ -171,14 +173,6 @@ def form_values(hand: Hand) -> dict[str, Any]:
     for entry in hand.entries:
         values[f"seat_{entry.seat}"] = format_cards(parse_cards(entry.cards))
     return values
-
-
-def same_as_stored(hand: Hand, form: HandForm) -> bool:
-    """Whether a submitted hand is exactly the stored one (a double tap, not a clash)."""
-    stored = {e.seat: e.cards for e in hand.entries}
-    return (hand.out_seat == form.out_seat and hand.hand_size == form.hand_size.size
-            and all(stored.get(seat, "") == format_cards(cards)
-                    for seat, cards in enumerate(form.held())))
 
 
 def picker_data(sheet: Sheet) -> str:
