@@ -56,8 +56,7 @@ class SameHandError(ConflictError):
     code = "same_as_hand"
 
     def __init__(self, hand: int) -> None:
-        super().__init__(f"these are the cards of hand {hand}: the same player went out "
-                         "and everyone holds the same cards. Nothing was stored. If it "
-                         "really is another hand with the very same cards, send it again "
-                         "confirmed", "number")
+        super().__init__(f"these are the cards of hand {hand}, already recorded: the same "
+                         "player went out and everyone holds the same cards; nothing was "
+                         "stored", "number")
         self.hand = hand
