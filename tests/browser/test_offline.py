@@ -338,26 +338,23 @@ def test_a_queued_hand_moves_the_board_on_at_once(
     assert [n for n, _ in stored(app, match_id)] == [1]
 
 
-def test_the_same_hand_twice_asks_before_it_is_queued(
+def test_the_same_hand_twice_is_queued_and_waits_with_the_servers_question(
         page: Page, context: BrowserContext, app, server: Server):
-    board, _, _ = start_match(page, app, server)
+    """The phone compares no cards: the server asks when it gets the hand (the question
+    itself, and what a person does about it: tests/browser/test_same_hand.py)."""
+    board, _, match_id = start_match(page, app, server)
     enter_hand(page, 1, 0, {1: "8s kh", 2: "5c"})  # online: stored at once
     page.wait_for_url(board)
     form_kept_for(page, board, 2)
     go_offline(context, server)
     asked = answer_dialogs(page, accept=False)
-    enter_hand(page, 2, 0, {1: "KH 8♠", 2: "c5"})  # the same cards, spelt otherwise
-    assert asked == ["These are the same cards as hand 1, already recorded. "
-                     "Record them again as hand 2?"]
-    expect(page.get_by_role("heading", name=re.compile("Record hand 2"))).to_be_visible()
-    assert page.evaluate("localStorage.getItem('scorekeeper.queue.v1') || '[]'") == "[]"
-    page.locator("#seat-2").fill("5c 6c")  # a different hand: queued without a question
-    page.get_by_role("button", name="Record hand 2").tap()
-    expect(page.locator('[data-queued-hand="2"]')).to_contain_text("waiting to sync")
-    enter_hand(page, 3, 0, {1: "8s kh", 2: "6c 5c"})  # the same as the one waiting
-    assert asked[1] == ("These are the same cards as hand 2, waiting to sync on this phone. "
-                        "Record them again as hand 3?")
-    assert len(asked) == 2
+    queue_hand(page, 2, 0, {1: "KH 8♠", 2: "c5"})  # the same cards, spelt otherwise
+    assert asked == []
+    go_online(context, server)
+    waiting = page.locator('[data-queued-hand="2"]')
+    expect(waiting).to_contain_text("these are the cards of hand 1", timeout=15000)
+    expect(waiting).to_contain_text("not accepted")
+    assert [n for n, _ in stored(app, match_id)] == [1]
 
 
 def test_after_a_discard_nothing_is_sent_without_a_persons_choice(
@@ -365,9 +362,8 @@ def test_after_a_discard_nothing_is_sent_without_a_persons_choice(
     _, token, match_id = start_match(page, app, server)
     go_offline(context, server)
     queue_hand(page, 1, 0, {1: "8s kh", 2: "5c"})
-    asked = answer_dialogs(page, accept=True)
+    answer_dialogs(page, accept=True)  # the Discard buttons ask first
     queue_hand(page, 2, 0, {1: "8s kh", 2: "5c"})  # the same hand again, by mistake
-    assert len(asked) == 1 and "same cards as hand 1" in asked[0]
     another_phone_records_hand_1(app, token, match_id)
     go_online(context, server)
     refused = page.locator('[data-queued-hand="1"]')

@@ -32,7 +32,6 @@ from scorekeeper.core.cards import (
 from scorekeeper.core.deal import NINE, deal_problem
 from scorekeeper.core.scoring import card_points, hands_carry_cards
 from scorekeeper.core.sheets import LO, Sheet
-from scorekeeper.store.boards import MatchView, match_hand
 from scorekeeper.store.models import Hand
 
 BLOCKED = "none"
@@ -181,19 +180,3 @@ def picker_data(sheet: Sheet) -> str:
     if sheet.game == LO:
         points["JK"] = card_points(LO, JOKER)
     return json.dumps(points, separators=(",", ":"))
-
-
-def last_hand_json(match: MatchView) -> str:
-    """The match's last stored hand as the offline queue compares it, as JSON: its
-    number, who went out (``"none"``: nobody) and each seat's cards as stored
-    (canonical text), or ``null`` before the first hand. A hand queued offline with the
-    same cards asks before it is sent: it is most likely the same hand twice."""
-    if not match.hand_count:
-        return "null"
-    hand = match_hand(match, match.hand_count)
-    if hand is None:
-        return "null"
-    out = "none" if hand.out_seat is None else str(hand.out_seat)
-    held = {str(e.seat): e.cards for e in hand.entries}
-    return json.dumps({"number": hand.number, "out": out, "held": held},
-                      separators=(",", ":"))

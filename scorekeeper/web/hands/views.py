@@ -34,7 +34,6 @@ from scorekeeper.web.hands.form import (
     HandForm,
     form_values,
     hand_form,
-    last_hand_json,
     picker_data,
 )
 from scorekeeper.web.hands.once import KEY_FIELD, already_recorded, form_key, new_key
@@ -60,7 +59,6 @@ def _render(group: GroupView, match: MatchView, number: int, form: HandForm, edi
                            editing=editing, in_play=form.in_play,
                            deck=deck_for(sheet.game, sum(form.in_play)),
                            points_json=picker_data(sheet),
-                           last_hand_json="null" if editing else last_hand_json(match),
                            idempotency_key=key or request.form.get(KEY_FIELD) or new_key(),
                            **context), status
 
