@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -16,7 +17,13 @@ from werkzeug.serving import make_server
 
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Hand, Match
-from tests.support.browser import SCREENSHOTS, wait_until
+from tests.support.browser import (
+    DISCARD,
+    SCREENSHOTS,
+    biggest_first,
+    both_hands_shown,
+    wait_until,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -405,3 +412,57 @@ def test_a_held_hand_goes_once_a_person_sends_it(
     held.get_by_role("button", name="Send as hand 3").tap()
     expect(page.locator("[data-offline-queue]")).to_be_hidden(timeout=15000)
     assert [n for n, _ in stored(app, match_id)] == [1, 2, 3]
+
+
+# ---- the server's same-hand question on a queued hand (tests/browser/test_same_hand.py)
+
+def test_a_queued_hand_the_server_finds_the_same_waits_with_its_question(
+        page: Page, context: BrowserContext, app, server: Server, tmp_path: Path):
+    board, token, match_id = start_match(page, app, server)
+    go_offline(context, server)
+    queue_hand(page, 1, 0, {1: "8s kh", 2: "5c"})  # A queues hand 1 offline …
+    other = app.test_client().post(  # … B records the same cards as hand 1
+        f"/api/v1/matches/{match_id}/hands", headers={"Authorization": f"Bearer {token}"},
+        json={"number": 1, "out": 0, "held": {"1": "KH 8S", "2": "5C"}})
+    assert other.status_code == 201
+    go_online(context, server)  # … and A comes back: sent on its own, and asked
+    queued = page.locator('[data-queued-hand="1"]')
+    expect(queued).to_contain_text("these are the cards of hand 1", timeout=15000)
+    discard = queued.get_by_role("button", name=DISCARD)
+    anyway = queued.get_by_role("button", name=re.compile("It's another hand"))
+    expect(queued.get_by_role("button", name=re.compile("Send as hand"))).to_have_count(0)
+    biggest_first(page, discard, anyway)
+    page.screenshot(path=str(tmp_path / "offline-clash-question.png"))
+    assert [n for n, _ in stored(app, match_id)] == [1]
+
+    anyway.tap()  # a first step: both hands side by side, nothing sent yet
+    compare = queued.locator("table")
+    both_hands_shown(queued, [("Ann", "went out"), ("Bo", "8♠ K♥"), ("Cy", "5♣")])
+    expect(compare).to_contain_text("Hand 1, recorded")
+    page.screenshot(path=str(tmp_path / "offline-clash-both-hands.png"))
+    page.wait_for_timeout(500)
+    assert [n for n, _ in stored(app, match_id)] == [1]
+    queued.get_by_role("button", name="Back").tap()
+    queued.get_by_role("button", name=DISCARD).tap()  # one tap: the copy is gone
+    expect(page.locator("[data-offline-queue]")).to_be_hidden()
+    assert page.evaluate("localStorage.getItem('scorekeeper.queue.v1')") == "[]"
+    page.wait_for_timeout(500)
+    assert [n for n, _ in stored(app, match_id)] == [1]
+    assert board in page.url
+
+
+def test_a_queued_hand_sent_anyway_after_seeing_both(
+        page: Page, context: BrowserContext, app, server: Server):
+    _, token, match_id = start_match(page, app, server)
+    go_offline(context, server)
+    queue_hand(page, 1, 0, {1: "8s kh", 2: "5c"})
+    assert app.test_client().post(
+        f"/api/v1/matches/{match_id}/hands", headers={"Authorization": f"Bearer {token}"},
+        json={"number": 1, "out": 0, "held": {"1": "8s kh", "2": "5c"}}).status_code == 201
+    go_online(context, server)
+    queued = page.locator('[data-queued-hand="1"]')
+    expect(queued).to_contain_text("these are the cards of hand 1", timeout=15000)
+    queued.get_by_role("button", name=re.compile("It's another hand")).tap()
+    queued.get_by_role("button", name="Send it as hand 2").tap()  # the deliberate second tap
+    expect(page.locator("[data-offline-queue]")).to_be_hidden(timeout=15000)
+    assert [n for n, _ in stored(app, match_id)] == [1, 2]

@@ -238,7 +238,8 @@ def test_random_writes_keep_the_ratings_equal_to_a_rebuild(app, seed):
             delete_last_hand(match)
         elif kind == "record" and match.status == "active":
             with contextlib.suppress(InputError):
-                record_hand(match, match.hand_count + 1, None, blocked_next(match))
+                record_hand(match, match.hand_count + 1, None, blocked_next(match),
+                            same_as_confirmed=True)
         elif kind == "import":
             import_document(group, random_document(rng, 2))
         _verified(group)
