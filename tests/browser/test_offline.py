@@ -12,7 +12,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Locator, Page, expect
 from werkzeug.serving import make_server
 
 from scorekeeper.store.extensions import db
@@ -416,18 +416,26 @@ def test_a_held_hand_goes_once_a_person_sends_it(
 
 # ---- the server's same-hand question on a queued hand (tests/browser/test_same_hand.py)
 
-def test_a_queued_hand_the_server_finds_the_same_waits_with_its_question(
-        page: Page, context: BrowserContext, app, server: Server, tmp_path: Path):
+def the_same_hand_recorded_meanwhile(page: Page, context: BrowserContext, app,
+                                     server: Server) -> tuple[str, int, Locator]:
+    """Phone A queues hand 1 offline; phone B records the same cards as hand 1; A comes
+    back, sends it on its own and is asked. The board, the match id, A's queued hand."""
     board, token, match_id = start_match(page, app, server)
     go_offline(context, server)
-    queue_hand(page, 1, 0, {1: "8s kh", 2: "5c"})  # A queues hand 1 offline …
-    other = app.test_client().post(  # … B records the same cards as hand 1
+    queue_hand(page, 1, 0, {1: "8s kh", 2: "5c"})
+    other = app.test_client().post(
         f"/api/v1/matches/{match_id}/hands", headers={"Authorization": f"Bearer {token}"},
         json={"number": 1, "out": 0, "held": {"1": "KH 8S", "2": "5C"}})
     assert other.status_code == 201
-    go_online(context, server)  # … and A comes back: sent on its own, and asked
+    go_online(context, server)
     queued = page.locator('[data-queued-hand="1"]')
     expect(queued).to_contain_text("these are the cards of hand 1", timeout=15000)
+    return board, match_id, queued
+
+
+def test_a_queued_hand_the_server_finds_the_same_waits_with_its_question(
+        page: Page, context: BrowserContext, app, server: Server, tmp_path: Path):
+    board, match_id, queued = the_same_hand_recorded_meanwhile(page, context, app, server)
     discard = queued.get_by_role("button", name=DISCARD)
     anyway = queued.get_by_role("button", name=re.compile("It's another hand"))
     expect(queued.get_by_role("button", name=re.compile("Send as hand"))).to_have_count(0)
@@ -453,15 +461,7 @@ def test_a_queued_hand_the_server_finds_the_same_waits_with_its_question(
 
 def test_a_queued_hand_sent_anyway_after_seeing_both(
         page: Page, context: BrowserContext, app, server: Server):
-    _, token, match_id = start_match(page, app, server)
-    go_offline(context, server)
-    queue_hand(page, 1, 0, {1: "8s kh", 2: "5c"})
-    assert app.test_client().post(
-        f"/api/v1/matches/{match_id}/hands", headers={"Authorization": f"Bearer {token}"},
-        json={"number": 1, "out": 0, "held": {"1": "8s kh", "2": "5c"}}).status_code == 201
-    go_online(context, server)
-    queued = page.locator('[data-queued-hand="1"]')
-    expect(queued).to_contain_text("these are the cards of hand 1", timeout=15000)
+    _, match_id, queued = the_same_hand_recorded_meanwhile(page, context, app, server)
     queued.get_by_role("button", name=re.compile("It's another hand")).tap()
     queued.get_by_role("button", name="Send it as hand 2").tap()  # the deliberate second tap
     expect(page.locator("[data-offline-queue]")).to_be_hidden(timeout=15000)
