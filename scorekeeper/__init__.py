@@ -36,12 +36,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: configuration, extensions, blueprints."""
     from flask import Flask
 
-    from scorekeeper import api, cli, config, health, web
+    from scorekeeper import api, cli, config, health, secret_key, web
     from scorekeeper.api.common import api_error
     from scorekeeper.extensions import csrf, init_limiter
-    from scorekeeper.store import models  # noqa: F401  (registers the tables)
+    from scorekeeper.store import keys, models  # noqa: F401  (registers the tables)
     from scorekeeper.store.extensions import db, migrate
-    from scorekeeper.web import assets, errors, security
+    from scorekeeper.web import assets, error_pages, security
 
     app = Flask(
         __name__,
@@ -58,13 +58,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     db.init_app(app)
     migrate.init_app(app, db, directory=str(_PACKAGE / "store" / "migrations"))
     csrf.init_app(app)
-    errors.register(app, json_prefix=api.ERROR_PREFIX, json_error=api_error)
+    error_pages.register(app, json_prefix=api.ERROR_PREFIX, json_error=api_error)
 
     api.register(app)
     web.register(app)
     assets.register(app)  # fingerprinted, cached static files; compressed responses
     cli.register(app)
     health.register(app)  # outermost: answered before proxies and hosts are looked at
+    secret_key.check_at_start(app)  # a host whose key differs from the others' stops here
     return app
 
 

@@ -18,6 +18,10 @@ from urllib.parse import urlsplit
 
 from flask import Flask
 
+from scorekeeper.secret_key import MADE_NOW
+from scorekeeper.store.timeouts import DEFAULTS as TIMEOUT_DEFAULTS
+from scorekeeper.store.timeouts import engine_options
+
 ENV_PREFIX = "SCOREKEEPER_"
 
 
@@ -38,6 +42,7 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         MEMBERSHIP_MAX_AGE=60 * 60 * 24 * 365 * 5,
         JSON_SORT_KEYS=False,
         **LIMIT_DEFAULTS,
+        **TIMEOUT_DEFAULTS,
     )
     app.config.from_pyfile("config.py", silent=True)
     env = {
@@ -67,10 +72,14 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         # the test is one more statement in every request.
         options = app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {})
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = {"pool_pre_ping": True, **options}
+    if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql+psycopg"):
+        # Bounded waits: connecting, each statement, each lock (store/timeouts.py).
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = engine_options(app.config)
     if not app.config.get("SECRET_KEY"):
         if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
             raise MissingSecretError(NO_SHARED_SECRET)
-        app.config["SECRET_KEY"] = _persisted_secret(Path(app.instance_path) / "secret_key")
+        app.config["SECRET_KEY"], app.config[MADE_NOW] = _persisted_secret(
+            Path(app.instance_path) / "secret_key")
 
 
 NO_SHARED_SECRET = (
@@ -128,8 +137,9 @@ def _settle_open_internet(config: dict[str, Any]) -> None:
     config["MAX_CONTENT_LENGTH"] = config["IMPORT_MAX_BYTES"] + 64 * 1024
 
 
-def _persisted_secret(path: Path) -> str:
-    """Read the instance's secret key, creating it (readable by the owner only) once.
+def _persisted_secret(path: Path) -> tuple[str, bool]:
+    """Read the instance's secret key, creating it (readable by the owner only) once;
+    and whether this call made it.
 
     The key is written to a private temporary file and then linked into place, so
     another worker never reads a half-written (empty) key; an empty file left by a
@@ -140,7 +150,8 @@ def _persisted_secret(path: Path) -> str:
     except FileNotFoundError:
         key = ""
     if key:
-        return key
+        return key, False
+    made = True
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w") as fh:
@@ -148,8 +159,9 @@ def _persisted_secret(path: Path) -> str:
     try:
         os.link(tmp, path)  # atomic; fails if another worker got there first
     except FileExistsError:
-        if not path.read_text().strip():  # an empty file left by a crash: replace it
+        made = not path.read_text().strip()
+        if made:  # an empty file left by a crash: replace it
             os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)
-    return path.read_text().strip()
+    return path.read_text().strip(), made

@@ -7,8 +7,9 @@
 //   so at once, and a tap records the hand under the next number instead.
 // Progressive enhancement: without it the page is as fresh as its last load (and the
 // server still refuses a taken number). Events: listens for "scorekeeper:sent"
-// (offline.js stored queued hands: ask now); dispatches "scorekeeper:board" after a
-// swap (the next hand's form changed).
+// (offline.js stored queued hands: ask now); dispatches "scorekeeper:answered" when
+// the server answered a poll (offline.js sends what waits) and "scorekeeper:board"
+// after a swap (the next hand's form changed).
 "use strict";
 
 (() => {
@@ -36,6 +37,7 @@
           throw new Error(`poll answered ${response.status}`);
         }
         wait = every;
+        window.dispatchEvent(new Event("scorekeeper:answered"));
       } catch (_) {
         online = false;
         wait = Math.min(wait * 2, 120000);

@@ -1,13 +1,23 @@
 // Scorekeeper offline: registers the service worker, keeps hands recorded without a
-// network in a queue on this phone and sends them, in order, when it is back.
-// Progressive enhancement only: every page works without it, and without it hand
-// forms post as they always did. Card text is read by CardText (static/cards.js); the
-// live scoreboard poll is static/live.js.
+// network in a queue on this phone and sends them, in order, as soon as the server
+// answers again. Progressive enhancement only: every page works without it, and
+// without it hand forms post as they always did. Card text is read by CardText
+// (static/cards.js); the live scoreboard poll is static/live.js.
+//
+// When to send never rests on navigator.onLine or the "online" event: a phone on Wi-Fi
+// whose server is unreachable says it is online, and some browsers report a page the
+// service worker served offline as online too, so no "online" event ever comes. A
+// failed fetch is "offline"; any answer from the server (the live poll's 304 or 200,
+// "scorekeeper:answered" from static/live.js) is "online" and sends what waits at once,
+// and while something waits, a retry runs every few seconds whatever the browser says.
 "use strict";
 
 (() => {
   const QUEUE = "scorekeeper.queue.v1";
-  const RETRY = 20000; // ms between tries to send the queue while something waits
+  // ms before the next try to send the queue after a try failed: doubling from the
+  // first to the most, so a server that answers again has the hands within about 2 s.
+  const RETRY_FIRST = 500;
+  const RETRY_MOST = 2000;
 
   // Work that can wait until the page has loaded and the browser is idle: the page's
   // own requests (and a saved hand's scoreboard) go first.
@@ -195,14 +205,40 @@
   }
 
   // ---- sending the queue, in order, one match's hands after another's ----
+  // The hands a send would try now: in each match, those before the first one refused
+  // or held (a person decides about that one, and everything behind it waits).
+  const sendable = () => {
+    const stuck = new Set();
+    return load().filter((item) => {
+      if (item.error || item.hold) stuck.add(item.match);
+      return !stuck.has(item.match);
+    });
+  };
   let sending = false;
   let again = false; // asked to send while sending: go round once more after
+  let unreachable = false; // the last try found no server: its next answer sends at once
+  let retryIn = RETRY_FIRST;
+  let retryTimer = null;
+  // After a try that left hands it could have sent: try again soon, backing off, while
+  // the page is in view (a page coming back into view tries at once).
+  const retryLater = () => {
+    window.clearTimeout(retryTimer);
+    retryTimer = null;
+    if (document.hidden || !sendable().length) return;
+    retryTimer = window.setTimeout(send, retryIn);
+    retryIn = Math.min(retryIn * 2, RETRY_MOST);
+  };
   const send = async () => {
     if (sending) {
       again = true;
       return;
     }
     sending = true;
+    window.clearTimeout(retryTimer);
+    retryTimer = null;
+    let failed = false; // a hand that could go did not: no server, or its trouble
+    let stored = false;
+    unreachable = false;
     const stuck = new Set(); // matches whose earlier hand is refused, held or unsent
     try {
       for (const item of load()) {
@@ -215,14 +251,17 @@
             body: JSON.stringify(item.body),
           });
         } catch (_) {
-          return; // still offline: the next try sends it (the key makes a resend safe)
+          failed = true;
+          unreachable = true;
+          return; // no server: the next try sends it (the key makes a resend safe)
         }
         if (response.status === 201) {
           change((list) => { const at = list.findIndex((x) => x.key === item.key); if (at >= 0) list.splice(at, 1); });
+          stored = true;
           continue;
         }
         stuck.add(item.match);
-        if (response.status >= 500) continue; // the server's trouble: keep it, try later
+        if (response.status >= 500) { failed = true; continue; } // the server's trouble: keep it, try later
         let message = `The server refused this hand (${response.status}).`;
         let next = null;
         let sameAs = null; // the server's same-hand question: the hand it looks like
@@ -239,12 +278,22 @@
       }
     } finally {
       sending = false;
-      window.dispatchEvent(new Event("scorekeeper:sent"));
+      if (!failed) retryIn = RETRY_FIRST;
+      if (stored) window.dispatchEvent(new Event("scorekeeper:sent"));
       if (again) {
         again = false;
         send();
+      } else if (failed) {
+        retryLater();
       }
     }
+  };
+  // The server answered something (this page's live poll): if the last try found no
+  // server, it is back, so send now rather than at the next retry.
+  const answered = () => {
+    if (!unreachable || sending) return;
+    retryIn = RETRY_FIRST;
+    send();
   };
   const sendNow = () => {
     change((list) => list.forEach((item) => { item.error = null; }));
@@ -433,7 +482,7 @@
     box.replaceChildren();
     if (!waiting.length) return;
     box.append(element("h2", "", "Waiting to sync"),
-      element("p", "help", "Recorded on this phone without a network. They are sent in order as soon as the network is back; nothing is dropped. The totals below are from before them until then."));
+      element("p", "help", "Recorded on this phone without a network. They are sent in order as soon as the server answers again; nothing is dropped. The totals below are from before them until then."));
     waiting.forEach((item) => box.append(queuedCard(item)));
     box.append(button("Sync now", "secondary sync-now", sendNow));
   }
@@ -442,8 +491,10 @@
   // The live board was swapped in: the next hand's form changed, keep it current.
   window.addEventListener("scorekeeper:board", () => { renderQueue(); keepForOffline(); });
   window.addEventListener("storage", (event) => { if (event.key === QUEUE) renderQueue(); });
-  window.addEventListener("online", send);
-  window.setInterval(() => { if (navigator.onLine && load().some((x) => !x.error)) send(); }, RETRY);
-  if (navigator.onLine && load().length) send();
+  // Any sign of a network sends what waits; none of them is needed (see the top).
+  window.addEventListener("scorekeeper:answered", answered);
+  window.addEventListener("online", () => { if (sendable().length) send(); });
+  document.addEventListener("visibilitychange", () => { if (!document.hidden && sendable().length) send(); });
+  if (sendable().length) send(); // this page loaded: perhaps from the server, perhaps not
   afterLoad(keepForOffline);
 })();

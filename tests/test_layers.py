@@ -13,11 +13,13 @@ imports another (shared code lives in ``tests/support``, fixtures in ``conftest.
 Imports are read with ``ast`` (``tests/support/imports.py``): those inside functions
 and under ``TYPE_CHECKING`` count too.
 
-One module at the top is a layer of its own, ``app``: ``scorekeeper/extensions.py``,
+Two modules at the top are a layer of their own, ``app``: ``scorekeeper/extensions.py``,
 the app-level extensions (CSRF, the rate limiter) that the factory sets up and that
-pages and the API both decorate their views with. They are about requests, so they do
-not belong in ``store``; ``web``, ``api`` and ``cli`` may import them, and they import
-only ``core`` and ``store``, so no layer reaches the top through them.
+pages and the API both decorate their views with, and ``scorekeeper/secret_key.py``,
+the shared key's check that the factory, ``/readyz`` and ``scorekeeper serve`` run.
+They are about the app, so they do not belong in ``store``; ``web``, ``api`` and
+``cli`` may import them, and they import only ``core`` and ``store``, so no layer
+reaches the top through them.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ BELOW = {
     "cli": {"core", "store", "app"},
     "top": {"core", "store", "app", "web", "api", "cli"},
 }
-APP_MODULES = {"scorekeeper.extensions"}
+APP_MODULES = {"scorekeeper.extensions", "scorekeeper.secret_key"}
 
 
 def layer_of(module: str) -> str:
@@ -59,7 +61,7 @@ def layer_of(module: str) -> str:
 
 
 def room_of(module: str, package: Path = PACKAGE) -> str | None:
-    """The page room a module belongs to (``scorekeeper.web.hands.form`` → ``hands``),
+    """The page room a module belongs to (``scorekeeper.web.hands.forms`` → ``hands``),
     or None for a common module of ``web`` and anything outside it."""
     parts = module.split(".")
     if len(parts) < 3 or parts[1] != "web":
@@ -115,7 +117,7 @@ def test_no_modules_import_each_other_in_a_ring():
 
 
 def test_no_page_room_imports_another_room():
-    """What two rooms need lives in a common module of web (``web/board.py``…)."""
+    """What two rooms need lives in a common module of web (``web/scoreboard.py``…)."""
     assert room_imports(all_imports(PACKAGE)) == set()
 
 
@@ -150,7 +152,8 @@ def fake_package(tmp_path: Path, files: dict[str, str]) -> Path:
      "store imports scorekeeper.api.common"),
     ("web/bad.py", "from scorekeeper.api import replay\n", "web imports scorekeeper.api (api)"),
     ("api/bad.py", "from ..web.access import join\n", "api imports scorekeeper.web.access"),
-    ("api/bad.py", "import scorekeeper.web.hands.form\n", "api imports scorekeeper.web.hands.form"),
+    ("api/bad.py", "import scorekeeper.web.hands.forms\n",
+     "api imports scorekeeper.web.hands.forms"),
     ("store/bad.py", "from scorekeeper import web\n", "store imports scorekeeper.web"),
     ("web/bad.py", "def late():\n    from scorekeeper.api import common\n",
      "web imports scorekeeper.api (api)"),
@@ -201,18 +204,18 @@ def test_a_ring_is_found_through_type_checking_and_function_imports(tmp_path):
 def test_a_room_importing_another_room_is_found(tmp_path):
     package = fake_package(tmp_path, {
         "web/__init__.py": "from scorekeeper.web.hands import views\n",
-        "web/common.py": "def late():\n    from scorekeeper.web.hands import form\n",
+        "web/common.py": "def late():\n    from scorekeeper.web.hands import forms\n",
         "web/hands/__init__.py": "",
         "web/hands/views.py": "from scorekeeper.web.matches.scoreboard import board\n"
                               "from scorekeeper.web import common\n"
-                              "from scorekeeper.web.hands import form\n",
-        "web/hands/form.py": "",
+                              "from scorekeeper.web.hands import forms\n",
+        "web/hands/forms.py": "",
         "web/matches/__init__.py": "",
         "web/matches/scoreboard.py": "from scorekeeper.web.common import x\n",
     })
     assert room_imports(all_imports(package), package) == {
         ("scorekeeper.web.hands.views", "scorekeeper.web.matches.scoreboard"),
-        ("scorekeeper.web.common", "scorekeeper.web.hands.form")}
+        ("scorekeeper.web.common", "scorekeeper.web.hands.forms")}
 
 
 def test_importing_a_benchmark_is_found(tmp_path):

@@ -100,10 +100,15 @@ def document() -> dict[str, Any]:
 
 
 def _hardened(paths: dict[str, Any]) -> None:
-    """Every operation taking a JSON body may answer 413 (larger than the limit, refused
-    before it is read) and 400 (nested too deeply, or not JSON)."""
+    """Every operation may answer 503 (the database out of reach, or a host whose secret
+    key is not the shared one); every one taking a JSON body 413 (larger than the limit,
+    refused before it is read) and 400 (nested too deeply, or not JSON)."""
     for item in paths.values():
         for operation in item.values():
+            if isinstance(operation, dict):
+                operation["responses"].setdefault("503", error_response(
+                    "Not available just now (the database does not answer); nothing was "
+                    "saved: send the same request again after Retry-After seconds"))
             if isinstance(operation, dict) and "requestBody" in operation:
                 responses = operation["responses"]
                 responses.setdefault("400", error_response(

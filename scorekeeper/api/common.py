@@ -118,6 +118,21 @@ ERROR_SCHEMA: dict[str, Any] = {
 }
 
 
+# A name as the server takes it (``core/text.py``): no control character but the white
+# space it folds into one space (tab, line breaks, U+001C–U+001F, U+0085). What no
+# schema can say is in the description: the length counts after trimming and NFC, and
+# invisible formatting characters, lone surrogates and unassigned code points are
+# refused too.
+NAME_PATTERN = r"^[^\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]*$"
+
+
+def name_schema(limit: int, description: str) -> dict[str, Any]:
+    """The OpenAPI schema of a person's name of 1 to ``limit`` characters."""
+    return {"type": "string", "minLength": 1, "maxLength": limit, "pattern": NAME_PATTERN,
+            "description": f"{description} 1 to {limit} characters once trimmed and "
+                           "NFC-normalised; no control or invisible formatting characters."}
+
+
 def error_response(description: str) -> dict[str, Any]:
     """An OpenAPI response object for an error status."""
     return {

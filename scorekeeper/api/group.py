@@ -7,7 +7,7 @@ from typing import Any
 from flask import Blueprint, jsonify
 
 from scorekeeper.api.auth import AUTH_RESPONSES, SECURITY, bearer_group
-from scorekeeper.api.common import error_response, json_body, json_object, ok_response
+from scorekeeper.api.common import error_response, json_body, json_object, name_schema, ok_response
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.text import clean_colour
 from scorekeeper.store.extensions import db
@@ -66,9 +66,7 @@ SCHEMAS = {
         "type": "object",
         "required": ["name"],
         "properties": {
-            "name": {"type": "string", "minLength": 1,
-                     "description": "1 to 40 characters once trimmed; unique in the group, "
-                                    "ignoring case."},
+            "name": name_schema(40, "Unique in the group, ignoring case;"),
             "colour": {"type": ["string", "null"], "pattern": "^#[0-9a-fA-F]{6}$",
                        "description": "Omitted or null: the next unused palette colour."},
         },

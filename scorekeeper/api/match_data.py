@@ -1,5 +1,6 @@
-"""A match as the JSON API shows it: seats, frozen sheet, hands and derived standings;
-and the short answer to a recorded hand: that hand and the standings after it."""
+"""A match as the JSON API shows it: seats, frozen sheet, hands and derived standings,
+once finished its play for BG Stats; and the short answer to a recorded hand: that
+hand and the standings after it."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ from werkzeug.routing import BuildError
 
 from scorekeeper.api.leaderboard import seat_ratings
 from scorekeeper.core.scoring import Standings
+from scorekeeper.store.bg_stats import bg_stats_play
 from scorekeeper.store.boards import MatchView, match_hands
 from scorekeeper.store.models import Hand
+from scorekeeper.store.places import seat_places
 from scorekeeper.store.records import SavedHand, current_standings, hand_rows, match_sheet
 
 
@@ -67,10 +70,17 @@ def stored_hand_json(match: MatchView, hand: Hand) -> dict[str, Any]:
     return _hand_json(hand, row.cards, row.points)
 
 
+def _bg_stats(match: MatchView, table: Standings) -> dict[str, Any] | None:
+    """A finished match's play for BG Stats and the link that opens its import."""
+    play = bg_stats_play(match, table, seat_places(match, match_sheet(match), table))
+    return None if play is None else {"play": play.data, "link": play.link}
+
+
 def match_json(match: MatchView, stored: Sequence[Hand] | None = None) -> dict[str, Any]:
     """A match as the API shows it with every hand: ``stored`` if the caller has them
     (an edit or a delete just wrote them), else read here."""
     stored = match_hands(match) if stored is None else stored
+    table = current_standings(match)
     hands = [_hand_json(hand, row.cards, row.points)
              for hand, row in zip(stored, hand_rows(match, stored), strict=True)]
     return {
@@ -83,7 +93,8 @@ def match_json(match: MatchView, stored: Sequence[Hand] | None = None) -> dict[s
         "seats": [{"seat": s.position, "player_id": s.player.id, "name": s.player.name,
                    "colour": s.player.colour} for s in match.seats],
         "hands": hands,
-        "standings": standings_json(current_standings(match)),
+        "standings": standings_json(table),
         "view_path": _view_path(match),
         "ratings": seat_ratings(match.id) if match.status == "finished" else None,
+        "bg_stats": _bg_stats(match, table),
     }

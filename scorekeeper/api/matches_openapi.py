@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from scorekeeper.api.auth import AUTH_RESPONSES, MAX_ID, SECURITY, id_param
-from scorekeeper.api.common import error_response, json_body, ok_response
+from scorekeeper.api.common import error_response, json_body, name_schema, ok_response
 
 _INT = {"type": "integer"}
 _SEAT_MAP = {"type": "object", "additionalProperties": _INT,
@@ -16,10 +16,12 @@ SCHEMAS = {
         "properties": {
             "sheet": {"$ref": "#/components/schemas/Sheet"},
             "players": {
-                "type": "array", "minItems": 2, "maxItems": 7,
+                "type": "array", "minItems": 2, "maxItems": 7, "uniqueItems": True,
                 "items": {"oneOf": [{"type": "integer", "minimum": 1, "maximum": MAX_ID},
-                                    {"type": "string", "minLength": 1}]},
-                "description": "Player ids or names of the group, in clockwise seat order.",
+                                    name_schema(40, "A player's name;")]},
+                "description": "Player ids or names of the group, in clockwise seat order; "
+                               "each player once (a name and its id, or two spellings of "
+                               "one name, are the same player).",
             },
             "first_dealer": {"type": "integer", "minimum": 0, "default": 0,
                              "description": "Seat index of the first dealer."},
@@ -61,10 +63,60 @@ SCHEMAS = {
             "points": {"type": "array", "items": _INT, "description": "Per seat."},
         },
     },
+    "BgStatsPlay": {
+        "type": "object",
+        "description": "The play in the JSON that BG Stats takes from other apps (its "
+                       "page \"Push plays to BG Stats from other apps or websites\").",
+        "required": ["sourceName", "sourcePlayId", "game", "playDate", "board", "players"],
+        "additionalProperties": False,
+        "properties": {
+            "sourceName": {"type": "string", "description": "This app, as BG Stats shows it."},
+            "sourcePlayId": {"type": "string", "description": "The match's stable uid."},
+            "game": {
+                "type": "object", "additionalProperties": False,
+                "required": ["name", "sourceGameId", "highestWins", "noPoints"],
+                "properties": {
+                    "name": {"type": "string"},
+                    "sourceGameId": {"type": "string", "description": "The game's key."},
+                    "highestWins": {"type": "boolean"},
+                    "noPoints": {"type": "boolean",
+                                 "description": "Countdown: counts, no points, no score."},
+                }},
+            "playDate": {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$",
+                         "description": "The match's start, UTC."},
+            "durationMin": {**_INT, "minimum": 0, "description": "Start to finish."},
+            "board": {"type": "string",
+                      "description": "The rule sheet in a few words: \"standard rules\" "
+                                     "or the house rules that differ."},
+            "players": {"type": "array", "items": {
+                "type": "object", "additionalProperties": False,
+                "required": ["name", "sourcePlayerId", "rank", "winner", "startPlayer"],
+                "properties": {
+                    "name": {"type": "string"},
+                    "sourcePlayerId": {"type": "string",
+                                       "description": "The player's stable public id."},
+                    "rank": {**_INT, "minimum": 1, "description": "The place; ties share."},
+                    "score": {**_INT, "description": "The total (not for Countdown)."},
+                    "winner": {"type": "boolean"},
+                    "startPlayer": {"type": "boolean",
+                                    "description": "Played first in the first hand."},
+                }}, "description": "In seat order."},
+        },
+    },
+    "BgStats": {
+        "type": "object", "required": ["play", "link"], "additionalProperties": False,
+        "properties": {
+            "play": {"$ref": "#/components/schemas/BgStatsPlay"},
+            "link": {"type": "string", "format": "uri",
+                     "description": "Opens BG Stats' import of the play: "
+                                    "https://app.bgstatsapp.com/createPlay.html?data= and "
+                                    "the play's JSON, url-encoded. No token of the group."},
+        },
+    },
     "Match": {
         "type": "object",
         "required": ["id", "game", "sheet", "status", "version", "first_dealer", "seats",
-                     "hands", "standings", "view_path", "ratings"],
+                     "hands", "standings", "view_path", "ratings", "bg_stats"],
         "properties": {
             "id": _INT,
             "game": {"type": "string"},
@@ -85,6 +137,9 @@ SCHEMAS = {
                 "type": "array", "items": {"$ref": "#/components/schemas/SeatRating"}}],
                 "description": "A finished match: each seat's all-time rating in the game "
                                "after it, its change and the seat's place; else null."},
+            "bg_stats": {"oneOf": [{"type": "null"}, {"$ref": "#/components/schemas/BgStats"}],
+                         "description": "A finished match: the play for BG Stats and the "
+                                        "link that logs it there; else null."},
         },
     },
 }

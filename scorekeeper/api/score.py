@@ -111,7 +111,9 @@ SCHEMAS = {
             "sheet": {"$ref": "#/components/schemas/Sheet"},
             "seats": {"type": "array", "items": {"type": "string", "minLength": 1,
                                                   "maxLength": MAX_NAME},
-                      "minItems": 2, "maxItems": 7, "description": "Clockwise order."},
+                      "minItems": 2, "maxItems": 7, "uniqueItems": True,
+                      "description": "Clockwise order; each name once (compared after "
+                                     "trimming)."},
             "out": {"type": ["string", "null"], "description": "Who went out; null if blocked."},
             "blocked": {"type": "boolean", "default": False},
             "remaining": {"type": "object", "additionalProperties": {"type": "string"},

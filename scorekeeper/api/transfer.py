@@ -119,7 +119,8 @@ SCHEMAS: dict[str, Any] = {
                     "uid": {"type": "string", "description": "The match's stable id: "
                             "a match the group already holds is not imported again"},
                     "sheet": {"$ref": "#/components/schemas/Sheet"},
-                    "seats": {"type": "array", "items": {"type": "string"}},
+                    "seats": {"type": "array", "items": {"type": "string"},
+                              "minItems": 2, "maxItems": 7},
                     "first_dealer": {"type": "integer"},
                     "created_at": {"type": ["string", "null"]},
                     "finished_at": {"type": ["string", "null"], "description":
@@ -130,6 +131,11 @@ SCHEMAS: dict[str, Any] = {
                     "result": {"type": "object"},
                 }}},
         },
+    },
+    "Import": {
+        "description": "An export file, with at least one match.",
+        "allOf": [{"$ref": "#/components/schemas/Export"},
+                  {"type": "object", "properties": {"matches": {"minItems": 1}}}],
     },
     "ImportReport": {
         "type": "object", "required": ["matches", "hands", "players_created"],
@@ -156,7 +162,7 @@ PATHS: dict[str, Any] = {
     "/api/v1/import": {"post": {
         "summary": "Import an export into the group: every match, or none",
         "operationId": "importMatches", "security": SECURITY,
-        "requestBody": json_body("Export"),
+        "requestBody": json_body("Import"),
         "responses": {
             "201": ok_response("ImportReport", "Everything was imported"),
             "400": error_response("Nothing was imported; error.problems lists each problem "

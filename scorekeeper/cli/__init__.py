@@ -16,6 +16,8 @@ import click
 from flask import Flask, current_app
 from flask.cli import with_appcontext
 
+from scorekeeper import secret_key
+
 
 def upgrade_database() -> None:
     """Create or upgrade the database to the newest migration.
@@ -65,6 +67,7 @@ def serve(host: str, port: int, threads: int) -> None:
 
     upgrade_database()
     app = current_app._get_current_object()  # type: ignore[attr-defined]
+    secret_key.check_at_start(app, command=True)  # like a server: refuses a wrong key
     url = app.config.get("PUBLIC_URL") or ""
     if url:
         click.echo(f"Scorekeeper is running at {url}/ (port {port} here).")
@@ -98,6 +101,26 @@ def check_names() -> None:
         sys.exit(1)
 
 
+@click.group("secret-key")
+def secret_key_group() -> None:
+    """The secret key every host shares (its fingerprint is kept in the database)."""
+
+
+@secret_key_group.command("adopt")
+@with_appcontext
+def adopt_secret_key() -> None:
+    """Make this host's key (SCOREKEEPER_SECRET_KEY) the one every host must use.
+
+    To change the key on purpose: set the new key on every host, run this once, and
+    restart the hosts; a host still holding the old key then refuses to serve. Every
+    phone opens its groups' invite links again (their cookies were signed by the old key).
+    """
+    from scorekeeper.store.keys import adopt
+
+    adopt(current_app.config["SECRET_KEY"])
+    click.echo("This key is now the one every host must use; restart the hosts with it.")
+
+
 def register(app: Flask) -> None:
     """Add the commands to ``app.cli``: ``flask --app scorekeeper serve`` works too, and
     the ``scorekeeper`` group finds them through the app."""
@@ -106,7 +129,7 @@ def register(app: Flask) -> None:
     from scorekeeper.cli.derived import rebuild_command, verify_command
     from scorekeeper.cli.transfer import export_command, import_command
 
-    for command in (serve, export_command, import_command, check_names):
+    for command in (serve, export_command, import_command, check_names, secret_key_group):
         app.cli.add_command(command)
     for command in (verify_command, rebuild_command):  # beside Flask-Migrate's upgrade
         database.add_command(command)

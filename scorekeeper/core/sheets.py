@@ -26,11 +26,13 @@ __all__ = [
     "READABLE_VERSIONS",
     "SECTIONS",
     "SHEET_VERSION",
+    "STANDARD_RULES",
     "Game",
     "Option",
     "Sheet",
     "SheetError",
     "game",
+    "rules_summary",
     "standard_deal",
 ]
 
@@ -41,6 +43,7 @@ __all__ = [
 SHEET_VERSION = 2
 READABLE_VERSIONS = (1, 2)
 LO, C8, CD = "last-one", "crazy-eights", "countdown"
+STANDARD_RULES = "standard rules"  # a sheet's summary when no option differs
 
 
 class SheetError(InputError):
@@ -93,6 +96,13 @@ GAMES: Mapping[str, Game] = MappingProxyType(
                  "sets their hand size and their own wild rank; first to count down to 0 wins."),
     }
 )
+
+
+def rules_summary(lines: list[str]) -> str:
+    """The one line that says a sheet's house rules: the lines of the options that
+    differ (:meth:`Option.said`), or :data:`STANDARD_RULES` when none does. The setup
+    form's folded rules and :meth:`Sheet.summary` both say it this way."""
+    return "; ".join(lines) if lines else STANDARD_RULES
 
 
 def standard_deal(players: int) -> int:
@@ -226,6 +236,11 @@ class Option:
         if value is None:
             return "no limit"
         return str(value)
+
+    def said(self, value: Any) -> str:
+        """The option and a value in a few words ("Elimination threshold: 100"): one
+        line of a sheet's summary (:func:`rules_summary`)."""
+        return f"{self.label}: {self.describe(value)}"
 
 
 def _all(lo: Any = None, c8: Any = None, *, cd: bool = True) -> dict[str, Any]:
@@ -388,6 +403,14 @@ class Sheet:
     def differences(self) -> dict[str, Any]:
         """The options whose value differs from the game's default."""
         return {k: v for k, v in self.options.items() if OPTIONS[k].defaults[self.game] != v}
+
+    def summary(self) -> str:
+        """The sheet in a few words: "standard rules", or the options that differ.
+
+        >>> Sheet.make("last-one", {"threshold": 100}).summary()
+        'Elimination threshold: 100'
+        """
+        return rules_summary([OPTIONS[k].said(v) for k, v in self.differences().items()])
 
     def target_for(self, players: int) -> int | None:
         """The winning score of a Crazy Eights match, or None when points don't decide."""

@@ -39,20 +39,24 @@ def _code(char: str) -> str:
 
 
 def clean_text(text: str | None, field: str, limit: int, *, empty: bool = False,
-               lines: bool = False) -> str:
+               lines: bool = False, what: str = "it") -> str:
     """Text safe to store and show: NFC-normalised, trimmed, 0/1 to ``limit`` characters.
 
     Control and format characters, lone surrogates and unassigned code points are
     refused with a :class:`InputError` naming the character, so a name cannot hide a
     NUL (which PostgreSQL refuses), a zero-width space or a right-to-left override.
     Without ``lines`` every run of white space becomes one space; with it, line breaks
-    and tabs are kept (free text such as a ruling's question).
+    and tabs are kept (free text such as a ruling's question). ``what`` names the text
+    in the message for one that is too long ("Keep the name to 40 characters…").
 
     >>> clean_text("  E\u0301mile  ", "name", 40)
     'Émile'
     >>> clean_text("Ann\u202e", "name", 40)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     scorekeeper.core.errors.InputError: Remove U+202E RIGHT-TO-LEFT OVERRIDE: it is an ...
+    >>> clean_name("x" * 10_000)
+    Traceback (most recent call last):
+    scorekeeper.core.errors.InputError: Keep the name to 40 characters or fewer.
     """
     raw = text or ""
     if any("\ud800" <= char <= "\udfff" for char in raw):  # before normalising: it can't
@@ -66,7 +70,7 @@ def clean_text(text: str | None, field: str, limit: int, *, empty: bool = False,
     if not value and not empty:
         raise InputError("Enter some text.", field)
     if len(value) > limit:
-        raise InputError(f"Keep it to {limit} characters or fewer.", field)
+        raise InputError(f"Keep {what} to {limit} characters or fewer.", field)
     return value
 
 
@@ -84,11 +88,9 @@ def clean_name(text: str | None, field: str = "name", limit: int = 40) -> str:
 
     The text passes :func:`clean_text` (NFC, no control or invisible characters).
     """
-    name = clean_text(text, field, 10 * limit, empty=True)
+    name = clean_text(text, field, limit, empty=True, what="the name")
     if not name:
         raise InputError("Enter a name.", field)
-    if len(name) > limit:
-        raise InputError(f"Keep the name to {limit} characters or fewer.", field)
     return name
 
 

@@ -45,7 +45,9 @@ def new_token() -> str:
 
 
 def new_uid() -> str:
-    """A match's stable id: it travels in exports, so a re-import is recognised."""
+    """A stable public id: a match's travels in exports, so a re-import is recognised;
+    a player's goes to BG Stats, so it knows the same person next time. It opens
+    nothing (only tokens do)."""
     return uuid.uuid4().hex
 
 
@@ -77,6 +79,9 @@ class Player(Model):
     colour: Mapped[str] = mapped_column(String(7), default="#1f77b4")
     hidden: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # Stable through renames, unlike the name; not the row id, which another server's
+    # database reuses for someone else (see :func:`new_uid`).
+    uid: Mapped[str] = mapped_column(String(32), default=new_uid)
 
     group: Mapped[Group] = relationship(back_populates="players")
 

@@ -44,11 +44,16 @@ def upgrade_lock(connection: Connection) -> Iterator[None]:
 def _advisory(connection: Connection) -> Iterator[None]:
     connection.execute(text(f"SET lock_timeout = '{WAIT_SECONDS}s'"))
     connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": ADVISORY_KEY})
-    connection.execute(text("RESET lock_timeout"))  # the migrations keep the default
+    # The migrations wait for locks and run as long as they need: no lock or statement
+    # timeout (the app's connections start with both, see store/timeouts.py).
+    connection.execute(text("SET lock_timeout = 0"))
+    connection.execute(text("SET statement_timeout = 0"))
     connection.commit()  # the lock outlives this transaction; the migrations begin anew
     try:
         yield
     finally:
         connection.rollback()  # a failed migration leaves its transaction aborted
         connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": ADVISORY_KEY})
+        connection.execute(text("RESET lock_timeout"))  # the pool gets it back as it was
+        connection.execute(text("RESET statement_timeout"))
         connection.commit()

@@ -1,8 +1,8 @@
 """The pages: one package per user task, each holding its views, forms and helpers.
 
 ``access`` (who may see and change a group) is shared by every room, like the other
-modules beside it (``board``, ``confirm``, ``share``, ``links``…): no room imports
-another room's modules (a test keeps it so). ``errors`` (the error pages) and
+modules beside it (``scoreboard``, ``confirm``, ``share``, ``links``…): no room imports
+another room's modules (a test keeps it so). ``error_pages`` (the error pages) and
 ``security`` (body limits, id ranges, security headers) are installed on the whole app
 by its factory. Nothing here is imported by the JSON API: what both front doors need
 lives in ``core`` or ``store``.

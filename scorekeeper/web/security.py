@@ -3,7 +3,7 @@
 * **Body size**: each request gets a limit before anything reads its body — the import
   endpoints ``IMPORT_MAX_BYTES`` (plus the upload form around the file), every other
   request ``REQUEST_MAX_BYTES`` — and a declared ``Content-Length`` over it is a 413 at
-  once; a chunked body is cut off at the limit by Werkzeug's limited stream.
+  once; a chunked body is read up to the limit, and one that goes on is a 413 too.
 * **Ids**: an ``<int:…>`` in the path above 2³¹ − 1 is a 404 on every page and
   endpoint before its view runs, so it never reaches PostgreSQL's 32-bit ``integer``.
 * **Proxies and hosts**: ``PROXIES`` = N trusts N proxies' ``X-Forwarded-*`` headers
@@ -20,6 +20,8 @@
 """
 
 from __future__ import annotations
+
+import io
 
 from flask import Flask, current_app, request
 from flask.sessions import SecureCookieSessionInterface
@@ -81,6 +83,31 @@ def _limit_body() -> None:
     request.max_content_length = limit
     if request.content_length is not None and request.content_length > limit:
         raise RequestEntityTooLarge(f"The request body is larger than {limit} bytes.")
+    if request.content_length is None and "chunked" in request.headers.get(
+            "Transfer-Encoding", "").lower():
+        _buffer_chunked(limit)
+
+
+def _buffer_chunked(limit: int) -> None:
+    """Read a chunked body (no ``Content-Length``) up to ``limit``: a 413 if it goes on,
+    else it is handed on as a body of known length.
+
+    A server that passes chunked bodies through (gunicorn) leaves the limit to the app,
+    and Werkzeug's limited stream then stops reading *at* the limit without saying so:
+    the view would get a body cut short. Waitress and nginx buffer the body and refuse
+    it themselves; this gives the same 413 under any server.
+    """
+    stream = request.environ["wsgi.input"]
+    body = bytearray()
+    while len(body) <= limit:
+        data = stream.read(min(64 * 1024, limit + 1 - len(body)))
+        if not data:
+            break
+        body.extend(data)
+    if len(body) > limit:
+        raise RequestEntityTooLarge(f"The request body is larger than {limit} bytes.")
+    request.environ["wsgi.input"] = io.BytesIO(bytes(body))
+    request.environ["CONTENT_LENGTH"] = str(len(body))
 
 
 def _ids_in_range() -> None:

@@ -71,9 +71,17 @@ class GroupToken:
 
 
 EXCLUDED = [
-    # Rules the schema cannot express (a card twice, an option of another game, counts
-    # only for Countdown...) are refused with a 400 naming the field: schema-valid is
-    # not the same as valid.
+    # The document states every rule a schema can say (tests/api/test_document_rules.py
+    # checks them: seats and players each once, names without control characters and
+    # within their length, an import with a match). The server refuses with a 400
+    # naming the field what a schema cannot say, so schema-valid is not valid for:
+    # - rules that join two fields or read the group: a card twice in one hand, an
+    #   option of another game, `counts` outside Countdown, `held` empty outside
+    #   Countdown, `out` not one of the seats, a player not of this group, a seat count
+    #   the game does not allow (Last One 2-6), a name and its id for one seat;
+    # - what the text rules judge per character: invisible formatting characters, lone
+    #   surrogates, unassigned code points, a length counted after trimming and NFC;
+    # - what the engine judges: a replay's events or hands that cannot have happened.
     schemathesis.checks.positive_data_acceptance,
     # A token that opens no group is a 404 by design, like a wrong invite link (see
     # scorekeeper/api/auth.py), where this check wants 401/403.

@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from tests.bench import playout, versus
 from tests.bench.__main__ import bench
+from tests.bench.engine import run_bench
 
 
 @pytest.mark.parametrize(("args", "words"), [
@@ -35,6 +36,13 @@ def test_engine_bench_prints_json():
     assert result.exit_code == 0, result.output
     figures = json.loads(result.output)
     assert figures["games"] == 3 and figures["moves"] > 0
+
+
+def test_engine_bench_reports_every_field() -> None:
+    r = run_bench("last-one", 3, 20, seed=5)
+    assert set(r) == {"game", "players", "games", "moves", "seconds", "games_per_second",
+                      "moves_per_second"}
+    assert r["games"] == 20 and r["moves"] > 20
 
 
 def test_play_first_policy_plays_when_it_can():

@@ -29,13 +29,10 @@ import click
 from flask import Flask
 from sqlalchemy import event
 
-from scorekeeper.core.scoring import HandResult
-from scorekeeper.core.sheets import LO, Sheet
 from scorekeeper.store.extensions import db
-from scorekeeper.store.models import Group, Match, Player
-from scorekeeper.store.records import build_match
+from scorekeeper.store.models import Group, Match
+from tests.support.web import matches_by_length
 
-SEATS = ("Ann", "Bob", "Cat", "Dev")
 HELD = {"0": "", "1": "3C 4D", "2": "5H", "3": "KS"}  # the hand every save records
 BARE = "/__bench/bare"
 
@@ -83,40 +80,9 @@ def _ok(response, *codes: int):
     return response
 
 
-def _match(group: Group, players: list[Player], hands: int) -> int:
-    """A Last One match of four with ``hands`` empty hands (nobody nears the threshold)."""
-    results = [HandResult.of(0, [[] for _ in SEATS])] * hands
-    match = build_match(group, Sheet.make(LO, {}), players, 0, results)
-    db.session.commit()
-    return match.id
-
-
-@dataclass
-class Table:
-    """The bench's group: its id and invite, and its matches by number of hands."""
-
-    group_id: int
-    token: str
-    matches: dict[int, list[int]]
-
-
-def _setup(app: Flask, copies: int) -> Table:
-    """A group with ``copies`` matches each of 0, 10 and 499 hands (one per timed save,
-    so every save records the next hand of a match as it was built, with no undo
-    between repeats) and one of 500 hands."""
-    with app.app_context():
-        group = Group(name="Bench table")
-        players = [Player(group=group, name=n) for n in SEATS]
-        db.session.add_all([group, *players])
-        db.session.commit()
-        matches = {n: [_match(group, players, n) for _ in range(copies)] for n in (0, 10, 499)}
-        matches[500] = [_match(group, players, 500)]
-        return Table(group.id, group.invite_token, matches)
-
-
 def save_rows(app: Flask, timer: Timer) -> list[Row]:
     """The save round trip (API and form) and the scoreboard, on small and long matches."""
-    table = _setup(app, timer.repeat + 1)
+    table = matches_by_length(app, timer.repeat + 1)
     gc.collect()  # the set-up's garbage, not the first timed request's to collect
     client = app.test_client()
     _ok(client.get(f"/join/{table.token}"), 302)

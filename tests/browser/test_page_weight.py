@@ -17,8 +17,8 @@ from werkzeug.serving import make_server
 
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group
-from tests.bench.browser import Wire, to_load
 from tests.support.browser import require_chromium, wait_until
+from tests.support.wire import Wire, to_load
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.parametrize("backend", ["sqlite"], indirect=True)]

@@ -17,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from tests.support.cluster import FIGURES, Deployment, missing_parts
+from tests.support.cluster import FIGURES, Deployment, missing_parts, running
 from tests.support.phones import (
     Phone,
     Run,
@@ -112,6 +112,26 @@ def check_no_acknowledged_hand_is_lost_doubled_or_changed_through_a_kill(deploym
     assert acked >= len(phones) * 3, "the load recorded almost nothing"
 
 
+def check_a_master_killed_alone_takes_its_workers_and_restarts_at_once(deployment,
+                                                                       record_property):
+    """kill -9 of host 3's gunicorn master only: its workers leave (the README's gunicorn
+    settings), the restart with the same command on the same address comes up, and the
+    host serves again."""
+    host = deployment.hosts[2]
+    workers = host.kill_master()
+    assert workers, "the master had no workers"
+    killed = time.monotonic()
+    while any(running(pid) for pid in workers):
+        assert time.monotonic() - killed < 10, "the workers outlived their master"
+        time.sleep(0.05)
+    gone = time.monotonic() - killed
+    host.start()
+    host.wait()
+    assert "Connection in use" not in host.log.read_text()
+    assert Phone("127.0.0.1", host.port, host.address).send("GET", "/readyz").status == 200
+    record_property(FIGURES, f"cluster: a master killed alone, its workers gone in {gone:.2f} s")
+
+
 def check_a_resend_with_the_same_key_stores_one_hand_whichever_host_answers(deployment):
     phone = proxy_phone(deployment, 100)
     table = new_table(phone, "Resend")
@@ -191,6 +211,8 @@ def test_three_hosts_behind_nginx_lose_no_hand_and_survive_a_redis_outage(deploy
     check_three_upgrades_at_once_on_an_empty_database_all_succeed(deployment)
     check_no_acknowledged_hand_is_lost_doubled_or_changed_through_a_kill(deployment,
                                                                          record_property)
+    check_a_master_killed_alone_takes_its_workers_and_restarts_at_once(deployment,
+                                                                       record_property)
     check_a_resend_with_the_same_key_stores_one_hand_whichever_host_answers(deployment)
     check_rate_limits_hold_across_hosts(deployment)
     check_health_checks_answer_on_each_hosts_own_address(deployment)

@@ -134,8 +134,9 @@ class AppHost:
         self.log = folder / "host.log"
 
     def start(self) -> AppHost:
-        cmd = [str(BIN / "gunicorn"), "--preload", "-w", str(self.workers),
-               "-b", f"{self.address}:{self.port}", "--no-control-socket",
+        # The README's command: its settings file makes the workers follow their master.
+        cmd = [str(BIN / "gunicorn"), "-c", "python:scorekeeper.gunicorn_config", "--preload",
+               "-w", str(self.workers), "-b", f"{self.address}:{self.port}",
                "--graceful-timeout", "3", self.app]
         with open(self.log, "a") as log:
             self.proc = subprocess.Popen(cmd, env=self.env, cwd=ROOT, stdout=log,
@@ -153,6 +154,16 @@ class AppHost:
                 os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait(timeout=10)
             self.proc = None
+
+    def kill_master(self) -> list[int]:
+        """kill -9 of the gunicorn master alone (its workers are not signalled); returns
+        the workers' pids."""
+        assert self.proc is not None
+        workers = children(self.proc.pid)
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=10)
+        self.proc = None
+        return workers
 
     def stop(self) -> None:
         if self.proc is not None:
@@ -179,6 +190,25 @@ def _group_pids(pgid: int) -> list[int]:
                 if os.getpgid(int(entry.name)) == pgid:
                     pids.append(int(entry.name))
     return pids
+
+
+def children(parent: int) -> list[int]:
+    """The pids of ``parent``'s child processes (a gunicorn master's workers)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                if int(_stat(int(entry.name))[1]) == parent:
+                    found.append(int(entry.name))
+    return found
+
+
+def running(pid: int) -> bool:
+    """Whether ``pid`` is a live process (neither gone nor a zombie)."""
+    try:
+        return _stat(pid)[0] != "Z"
+    except (OSError, IndexError):
+        return False
 
 
 def _stat(pid: int) -> list[str]:

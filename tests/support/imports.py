@@ -2,7 +2,7 @@
 
 Every ``import`` statement counts, wherever it stands: at the top, inside a function,
 under ``if TYPE_CHECKING:``. A name is resolved to the module it names:
-``from scorekeeper.web import errors`` imports ``scorekeeper.web.errors`` when that is
+``from scorekeeper.web import error_pages`` imports ``scorekeeper.web.error_pages`` when that is
 a module, and ``from scorekeeper.web.access import join`` imports
 ``scorekeeper.web.access``. Importing a module is not counted as importing the
 packages above it: Python runs their ``__init__`` first, but that is no cycle of ours.

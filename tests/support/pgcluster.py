@@ -8,9 +8,11 @@ with durability off for speed, and is removed when the session ends.
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -50,12 +52,45 @@ class Cluster:
             shutil.chown(self.root, "postgres", "postgres")
         self._run(str(self.bindir / "initdb"), "-D", str(self.data), "-U", "postgres",
                   "-A", "trust", "-E", "UTF8", "--no-sync")
+        return self.serve()
+
+    def serve(self) -> Cluster:
+        """Start the server on the cluster's data (again, after :meth:`halt`)."""
         opts = (f"-c listen_addresses=127.0.0.1 -p {self.port} -k {self.root} "
                 "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
                 "-c max_connections=200")
         self._run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-o", opts,
                   "-l", str(self.root / "log"), "-w", "-t", "30", "start")
         return self
+
+    def halt(self) -> None:
+        """Stop the server for real (connections are cut), keeping its data."""
+        self._run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w",
+                  "stop")
+
+    def processes(self) -> list[int]:
+        """The postmaster and every process it started (backends, writers…)."""
+        postmaster = int((self.data / "postmaster.pid").read_text().split()[0])
+        children = []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue
+                if int(stat[1]) == postmaster:
+                    children.append(int(entry.name))
+        return [postmaster, *children]
+
+    def freeze(self, sig: int = signal.SIGSTOP) -> None:
+        """Freeze the server (SIGSTOP to the postmaster and its processes): it keeps
+        every socket open and answers nothing; :meth:`thaw` lets it go on."""
+        for pid in self.processes():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, sig)
+
+    def thaw(self) -> None:
+        self.freeze(signal.SIGCONT)
 
     def url(self, dbname: str = "postgres") -> str:
         return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/{dbname}"

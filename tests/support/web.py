@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import re
+from dataclasses import dataclass
 
 from flask import Flask
 from flask.testing import FlaskClient
@@ -60,16 +61,49 @@ def field_errors(page: str) -> dict[str, str]:
     return {name: html.unescape(message) for name, message in found}
 
 
+def seated_group(name: str, players: int) -> tuple[Group, list[Player]]:
+    """A group called ``name`` with the first ``players`` of :data:`NAMES`, committed."""
+    group = Group(name=name)
+    seated = [Player(group=group, name=n) for n in NAMES[:players]]
+    db.session.add_all([group, *seated])
+    db.session.commit()
+    return group, seated
+
+
+def blank_match(group: Group, players: list[Player], hands: int) -> int:
+    """A Last One match of ``players`` with ``hands`` empty hands (nobody nears the
+    threshold), committed; its id."""
+    blank = HandResult.of(0, [[] for _ in players])
+    match = build_match(group, Sheet.make(LO, {}), players, 0, [blank] * hands)
+    db.session.commit()
+    return match.id
+
+
 def joined_match(app: Flask, client: FlaskClient, players: int, hands: int) -> tuple[int, int, str]:
     """A joined group with a Last One match of ``players`` and ``hands`` empty hands."""
     with app.app_context():
-        group = Group(name=f"T{players}x{hands}")
-        seated = [Player(group=group, name=n) for n in NAMES[:players]]
-        db.session.add_all([group, *seated])
-        db.session.commit()
-        blank = HandResult.of(0, [[] for _ in seated])
-        match = build_match(group, Sheet.make(LO, {}), seated, 0, [blank] * hands)
-        db.session.commit()
-        ids = group.id, match.id, group.invite_token
+        group, seated = seated_group(f"T{players}x{hands}", players)
+        ids = group.id, blank_match(group, seated, hands), group.invite_token
     assert client.get(f"/join/{ids[2]}").status_code == 302
     return ids
+
+
+@dataclass(frozen=True)
+class MatchesByLength:
+    """A group (its id and invite) and the ids of its matches by number of hands."""
+
+    group_id: int
+    token: str
+    matches: dict[int, list[int]]
+
+
+def matches_by_length(app: Flask, copies: int) -> MatchesByLength:
+    """A group of four with ``copies`` matches each of 0, 10 and 499 hands and one of
+    500 hands: the benchmarks' table, where every timed save records the next hand of a
+    match of its own as it was built (no undo between repeats)."""
+    with app.app_context():
+        group, seated = seated_group("Bench table", 4)
+        matches = {n: [blank_match(group, seated, n) for _ in range(copies)]
+                   for n in (0, 10, 499)}
+        matches[500] = [blank_match(group, seated, 500)]
+        return MatchesByLength(group.id, group.invite_token, matches)

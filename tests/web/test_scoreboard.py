@@ -17,7 +17,7 @@ from scorekeeper.core.sheets import Sheet
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Match
 from scorekeeper.web.links import static_url, url_for_ids, url_pattern
-from scorekeeper.web.rules.card import rules_card_html
+from scorekeeper.web.rules.rules_card import rules_card_html
 from tests.support.web import add_players, record, start_group, start_match
 
 STAR = '<span class="mark" title="went out">★</span>'

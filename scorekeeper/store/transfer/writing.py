@@ -18,6 +18,7 @@ from scorekeeper.core.text import name_key
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, Player
 from scorekeeper.store.records import NewMatch, add_matches
+from scorekeeper.store.timeouts import allow_long_statements
 from scorekeeper.store.transfer.reading import Limits, Plan, Problem, TransferError, validate
 
 __all__ = ["ImportReport", "import_document", "write_plans"]
@@ -97,6 +98,7 @@ def write_plans(group: Group, plans: list[Plan], colours: dict[str, str]) -> Imp
     one transaction, committed, or rolled back on any error. Separate so that the
     import benchmark can time validation and writing apart."""
     try:
+        allow_long_statements(db.session)  # many rows in one transaction, on purpose
         here = _already_here(group, plans)
         fresh = [plan for plan in plans if plan.uid not in here]
         key_of = _Keys()

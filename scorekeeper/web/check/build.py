@@ -20,7 +20,7 @@ from typing import Any
 from scorekeeper.core.cards import Suit, parse_card
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.sheets import Sheet
-from scorekeeper.web.check.form import CheckForm, Question
+from scorekeeper.web.check.forms import CheckForm, Question
 from scorekeeper.web.check.lines import read_lines
 
 

@@ -18,7 +18,7 @@ from typing import Any
 from scorekeeper.core.cards import Card, Rank, parse_card
 from scorekeeper.core.sheets import LO, Sheet
 from scorekeeper.web.check.build import melee_between
-from scorekeeper.web.check.form import CheckForm, Question
+from scorekeeper.web.check.forms import CheckForm, Question
 
 __all__ = ["Way", "ways"]
 

@@ -1,11 +1,11 @@
 """The play checker (``/check``): is this play legal here, why, and which rule says so.
 
 A GET form, so it works without JavaScript and every ruling is a shareable link. The
-form (:mod:`.form`) becomes a replay request read and judged by the core's
+form (:mod:`.forms`) becomes a replay request read and judged by the core's
 :func:`~scorekeeper.core.engine.replay.run`, exactly as the replay API does, so page and
 API agree. Inside a match (``/groups/<gid>/matches/<mid>/check``) the match's sheet
 and seat names are used, and a member's phone can save the ruling to the record.
-Reasons name the seats themselves: the request carries the names (see form.py).
+Reasons name the seats themselves: the request carries the names (see forms.py).
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Match, Ruling
 from scorekeeper.store.records import match_names, match_sheet
 from scorekeeper.web import access
+from scorekeeper.web.check.answer import answer, assumptions, branches, verdict_of
 from scorekeeper.web.check.fields import shown
-from scorekeeper.web.check.form import OWED_CHOICES, Question
-from scorekeeper.web.check.verdict import answer, assumptions, branches, verdict_of
+from scorekeeper.web.check.forms import OWED_CHOICES, Question
 
 bp = Blueprint("check", __name__)
 MATCH = "/groups/<int:group_id>/matches/<int:match_id>/check"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from flask import Blueprint, render_template, request
 
 from scorekeeper.core.sheets import GAMES, LO, OPTIONS
-from scorekeeper.web.deal.form import START, DealForm
+from scorekeeper.web.deal.forms import START, DealForm
 
 bp = Blueprint("deal", __name__, url_prefix="/deal")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask_wtf import FlaskForm
 
-from scorekeeper.web.forms import ColourField, NameField
+from scorekeeper.web.fields import ColourField, NameField
 
 
 class GroupForm(FlaskForm):

@@ -11,7 +11,7 @@ from scorekeeper.store import groups
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Player
 from scorekeeper.web import access
-from scorekeeper.web.forms import attach
+from scorekeeper.web.fields import attach
 from scorekeeper.web.groups.forms import EditPlayerForm, PlayerForm
 
 bp = Blueprint("players", __name__, url_prefix="/groups/<int:group_id>/players")

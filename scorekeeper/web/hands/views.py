@@ -18,7 +18,6 @@ from scorekeeper.store.records import (
     record_hand,
 )
 from scorekeeper.web import access
-from scorekeeper.web.board import board, hand_news
 from scorekeeper.web.confirm import asks_first
 from scorekeeper.web.hands.clash import (
     RACED_DELETE,
@@ -30,13 +29,14 @@ from scorekeeper.web.hands.clash import (
     recorded_clash,
     side_by_side,
 )
-from scorekeeper.web.hands.form import (
+from scorekeeper.web.hands.forms import (
     HandForm,
     form_values,
     hand_form,
     picker_data,
 )
 from scorekeeper.web.hands.once import KEY_FIELD, already_recorded, form_key, new_key
+from scorekeeper.web.scoreboard import board, hand_news
 
 bp = Blueprint("hands", __name__, url_prefix="/groups/<int:group_id>/matches/<int:match_id>/hands")
 

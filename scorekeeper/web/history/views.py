@@ -24,6 +24,7 @@ from flask import (
 from scorekeeper.core.chart import Series, score_chart
 from scorekeeper.core.places import places
 from scorekeeper.core.sheets import CD, GAMES
+from scorekeeper.store.bg_stats import bg_stats_play
 from scorekeeper.store.boards import view_of
 from scorekeeper.store.extensions import db
 from scorekeeper.store.history import HistoryFilter, history_page, record_match
@@ -39,7 +40,7 @@ from scorekeeper.store.transfer import (
     to_csv,
 )
 from scorekeeper.web import access
-from scorekeeper.web.history.form import ImportForm
+from scorekeeper.web.history.forms import ImportForm
 from scorekeeper.web.rating_charts import player_ratings
 
 bp = Blueprint("history", __name__, url_prefix="/groups/<int:group_id>")
@@ -59,7 +60,8 @@ def index(group_id: int):
 
 @bp.get("/matches/<int:match_id>/record")
 def record(group_id: int, match_id: int):
-    """Every hand with the cards held and what each scored, the chart and the rulings."""
+    """Every hand with the cards held and what each scored, the chart and the rulings;
+    once finished, the link that logs it in BG Stats."""
     group = access.current_group(group_id)
     match = record_match(group, match_id)
     view = view_of(match)  # the model for the template's hands and rulings
@@ -74,7 +76,8 @@ def record(group_id: int, match_id: int):
     seats = list(match.seats) if ranks is None else sorted(
         match.seats, key=lambda seat: (ranks[seat.position], seat.position))
     return render_template("history/record.html", group=group, match=match, table=table,
-                           chart=chart, games=GAMES, places=ranks, ranked_seats=seats)
+                           chart=chart, games=GAMES, places=ranks, ranked_seats=seats,
+                           bg_stats=bg_stats_play(view, table, ranks, loaded=match))
 
 
 @bp.get("/players/<int:player_id>/stats")

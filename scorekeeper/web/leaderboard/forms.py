@@ -6,7 +6,7 @@ from flask_wtf import FlaskForm
 from wtforms import DateField
 from wtforms.validators import InputRequired
 
-from scorekeeper.web.forms import NameField
+from scorekeeper.web.fields import NameField
 
 
 class SeasonForm(FlaskForm):

@@ -19,7 +19,7 @@ from scorekeeper.store.leaderboard import board, last_game, match_ratings
 from scorekeeper.store.models import Season
 from scorekeeper.store.seasons import add_season, delete_season, group_seasons, pick_period
 from scorekeeper.web import access
-from scorekeeper.web.forms import attach
+from scorekeeper.web.fields import attach
 from scorekeeper.web.leaderboard.forms import SeasonForm
 
 bp = Blueprint("leaderboard", __name__, url_prefix="/groups/<int:group_id>")

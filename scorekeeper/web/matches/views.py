@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from scorekeeper.core.errors import InputError
-from scorekeeper.core.sheets import GAMES, LO, options_for
+from scorekeeper.core.sheets import GAMES, LO, options_for, rules_summary
 from scorekeeper.core.text import name_key, sentence
 from scorekeeper.store.boards import view_of
 from scorekeeper.store.extensions import db
@@ -13,10 +13,10 @@ from scorekeeper.store.groups import add_player
 from scorekeeper.store.models import Group, Match, new_token
 from scorekeeper.store.records import create_match, current_standings, match_sheet
 from scorekeeper.web import access
-from scorekeeper.web.board import board
 from scorekeeper.web.confirm import asks_first
 from scorekeeper.web.links import public_url
-from scorekeeper.web.matches.form import NEW_SLOTS, SetupForm, setup_form
+from scorekeeper.web.matches.forms import NEW_SLOTS, SetupForm, setup_form
+from scorekeeper.web.scoreboard import board
 from scorekeeper.web.share import qr_response
 
 bp = Blueprint("matches", __name__)
@@ -40,7 +40,8 @@ def _render_new(group: Group, game: str, form: SetupForm, status: int = 200):
     slots = min(max(len(candidates) + NEW_SLOTS, info.min_players), info.max_players)
     return render_template("matches/new.html", group=group, game=info, games=GAMES,
                            options=options_for(game), form=form, candidates=candidates,
-                           slots=slots, new_slots=NEW_SLOTS, differ=form.rules_differ(),
+                           slots=slots, new_slots=NEW_SLOTS,
+                           rules_line=rules_summary(form.rules_differ()),
                            rules_open=any(f.errors for f in form.fields_named("opt-"))
                            or bool(form.agree_nine.errors)), status
 

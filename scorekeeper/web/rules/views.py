@@ -17,7 +17,7 @@ from markupsafe import Markup
 
 from scorekeeper.core.deal import DealError, plan_for_sheet
 from scorekeeper.core.sheets import GAMES, SECTIONS, Option, SheetError, options_for
-from scorekeeper.web.rules.card import (
+from scorekeeper.web.rules.rules_card import (
     points_rows,
     rules_card_facts,
     rules_card_html,

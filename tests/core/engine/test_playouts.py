@@ -15,7 +15,6 @@ import pytest
 
 from scorekeeper.core.engine import Game, IllegalMoveError, Move
 from scorekeeper.core.sheets import GAMES, OPTIONS, Sheet
-from tests.bench.engine import run_bench
 from tests.support.engine import MOVE_CAP, candidates, choose, random_sheet
 
 CHECK_EVERY_MOVE = 6  # full list/refusal/undo checks on every n-th position
@@ -120,13 +119,6 @@ def test_undo_replays_the_same_hand() -> None:
         assert g.history, f"no move to take back before {move}"
         g.undo()
         assert g.state_key() == key
-
-
-def test_bench_reports_every_field() -> None:
-    r = run_bench("last-one", 3, 20, seed=5)
-    assert set(r) == {"game", "players", "games", "moves", "seconds", "games_per_second",
-                      "moves_per_second"}
-    assert r["games"] == 20 and r["moves"] > 20
 
 
 def test_option_keys_are_all_exercised() -> None:

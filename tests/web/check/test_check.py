@@ -280,7 +280,7 @@ def test_page_offers_seat_hands_dealer_and_the_picker(client):
 
 
 def test_form_field_for_a_seat_hand():
-    from scorekeeper.web.check.form import form_field
+    from scorekeeper.web.check.forms import form_field
     assert form_field("hands[1]", True, {1}) == "hold-2"
     assert form_field("hands[1]", True, set()) == "held"
     assert form_field("hands[1]", False) == "card"

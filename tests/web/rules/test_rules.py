@@ -9,7 +9,7 @@ import pytest
 from flask import render_template_string
 
 from scorekeeper.core.sheets import GAMES, OPTIONS, SECTIONS, Sheet
-from scorekeeper.web.rules import card as rules_card
+from scorekeeper.web.rules import rules_card
 from scorekeeper.web.rules import views as rules
 from scorekeeper.web.sheet_text import sheet_from_args
 

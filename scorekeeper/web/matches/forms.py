@@ -208,7 +208,7 @@ class SetupForm(FlaskForm):
             if field.errors or (value is None and opt.kind != "int_or_none"):
                 differ.append(f"{opt.label}: to fix")
             elif value != opt.defaults[game]:
-                differ.append(f"{opt.label}: {opt.describe(value)}")
+                differ.append(opt.said(value))
         return differ
 
     def refuse(self, field: str, message: str) -> None:

@@ -5,7 +5,8 @@ shows every hand).
 The page is shown after every save, so the hands table is worked out here, each cell's
 classes and contents at once, and the template only prints it (deciding forty cells
 in the template was the bulk of the page's rendering). A finished match's seats carry
-their places (:func:`seat_places`, from the core's rule). Shared by the rooms that show
+their places (:func:`~scorekeeper.store.places.seat_places`, from the core's rule),
+and the match its play for BG Stats. Shared by the rooms that show
 the board (matches, and hands after a save), so neither imports the other.
 """
 
@@ -18,18 +19,14 @@ from typing import Any
 from markupsafe import Markup
 
 from scorekeeper.core.deal import DealError, DealPlan, plan_for_sheet
-from scorekeeper.core.places import needs_hands, places
 from scorekeeper.core.scoring import Standings
 from scorekeeper.core.sheets import CD, LO, Sheet
-from scorekeeper.store.boards import MatchView, PlayerView, match_hands
+from scorekeeper.store.bg_stats import bg_stats_play
+from scorekeeper.store.boards import MatchView, PlayerView
 from scorekeeper.store.groups import recent_hands
 from scorekeeper.store.models import Player
-from scorekeeper.store.records import (
-    current_standings,
-    match_sheet,
-    match_standings,
-    running_state,
-)
+from scorekeeper.store.places import seat_places
+from scorekeeper.store.records import current_standings, match_sheet, running_state
 from scorekeeper.store.running import KEPT, Recent
 from scorekeeper.web.links import url_pattern
 
@@ -147,23 +144,11 @@ def _plan(sheet: Sheet, st: Standings, players: Sequence[Player | PlayerView]
         return None
 
 
-def seat_places(match: MatchView, sheet: Sheet, st: Standings
-                ) -> tuple[int, ...] | None:
-    """Each seat's place once the match is finished (None before), from the standings
-    the board already has; a one-hand Crazy Eights match ranks by the cards held,
-    which only its hand says, so that one hand is replayed."""
-    if not st.over:
-        return None
-    if needs_hands(sheet, len(st.totals)) and not st.hands:
-        st = match_standings(match, match_hands(match))
-    return places(sheet, st)
-
-
 def board(match: MatchView) -> dict[str, Any]:
     """Template context of the scoreboard: sheet, standings, one row per seat (``rows``
     in seat order; ``ranked`` by place once the match is finished), the deal, and the
     last :data:`RECENT` hands as :class:`HandLine` (``earlier``: how many hands are
-    left out)."""
+    left out), and once finished its play for BG Stats (``bg_stats``)."""
     sheet = match_sheet(match)
     st = current_standings(match)
     players = [seat.player for seat in match.seats]
@@ -183,6 +168,7 @@ def board(match: MatchView) -> dict[str, Any]:
         "next_number": match.hand_count + 1,
         "hands": _hand_rows(match, sheet, st),
         "earlier": max(0, match.hand_count - RECENT),
+        "bg_stats": bg_stats_play(match, st, ranks),
     }
 
 

@@ -20,7 +20,7 @@ from scorekeeper.core.engine.replay import run
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.sheets import Sheet
 from scorekeeper.web.check.build import ask
-from scorekeeper.web.check.form import CheckForm, check_form
+from scorekeeper.web.check.forms import CheckForm, check_form
 from scorekeeper.web.check.unsaid import Way, ways
 
 __all__ = ["Branch", "answer", "assumptions", "branches", "verdict_of"]

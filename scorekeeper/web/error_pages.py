@@ -1,7 +1,8 @@
 """Error pages: a friendly page, or the API's JSON error under the API's paths.
 
 Never a bare 500: unexpected errors are logged, the transaction is rolled back, and
-the person sees a short apology with a way back. Flask keeps one handler per kind of
+the person sees a short apology with a way back. The database out of reach is no bug:
+a 503 with ``Retry-After``, logged once per outage. Flask keeps one handler per kind of
 error for the whole app, so the pages and the API share these handlers; the app
 factory hands over the API's path prefix and its error body, so this module never
 imports the API.
@@ -9,6 +10,7 @@ imports the API.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -16,10 +18,12 @@ from flask import Flask, current_app, render_template, request
 from flask.globals import request_ctx
 from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import Conflict, HTTPException, InternalServerError
 
 from scorekeeper.core.errors import InputError
+from scorekeeper.store import outage
 from scorekeeper.store.extensions import db
 
 # The JSON error body and its status, given the status, message and field at fault.
@@ -91,6 +95,26 @@ def _integrity_error(exc: IntegrityError):
                                 "saved. Reload and try again."))
 
 
+def _database_error(exc: SQLAlchemyError):
+    """The database out of reach (down, frozen, too slow): a 503 with ``Retry-After``,
+    logged once per outage (``store/outage.py``); any other database error is a bug."""
+    if not outage.unavailable(exc):
+        return _unexpected(exc)
+    outage.report(db.engine, exc)
+    with contextlib.suppress(SQLAlchemyError):  # the connection may be gone already
+        db.session.rollback()
+    retry = [("Retry-After", str(outage.RETRY_AFTER))]
+    if wants_json():
+        body, status = _json_error(503, "The database is not answering just now, so "
+                                   "nothing was saved. Send the same request again in a few "
+                                   "seconds (a new hand with the same Idempotency-Key).")
+        return body, status, retry
+    page = render_template("error.html", status=503, title="Back in a moment",
+                           message="The scorekeeper cannot reach its records just now, so "
+                           "nothing was saved. Wait a few seconds and try again.")
+    return page, 503, retry
+
+
 def _unexpected(exc: Exception):
     current_app.logger.exception("unhandled error on %s %s", request.method, request.path)
     db.session.rollback()
@@ -104,5 +128,8 @@ def register(app: Flask, json_prefix: str, json_error: JsonError) -> None:
     app.register_error_handler(CSRFError, _csrf_error)
     app.register_error_handler(InputError, _input_error)
     app.register_error_handler(IntegrityError, _integrity_error)
+    app.register_error_handler(OperationalError, _database_error)
+    app.register_error_handler(InterfaceError, _database_error)
+    app.register_error_handler(PoolTimeout, _database_error)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(Exception, _unexpected)

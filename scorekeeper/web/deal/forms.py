@@ -1,7 +1,7 @@
 """The deal helper's form (a GET form: every answer is a shareable link).
 
 Fields are read with WTForms; each number is checked by the core's words
-(:func:`~scorekeeper.web.forms.whole`) and the deal itself by
+(:func:`~scorekeeper.web.fields.whole`) and the deal itself by
 :func:`~scorekeeper.core.deal.plan_deal`, whose error lands on the field it names.
 """
 
@@ -14,7 +14,7 @@ from wtforms import Form, StringField
 from scorekeeper.core.deal import DealError, DealPlan, plan_deal
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.sheets import CD, GAMES, LO, OPTIONS
-from scorekeeper.web.forms import WholeListField, asks_core, whole
+from scorekeeper.web.fields import WholeListField, asks_core, whole
 
 START = OPTIONS["start_count"].defaults[CD]
 MOST_PLAYERS = max(g.max_players for g in GAMES.values())

@@ -33,7 +33,7 @@ from scorekeeper.web.check.fields import (
     SuitField,
     YesNoField,
 )
-from scorekeeper.web.forms import asks_core
+from scorekeeper.web.fields import asks_core
 from scorekeeper.web.sheet_text import sheet_from_args
 
 OWED_CHOICES = (0, 2, 4, 6, 8)

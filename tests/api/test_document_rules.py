@@ -1,0 +1,49 @@
+"""The OpenAPI document states the rules the server enforces, where a schema can say
+them: each request below is refused by the document exactly when the server refuses
+it (the server's answer is checked too). What no schema can say is listed, with why,
+beside the fuzzer's excluded check in ``test_fuzz.py``."""
+
+from __future__ import annotations
+
+import jsonschema_rs
+import pytest
+
+from scorekeeper.api import document
+from scorekeeper.api.transfer import FORMAT, VERSION
+
+SHEET = {"game": "crazy-eights", "options": {}}
+FILE = {"format": FORMAT, "version": VERSION}
+SCORE = {"sheet": SHEET, "out": "Ann", "remaining": {"Ann": "", "Bob": "9c"}}
+
+
+def valid(schema: str, body: object) -> bool:
+    """Whether the document's component ``schema`` accepts ``body``."""
+    components = document()["components"]
+    return jsonschema_rs.validator_for(
+        {"$ref": f"#/components/schemas/{schema}", "components": components}).is_valid(body)
+
+
+# (component, path, body, the document and the server accept it)
+CASES = [
+    ("NewMatch", "/matches", {"sheet": SHEET, "players": ["Ann", "Bob"]}, True),
+    ("NewMatch", "/matches", {"sheet": SHEET, "players": ["Ann", "Ann"]}, False),
+    ("ScoreRequest", "/score", {**SCORE, "seats": ["Ann", "Bob"]}, True),
+    ("ScoreRequest", "/score", {**SCORE, "seats": ["Ann", "Ann"]}, False),
+    ("NewPlayer", "/players", {"name": "Dee"}, True),
+    ("NewPlayer", "/players", {"name": "De\u007fe"}, False),
+    ("NewPlayer", "/players", {"name": "De\u0000e"}, False),
+    ("NewPlayer", "/players", {"name": "x" * 41}, False),
+    ("Import", "/import", {**FILE, "matches": []}, False),
+]
+
+
+@pytest.mark.parametrize(("schema", "path", "body", "accepted"), CASES,
+                         ids=[f"{c[0]}-{n}" for n, c in enumerate(CASES)])
+def test_the_document_refuses_what_the_server_refuses(api, schema, path, body, accepted):
+    assert valid(schema, body) is accepted
+    answer = api("POST", path, body)
+    assert (answer.status_code < 400) is accepted, answer.json
+
+
+def test_an_export_of_a_group_without_matches_is_still_a_valid_answer():
+    assert valid("Export", {**FILE, "matches": []})
