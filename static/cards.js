@@ -34,9 +34,5 @@ const CardText = (() => {
     const card = parse(token);
     return card ? pretty(card) : token;
   };
-  // The canonical cards of a hand's text, sorted: two hands with the same cards give
-  // the same key, however they were typed or ordered.
-  const key = (text) => tokens(text).map((t) => { const c = parse(t); return c ? c.text : t.toUpperCase(); })
-    .sort().join(" ");
-  return { parse, tokens, pretty, show, key };
+  return { parse, tokens, pretty, show };
 })();

@@ -132,7 +132,7 @@
       body.held[seat] = text;
       const label = handForm.querySelector(`label[for="seat-${seat}"]`);
       const cards = CardText.tokens(text);
-      seats.push({ name: label ? label.textContent.trim() : `Seat ${Number(seat) + 1}`, cards: cards.map(CardText.show).join(" "),
+      seats.push({ seat: Number(seat), name: label ? label.textContent.trim() : `Seat ${Number(seat) + 1}`, cards: cards.map(CardText.show).join(" "),
         points: pointsOf(cards, points), out: fields.out === seat });
     });
     const size = handForm.querySelector("input[name=hand_size]");
@@ -145,28 +145,9 @@
       error: null, nextHand: null, hold: null,
     };
   };
-  // A hand as one comparable text: who went out and each seat's cards in canonical
-  // order (CardText.key), so the same hand typed twice, in any order, compares equal.
-  const sameness = (out, held) => `${out}|${Object.keys(held).sort()
-    .filter((seat) => String(held[seat] || "").trim())
-    .map((seat) => `${seat}:${CardText.key(held[seat])}`).join(";")}`;
-  // The hand already queued or stored (the last one, as the form was served) with the
-  // same cards, in words; null when there is none.
-  const twinOf = (entry, replacing) => {
-    const mine = sameness(entry.fields.out, entry.body.held);
-    const queued = forMatch(entry.match).find((x) => (!replacing || x.key !== replacing.key)
-      && sameness(x.fields.out, x.body.held) === mine);
-    if (queued) return `hand ${queued.number}, waiting to sync on this phone`;
-    let last = null;
-    try { last = JSON.parse(handForm.dataset.lastHand || "null"); } catch (_) { last = null; }
-    if (last && sameness(last.out, last.held) === mine) return `hand ${last.number}, already recorded`;
-    return null;
-  };
   const queueFromForm = (number, replacing) => {
+    // The server asks when it gets the hand if it looks like one already recorded.
     const entry = entryOf(number, replacing);
-    const twin = twinOf(entry, replacing);
-    // The same hand twice is the likely mistake (the board looked unchanged): ask first.
-    if (twin && !window.confirm(`These are the same cards as ${twin}. Record them again as hand ${number}?`)) return;
     change((list) => {
       const at = replacing ? list.findIndex((item) => item.key === replacing.key) : -1;
       if (at >= 0) list[at] = entry; else list.push(entry);
@@ -283,14 +264,16 @@
         if (response.status >= 500) { failed = true; continue; } // the server's trouble: keep it, try later
         let message = `The server refused this hand (${response.status}).`;
         let next = null;
+        let sameAs = null; // the server's same-hand question: the hand it looks like
         try {
           const answer = await response.json();
           message = answer.error.message || message;
           next = answer.error.next_hand || null;
+          if (answer.error.code === "same_as_hand") sameAs = { hand: answer.error.hand, stored: answer.error.same_hand || null };
         } catch (_) { /* not JSON: keep the plain message */ }
         change((list) => {
           const found = list.find((x) => x.key === item.key);
-          if (found) { found.error = message; found.nextHand = next; }
+          if (found) { found.error = message; found.nextHand = next; found.sameAs = sameAs; }
         });
       }
     } finally {
@@ -342,6 +325,15 @@
     holdNext(list, { match: item.match, number: was, key: item.key },
       { text: `hand ${was} before it was sent as hand ${to}`, discarded: false }, to + 1);
   });
+  // A hand the server found the same as a recorded one, sent by a person as hand
+  // ``to`` all the same: the body says so (the API's same_as_confirmed).
+  const sendAnyway = (key, to) => {
+    change((list) => {
+      const item = list.find((x) => x.key === key);
+      if (item) { item.body.same_as_confirmed = true; item.sameAs = null; }
+    });
+    renumber(key, to);
+  };
   // A held hand, confirmed by a person as hand ``number``.
   const release = (key, number) => change((list) => {
     const item = list.find((x) => x.key === key);
@@ -394,6 +386,7 @@
   const choices = (item, state) => {
     const why = state === "refused" ? `The server said: ${item.error}`
       : `It was recorded after ${item.hold.why}. Nothing is sent until you choose.`;
+    if (state === "refused" && item.sameAs) return [element("p", "field-error queued-error", why), ...sameChoices(item)];
     const actions = element("p", "queued-actions row");
     const to = state === "refused" ? item.nextHand : item.hold.expected;
     if (state === "held") {
@@ -407,6 +400,42 @@
       if (window.confirm(`Discard hand ${item.number}? Its cards are only on this phone.`)) discard(item.key);
     }));
     return [element("p", `field-error queued-${state === "refused" ? "error" : "hold"}`, why), actions];
+  };
+
+  // The server's same-hand question on a waiting hand: discarding it comes first and
+  // biggest; sending it anyway first shows both hands (``comparing``), then asks for a
+  // second tap. Nothing here compares cards: the server said they are the same.
+  const comparing = new Set(); // keys of the hands shown beside the one they look like
+  const shownCards = (text) => CardText.tokens(text || "").map(CardText.show).join(" ") || "no cards";
+  const bothHands = (item) => {
+    const { hand, stored } = item.sameAs;
+    const table = element("table", "same-hands");
+    const head = element("tr");
+    head.append(element("th", "", "Player"), element("th", "", `Hand ${hand}, recorded`),
+      element("th", "", `Yours, as hand ${item.nextHand || item.number}`));
+    table.append(head);
+    item.seats.forEach((seat, i) => {
+      const at = seat.seat === undefined ? i : seat.seat;
+      const row = element("tr");
+      const recorded = !stored ? "?" : (stored.out === at ? "went out" : shownCards(stored.cards[at]));
+      row.append(element("th", "", seat.name), element("td", "", recorded),
+        element("td", "", seat.out ? "went out" : (seat.cards || "no cards")));
+      table.append(row);
+    });
+    return table;
+  };
+  const sameChoices = (item) => {
+    const to = item.nextHand;
+    const discardMine = button("It's the same hand — discard mine", "primary-action", () => discard(item.key));
+    if (!comparing.has(item.key)) {
+      const actions = element("p", "queued-actions row");
+      if (to) actions.append(button("It's another hand — compare them", "secondary", () => { comparing.add(item.key); renderQueue(); }));
+      return [discardMine, actions];
+    }
+    const actions = element("p", "queued-actions row");
+    actions.append(button(`Send it as hand ${to}`, "secondary", () => { comparing.delete(item.key); sendAnyway(item.key, to); send(); }),
+      button("Back", "secondary", () => { comparing.delete(item.key); renderQueue(); }));
+    return [bothHands(item), discardMine, actions];
   };
 
   // The board counts the waiting hands at once: its next hand number moves on, and the

@@ -17,11 +17,11 @@ from scorekeeper.api.auth import id_in_range
 from scorekeeper.api.common import api_error, json_object
 from scorekeeper.api.hand_body import hand_body
 from scorekeeper.api.hands_openapi import PATHS, SCHEMAS
-from scorekeeper.api.match_data import recorded_json
+from scorekeeper.api.match_data import recorded_json, stored_hand_json
 from scorekeeper.api.matches import bearer_board, match_json
-from scorekeeper.core.errors import ConflictError, InputError, NotFoundError
+from scorekeeper.core.errors import ConflictError, InputError, NotFoundError, SameHandError
 from scorekeeper.store import boards
-from scorekeeper.store.boards import MatchView
+from scorekeeper.store.boards import MatchView, match_hand
 from scorekeeper.store.extensions import db
 from scorekeeper.store.idempotency import Answered, clean_key, replayed, request_digest
 from scorekeeper.store.records import (
@@ -37,9 +37,33 @@ __all__ = ["PATHS", "SCHEMAS", "bp"]
 bp = Blueprint("api_hands", __name__)
 
 
+def _next_hand(match: MatchView) -> int | None:
+    return None if match.status == "finished" else match.hand_count + 1
+
+
 def _conflict(match: MatchView, message: str):
-    next_hand = None if match.status == "finished" else match.hand_count + 1
-    return api_error(409, message, "number", next_hand=next_hand)
+    return api_error(409, message, "number", next_hand=_next_hand(match))
+
+
+def _same_as(match: MatchView, exc: SameHandError):
+    """The writer's question: this looks like hand ``exc.hand`` (shown whole, so a
+    client can put the two side by side); nothing was stored."""
+    stored = match_hand(match, exc.hand)
+    return api_error(409, exc.message, exc.field, code=exc.code, hand=exc.hand,
+                     next_hand=_next_hand(match),
+                     same_hand=None if stored is None else stored_hand_json(match, stored))
+
+
+CONFIRMED = "same_as_confirmed"
+
+
+def _confirmed(data: dict) -> bool:
+    """The body's answer to the same-hand question: recorded even if it looks like a
+    hand already in the match."""
+    value = data.get(CONFIRMED, False)
+    if not isinstance(value, bool):
+        raise InputError(f"{CONFIRMED} must be true or false", CONFIRMED)
+    return value
 
 
 def _replay(hand: Answered | SavedHand) -> Response:
@@ -64,6 +88,10 @@ def _write(match: MatchView, action: Callable[[], SavedHand | Rewritten], status
     a race to the same request sent twice at once, the winner's answer is given."""
     try:
         result = action()
+    except SameHandError as exc:  # or this very request, stored meanwhile by a resend
+        db.session.rollback()
+        done = replayed(match, *key)
+        return _replay(done) if done else _same_as(match, exc)
     except ConflictError as exc:
         db.session.rollback()
         done = replayed(match, *key)
@@ -83,7 +111,7 @@ def _write(match: MatchView, action: Callable[[], SavedHand | Rewritten], status
 @bp.post("/matches/<int:match_id>/hands")
 def record(match_id: int):
     """Record the next hand; 201 with that hand and the standings, 409 if ``number`` is
-    not the next.
+    not the next or the hand looks like one recorded (unless the body confirms it).
 
     With an ``Idempotency-Key``, a request already answered gets that answer again."""
     match = bearer_board(match_id)
@@ -95,9 +123,11 @@ def record(match_id: int):
         return _replay(done)
     number = id_in_range(data.get("number"), "number")
     out, held, size = hand_body(match, number)
+    confirmed = _confirmed(data)
     reply = _reply if key else None
     return _write(match, lambda: record_hand(match, number, out, held, size, key=key,
-                                             digest=digest, reply=reply), 201, (key, digest))
+                                             digest=digest, reply=reply,
+                                             same_as_confirmed=confirmed), 201, (key, digest))
 
 
 def _existing(match_id: int, number: int) -> MatchView:

@@ -56,6 +56,12 @@ SCHEMAS = {
             "number": {"type": "integer", "minimum": 1, "maximum": MAX_ID,
                        "description": "The hand being recorded: the match's next_hand."},
             **_HAND_FIELDS,
+            "same_as_confirmed": {
+                "type": "boolean", "default": False,
+                "description": "The answer to a 409 same_as_hand: record this hand even "
+                               "though the same player went out and every seat holds "
+                               "the same cards as a hand already recorded (it really is "
+                               "another hand). Without it such a hand is refused."},
         },
     },
     "Conflict": {
@@ -71,6 +77,20 @@ SCHEMAS = {
                 "next_hand": {"type": ["integer", "null"],
                               "description": "The number the next hand must use; "
                                              "null when the match is over."},
+                "code": {"type": "string", "enum": ["same_as_hand"],
+                         "description": "same_as_hand: the new hand looks like hand "
+                                        "`hand` already recorded (the same player went "
+                                        "out, or both were blocked, and every seat holds "
+                                        "the same cards), compared with the hand that "
+                                        "took the requested number and with the last "
+                                        "hand. Nothing was stored; send it again with "
+                                        "same_as_confirmed: true if it is another hand."},
+                "hand": {"type": "integer",
+                         "description": "With code same_as_hand: the hand it looks like."},
+                "same_hand": {"oneOf": [{"$ref": "#/components/schemas/Hand"},
+                                        {"type": "null"}],
+                              "description": "With code same_as_hand: that hand as "
+                                             "stored, to show beside the new one."},
             },
         }},
     },
@@ -102,7 +122,10 @@ PATHS = {
                 "400": _BAD_HAND,
                 **AUTH_RESPONSES,
                 "409": ok_response("Conflict", "That number is not the next hand (stale "
-                                   "or just recorded from another phone); nothing stored"),
+                                   "or just recorded from another phone), or (code "
+                                   "same_as_hand) the hand looks like hand `hand` already "
+                                   "recorded and same_as_confirmed was not sent; nothing "
+                                   "stored"),
                 "422": error_response("The Idempotency-Key was already used with a "
                                       "different body; nothing stored"),
             },

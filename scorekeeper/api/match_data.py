@@ -64,6 +64,12 @@ def recorded_json(match: MatchView, hand: SavedHand) -> dict[str, Any]:
             "standings": standings_json(current_standings(match))}
 
 
+def stored_hand_json(match: MatchView, hand: HandView) -> dict[str, Any]:
+    """One stored hand as :func:`match_json` lists it (the hand a new one looks like)."""
+    (row,) = hand_rows(match, [hand])
+    return _hand_json(hand, row.cards, row.points)
+
+
 def _bg_stats(match: MatchView, table: Standings) -> dict[str, Any] | None:
     """A finished match's play for BG Stats and the link that opens its import."""
     play = bg_stats_play(match, table, seat_places(match, match_sheet(match), table))

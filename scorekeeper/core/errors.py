@@ -5,6 +5,8 @@
   the message on that field and the API answers 400 naming it.
 * :class:`ConflictError` — the input was fine but the stored state moved on (another
   phone recorded that hand first): 409.
+* :class:`SameHandError` — a new hand that looks like hand ``hand`` already recorded
+  (:mod:`scorekeeper.core.same_hand`): 409 with the code ``same_as_hand``.
 * :class:`NotFoundError` — nothing here by that id or token: 404.
 
 The core's own errors (a bad card, an impossible deal, an illegal setup) are
@@ -40,3 +42,21 @@ class NotFoundError(InputError):
     """No such thing here: a wrong id, token or link."""
 
     status = 404
+
+
+class SameHandError(ConflictError):
+    """The new hand looks like hand ``hand`` already in the match: nothing was stored;
+    sent again with the request's confirmation, it is recorded.
+
+    >>> err = SameHandError(11)
+    >>> err.status, err.code, err.hand
+    (409, 'same_as_hand', 11)
+    """
+
+    code = "same_as_hand"
+
+    def __init__(self, hand: int) -> None:
+        super().__init__(f"these are the cards of hand {hand}, already recorded: the same "
+                         "player went out and everyone holds the same cards; nothing was "
+                         "stored", "number")
+        self.hand = hand

@@ -36,8 +36,9 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.base import NO_VALUE
 
-from scorekeeper.core.cards import Card, format_cards
-from scorekeeper.core.errors import ConflictError, InputError
+from scorekeeper.core.cards import Card, format_cards, parse_cards
+from scorekeeper.core.errors import ConflictError, InputError, SameHandError
+from scorekeeper.core.same_hand import carries_cards, same_as
 from scorekeeper.core.scoring import (
     HandResult,
     HandScore,
@@ -294,17 +295,28 @@ def record_hand(match: MatchView, number: int, out: int | None,
                 held: Sequence[Sequence[Card]],
                 hand_size: int | None = None, *, key: str | None = None,
                 digest: str | None = None,
-                reply: Callable[[MatchView, SavedHand], str] | None = None
-                ) -> SavedHand:
+                reply: Callable[[MatchView, SavedHand], str] | None = None,
+                same_as_confirmed: bool = False) -> SavedHand:
     """Record the next hand. ``number`` is the hand the form was showing: anything but
     the next number means the form is stale and nothing is stored. The answer's
     ``match`` is the match's view after the hand.
+
+    A hand that looks like the one that took ``number`` or like the match's last hand
+    (:mod:`scorekeeper.core.same_hand`) is refused with :class:`SameHandError` naming
+    it, before anything else is checked or written, unless ``same_as_confirmed``.
 
     ``key`` and ``digest`` are the client's idempotency key and its request's fingerprint
     (see :mod:`.idempotency`); ``reply`` renders the answer to keep with them, inside the
     same transaction (given the match's view after the hand), so a resent request gets
     exactly the first answer.
     """
+    result = HandResult.of(out, held, hand_size)
+    if not same_as_confirmed:
+        sheet = match_sheet(match)
+        twin = same_as(sheet, result, _stored_results(
+            match, (number, match.hand_count) if carries_cards(sheet, result) else ()))
+        if twin is not None:
+            raise SameHandError(twin)
     expected = match.hand_count + 1
     if number != expected:
         raise ConflictError(f"hand {number} is already recorded; the next hand is {expected}",
@@ -312,7 +324,6 @@ def record_hand(match: MatchView, number: int, out: int | None,
     if match.status == "finished":
         raise InputError("the match is over: no more hands can be recorded", "number")
     _check_hand_size(match, hand_size)
-    result = HandResult.of(out, held, hand_size)
     before = _stored_state(match)
     # The new hand's result: checked and scored by the core from the running state.
     state, score, dealer = _step(match, result)
@@ -351,6 +362,26 @@ def _rescored(hands: Sequence[HandView], results: Sequence[HandResult], table: S
                               in enumerate(zip(_texts(result), score.points, strict=True))))
         for hand, result, dealer, score in zip(hands, results, table.dealers, table.hands,
                                                strict=True))
+
+
+def _stored_results(match: MatchView, numbers: Sequence[int]
+                    ) -> list[tuple[int, HandResult]]:
+    """The match's hands of these numbers as stored now, in the order asked (one
+    statement, none when no number is asked)."""
+    wanted = [n for n in dict.fromkeys(numbers) if n >= 1]
+    if not wanted:
+        return []
+    held: dict[int, list[list[Card]]] = {}
+    outs: dict[int, int | None] = {}
+    for number, out, seat, cards in db.session.execute(
+            select(Hand.number, Hand.out_seat, HandEntry.seat, HandEntry.cards)
+            .outerjoin(HandEntry, HandEntry.hand_id == Hand.id)
+            .where(Hand.match_id == match.id, Hand.number.in_(wanted))):
+        outs[number] = out
+        seats = held.setdefault(number, [[] for _ in match.seats])
+        if seat is not None:
+            seats[seat] = parse_cards(cards)
+    return [(n, HandResult.of(outs[n], held[n])) for n in wanted if n in outs]
 
 
 def edit_hand(match: MatchView, number: int, out: int | None, held: Sequence[Sequence[Card]],

@@ -123,7 +123,8 @@ def test_the_same_keyed_hand_sent_twice_at_once_is_stored_once(app, phones):
     clients, headers, match_id = phones
     for number in range(1, 6):
         start = threading.Barrier(2, timeout=10)
-        body = {"number": number, "out": 0, "held": {"1": "5h 6h", "2": "7c"}}
+        # Each hand unlike the last (a hand like it would be asked about, not stored).
+        body = {"number": number, "out": 0, "held": {"1": "5h 6h", "2": ("7c", "7d")[number % 2]}}
 
         def post(phone: int, body=body, start=start, number=number):
             start.wait()

@@ -61,7 +61,7 @@ def test_the_co_scorers_board_shows_a_new_hand_within_five_seconds(
     expect(second_phone.locator("[data-live-status]")).to_contain_text("live · updated")
     rows = second_phone.locator(".hands-table tbody tr")
     for number in (1, 2):
-        record_on(page, match["board"], number, 0, {1: "3c", 2: "5c"})
+        record_on(page, match["board"], number, 0, {1: "3c", 2: f"{number + 4}c"})
         recorded = time.monotonic()
         expect(rows).to_have_count(number, timeout=SOON)
         assert time.monotonic() - recorded < SOON / 1000

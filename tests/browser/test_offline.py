@@ -16,15 +16,22 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Locator, Page, expect
 from werkzeug.serving import make_server
 
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Hand, Match
-from tests.support.browser import SCREENSHOTS, wait_until
+from tests.support.browser import (
+    DISCARD,
+    SCREENSHOTS,
+    biggest_first,
+    both_hands_shown,
+    wait_until,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -420,28 +427,23 @@ def test_a_queued_hand_moves_the_board_on_at_once(
     assert [n for n, _ in stored(app, match_id)] == [1]
 
 
-def test_the_same_hand_twice_asks_before_it_is_queued(page: Page, app, outage: Outage):
-    board, _, _ = start_match(page, app, outage.server)
+def test_the_same_hand_twice_is_queued_and_waits_with_the_servers_question(
+        page: Page, app, outage: Outage):
+    """The phone compares no cards: the server asks when it gets the hand (the question
+    itself, and what a person does about it, below)."""
+    board, _, match_id = start_match(page, app, outage.server)
     enter_hand(page, 1, 0, {1: "8s kh", 2: "5c"})  # online: stored at once
     page.wait_for_url(board)
     form_kept_for(page, board, 2)
     outage.begin()
     asked = answer_dialogs(page, accept=False)
-    enter_hand(page, 2, 0, {1: "KH 8♠", 2: "c5"})  # the same cards, spelt otherwise
-    # (the server down, the form posts and its service worker hands the cards back first)
-    until(page, lambda: asked)
-    assert asked == ["These are the same cards as hand 1, already recorded. "
-                     "Record them again as hand 2?"]
-    expect(page.get_by_role("heading", name=re.compile("Record hand 2"))).to_be_visible()
-    assert page.evaluate("localStorage.getItem('scorekeeper.queue.v1') || '[]'") == "[]"
-    page.locator("#seat-2").fill("5c 6c")  # a different hand: queued without a question
-    page.get_by_role("button", name="Record hand 2").tap()
-    expect(page.locator('[data-queued-hand="2"]')).to_contain_text("waiting to sync")
-    enter_hand(page, 3, 0, {1: "8s kh", 2: "6c 5c"})  # the same as the one waiting
-    until(page, lambda: len(asked) > 1)
-    assert asked[1] == ("These are the same cards as hand 2, waiting to sync on this phone. "
-                        "Record them again as hand 3?")
-    assert len(asked) == 2
+    queue_hand(page, 2, 0, {1: "KH 8♠", 2: "c5"})  # the same cards, spelt otherwise
+    assert asked == []
+    outage.end()
+    waiting = page.locator('[data-queued-hand="2"]')
+    expect(waiting).to_contain_text("these are the cards of hand 1", timeout=15000)
+    expect(waiting).to_contain_text("not accepted")
+    assert [n for n, _ in stored(app, match_id)] == [1]
 
 
 def test_after_a_discard_nothing_is_sent_without_a_persons_choice(
@@ -449,9 +451,8 @@ def test_after_a_discard_nothing_is_sent_without_a_persons_choice(
     _, token, match_id = start_match(page, app, outage.server)
     outage.begin()
     queue_hand(page, 1, 0, {1: "8s kh", 2: "5c"})
-    asked = answer_dialogs(page, accept=True)
+    answer_dialogs(page, accept=True)  # the Discard buttons ask first
     queue_hand(page, 2, 0, {1: "8s kh", 2: "5c"})  # the same hand again, by mistake
-    assert len(asked) == 1 and "same cards as hand 1" in asked[0]
     another_phone_records_hand_1(app, token, match_id)
     outage.end()
     refused = page.locator('[data-queued-hand="1"]')
@@ -489,3 +490,57 @@ def test_a_held_hand_goes_once_a_person_sends_it(page: Page, app, outage: Outage
     held.get_by_role("button", name="Send as hand 3").tap()
     expect(page.locator("[data-offline-queue]")).to_be_hidden(timeout=15000)
     assert [n for n, _ in stored(app, match_id)] == [1, 2, 3]
+
+
+# ---- the server's same-hand question on a queued hand (tests/browser/test_same_hand.py)
+
+def the_same_hand_recorded_meanwhile(page: Page, app, outage: Outage
+                                     ) -> tuple[str, int, Locator]:
+    """Phone A queues hand 1 offline; phone B records the same cards as hand 1; A comes
+    back, sends it on its own and is asked. The board, the match id, A's queued hand."""
+    board, token, match_id = start_match(page, app, outage.server)
+    outage.begin()
+    queue_hand(page, 1, 0, {1: "8s kh", 2: "5c"})
+    other = app.test_client().post(
+        f"/api/v1/matches/{match_id}/hands", headers={"Authorization": f"Bearer {token}"},
+        json={"number": 1, "out": 0, "held": {"1": "KH 8S", "2": "5C"}})
+    assert other.status_code == 201
+    outage.end()
+    queued = page.locator('[data-queued-hand="1"]')
+    expect(queued).to_contain_text("these are the cards of hand 1", timeout=15000)
+    return board, match_id, queued
+
+
+def test_a_queued_hand_the_server_finds_the_same_waits_with_its_question(
+        page: Page, app, outage: Outage, tmp_path: Path):
+    board, match_id, queued = the_same_hand_recorded_meanwhile(page, app, outage)
+    discard = queued.get_by_role("button", name=DISCARD)
+    anyway = queued.get_by_role("button", name=re.compile("It's another hand"))
+    expect(queued.get_by_role("button", name=re.compile("Send as hand"))).to_have_count(0)
+    biggest_first(page, discard, anyway)
+    page.screenshot(path=str(tmp_path / "offline-clash-question.png"))
+    assert [n for n, _ in stored(app, match_id)] == [1]
+
+    anyway.tap()  # a first step: both hands side by side, nothing sent yet
+    compare = queued.locator("table")
+    both_hands_shown(queued, [("Ann", "went out"), ("Bo", "8♠ K♥"), ("Cy", "5♣")])
+    expect(compare).to_contain_text("Hand 1, recorded")
+    page.screenshot(path=str(tmp_path / "offline-clash-both-hands.png"))
+    page.wait_for_timeout(500)
+    assert [n for n, _ in stored(app, match_id)] == [1]
+    queued.get_by_role("button", name="Back").tap()
+    queued.get_by_role("button", name=DISCARD).tap()  # one tap: the copy is gone
+    expect(page.locator("[data-offline-queue]")).to_be_hidden()
+    assert page.evaluate("localStorage.getItem('scorekeeper.queue.v1')") == "[]"
+    page.wait_for_timeout(500)
+    assert [n for n, _ in stored(app, match_id)] == [1]
+    assert board in page.url
+
+
+def test_a_queued_hand_sent_anyway_after_seeing_both(
+        page: Page, app, outage: Outage):
+    _, match_id, queued = the_same_hand_recorded_meanwhile(page, app, outage)
+    queued.get_by_role("button", name=re.compile("It's another hand")).tap()
+    queued.get_by_role("button", name="Send it as hand 2").tap()  # the deliberate second tap
+    expect(page.locator("[data-offline-queue]")).to_be_hidden(timeout=15000)
+    assert [n for n, _ in stored(app, match_id)] == [1, 2]

@@ -74,7 +74,8 @@ def test_an_import_runs_alongside_saves_in_other_groups(app, two):
         if not thread.is_alive() and deadline is None:
             deadline = time.monotonic() + 0.3
         saved = saver.post(f"/api/v1/matches/{match_id}/hands", headers=bearer(home),
-                           json={"number": number, "out": 0, "held": {"0": "", "1": "AC"}})
+                           json={"number": number, "out": 0,  # each unlike the last
+                                 "held": {"0": "", "1": ("AC", "2C")[number % 2]}})
         statuses.append(saved.status_code)
         number += 1
     thread.join()

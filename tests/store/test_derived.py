@@ -82,8 +82,9 @@ def one_write(group: Group, rng: random.Random) -> str | None:
     model = rng.choice(load_matches(group))
     match = view_of(model)
     action = rng.choice(["record"] * 4 + ["edit", "delete", "import", "new", "rematch"])
-    if action == "record" and match.status == "active":
-        match = record_hand(match, match.hand_count + 1, *next_hand(match, rng)).match
+    if action == "record" and match.status == "active":  # alike or not, each hand is meant
+        match = record_hand(match, match.hand_count + 1, *next_hand(match, rng),
+                            same_as_confirmed=True).match
     elif action == "edit" and match.hand_count:
         edited(match, rng)
     elif action == "delete" and match.hand_count:
@@ -270,7 +271,8 @@ def test_verify_while_another_thread_records_hands_finds_no_false_difference(app
             try:
                 while not stop.is_set() and recorded[0] < 400:
                     match = view_of(db.session.get_one(Match, rng.choice(matches)))
-                    match = record_hand(match, match.hand_count + 1, *next_hand(match, rng)).match
+                    match = record_hand(match, match.hand_count + 1, *next_hand(match, rng),
+                                        same_as_confirmed=True).match
                     recorded[0] += 1
                     db.session.remove()
             except Exception as exc:  # reported by the main thread

@@ -79,7 +79,8 @@ def test_random_sequences_of_writes_keep_the_totals(app, seed):
         kind = rng.choice(["record", "record", "edit", "delete", "new", "import"])
         if kind == "record" and match.status == "active":
             out, held = complete_hand(match, rng)
-            match = record_hand(match, match.hand_count + 1, out, held).match
+            match = record_hand(match, match.hand_count + 1, out, held,
+                                same_as_confirmed=True).match
         elif kind == "edit" and match.hand_count:
             number = rng.randint(1, match.hand_count)
             # Refused (nothing changes) when it would decide the match before a later hand.
@@ -112,7 +113,8 @@ def test_several_writes_on_one_loaded_match_keep_the_totals(app):
         if match.status == "finished" or rng.random() < 0.3:
             match = delete_last_hand(match).match
         else:
-            match = record_hand(match, match.hand_count + 1, *complete_hand(match, rng)).match
+            match = record_hand(match, match.hand_count + 1, *complete_hand(match, rng),
+                                same_as_confirmed=True).match
         assert_totals(group)
     match = edit_hand(match, 1, None, blocked(match, 1)).match
     assert_totals(group)

@@ -232,7 +232,8 @@ def test_random_writes_keep_the_ratings_equal_to_a_rebuild(app, seed):
             match = delete_last_hand(match).match
         elif kind == "record" and match.status == "active":
             with contextlib.suppress(InputError):
-                match = record_hand(match, match.hand_count + 1, None, blocked_next(match)).match
+                match = record_hand(match, match.hand_count + 1, None, blocked_next(match),
+                                    same_as_confirmed=True).match
         elif kind == "import":
             import_document(group, random_document(rng, 2))
         _verified(group)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Locator, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 
 # Where the README's phone screenshots go. Only a run with SCOREKEEPER_SCREENSHOTS=1
@@ -131,3 +131,34 @@ def in_view(page: Page, selector: str, covered_below: str | None = None) -> bool
             : window.innerHeight;
         return box.top >= 0 && box.bottom <= bottom && box.height > 0; }""",
         [selector, covered_below])
+
+
+# ---- the same-hand question (tests/browser/test_same_hand.py, test_offline.py) ----
+
+DISCARD = "It's the same hand — discard mine"  # its first and biggest button
+
+
+def _area(target: Locator) -> float:
+    box = target.bounding_box()
+    assert box is not None
+    return box["width"] * box["height"]
+
+
+def biggest_first(page: Page, discard: Locator, anyway: Locator) -> None:
+    """"Discard mine" is in view, above the other choice and bigger than it."""
+    expect(discard).to_be_in_viewport()
+    top, other = discard.bounding_box(), anyway.bounding_box()
+    assert top is not None and other is not None
+    assert top["y"] < other["y"] and _area(discard) > _area(anyway)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def both_hands_shown(question: Locator, rows: list[tuple[str, str]]) -> None:
+    """Each player's line shows the same thing twice, the recorded hand and the new one
+    (each card, in whatever order it was entered)."""
+    for name, shown in rows:
+        line = question.locator("tr", has_text=name)
+        expect(line).to_have_count(1)
+        for cell in (line.locator("td").nth(0), line.locator("td").nth(1)):
+            for part in ([shown] if shown == "went out" else shown.split()):
+                expect(cell).to_contain_text(part)

@@ -9,11 +9,12 @@ two writes never meet in the database (there, :class:`records.ConflictError` doe
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from contextlib import suppress
+from dataclasses import dataclass
 
-from scorekeeper.core.cards import CardError, format_cards, parse_cards
-from scorekeeper.store.boards import MatchView
+from scorekeeper.core.cards import Card, CardError, format_cards, parse_cards
+from scorekeeper.store.boards import HandView, MatchView, PlayerView
 
 SHOWN = 60  # characters of one player's typed cards repeated back in a message
 
@@ -70,3 +71,24 @@ def delete_clash(match: MatchView, shown: str) -> str:
 
 RACED_DELETE = ("Nothing deleted: another phone changed this match at the same moment. "
                 "Here is the current score; delete again if you still mean to.")
+
+
+@dataclass(frozen=True)
+class SeatPair:
+    """One player's line of the same-hand question: what the recorded hand and the new
+    one say of them (``None``: went out)."""
+
+    player: PlayerView
+    stored: Sequence[Card] | None
+    new: Sequence[Card] | None
+
+
+def side_by_side(match: MatchView, stored: HandView, out: int | None,
+                 held: Sequence[Sequence[Card]]) -> list[SeatPair]:
+    """The hand the writer found the new one to look like, beside it, seat by seat:
+    the person sees both before recording the new one anyway."""
+    cards = {entry.seat: parse_cards(entry.cards) for entry in stored.entries}
+    return [SeatPair(seat.player,
+                     None if stored.out_seat == seat.position else cards.get(seat.position, []),
+                     None if out == seat.position else held[seat.position])
+            for seat in match.seats]

@@ -32,7 +32,7 @@ from scorekeeper.core.cards import (
 from scorekeeper.core.deal import NINE, deal_problem
 from scorekeeper.core.scoring import card_points, hands_carry_cards
 from scorekeeper.core.sheets import LO, Sheet
-from scorekeeper.store.boards import HandView, MatchView, match_hand
+from scorekeeper.store.boards import HandView
 
 BLOCKED = "none"
 LOST_NUMBER = "This form lost its hand number; reload the page."
@@ -95,6 +95,8 @@ class HandForm(FlaskForm):
     out = OutField(choices=[], validate_choice=False)
     hand_size = DealSizeField()
     agree_nine = BooleanField(false_values=("", "false", "no", "0"))
+    # The answer to the writer's same-hand question: record it even so (see same.html).
+    same_as_confirmed = BooleanField(false_values=("", "false", "no", "0"))
 
     sheet: Sheet
     in_play: tuple[bool, ...]
@@ -172,33 +174,9 @@ def form_values(hand: HandView) -> dict[str, Any]:
     return values
 
 
-def same_as_stored(hand: HandView, form: HandForm) -> bool:
-    """Whether a submitted hand is exactly the stored one (a double tap, not a clash)."""
-    stored = {e.seat: e.cards for e in hand.entries}
-    return (hand.out_seat == form.out_seat and hand.hand_size == form.hand_size.size
-            and all(stored.get(seat, "") == format_cards(cards)
-                    for seat, cards in enumerate(form.held())))
-
-
 def picker_data(sheet: Sheet) -> str:
     """Card points for the live preview, as JSON: rank label (and ``JK``) → points."""
     points = {r.label: card_points(sheet.game, card(r, Suit.SPADES)) for r in Rank}
     if sheet.game == LO:
         points["JK"] = card_points(LO, JOKER)
     return json.dumps(points, separators=(",", ":"))
-
-
-def last_hand_json(match: MatchView) -> str:
-    """The match's last stored hand as the offline queue compares it, as JSON: its
-    number, who went out (``"none"``: nobody) and each seat's cards as stored
-    (canonical text), or ``null`` before the first hand. A hand queued offline with the
-    same cards asks before it is sent: it is most likely the same hand twice."""
-    if not match.hand_count:
-        return "null"
-    hand = match_hand(match, match.hand_count)
-    if hand is None:
-        return "null"
-    out = "none" if hand.out_seat is None else str(hand.out_seat)
-    held = {str(e.seat): e.cards for e in hand.entries}
-    return json.dumps({"number": hand.number, "out": out, "held": held},
-                      separators=(",", ":"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
 from scorekeeper.core.cards import deck_for
-from scorekeeper.core.errors import ConflictError, InputError
+from scorekeeper.core.errors import ConflictError, InputError, SameHandError
 from scorekeeper.core.text import sentence
 from scorekeeper.store.boards import GroupView, MatchView, match_hand, reread
 from scorekeeper.store.idempotency import KeyReuseError
@@ -21,14 +21,13 @@ from scorekeeper.web.hands.clash import (
     edit_clash,
     entered,
     recorded_clash,
+    side_by_side,
 )
 from scorekeeper.web.hands.forms import (
     HandForm,
     form_values,
     hand_form,
-    last_hand_json,
     picker_data,
-    same_as_stored,
 )
 from scorekeeper.web.hands.once import KEY_FIELD, already_recorded, form_key, new_key
 from scorekeeper.web.scoreboard import board, hand_news
@@ -54,7 +53,6 @@ def _render(group: GroupView, match: MatchView, number: int, form: HandForm, edi
                            editing=editing, in_play=form.in_play,
                            deck=deck_for(sheet.game, sum(form.in_play)),
                            points_json=picker_data(sheet),
-                           last_hand_json="null" if editing else last_hand_json(match),
                            idempotency_key=key or request.form.get(KEY_FIELD) or new_key(),
                            **context), status
 
@@ -80,7 +78,10 @@ def new(group_id: int, match_id: int):
         key, digest = form_key(request.form)
         try:
             saved = record_hand(match, form.number.data, form.out_seat, form.held(),
-                        form.hand_size.size, key=key, digest=digest)
+                                form.hand_size.size, key=key, digest=digest,
+                                same_as_confirmed=form.same_as_confirmed.data)
+        except SameHandError as exc:
+            return _same_hand(group, match, form, exc.hand)
         except ConflictError:
             return _conflict(group, match, form)
         except InputError as exc:
@@ -116,13 +117,30 @@ def _sent_before(group: GroupView, match: MatchView):
 
 
 def _conflict(group: GroupView, match: MatchView, form: HandForm):
-    """Another phone (or a double tap) recorded this hand first: show the current state."""
-    number = form.number.data
-    stored = match_hand(match, number)
-    if stored is not None and same_as_stored(stored, form):
-        flash(hand_news(match, number))
-        return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
-    return _clash(group, match, recorded_clash(match, number, request.form))
+    """Another phone recorded this hand's number first: show the current state."""
+    return _clash(group, match, recorded_clash(match, form.number.data, request.form))
+
+
+# Fields the same-hand page does not carry over into its "record it anyway" form.
+_NOT_CARRIED = {"csrf_token", "number", "same_as_confirmed"}
+
+
+def _same_hand(group: GroupView, match: MatchView, form: HandForm, twin: int):
+    """The writer's question as a page (409, nothing stored): the hand recorded as
+    ``twin`` beside this one, "It's the same hand — discard mine" first, and a second,
+    deliberate button that records it anyway as the next hand."""
+    stored = match_hand(match, twin)
+    if stored is None:  # deleted since the writer looked: nothing left to ask about
+        return _conflict(group, match, form)
+    carried = [(name, value) for name, value in request.form.items(multi=True)
+               if name not in _NOT_CARRIED]
+    next_hand = None if match.status == "finished" else match.hand_count + 1
+    return render_template("hands/same.html", group=group, match=match, twin=twin,
+                           number=form.number.data, next_hand=next_hand, carried=carried,
+                           pairs=side_by_side(match, stored, form.out_seat, form.held()),
+                           action=url_for("hands.new", group_id=group.id, match_id=match.id),
+                           scoreboard=url_for("matches.show", group_id=group.id,
+                                              match_id=match.id)), 409
 
 
 def _clash(group: GroupView, match: MatchView, message: str):

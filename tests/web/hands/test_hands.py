@@ -118,8 +118,8 @@ def test_a_number_from_the_future_is_refused(app, client, lo):
 
 def test_double_tapped_submit_stores_one_hand(app, client, lo):
     gid, mid = lo
-    first = record(client, gid, mid, 1, 0, "", "5c", "6c")
-    second = record(client, gid, mid, 1, 0, "", "5c", "6c")
+    first = record(client, gid, mid, 1, 0, "", "5c", "6c", idempotency_key="tap")
+    second = record(client, gid, mid, 1, 0, "", "5c", "6c", idempotency_key="tap")
     assert first.status_code == second.status_code == 302
     assert "Hand 1 saved" in client.get(second.location).text
     assert len({r[0] for r in hands_of(app, mid)}) == 1

@@ -1,0 +1,122 @@
+"""The hand form's same-hand question (DESIGN.md, "A hand goes in once"): a posted hand
+that looks like one recorded is answered with a page showing both hands, nothing
+stored; "discard mine" is the first and biggest thing on it, and a second form with
+the confirmation records it. Works without JavaScript."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from sqlalchemy import func
+
+from scorekeeper.store.extensions import db
+from scorekeeper.store.models import Hand
+from tests.support.web import add_players, record, start_group, start_match
+
+HELD = ("", "5c 9h", "kd")  # Ann went out; Bo holds 5♣ 9♥, Cy K♦
+
+
+@pytest.fixture
+def lo(client):
+    """A Last One match, threshold 250: Ann, Bo, Cy."""
+    gid = start_group(client)
+    pids = add_players(client, gid, "Ann", "Bo", "Cy")
+    return gid, start_match(client, gid, pids, threshold="250")
+
+
+def count(app) -> int:
+    with app.app_context():
+        return db.session.scalar(db.select(func.count()).select_from(Hand))
+
+
+def anyway_form(page: str) -> dict[str, str]:
+    """The hidden fields of the question's "record it anyway" form."""
+    form = page[page.index('class="same-anyway"'):]
+    form = form[:form.index("</form>")]
+    return {name: html.unescape(value)
+            for name, value in re.findall(r'name="([\w-]+)" value="([^"]*)"', form)}
+
+
+@pytest.mark.parametrize(("second", "status", "stored"), [
+    (("", "9h 5c", "KD"), 409, 1),   # the same cards, typed otherwise: asked
+    (("", "5c 9h", "kh"), 302, 2),   # one card different: recorded
+])
+def test_a_next_hand_like_the_last_is_asked_about(app, client, lo, second, status, stored):
+    gid, mid = lo
+    assert record(client, gid, mid, 1, 0, *HELD).status_code == 302
+    answer = record(client, gid, mid, 2, 0, *second)
+    assert answer.status_code == status
+    assert count(app) == stored
+
+
+def test_the_question_shows_both_hands_and_discard_comes_first(app, client, lo):
+    gid, mid = lo
+    record(client, gid, mid, 1, 0, *HELD)
+    page = html.unescape(record(client, gid, mid, 2, 0, *HELD).text)
+    assert "Hand 1 again?" in page and "Nothing was saved" in page
+    discard = page.index("It's the same hand — discard mine")
+    anyway = page.index("It's another hand — record it as hand 2")
+    table = page.index('class="same-hands"')
+    assert discard < table < anyway
+    assert re.search(r'class="button primary-action" href="/groups/\d+/matches/\d+"', page)
+    rows = re.findall(r"<tr><th scope=\"row\">.*?</tr>", page, re.S)
+    assert len(rows) == 3 and all(row.count("went out") == 2 for row in rows[:1])
+    assert rows[1].count("5♣") == 2 and rows[1].count("9♥") == 2
+
+
+def test_recording_it_anyway_is_a_second_deliberate_post(app, client, lo):
+    gid, mid = lo
+    record(client, gid, mid, 1, 0, *HELD, idempotency_key="first")
+    page = record(client, gid, mid, 2, 0, *HELD, idempotency_key="second").text
+    fields = anyway_form(page)
+    assert fields["number"] == "2" and fields["same_as_confirmed"] == "yes"
+    assert fields["seat-1"] == "9h 5c" or fields["seat-1"] == "5c 9h"
+    assert fields["idempotency_key"] == "second"
+    url = f"/groups/{gid}/matches/{mid}/hands/new"
+    saved = client.post(url, data=fields)
+    assert saved.status_code == 302 and count(app) == 2
+    assert "Hand 2 saved" in client.get(saved.location).text
+    again = client.post(url, data=fields)  # a double tap on it: the same answer
+    assert again.status_code == 302 and count(app) == 2
+
+
+def test_the_clash_asks_about_the_hand_that_took_the_number(app, client, lo):
+    """Another phone recorded hand 1 with these cards; this phone sends its hand 1."""
+    gid, mid = lo
+    record(client, gid, mid, 1, 0, *HELD)
+    page = record(client, gid, mid, 1, 0, *HELD)
+    assert page.status_code == 409 and "Hand 1 again?" in page.text
+    assert "from another phone" in page.text
+    assert anyway_form(page.text)["number"] == "2"
+    assert count(app) == 1
+
+
+def test_a_clash_with_other_cards_goes_to_the_board_as_before(app, client, lo):
+    gid, mid = lo
+    record(client, gid, mid, 1, 0, *HELD)
+    stale = record(client, gid, mid, 1, 1, "9d", "", "7d")
+    assert stale.status_code == 302
+    assert "Not saved: hand 1 was already recorded" in client.get(stale.location).text
+
+
+def test_countdown_the_same_player_out_again_is_recorded(app, client):
+    gid = start_group(client)
+    pids = add_players(client, gid, "Ann", "Bo", "Cy")
+    mid = start_match(client, gid, pids, game="countdown")
+    assert record(client, gid, mid, 1, 1).status_code == 302
+    assert record(client, gid, mid, 2, 1).status_code == 302
+    assert count(app) == 2
+
+
+def test_an_edit_to_the_same_cards_is_not_questioned(app, client, lo):
+    gid, mid = lo
+    record(client, gid, mid, 1, 0, *HELD)
+    record(client, gid, mid, 2, 0, "", "5c 9h", "kh")
+    form = client.get(f"/groups/{gid}/matches/{mid}/hands/2").text
+    version = re.search(r'name="version" value="(\d+)"', form)[1]
+    saved = client.post(f"/groups/{gid}/matches/{mid}/hands/2", data={
+        "number": "2", "version": version, "out": "0", "seat-1": "5c 9h", "seat-2": "kd"})
+    assert saved.status_code == 302
+    assert "Hand 2 updated" in client.get(saved.location).text
