@@ -280,7 +280,7 @@ def test_not_json_is_a_400(client):
 def test_documented_in_openapi(client):
     doc = client.get("/api/v1/openapi.json").json
     op = doc["paths"]["/api/v1/replay"]["post"]
-    assert set(op["responses"]) == {"200", "400", "413"}  # 413: over the body limit
+    assert set(op["responses"]) == {"200", "400", "413", "503"}  # 413: over the body limit
     assert "null step is replayed as if allowed" in op["description"]
 
 

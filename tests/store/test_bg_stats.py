@@ -52,7 +52,7 @@ def _finished(game: str, options: dict, dealer: int, hands: list):
     db.session.commit()
     match = create_match(group, Sheet.make(game, options), list(group.players), dealer)
     for number, (out, held) in enumerate(hands, start=1):
-        record_hand(match, number, out, [parse_cards(h) for h in held])
+        match = record_hand(match, number, out, [parse_cards(h) for h in held]).match
     return match
 
 

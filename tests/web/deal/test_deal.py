@@ -146,7 +146,7 @@ def test_api_deal_is_in_the_openapi_document(client):
     operation = doc["paths"]["/api/v1/deal"]["get"]
     assert {p["name"] for p in operation["parameters"]} == {
         "game", "players", "hand_size", "counts", "dealer"}
-    assert set(operation["responses"]) == {"200", "400"}
+    assert set(operation["responses"]) == {"200", "400", "503"}
     assert "DealPlan" in doc["components"]["schemas"]
 
 
