@@ -33,8 +33,8 @@ def finished_last_one(app) -> dict:
         db.session.commit()
         match = create_match(group, Sheet.make("last-one", {"threshold": 100}),
                              list(group.players), 0)
-        record_hand(match, 1, 0, [[], parse_cards("8s 8h 8d 8c"), parse_cards("jk jk kh qh"),
-                                  parse_cards("2c 3c")])
+        match = record_hand(match, 1, 0, [[], parse_cards("8s 8h 8d 8c"),
+                                          parse_cards("jk jk kh qh"), parse_cards("2c 3c")]).match
         record_hand(match, 2, 3, [parse_cards("8s 8h 8d 8c"), [], [], []])
         row = db.session.get(Match, match.id)
         assert view_of(row).status == "finished"

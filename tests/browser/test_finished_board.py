@@ -40,7 +40,7 @@ def finished(app, game: str) -> dict[str, object]:
         match = view_of(db.session.get(Match, mid))
         for number, (out, held) in enumerate(
                 LAST_ONE if game == "last-one" else CRAZY_EIGHTS, start=1):
-            record_hand(match, number, out, [parse_cards(h) for h in held])
+            match = record_hand(match, number, out, [parse_cards(h) for h in held]).match
         return {"gid": group.id, "invite": group.invite_token, "mid": mid}
 
 
