@@ -178,7 +178,8 @@ def _until_acked(once, ok: int, number: int, held: list[str], run: Run,
         start = time.perf_counter()
         try:
             answer = once()
-        except OSError:  # the connection dropped: the same hand again
+        except (OSError, http.client.HTTPException):  # the connection dropped (or cut
+            # mid-answer): the same hand again
             run.resends += 1
             time.sleep(0.05)
             continue
