@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from tests.support.cluster import BIN, FIGURES, AppHost, running, wait_for
+from tests.support.cluster import BIN, FIGURES, AppHost, children, running, wait_for
 from tests.support.serve import free_port
 
 SCORE = (b'{"sheet": {"game": "crazy-eights", "options": {}}, "seats": ["Ann", "Bob"], '
@@ -74,6 +74,8 @@ def test_a_master_killed_alone_takes_its_workers_and_restarts_at_once(gunicorn,
                                                                      record_property):
     """kill -9 of the master only (not its process group): its workers get SIGTERM from
     the kernel and leave, so the same command on the same address starts again."""
+    # /healthz answers once one worker is up; on a busy machine the second comes later.
+    wait_for(lambda: len(children(gunicorn.proc.pid)) == 2, "both workers", 20)
     workers = gunicorn.kill_master()
     assert len(workers) == 2
     killed = time.monotonic()
