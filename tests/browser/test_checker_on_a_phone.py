@@ -123,6 +123,8 @@ def test_after_check_the_answer_is_in_view_and_the_keys_closed(
     finger = Finger(page)
     finger.card("5c")
     finger.card("7c")
+    # Both cards in: the keys close, and Check settles where they were (tap it there).
+    expect(page.locator("[data-picker]")).to_be_hidden()
     finger.tap(page.get_by_role("button", name="Check"))
     expect(page.locator("[data-check-answer]")).to_contain_text("Legal")
     answer_in_view_and_keys_closed(page)
