@@ -261,7 +261,7 @@ const CardPicker = (() => {
 // Hand entry: a live preview of each card's points (the picker above fills the fields).
 document.querySelectorAll("form[data-hand-form]").forEach((form) => {
   const points = JSON.parse(form.dataset.points || "{}");
-  const lastOne = form.dataset.game === "last-one";
+  const loneCard = form.dataset.loneCard;  // the server's word when one card scores 0
   const copies = (card) => (card.suit ? Number(form.dataset.copies) : Number(form.dataset.jokers));
   const rows = Array.from(form.querySelectorAll(".held"));
   const picker = CardPicker.of(form);
@@ -326,12 +326,12 @@ document.querySelectorAll("form[data-hand-form]").forEach((form) => {
         });
         box.append(chip);
       });
-      const one = lastOne && parsed[i].length === 1;
+      const one = loneCard !== undefined && parsed[i].length === 1;
       figures[i] = parsed[i].length ? (one ? 0 : total) : undefined;
       if (parsed[i].length) {
         const sum = document.createElement("span");
         sum.className = "hand-total";
-        sum.textContent = one ? "1 card: scores 0" : `${total} points`;
+        sum.textContent = one ? loneCard : `${total} points`;
         box.append(sum);
       }
     });

@@ -172,6 +172,16 @@ def _frozen(held: Sequence[Sequence[Card]]) -> tuple[tuple[Card, ...], ...]:
     return tuple([tuple(cards) for cards in held])
 
 
+def lone_card_scores_nothing(game: str) -> bool:
+    """Whether a seat left holding exactly one card scores 0, whatever the card (Last
+    One). The scorer applies it; the hand form's preview is told it with the page.
+
+    >>> lone_card_scores_nothing("last-one"), lone_card_scores_nothing("crazy-eights")
+    (True, False)
+    """
+    return game == LO
+
+
 def _score_last_one(held: Sequence[Sequence[Card]], out: int | None, in_play: Sequence[bool],
                     values: list[int], notes: list[str]) -> list[int]:
     points = []
@@ -181,7 +191,7 @@ def _score_last_one(held: Sequence[Sequence[Card]], out: int | None, in_play: Se
         elif seat == out:
             points.append(0)
             notes[seat] = "went out"
-        elif len(cards) == 1:
+        elif len(cards) == 1:  # lone_card_scores_nothing(LO)
             points.append(0)
             notes[seat] = "held one card: scores 0"
         else:

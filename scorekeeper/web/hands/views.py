@@ -6,6 +6,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 
 from scorekeeper.core.cards import deck_for
 from scorekeeper.core.errors import ConflictError, InputError, SameHandError
+from scorekeeper.core.scoring import lone_card_scores_nothing
 from scorekeeper.core.text import sentence
 from scorekeeper.store.boards import GroupView, MatchView, match_hand, reread
 from scorekeeper.store.idempotency import KeyReuseError
@@ -53,6 +54,7 @@ def _render(group: GroupView, match: MatchView, number: int, form: HandForm, edi
                            editing=editing, in_play=form.in_play,
                            deck=deck_for(sheet.game, sum(form.in_play)),
                            points_json=picker_data(sheet),
+                           lone_card=lone_card_scores_nothing(sheet.game),
                            idempotency_key=key or request.form.get(KEY_FIELD) or new_key(),
                            **context), status
 
