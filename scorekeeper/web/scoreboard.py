@@ -173,7 +173,15 @@ def board(match: MatchView) -> dict[str, Any]:
         "hands": _hand_rows(match, sheet, st),
         "earlier": max(0, match.hand_count - RECENT),
         "bg_stats": bg_stats_play(match, st, ranks),
+        "rematch_question": rematch_question(match),
     }
+
+
+def rematch_question(match: MatchView) -> str:
+    """What Rematch asks before it starts a match: the board's dialog and the page
+    without script say the same."""
+    dealer = match.seats[(match.first_dealer + 1) % len(match.seats)].player.name
+    return f"Start a rematch? Same players and rules; {dealer} deals first."
 
 
 def hand_news(match: MatchView, number: int) -> str:

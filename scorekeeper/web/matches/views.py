@@ -16,7 +16,7 @@ from scorekeeper.web import access
 from scorekeeper.web.confirm import asks_first
 from scorekeeper.web.links import public_url
 from scorekeeper.web.matches.forms import NEW_SLOTS, SetupForm, setup_form
-from scorekeeper.web.scoreboard import board
+from scorekeeper.web.scoreboard import board, rematch_question
 from scorekeeper.web.share import qr_response
 
 bp = Blueprint("matches", __name__)
@@ -112,8 +112,7 @@ def rematch(group_id: int, match_id: int):
         return redirect(url_for("matches.show", group_id=group.id, match_id=old.id))
     by_id = {player.id: player for player in group.players}
     players = [by_id[seat.player.id] for seat in old.seats]
-    dealer = players[(old.first_dealer + 1) % len(players)].name
-    question = asks_first(f"Start a rematch? Same players and rules; {dealer} deals first.",
+    question = asks_first(rematch_question(old),
                           "Start the rematch",
                           url_for("matches.show", group_id=group.id, match_id=old.id))
     if question:
