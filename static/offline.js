@@ -41,9 +41,10 @@
         const url = new URL(href, window.location.href);
         if (url.origin === window.location.origin) urls.add(url.pathname + url.search);
       };
-      // A page loaded before the worker took charge: keep it. And what it uses, every
-      // time (the worker skips what it has; static files may reach the page without it).
-      if (!navigator.serviceWorker.controller) add(window.location.href);
+      // This page, and what it uses, every time: the worker skips what it has. A page
+      // whose navigation began while the worker was still installing reached the
+      // network without it, yet has a controller once the worker claims it.
+      add(window.location.href);
       document.querySelectorAll("link[href]").forEach((el) => add(el.href));
       document.querySelectorAll("script[src], img[src]").forEach((el) => add(el.src));
       // The next hand's form, fetched again each time so its number is current.
@@ -313,27 +314,22 @@
     item.number = number;
     item.body.number = number;
     item.key = newKey(); // a different request now
+    delete item.body.same_as_confirmed; // a person's answer was about the number before
   };
-  // Send a refused hand as hand ``to`` (the number the server said comes next).
-  const renumber = (key, to) => change((list) => {
+  // Send a refused hand as hand ``to`` (the number the server said comes next); with
+  // ``confirmed``, a hand the server found the same as a recorded one, sent by a person
+  // all the same: the body says so (the API's same_as_confirmed), for this number only.
+  const renumber = (key, to, confirmed = false) => change((list) => {
     const item = list.find((x) => x.key === key);
     if (!item) return;
     const was = item.number;
     setItemNumber(item, to);
     item.error = null;
     item.nextHand = null;
+    if (confirmed) { item.body.same_as_confirmed = true; item.sameAs = null; }
     holdNext(list, { match: item.match, number: was, key: item.key },
       { text: `hand ${was} before it was sent as hand ${to}`, discarded: false }, to + 1);
   });
-  // A hand the server found the same as a recorded one, sent by a person as hand
-  // ``to`` all the same: the body says so (the API's same_as_confirmed).
-  const sendAnyway = (key, to) => {
-    change((list) => {
-      const item = list.find((x) => x.key === key);
-      if (item) { item.body.same_as_confirmed = true; item.sameAs = null; }
-    });
-    renumber(key, to);
-  };
   // A held hand, confirmed by a person as hand ``number``.
   const release = (key, number) => change((list) => {
     const item = list.find((x) => x.key === key);
@@ -433,7 +429,7 @@
       return [discardMine, actions];
     }
     const actions = element("p", "queued-actions row");
-    actions.append(button(`Send it as hand ${to}`, "secondary", () => { comparing.delete(item.key); sendAnyway(item.key, to); send(); }),
+    actions.append(button(`Send it as hand ${to}`, "secondary", () => { comparing.delete(item.key); renumber(item.key, to, true); send(); }),
       button("Back", "secondary", () => { comparing.delete(item.key); renderQueue(); }));
     return [bothHands(item), discardMine, actions];
   };

@@ -47,7 +47,9 @@ def _conflict(match: MatchView, message: str):
 
 def _same_as(match: MatchView, exc: SameHandError):
     """The writer's question: this looks like hand ``exc.hand`` (shown whole, so a
-    client can put the two side by side); nothing was stored."""
+    client can put the two side by side); nothing was stored. ``match`` is as stored
+    now: the hand asked about may have been recorded by another phone during this
+    request, and the next number offered must be free."""
     stored = match_hand(match, exc.hand)
     return api_error(409, exc.message, exc.field, code=exc.code, hand=exc.hand,
                      next_hand=_next_hand(match),
@@ -91,7 +93,7 @@ def _write(match: MatchView, action: Callable[[], SavedHand | Rewritten], status
     except SameHandError as exc:  # or this very request, stored meanwhile by a resend
         db.session.rollback()
         done = replayed(match, *key)
-        return _replay(done) if done else _same_as(match, exc)
+        return _replay(done) if done else _same_as(boards.reread(match), exc)
     except ConflictError as exc:
         db.session.rollback()
         done = replayed(match, *key)

@@ -18,8 +18,13 @@ meant; every client renders that question.
 >>> last = HandResult.of(1, [parse_cards("9h 6d"), [], parse_cards("ks")])
 >>> looks_like(sheet, HandResult.of(1, [parse_cards("6d 9h"), [], parse_cards("ks")]), last)
 True
->>> same_as(sheet, HandResult.of(None, [parse_cards("9h 6d"), [], parse_cards("ks")]),
-...         [(3, last)])
+>>> blocked = HandResult.of(None, [parse_cards("ks"), [], parse_cards("9h 6d")])
+>>> same_as(sheet, HandResult.of(1, [parse_cards("ks"), [], parse_cards("9h 6d")]),
+...         [(2, blocked), (3, last)]) is None
+True
+>>> same_as(sheet, HandResult.of(1, [parse_cards("6d 9h"), [], parse_cards("ks")]),
+...         [(2, blocked), (3, last)])
+3
 """
 
 from __future__ import annotations

@@ -136,3 +136,38 @@ def test_the_confirmation_is_a_boolean(app, api, value):
                     "same_as_confirmed")
     assert "true or false" in refused["message"]
     assert rows(app) == 1
+
+
+
+LOW = hand(1, 0, s1="2c 3d", s2="4h")  # few points: the match goes on
+
+
+def test_a_hand_recorded_during_the_request_is_the_one_shown_with_a_free_number(
+        app, api, monkeypatch):
+    """Phone B's request has read the match when phone A records hand 2 with the very
+    cards B sends as hand 2: B's answer shows A's hand and offers number 3, as the
+    match now stands (not the match as the request first read it)."""
+    import scorekeeper.api.hands as hands_api
+
+    match = start(api)
+    assert post(api, match["id"], LOW).status_code == 201
+    record = hands_api.record_hand
+
+    def phone_a_first(*args, **kwargs):
+        monkeypatch.setattr(hands_api, "record_hand", record)  # phone A's is plain
+        with app.test_client() as phone_a:
+            answer = phone_a.post(f"/api/v1/matches/{match['id']}/hands",
+                                  headers={"Authorization": f"Bearer {api.token}"},
+                                  json=numbered(OTHER_LOW, 2))
+            assert answer.status_code == 201, answer.json
+        return record(*args, **kwargs)
+
+    monkeypatch.setattr(hands_api, "record_hand", phone_a_first)
+    question = error(post(api, match["id"], numbered(OTHER_LOW, 2)), 409, "number")
+    assert question["code"] == "same_as_hand" and question["hand"] == 2
+    assert question["next_hand"] == 3
+    assert question["same_hand"]["number"] == 2
+    assert rows(app) == 2
+
+
+OTHER_LOW = hand(1, 1, s0="2c 3d", s2="4h")

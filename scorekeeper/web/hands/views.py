@@ -83,7 +83,7 @@ def new(group_id: int, match_id: int):
                                 form.hand_size.size, key=key, digest=digest,
                                 same_as_confirmed=form.same_as_confirmed.data)
         except SameHandError as exc:
-            return _same_hand(group, match, form, exc.hand)
+            return _same_hand(group, reread(match), form, exc.hand)
         except ConflictError:
             return _conflict(group, match, form)
         except InputError as exc:
@@ -130,7 +130,8 @@ _NOT_CARRIED = {"csrf_token", "number", "same_as_confirmed"}
 def _same_hand(group: GroupView, match: MatchView, form: HandForm, twin: int):
     """The writer's question as a page (409, nothing stored): the hand recorded as
     ``twin`` beside this one, "It's the same hand — discard mine" first, and a second,
-    deliberate button that records it anyway as the next hand."""
+    deliberate button that records it anyway as the next hand. ``match`` is as
+    stored now (the hand asked about may be newer than the form's request)."""
     stored = match_hand(match, twin)
     if stored is None:  # deleted since the writer looked: nothing left to ask about
         return _conflict(group, match, form)
