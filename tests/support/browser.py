@@ -27,7 +27,9 @@ _KEPT = Path(__file__).resolve().parents[2] / "static" / "screenshots"
 SCREENSHOTS = _KEPT if os.environ.get("SCOREKEEPER_SCREENSHOTS") else Path(
     tempfile.mkdtemp(prefix="sk-shots-"))
 
-CHROMIUM = Path("/usr/bin/chromium")
+# Debian's Chromium; SCOREKEEPER_CHROMIUM names another build to run the tests with
+# (say the one a fresh machine installs, unpacked beside the newer one).
+CHROMIUM = Path(os.environ.get("SCOREKEEPER_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
