@@ -10,7 +10,9 @@ whole page again (what older code did). The figures are the poll's round trips (
 p95), the catching-up fetches' if any (p50, p95), the bytes a spectator receives per
 hand, and the CPU the host and PostgreSQL spent (read from ``/proc``), from the first
 hand on; the writer records a hand every ``hand_every`` seconds through the API.
-Everything runs on loopback; each round is bounded by ``seconds``.
+Everything runs on loopback; each round is bounded by ``seconds``. The host is gunicorn
+on PostgreSQL, or with ``server="serve"`` the embedded default, ``scorekeeper serve``
+(waitress, one process) on SQLite, where the CPU is that one process's.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from pathlib import Path
 
 import click
 
-from tests.support.cluster import Deployment
+from tests.support.cluster import SERVE_THREADS, Deployment
 from tests.support.phones import Phone, Run, new_table, percentile, record_by_api
 
 _ATTRIBUTE = r'<div id="board"[^>]*?\s{name}="([^"]*)"'
@@ -51,6 +53,7 @@ class Watched:
     cpu: float = 0.0  # host and PostgreSQL CPU seconds from the first hand to the end
     failures: int = 0  # polls or fetches that failed or answered neither 200 nor 304
     in_answer: bool = False  # whether the poll's answer brought the board
+    page_every: str = ""  # the ms between polls the page's own script uses (data-live)
 
 
 def watch_round(deployment: Deployment, figures: Watched, spectators: int, every: float,
@@ -71,6 +74,7 @@ def watch_round(deployment: Deployment, figures: Watched, spectators: int, every
         live = _board_attribute(page, "data-live-url")
         version = _board_attribute(page, "data-version")
         assert live and version, "the view page has no live board"
+        figures.page_every = _board_attribute(page, "data-live") or "?"
         shown = _board_attribute(page, "data-live-etag")
         etag = f'"{shown}"' if shown else None
         time.sleep(random.uniform(0, every))  # pages open at different moments
@@ -135,14 +139,17 @@ def watch_round(deployment: Deployment, figures: Watched, spectators: int, every
 
 
 def bench_spectators(checkouts: list[tuple[str, Path]], spectators: int, every: float,
-                     hand_every: float, seconds: float, rounds: int, workers: int) -> None:
-    """Each checkout on a one-host deployment of its own (its own PostgreSQL), the
-    rounds alternating between them; then the table of figures."""
+                     hand_every: float, seconds: float, rounds: int, workers: int,
+                     server: str = "gunicorn") -> None:
+    """Each checkout on a one-host deployment of its own (its own PostgreSQL, or its own
+    SQLite file under ``scorekeeper serve``), the rounds alternating between them; then
+    the table of figures."""
     rows = [Watched(label) for label, _ in checkouts]
     with ExitStack() as stack:
         deployments = []
         for _, path in checkouts:
-            deployment = stack.enter_context(Deployment(hosts=1, workers=workers, checkout=path))
+            deployment = stack.enter_context(
+                Deployment(hosts=1, workers=workers, checkout=path, server=server))
             upgraded = deployment.upgrade(at_once=1)
             assert all(u.returncode == 0 for u in upgraded), upgraded[0].stdout
             deployment.start_hosts()
@@ -150,9 +157,13 @@ def bench_spectators(checkouts: list[tuple[str, Path]], spectators: int, every: 
         for _ in range(rounds):
             for deployment, figures in zip(deployments, rows, strict=True):
                 watch_round(deployment, figures, spectators, every, hand_every, seconds)
-    click.echo(f"\nSpectators: {spectators} view-link pages polling one host (gunicorn -w "
-               f"{workers}, PostgreSQL) every {every:g} s, a hand every {hand_every:g} s; "
-               f"{rounds} round(s) of {seconds:g} s per code, alternating:")
+    host = (f"scorekeeper serve: waitress, {SERVE_THREADS} threads, one process, SQLite"
+            if server == "serve" else f"gunicorn -w {workers}, PostgreSQL")
+    pages = ", ".join(f"{row.label} {_seconds(row.page_every)}" for row in rows)
+    click.echo(f"\nSpectators: {spectators} view-link pages polling one host ({host}) every "
+               f"{every:g} s as issue 30 states (the pages' own script asks every: {pages}), "
+               f"a hand every {hand_every:g} s; {rounds} round(s) of {seconds:g} s per code, "
+               "alternating:")
     click.echo("| code | catches up with | hands | polls | poll p50 ms | poll p95 ms | "
                "page fetch p50 ms | page fetch p95 ms | bytes per new version | "
                "CPU ms per poll | failures |")
@@ -165,5 +176,12 @@ def bench_spectators(checkouts: list[tuple[str, Path]], spectators: int, every: 
                    f"| {row.hands} | {len(row.polls)} | {percentile(row.polls, 0.5) * 1000:.0f} | "
                    f"{percentile(row.polls, 0.95) * 1000:.0f} | {fetches} | {size:,.0f} | "
                    f"{row.cpu * 1000 / max(1, len(row.polls)):.2f} | {row.failures} |")
-    click.echo(f"(load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} at the end: "
-               "the spectators share the machine's cores with the host)")
+    cpu = ("the serve process, SQLite inside it" if server == "serve"
+           else "the host's processes and PostgreSQL's")
+    click.echo(f"(CPU: {cpu}. Load average {' '.join(f'{x:.1f}' for x in os.getloadavg())} "
+               "at the end: the spectators share the machine's cores with the host)")
+
+
+def _seconds(milliseconds: str) -> str:
+    """``data-live``'s milliseconds said in seconds (as found when not a number)."""
+    return f"{int(milliseconds) / 1000:g} s" if milliseconds.isdigit() else milliseconds

@@ -12,6 +12,8 @@ from click.testing import CliRunner
 from tests.bench import playout, versus
 from tests.bench.__main__ import bench
 from tests.bench.engine import run_bench
+from tests.bench.spectators import bench_spectators
+from tests.support.cluster import ROOT
 
 
 @pytest.mark.parametrize(("args", "words"), [
@@ -22,12 +24,34 @@ from tests.bench.engine import run_bench
     (["engine", "--against", "chess"], "'chess' is not 'openspiel'"),
     (["engine", "--against", "openspiel", "--baseline", "/nowhere"], "--baseline: '/nowhere'"),
     (["cluster", "--phones", "0"], "--phones"),
+    (["cluster", "--server", "apache"], "'apache' is not one of"),
 ])
 def test_a_bad_argument_is_one_line_and_exit_2(args, words):
     result = CliRunner().invoke(bench, args)
     assert result.exit_code == 2
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: ") and words in lines[0], lines
+
+
+def test_spectators_watch_scorekeeper_serve_on_sqlite(capsys):
+    """A few seconds of the spectators' round against ``scorekeeper serve`` (it needs no
+    PostgreSQL, Redis or nginx): hands recorded, polls timed, none failed."""
+    bench_spectators([("after", ROOT)], spectators=3, every=0.5, hand_every=1.0, seconds=5,
+                     rounds=1, workers=1, server="serve")
+    out = capsys.readouterr().out
+    assert "scorekeeper serve: waitress" in out and "own script asks every: after 3 s" in out
+    row = next(line for line in out.splitlines() if line.startswith("| after |"))
+    cells = [cell.strip() for cell in row.strip("| ").split(" | ")]
+    assert int(cells[2]) >= 1 and int(cells[3]) >= 3 and cells[-1] == "0", row
+
+
+def test_serve_spectators_alone_need_no_cluster_parts(monkeypatch):
+    monkeypatch.setattr("tests.bench.cluster.missing_parts", lambda: ["nginx"])
+    result = CliRunner().invoke(bench, ["cluster", "--spectators-only", "--server", "serve",
+                                        "--spectators", "0"])
+    assert result.exit_code == 0, result.output
+    result = CliRunner().invoke(bench, ["cluster", "--spectators-only"])
+    assert result.exit_code == 1 and "needs nginx" in result.output
 
 
 def test_engine_bench_prints_json():

@@ -2,7 +2,9 @@
 own loopback addresses (127.0.0.2, .3, .4), nginx in front on 127.0.0.1 with the
 README's server block (``tests/cluster/nginx.conf``), PostgreSQL and Redis. Used by the
 cluster test and the cluster benchmark; everything listens on loopback only, on free
-ports, with its files in one temporary folder removed at the end.
+ports, with its files in one temporary folder removed at the end. For the benchmark's
+spectators a deployment can also be the embedded default instead: ``scorekeeper serve``
+(waitress, one process) on SQLite, with no PostgreSQL, Redis or nginx.
 """
 
 from __future__ import annotations
@@ -31,10 +33,13 @@ SECRET = "one key shared by every host of the test deployment"
 HOST_CONFIG = ('RATELIMIT_BEARER_FAILURES = "6 per minute"\n'
                'RATELIMIT_JOINS = "200 per minute"\n'
                'RATELIMIT_GROUPS = "1000 per hour"\n')
+SERVERS = ("gunicorn", "serve")  # gunicorn on PostgreSQL and Redis; scorekeeper serve on SQLite
+SERVE_THREADS = 8  # scorekeeper serve's default, given explicitly so the figures can say it
 
 
 def missing_parts() -> list[str]:
-    """What this machine lacks to run a deployment (empty when it has everything)."""
+    """What this machine lacks to run a deployment (empty when it has everything);
+    ``scorekeeper serve`` on SQLite needs none of it."""
     missing = [name for name in ("nginx", "redis-server") if _which(name) is None]
     if pgcluster.find_bin() is None:
         missing.append("PostgreSQL server binaries")
@@ -124,13 +129,15 @@ class Redis:
 
 
 class AppHost:
-    """One app host: gunicorn with its workers, on its own loopback address, running
-    the code of ``checkout`` (this one unless told)."""
+    """One app host: gunicorn with its workers (or, with ``server="serve"``, ``scorekeeper
+    serve`` with its threads), on its own loopback address, running the code of
+    ``checkout`` (this one unless told)."""
 
     def __init__(self, address: str, port: int, env: dict[str, str], folder: Path,
-                 app: str, workers: int, checkout: Path = ROOT) -> None:
+                 app: str, workers: int, checkout: Path = ROOT,
+                 server: str = "gunicorn") -> None:
         self.address, self.port, self.env, self.folder = address, port, env, folder
-        self.app, self.workers, self.checkout = app, workers, checkout
+        self.app, self.workers, self.checkout, self.server = app, workers, checkout, server
         self.proc: subprocess.Popen | None = None
         self.log = folder / "host.log"
 
@@ -139,6 +146,9 @@ class AppHost:
         cmd = [str(BIN / "gunicorn"), "-c", "python:scorekeeper.gunicorn_config", "--preload",
                "-w", str(self.workers), "-b", f"{self.address}:{self.port}",
                "--graceful-timeout", "3", self.app]
+        if self.server == "serve":  # the README's command for one machine (it upgrades too)
+            cmd = [str(BIN / "scorekeeper"), "serve", "--host", self.address,
+                   "--port", str(self.port), "--threads", str(SERVE_THREADS)]
         with open(self.log, "a") as log:
             self.proc = subprocess.Popen(cmd, env=self.env, cwd=self.checkout, stdout=log,
                                          stderr=subprocess.STDOUT, start_new_session=True)
@@ -287,14 +297,19 @@ def _end(proc: subprocess.Popen | None, sig: int = signal.SIGTERM) -> None:
 
 
 class Deployment:
-    """PostgreSQL, Redis, ``hosts`` app hosts and nginx; ``with Deployment() as d:``."""
+    """PostgreSQL, Redis, ``hosts`` app hosts and nginx; ``with Deployment() as d:``.
+    With ``server="serve"``: ``hosts`` (one) ``scorekeeper serve`` on a SQLite file in its
+    instance folder, and nothing else (no proxy in front, rate limits in its memory)."""
 
     ADDRESSES = ("127.0.0.2", "127.0.0.3", "127.0.0.4")
 
     def __init__(self, hosts: int = 3, workers: int = 2,
-                 app: str = "scorekeeper:create_app()", checkout: Path = ROOT) -> None:
+                 app: str = "scorekeeper:create_app()", checkout: Path = ROOT,
+                 server: str = "gunicorn") -> None:
         """``checkout``: the code the hosts run (and the release step), for a benchmark's
         "before"; another checkout is only read (no bytecode is written into it)."""
+        assert server in SERVERS, server
+        self.server = server
         self.root = Path(tempfile.mkdtemp(prefix="sk-cluster-"))
         self.checkout = checkout.resolve()
         self.addresses = list(self.ADDRESSES[:hosts])
@@ -309,11 +324,12 @@ class Deployment:
 
     def __enter__(self) -> Deployment:
         try:
-            bindir = pgcluster.find_bin()
-            assert bindir is not None
-            self.pg = pgcluster.Cluster(bindir).start()
-            self.database_url = self.pg.create_database("scorekeeper")
-            self.redis.start()
+            if self.server == "gunicorn":
+                bindir = pgcluster.find_bin()
+                assert bindir is not None
+                self.pg = pgcluster.Cluster(bindir).start()
+                self.database_url = self.pg.create_database("scorekeeper")
+                self.redis.start()
             (self.root / "static-cache").mkdir()
         except BaseException:
             self.__exit__(None, None, None)
@@ -337,16 +353,24 @@ class Deployment:
             (instance / "static-cache").symlink_to(self.root / "static-cache")
             (instance / "config.py").write_text(HOST_CONFIG)
         env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREKEEPER_")}
-        if self.checkout != ROOT:  # its package before the one installed in this venv
-            env |= {"PYTHONPATH": str(self.checkout), "PYTHONDONTWRITEBYTECODE": "1"}
-        return env | {
+        # The checkout's package before the venv's (whose editable install may be another
+        # checkout): the release step and ``scorekeeper serve`` are the venv's scripts,
+        # whose path starts at their own folder, not at the working directory.
+        env["PYTHONPATH"] = str(self.checkout)
+        if self.checkout != ROOT:  # only read
+            env["PYTHONDONTWRITEBYTECODE"] = "1"
+        env |= {
             "SCOREKEEPER_INSTANCE_PATH": str(instance),
-            "SCOREKEEPER_DATABASE_URL": self.database_url,
             "SCOREKEEPER_SECRET_KEY": SECRET,
-            "SCOREKEEPER_RATELIMIT_STORAGE": self.redis.url,
-            "SCOREKEEPER_PROXIES": "1",
             "SCOREKEEPER_PUBLIC_URL": f"http://{PUBLIC_HOST}",
             "PYTHONUNBUFFERED": "1",
+        }
+        if self.server == "serve":  # the default database: a SQLite file in the instance
+            return env
+        return env | {
+            "SCOREKEEPER_DATABASE_URL": self.database_url,
+            "SCOREKEEPER_RATELIMIT_STORAGE": self.redis.url,
+            "SCOREKEEPER_PROXIES": "1",
         }
 
     def upgrade(self, at_once: int) -> list[subprocess.CompletedProcess]:
@@ -361,20 +385,23 @@ class Deployment:
         return self.upgrades
 
     def start_hosts(self) -> None:
-        """Start every app host, then nginx in front of them."""
+        """Start every app host, then nginx in front of them (none before ``serve``)."""
         self.hosts = [AppHost(a, self.host_port, self.env(f"host{n}"), self.root / f"host{n}",
-                              self.app, self.workers, self.checkout).start()
+                              self.app, self.workers, self.checkout, self.server).start()
                       for n, a in enumerate(self.addresses)]
         for host in self.hosts:
             host.wait()
-        self.proxy.start(self.addresses, self.host_port)
+        if self.server == "gunicorn":
+            self.proxy.start(self.addresses, self.host_port)
 
     def host_cpu(self) -> float:
         """CPU seconds used so far by every app host."""
         return sum(h.cpu_seconds() for h in self.hosts)
 
     def database_cpu(self) -> float:
-        """CPU seconds used so far by PostgreSQL: the postmaster and its backends."""
-        assert self.pg is not None
+        """CPU seconds used so far by PostgreSQL: the postmaster and its backends (0 for
+        SQLite, which runs inside the host's process)."""
+        if self.pg is None:
+            return 0.0
         postmaster = int((self.pg.data / "postmaster.pid").read_text().split()[0])
         return _children_cpu(postmaster)
