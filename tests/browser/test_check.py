@@ -4,6 +4,8 @@ answer in view (above the docked picker) after Check."""
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -248,21 +250,41 @@ def test_a_card_that_names_a_suit_is_legal_and_asks_which(
     expect(page.get_by_role("radio", name="It names (an 8): ♦")).to_be_checked()
 
 
+def open_the_answer(page: Page, live_server: str, path: str, card: str,
+                    stands_for: str | None) -> None:
+    """Open the page Check opens for the question :func:`ask_about_a_wild` taps in (the
+    form's GET, at #answer): the sweep over phones is about the answer, and one load a
+    dispute keeps it quick."""
+    asked = {"up": "5c", "card": card, "last": "no"}
+    if stands_for:
+        asked |= {"cas": stands_for, "melee": "no"}
+    page.goto(f"{live_server}{path}&{urlencode(asked)}#answer")
+
+
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
-@pytest.mark.parametrize(("width", "scheme"), [(320, "light"), (360, "dark"), (390, "dark"),
-                                               (430, "light")])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", [320, 360, 390, 430])
 def test_the_suit_question_fits_every_phone(page: Page, live_server: str, width: int,
                                             scheme: str):
+    """Each of the three disputes, one after another on one phone of this size and
+    theme: legal, the suit question, its four keys inside the screen."""
     page.set_viewport_size({"width": width, "height": 844})
     page.emulate_media(color_scheme=scheme)
-    ask_about_a_wild(page, live_server, "/check?game=crazy-eights", "8h", None)
-    answer = page.locator(ANSWER)
-    expect(answer).to_contain_text("She names the suit")
-    width_now = page.evaluate("document.documentElement.scrollWidth")
-    assert width_now <= width, f"the checker is {width_now}px wide on a {width}px phone"
-    for i in range(4):
-        box = answer.locator(".check-suit-keys a").nth(i).bounding_box()
-        assert box and box["x"] >= 0 and box["x"] + box["width"] <= width
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(path=str(SCREENSHOTS / f"check-names-the-suit-{width}-{scheme}.png"))
+    for dispute in NAMES_A_SUIT:
+        open_the_answer(page, live_server, *dispute.values)
+        answer = page.locator(ANSWER)
+        expect(answer.locator(".check-big"), dispute.id).to_have_text("✓ Legal")
+        expect(answer, dispute.id).to_contain_text("She names the suit")
+        assert in_view(page, HEADLINE, covered_below=".picker.is-docked"), dispute.id
+        width_now = page.evaluate("document.documentElement.scrollWidth")
+        assert width_now <= width, f"{dispute.id}: {width_now}px wide on a {width}px phone"
+        keys = answer.locator(".check-suit-keys a")
+        expect(keys).to_have_count(4)
+        for i in range(4):
+            box = keys.nth(i).bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, dispute.id
+            assert box["y"] >= 0 and box["y"] + box["height"] <= 844, (dispute.id, box)
+        if (dispute.id, width, scheme) == ("plain-8", 390, "light"):  # the README's
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            page.evaluate("window.scrollTo(0, 0)")
+            page.screenshot(path=str(SCREENSHOTS / "check-suit-question.png"))

@@ -17,12 +17,15 @@ SUITS = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
 WIDTHS = [(320, "light"), (360, "dark"), (390, "light"), (390, "dark"), (430, "dark")]
 DOCK = ".picker.is-docked"
 
-KEYS_OUTSIDE = """() => Array.from(
-  document.querySelectorAll('[data-picker] .cp-key, [data-picker] .picker-for'))
-  .filter((el) => el.getClientRects().length).filter((el) => {
+# How many keys (and the keys' label) are shown, and those not wholly on the screen.
+KEYS_OUTSIDE = """() => {
+  const shown = Array.from(
+    document.querySelectorAll('[data-picker] .cp-key, [data-picker] .picker-for'))
+    .filter((el) => el.getClientRects().length);
+  return [shown.length, shown.filter((el) => {
     const r = el.getBoundingClientRect();
     return r.left < 0 || r.right > window.innerWidth || r.top < 0 || r.bottom > window.innerHeight;
-  }).map((el) => el.textContent.trim() || el.getAttribute('aria-label'))"""
+  }).map((el) => el.textContent.trim() || el.getAttribute('aria-label'))]; }"""
 
 # Where the docked keys begin (the screen's foot when they are closed).
 DOCK_TOP = f"""() => {{ const d = document.querySelector('{DOCK}');
@@ -49,6 +52,13 @@ class Finger:
         keys = self.page.locator(".picker")
         self.tap(keys.locator(f'[data-rank="{text[:-1].upper()}"]'))
         self.tap(keys.get_by_role("button", name=SUITS[text[-1]], exact=True))
+
+
+def keys_outside(page: Page) -> list[str]:
+    """The shown keys not wholly on the screen; the keys must be there to be measured."""
+    shown, outside = page.evaluate(KEYS_OUTSIDE)
+    assert shown >= 17, f"only {shown} keys shown to measure (13 ranks, 4 suits at least)"
+    return outside
 
 
 def scrolled(page: Page) -> float:
@@ -99,13 +109,13 @@ def test_the_keys_sit_inside_the_screen_and_give_way(
     page.goto(live_server + "/check?game=last-one" if where == "/check"
               else phone_match(app, live_server, page)["board"] + "/check")
     expect(page.locator("[data-picker]")).to_be_visible()
-    assert page.evaluate(KEYS_OUTSIDE) == []
+    assert keys_outside(page) == []
     # Another question tapped: the keys close; the card field opens them again.
     page.get_by_role("radio", name="Is it the player’s last card? No").check()
     expect(page.locator("[data-picker]")).to_be_hidden()
     page.locator("label[for=card]").tap()
     expect(page.locator("[data-picker-name]")).to_have_text("Card played")
-    assert page.evaluate(KEYS_OUTSIDE) == []
+    assert keys_outside(page) == []
     page.locator(".picker").get_by_role("button", name="Done").tap()
     expect(page.locator("[data-picker]")).to_be_hidden()
     # Check is on the screen without scrolling, whatever the form holds below it.
@@ -131,4 +141,4 @@ def test_after_check_the_answer_is_in_view_and_the_keys_closed(
     # Another card: tapping the field brings the keys back, inside the screen.
     page.locator("label[for=card]").tap()
     expect(page.locator("[data-picker]")).to_be_visible()
-    assert page.evaluate(KEYS_OUTSIDE) == []
+    assert keys_outside(page) == []

@@ -1,4 +1,5 @@
-"""Every control a thumb can hit: on every page at 320 and 390 px, each button, link,
+"""Every control a thumb can hit: on every page at 320 and 390 px (and the home page
+of a first visit, before any group), each button, link,
 field, summary and choice is at least 44 px tall (a link inside running text at least
 24 px) and 24 px wide, and every field one types in has text of 16 px or more (a phone
 zooms the page on focusing smaller text). The first smaller one fails the test, named with its size.
@@ -10,7 +11,7 @@ beside it."""
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Page, expect
 
 from tests.support.browser import phone
 from tests.support.pages import pages, seed
@@ -55,14 +56,23 @@ def every_page(ids: dict[str, object]) -> list[str]:
             "/check?game=crazy-eights"]
 
 
+def first_too_small(page: Page, base: str, path: str) -> str | None:
+    """Open the page, unfold its folded parts (their controls are a tap away) and name
+    its first control that is too small, if any."""
+    page.goto(base + path)
+    page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+    return page.evaluate(FIRST_TOO_SMALL, [TAP, INLINE, TEXT])
+
+
 @pytest.mark.parametrize("width", [320, 390])
 def test_every_control_is_a_thumb_tall_and_every_field_reads_at_16px(
         browser: Browser, app, live_server: str, width: int):
     ids = seed(app)
+    with phone(browser, live_server, None, width, 844) as page:  # a first visit: no group
+        found = first_too_small(page, live_server, "/")
+        expect(page.get_by_role("heading", name="Keep score at the table")).to_be_visible()
+        assert found is None, f"/ (first visit) at {width} px: {found}"
     with phone(browser, live_server, ids["invite"], width, 844) as page:
         for path in every_page(ids):
-            page.goto(live_server + path)
-            # Folded parts too: their controls are a tap away.
-            page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
-            found = page.evaluate(FIRST_TOO_SMALL, [TAP, INLINE, TEXT])
+            found = first_too_small(page, live_server, path)
             assert found is None, f"{path} at {width} px: {found}"

@@ -289,7 +289,9 @@ def test_a_finished_match_lists_its_places(browser: Browser, app, table):
         places = page.get_by_role("list", name="Places")
         expect(places.locator(".place")).to_have_text(["1st", "2nd", "3rd", "4th"])
         expect(places.locator(".who")).to_have_text(["Ann", "Ben", "Dan", "Cat"])
-        expect(page.get_by_role("button", name="Rematch")).to_be_visible()
+        rematch = page.get_by_role("button", name="Rematch")
+        expect(rematch).to_be_in_viewport(ratio=1)  # the README's picture: in the first screen
+        assert page.evaluate("window.scrollY") == 0
         page.screenshot(path=str(SCREENSHOTS / "scoreboard-finished.png"))
 
 

@@ -119,8 +119,6 @@ def test_the_best_and_worst_hands_link_to_their_matches_and_countdown_says_why(
             expect(link).to_be_visible()
             box = link.bounding_box()
             assert box and box["height"] >= 44 and box["x"] + box["width"] <= width
-        if width == 390 and not dark:
-            page.locator(".records").screenshot(path=str(SCREENSHOTS / "records.png"))
         page.locator(".records li.record-worst-hand a").tap()
         expect(page).to_have_url(re.compile(r"/matches/\d+/record$"))
         page.goto(f"{g}?game=countdown")

@@ -1,7 +1,8 @@
 """Table-ready on every phone: every page at 320, 360, 390 and 430 px wide (and at 200%
-text) stays inside the screen, every picker key can be tapped where it sits, a whole
-hand goes in with "Next player" and no scrolling, four players are seated by tapping,
-and axe-core finds nothing on any page in the light and the dark theme.
+text) stays inside the screen, every picker key lies wholly on the screen and can be
+tapped where it sits, a whole hand goes in with "Next player" and no scrolling, four
+players are seated by tapping, and axe-core finds nothing on any page in the light and
+the dark theme.
 
 The page sweeps judge presentation, not storage, so they run on SQLite only; the hand
 and seating walk-throughs run on both databases.
@@ -39,11 +40,14 @@ OVERFLOW = """() => {
   return wide ? out.concat([`scrollWidth ${document.documentElement.scrollWidth}`]) : [];
 }"""
 
+# The shown picker keys cut by the screen's edge or covered where a finger lands.
 KEYS_HIT = """() => Array.from(document.querySelectorAll('[data-picker] .cp-key'))
   .filter((key) => !key.hidden).filter((key) => {
     const r = key.getBoundingClientRect();
+    const inside = r.left >= 0 && r.right <= window.innerWidth && r.top >= 0
+      && r.bottom <= window.innerHeight;
     const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-    return !(hit && key.contains(hit));
+    return !inside || !(hit && key.contains(hit));
   }).map((key) => key.textContent.trim() || key.getAttribute('aria-label'))"""
 
 

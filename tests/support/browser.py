@@ -77,12 +77,14 @@ def wait_until(page: Page, predicate: str, arg: Any = None, timeout: float = 15.
 @contextmanager
 def phone(browser: Browser, base: str, invite: object, width: int, height: int,
           dark: bool = False) -> Iterator[Page]:
-    """A touch phone of that size that joined the group by its invite link."""
+    """A touch phone of that size that joined the group by its invite link (with
+    ``invite`` None, a phone that has joined nothing: a first visit)."""
     context = browser.new_context(viewport={"width": width, "height": height},
                                   device_scale_factor=2, is_mobile=True, has_touch=True,
                                   color_scheme="dark" if dark else "light")
     page = context.new_page()
-    page.goto(f"{base}/join/{invite}")
+    if invite is not None:
+        page.goto(f"{base}/join/{invite}")
     try:
         yield page
     finally:
