@@ -34,7 +34,7 @@ from scorekeeper.store.models import (
     Player,
     Seat,
 )
-from scorekeeper.store.projection.replay import running_text
+from scorekeeper.store.projection.recomputed import running_text
 
 __all__ = ["EntryView", "GroupView", "HandView", "MatchView", "PlayerView", "SeatView",
            "board_match", "invited_match", "match_hand", "match_hands", "reread", "view_of",

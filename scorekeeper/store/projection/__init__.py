@@ -60,7 +60,7 @@ from scorekeeper.store.projection.hand_scores import HAND_SCORES
 from scorekeeper.store.projection.match_columns import MATCH_COLUMNS
 from scorekeeper.store.projection.player_totals import TOTALS
 from scorekeeper.store.projection.rating_figure import RATINGS
-from scorekeeper.store.projection.replay import group_state
+from scorekeeper.store.projection.recomputed import group_state
 from scorekeeper.store.projection.seat_rows import SEAT_FIGURES
 from scorekeeper.store.projection.states import Change, Figure, GroupState, Kept, Row
 

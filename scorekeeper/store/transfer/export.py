@@ -26,7 +26,7 @@ from scorekeeper.store.boards import MatchView, view_of
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Hand, HandEntry, Match, Seat, utcnow
 from scorekeeper.store.reading import match_sheet, match_standings
-from scorekeeper.store.transfer.reading import FORMAT, VERSION
+from scorekeeper.store.transfer.validation import FORMAT, VERSION
 
 __all__ = ["CSV_COLUMNS", "export_document", "load_matches", "to_csv"]
 
