@@ -36,7 +36,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.base import NO_VALUE
 
-from scorekeeper.core.cards import Card, format_cards, parse_cards
+from scorekeeper.core.cards import Card, format_cards
 from scorekeeper.core.errors import ConflictError, InputError, SameHandError
 from scorekeeper.core.same_hand import carries_cards, same_as
 from scorekeeper.core.scoring import (
@@ -80,6 +80,7 @@ from scorekeeper.store.reading import (
     match_names,
     match_sheet,
     running_state_of,
+    stored_results,
 )
 
 __all__ = [
@@ -313,7 +314,7 @@ def record_hand(match: MatchView, number: int, out: int | None,
     result = HandResult.of(out, held, hand_size)
     if not same_as_confirmed:
         sheet = match_sheet(match)
-        twin = same_as(sheet, result, _stored_results(
+        twin = same_as(sheet, result, stored_results(
             match, (number, match.hand_count) if carries_cards(sheet, result) else ()))
         if twin is not None:
             raise SameHandError(twin)
@@ -362,26 +363,6 @@ def _rescored(hands: Sequence[HandView], results: Sequence[HandResult], table: S
                               in enumerate(zip(_texts(result), score.points, strict=True))))
         for hand, result, dealer, score in zip(hands, results, table.dealers, table.hands,
                                                strict=True))
-
-
-def _stored_results(match: MatchView, numbers: Sequence[int]
-                    ) -> list[tuple[int, HandResult]]:
-    """The match's hands of these numbers as stored now, in the order asked (one
-    statement, none when no number is asked)."""
-    wanted = [n for n in dict.fromkeys(numbers) if n >= 1]
-    if not wanted:
-        return []
-    held: dict[int, list[list[Card]]] = {}
-    outs: dict[int, int | None] = {}
-    for number, out, seat, cards in db.session.execute(
-            select(Hand.number, Hand.out_seat, HandEntry.seat, HandEntry.cards)
-            .outerjoin(HandEntry, HandEntry.hand_id == Hand.id)
-            .where(Hand.match_id == match.id, Hand.number.in_(wanted))):
-        outs[number] = out
-        seats = held.setdefault(number, [[] for _ in match.seats])
-        if seat is not None:
-            seats[seat] = parse_cards(cards)
-    return [(n, HandResult.of(outs[n], held[n])) for n in wanted if n in outs]
 
 
 def edit_hand(match: MatchView, number: int, out: int | None, held: Sequence[Sequence[Card]],
