@@ -290,6 +290,46 @@ def test_a_bypass_of_the_store_is_found(tmp_path, source, found):
     assert store_bypasses(package / "web" / "bad.py") == found
 
 
+# What works out a derived figure: the core's scorers and the projection's own steps.
+# The writer hands facts to the projection's entry points and takes what they answer.
+SCORERS = {"standings", "standings_at", "play_hand", "running_state", "advance",
+           "after_step", "replay_of", "replayed_figures", "seat_figures", "advance_figures"}
+WRITERS = [PACKAGE / "store" / "records.py", PACKAGE / "store" / "transfer" / "writing.py"]
+
+
+def scoring_in(path: Path) -> list[str]:
+    """The scorers ``path`` imports (by name or as a module) or calls as an attribute."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom | ast.Import):
+            found += [f"{node.lineno}: imports {a.name}" for a in node.names
+                      if a.name.rsplit(".", 1)[-1] in SCORERS]
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr in SCORERS):
+            found.append(f"{node.lineno}: calls {node.func.attr}")
+    return found
+
+
+@pytest.mark.parametrize("path", WRITERS, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_the_writer_works_out_no_derived_figure(path):
+    assert scoring_in(path) == []
+
+
+@pytest.mark.parametrize(("source", "found"), [
+    ("from scorekeeper.core.scoring import HandResult, standings\n", ["1: imports standings"]),
+    ("from scorekeeper.store.projection import running_state\n",
+     ["1: imports running_state"]),
+    ("def f(x):\n    return x.advance(1)\n", ["2: calls advance"]),
+    ("from scorekeeper.store.projection.states import after_step, replay_of\n",
+     ["1: imports after_step", "1: imports replay_of"]),
+    ("from scorekeeper.core.scoring import check_complete\n"
+     "def f(p):\n    return p.next_hand(1)\n", []),
+])
+def test_scoring_in_the_writer_is_found(tmp_path, source, found):
+    package = fake_package(tmp_path, {"store/records.py": source})
+    assert scoring_in(package / "store" / "records.py") == found
+
+
 def _dataclasses_named(suffixes: tuple[str, ...]) -> list[type]:
     """The store's dataclasses whose names end so (its migrations are not imported)."""
     import dataclasses

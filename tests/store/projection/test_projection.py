@@ -14,7 +14,9 @@ from sqlalchemy import select, update
 
 from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.errors import InputError
+from scorekeeper.core.scoring import HandResult
 from scorekeeper.core.sheets import GAMES, Sheet
+from scorekeeper.store import projection
 from scorekeeper.store.boards import MatchView, match_hand, view_of
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import (
@@ -32,11 +34,12 @@ from scorekeeper.store.models import (
     SeatFigureRow,
 )
 from scorekeeper.store.projection import DERIVED_FIGURES
+from scorekeeper.store.projection.states import state_of
 from scorekeeper.store.reading import current_standings, match_sheet
 from scorekeeper.store.records import create_match, delete_last_hand, edit_hand, record_hand
 from scorekeeper.store.transfer import import_document, load_matches
 from tests.support.derived import assert_derived_rows_match_hands, differences
-from tests.support.documents import random_document
+from tests.support.documents import random_document, random_match
 
 LOW = parse_cards("2C 2D 2H 2S 3C 3D 3H")
 EIGHTS = parse_cards("8C 8D 8H 8S")
@@ -293,3 +296,28 @@ def test_verify_while_another_thread_records_hands_finds_no_false_difference(app
     assert recorded[0] >= 10 and checks >= 5, (recorded, checks)
     with app.app_context():
         assert differences(group_id) == []
+
+
+# ---- what the writer asks: the change a hand makes, worked out by the projection
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_new_hand_moves_a_match_on_as_a_replay_of_every_hand_does(seed):
+    """``next_hand`` scores one hand from the state before it; ``rewritten`` replays
+    them all. Both give the hand the same dealer and points and leave the match in
+    the same state (no database)."""
+    rng = random.Random(seed)
+    names = ["Ann", "Bob", "Cat", "Dev", "Eli"][:rng.randint(2, 5)]
+    played = random_match(rng, rng.choice(list(GAMES)), names)
+    sheet = Sheet.from_dict(played["sheet"])
+    sheet_json, dealer = sheet.to_json(), played["first_dealer"]
+    results = [HandResult.of(hand["out"], [parse_cards(text) for text in hand["held"]])
+               for hand in played["hands"]]
+    state = state_of(1, sheet.game, range(len(names)),
+                     projection.replayed(sheet_json, names, dealer, []))
+    for number, result in enumerate(results, start=1):
+        change = projection.next_hand(state, sheet, names, result)
+        replayed = projection.rewritten(state, sheet_json, names, dealer, results[:number])
+        assert change.scored(number) == replayed.scored(number)
+        for name in ("hand_count", "status", "winners", "running"):
+            assert getattr(change.after, name) == getattr(replayed.after, name), name
+        state = change.after
