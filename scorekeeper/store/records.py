@@ -34,10 +34,9 @@ from datetime import datetime
 from functools import lru_cache
 from typing import Any, TypeVar, cast
 
-from sqlalchemy import Table, bindparam, delete, insert, inspect, select, update
+from sqlalchemy import Table, bindparam, delete, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm.base import NO_VALUE
 
 from scorekeeper.core.cards import Card, format_cards
 from scorekeeper.core.errors import ConflictError, InputError, SameHandError
@@ -60,7 +59,6 @@ from scorekeeper.store.models import (
     utcnow,
 )
 from scorekeeper.store.projection.states import (
-    LISTED,
     Change,
     EnteredHand,
     MatchState,
@@ -141,21 +139,6 @@ def _after(match: MatchView, state: MatchState, version: int) -> MatchView:
         replace(seat, winner=seat.position in state.winners) for seat in match.seats))
 
 
-def _expire_model(match_id: int) -> None:
-    """A mapped match (and its seats) already in the session, loaded by an export
-    before this write, is read again on its next use: the view was written from, so
-    the model's values are those of before."""
-    session = db.session()
-    model = session.identity_map.get(session.identity_key(Match, match_id))
-    if model is None:
-        return
-    seats = inspect(model).attrs.seats.loaded_value
-    for seat in () if seats is NO_VALUE else seats:
-        session.expire(seat, ["winner"])
-    # Named columns only: a whole-object expire would cascade to the hands in hand.
-    session.expire(model, [*LISTED, "version", "hands"])
-
-
 # ---- the write path ------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -211,7 +194,6 @@ def _commit(match: MatchView, conflict: str, change: Change, write: Write) -> Ma
         entered = tuple(write(connection, view))
         projection.project(connection, [replace(change, entered=entered)])
         session.commit()
-        _expire_model(match.id)
     except (IntegrityError, ConflictError):
         session.rollback()
         raise ConflictError(conflict, "number") from None

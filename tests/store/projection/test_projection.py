@@ -17,7 +17,7 @@ from scorekeeper.core.errors import InputError
 from scorekeeper.core.scoring import HandResult
 from scorekeeper.core.sheets import GAMES, Sheet
 from scorekeeper.store import projection
-from scorekeeper.store.boards import MatchView, match_hand, view_of
+from scorekeeper.store.boards import MatchView, match_hand
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import (
     Group,
@@ -37,9 +37,11 @@ from scorekeeper.store.projection import DERIVED_FIGURES
 from scorekeeper.store.projection.states import state_of
 from scorekeeper.store.reading import current_standings, match_sheet
 from scorekeeper.store.records import create_match, delete_last_hand, edit_hand, record_hand
-from scorekeeper.store.transfer import import_document, load_matches
+from scorekeeper.store.transfer import import_document
 from tests.support.derived import assert_derived_rows_match_hands, differences
 from tests.support.documents import random_document, random_match
+from tests.support.figures import match_views
+from tests.support.views import match_view
 
 LOW = parse_cards("2C 2D 2H 2S 3C 3D 3H")
 EIGHTS = parse_cards("8C 8D 8H 8S")
@@ -74,16 +76,14 @@ def new_match(group: Group, rng: random.Random) -> None:
     create_match(group, Sheet.make(rng.choice(list(GAMES)), {}), players, 0)
 
 
-def rematch(match: Match) -> None:
-    players = [seat.player for seat in match.seats]
-    create_match(match.group, match_sheet(view_of(match)), players,
-                 (match.first_dealer + 1) % len(players))
+def rematch(group: Group, match: MatchView) -> None:
+    players = [db.session.get_one(Player, seat.player.id) for seat in match.seats]
+    create_match(group, match_sheet(match), players, (match.first_dealer + 1) % len(players))
 
 
 def one_write(group: Group, rng: random.Random) -> str | None:
     """One random write to the group; its name, or None when it did not apply."""
-    model = rng.choice(load_matches(group))
-    match = view_of(model)
+    match = rng.choice(match_views(group))
     action = rng.choice(["record"] * 4 + ["edit", "delete", "import", "new", "rematch"])
     if action == "record" and match.status == "active":  # alike or not, each hand is meant
         match = record_hand(match, match.hand_count + 1, *next_hand(match, rng),
@@ -97,7 +97,7 @@ def one_write(group: Group, rng: random.Random) -> str | None:
     elif action == "new":
         new_match(group, rng)
     elif action == "rematch":
-        rematch(model)
+        rematch(group, match)
     else:
         return None
     return action
@@ -188,7 +188,7 @@ def test_every_hand_record_column_has_a_corruption_test():
 
 def _corrupted(group: Group) -> tuple[int, int]:
     """A finished Last One match with a fall, and a player of it who fell in it."""
-    for match in load_matches(group):
+    for match in match_views(group):
         falls = db.session.scalars(db.select(SeatFigureRow).where(
             SeatFigureRow.match_id == match.id, SeatFigureRow.fell.is_not(None),
             SeatFigureRow.finished)).all()
@@ -273,7 +273,7 @@ def test_verify_while_another_thread_records_hands_finds_no_false_difference(app
         with app.app_context():
             try:
                 while not stop.is_set() and recorded[0] < 400:
-                    match = view_of(db.session.get_one(Match, rng.choice(matches)))
+                    match = match_view(rng.choice(matches))
                     match = record_hand(match, match.hand_count + 1, *next_hand(match, rng),
                                         same_as_confirmed=True).match
                     recorded[0] += 1
