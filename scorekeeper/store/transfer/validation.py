@@ -67,7 +67,7 @@ class TransferError(ValueError):
         self.problems = list(problems)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Plan:
     """A validated match, ready to write."""
 
