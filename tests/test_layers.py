@@ -282,20 +282,6 @@ def test_pages_and_the_api_read_views_and_write_through_the_store(path):
     assert store_bypasses(path) == []
 
 
-@pytest.mark.parametrize(("source", "found"), [
-    ("from scorekeeper.store.models import Group, Match\n", ["1: imports Match"]),
-    ("from ..store.models import Hand\n", ["1: imports Hand"]),
-    ("def f(db):\n    db.session.add(x)\n    db.session.commit()\n",
-     ["2: session.add()", "3: session.commit()"]),
-    ("def f(session):\n    session.execute(x)\n", ["2: session.execute()"]),
-    ("def f(db):\n    db.session.rollback()\n    return db.session.get(Group, 1)\n", []),
-    ("from scorekeeper.store.models import Group, Player\n", []),
-])
-def test_a_bypass_of_the_store_is_found(tmp_path, source, found):
-    package = fake_package(tmp_path, {"web/__init__.py": "", "web/bad.py": source})
-    assert store_bypasses(package / "web" / "bad.py") == found
-
-
 # What works out a derived figure: the core's scorers and the projection's own steps.
 # The writer hands facts to the projection's entry points and takes what they answer.
 SCORERS = {"standings", "standings_at", "play_hand", "running_state", "advance",
@@ -321,19 +307,33 @@ def test_the_writer_works_out_no_derived_figure(path):
     assert scoring_in(path) == []
 
 
-@pytest.mark.parametrize(("source", "found"), [
-    ("from scorekeeper.core.scoring import HandResult, standings\n", ["1: imports standings"]),
-    ("from scorekeeper.store.projection import running_state\n",
+@pytest.mark.parametrize(("check", "where", "source", "found"), [
+    (store_bypasses, "web/bad.py", "from scorekeeper.store.models import Group, Match\n",
+     ["1: imports Match"]),
+    (store_bypasses, "api/bad.py", "from ..store.models import Hand\n", ["1: imports Hand"]),
+    (store_bypasses, "web/bad.py", "def f(db):\n    db.session.add(x)\n    db.session.commit()\n",
+     ["2: session.add()", "3: session.commit()"]),
+    (store_bypasses, "web/bad.py", "def f(session):\n    session.execute(x)\n",
+     ["2: session.execute()"]),
+    (store_bypasses, "web/ok.py",
+     "def f(db):\n    db.session.rollback()\n    return db.session.get(Group, 1)\n", []),
+    (store_bypasses, "web/ok.py", "from scorekeeper.store.models import Group, Player\n", []),
+    (scoring_in, "store/records.py", "from scorekeeper.core.scoring import HandResult, standings\n",
+     ["1: imports standings"]),
+    (scoring_in, "store/records.py", "from scorekeeper.store.projection import running_state\n",
      ["1: imports running_state"]),
-    ("def f(x):\n    return x.advance(1)\n", ["2: calls advance"]),
-    ("from scorekeeper.store.projection.states import after_step, replay_of\n",
+    (scoring_in, "store/records.py", "def f(x):\n    return x.advance(1)\n", ["2: calls advance"]),
+    (scoring_in, "store/records.py",
+     "from scorekeeper.store.projection.states import after_step, replay_of\n",
      ["1: imports after_step", "1: imports replay_of"]),
-    ("from scorekeeper.core.scoring import check_complete\n"
+    (scoring_in, "store/records.py", "from scorekeeper.core.scoring import check_complete\n"
      "def f(p):\n    return p.next_hand(1)\n", []),
 ])
-def test_scoring_in_the_writer_is_found(tmp_path, source, found):
-    package = fake_package(tmp_path, {"store/records.py": source})
-    assert scoring_in(package / "store" / "records.py") == found
+def test_a_way_round_the_store_is_found(tmp_path, check, where, source, found):
+    """A page writing through the session or holding a mapped match, the writer
+    scoring for itself: each check finds what it exists to forbid."""
+    package = fake_package(tmp_path, {where: source})
+    assert check(package / where) == found
 
 
 # What pages and the API may hold of the mapped classes: the group's own rows, its
