@@ -25,18 +25,24 @@ reaches the top through them.
 from __future__ import annotations
 
 import ast
+import dataclasses
+import importlib
+import inspect
 import subprocess
 import sys
+import typing
+from collections.abc import Callable
 from contextlib import suppress
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import create_engine, delete, insert, update
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.store.extensions import db
-from scorekeeper.store.models import Hand, HandEntry, Match, Rating, RatingStep
+from scorekeeper.store.models import Group, Hand, HandEntry, Match, Player, Rating, RatingStep
 from tests.support.imports import Import, all_imports, cycles, imports_of, module_of, sources
 
 PACKAGE = Path(__file__).resolve().parent.parent / "scorekeeper"
@@ -276,40 +282,182 @@ def test_pages_and_the_api_read_views_and_write_through_the_store(path):
     assert store_bypasses(path) == []
 
 
-@pytest.mark.parametrize(("source", "found"), [
-    ("from scorekeeper.store.models import Group, Match\n", ["1: imports Match"]),
-    ("from ..store.models import Hand\n", ["1: imports Hand"]),
-    ("def f(db):\n    db.session.add(x)\n    db.session.commit()\n",
+# What works out a derived figure: the core's scorers and the projection's own steps.
+# The writer hands facts to the projection's entry points and takes what they answer.
+SCORERS = {"standings", "standings_at", "play_hand", "running_state", "advance",
+           "after_step", "replay_of", "replayed_figures", "seat_figures", "advance_figures"}
+WRITERS = [PACKAGE / "store" / "records.py", PACKAGE / "store" / "transfer" / "writing.py"]
+
+
+def scoring_in(path: Path) -> list[str]:
+    """The scorers ``path`` imports (by name or as a module) or calls as an attribute."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom | ast.Import):
+            found += [f"{node.lineno}: imports {a.name}" for a in node.names
+                      if a.name.rsplit(".", 1)[-1] in SCORERS]
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr in SCORERS):
+            found.append(f"{node.lineno}: calls {node.func.attr}")
+    return found
+
+
+@pytest.mark.parametrize("path", WRITERS, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_the_writer_works_out_no_derived_figure(path):
+    assert scoring_in(path) == []
+
+
+@pytest.mark.parametrize(("check", "where", "source", "found"), [
+    (store_bypasses, "web/bad.py", "from scorekeeper.store.models import Group, Match\n",
+     ["1: imports Match"]),
+    (store_bypasses, "api/bad.py", "from ..store.models import Hand\n", ["1: imports Hand"]),
+    (store_bypasses, "web/bad.py", "def f(db):\n    db.session.add(x)\n    db.session.commit()\n",
      ["2: session.add()", "3: session.commit()"]),
-    ("def f(session):\n    session.execute(x)\n", ["2: session.execute()"]),
-    ("def f(db):\n    db.session.rollback()\n    return db.session.get(Group, 1)\n", []),
-    ("from scorekeeper.store.models import Group, Player\n", []),
+    (store_bypasses, "web/bad.py", "def f(session):\n    session.execute(x)\n",
+     ["2: session.execute()"]),
+    (store_bypasses, "web/ok.py",
+     "def f(db):\n    db.session.rollback()\n    return db.session.get(Group, 1)\n", []),
+    (store_bypasses, "web/ok.py", "from scorekeeper.store.models import Group, Player\n", []),
+    (scoring_in, "store/records.py", "from scorekeeper.core.scoring import HandResult, standings\n",
+     ["1: imports standings"]),
+    (scoring_in, "store/records.py", "from scorekeeper.store.projection import running_state\n",
+     ["1: imports running_state"]),
+    (scoring_in, "store/records.py", "def f(x):\n    return x.advance(1)\n", ["2: calls advance"]),
+    (scoring_in, "store/records.py",
+     "from scorekeeper.store.projection.states import after_step, replay_of\n",
+     ["1: imports after_step", "1: imports replay_of"]),
+    (scoring_in, "store/records.py", "from scorekeeper.core.scoring import check_complete\n"
+     "def f(p):\n    return p.next_hand(1)\n", []),
 ])
-def test_a_bypass_of_the_store_is_found(tmp_path, source, found):
-    package = fake_package(tmp_path, {"web/__init__.py": "", "web/bad.py": source})
-    assert store_bypasses(package / "web" / "bad.py") == found
+def test_a_way_round_the_store_is_found(tmp_path, check, where, source, found):
+    """A page writing through the session or holding a mapped match, the writer
+    scoring for itself: each check finds what it exists to forbid."""
+    package = fake_package(tmp_path, {where: source})
+    assert check(package / where) == found
 
 
-def _dataclasses_named(suffixes: tuple[str, ...]) -> list[type]:
-    """The store's dataclasses whose names end so (its migrations are not imported)."""
-    import dataclasses
-    import importlib
+# What pages and the API may hold of the mapped classes: the group's own rows, its
+# players and named seasons (read in a view and edited the Flask-SQLAlchemy way); a
+# match and everything in it come as the store's frozen views.
+FRONT_ROWS = {"Group", "Player", "Season"}
 
+
+def store_calls(module: Any) -> dict[str, Callable[..., Any]]:
+    """The store's functions a module of ``web`` or ``api`` calls: those it imports by
+    name, and ``module.name`` of a store module it imports."""
+    found = {}
+    source = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+    used = {(node.value.id, node.attr) for node in ast.walk(source)
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)}
+    for name, value in vars(module).items():
+        if inspect.isfunction(value) and value.__module__.startswith("scorekeeper.store"):
+            found[f"{value.__module__}.{value.__qualname__}"] = value
+        elif inspect.ismodule(value) and value.__name__.startswith("scorekeeper.store"):
+            for owner, attr in used:
+                called = getattr(value, attr, None) if owner == name else None
+                if inspect.isfunction(called):
+                    found[f"{value.__name__}.{attr}"] = called
+    return found
+
+
+def mapped_in(kind: Any, seen: set[Any] | None = None) -> set[str]:
+    """The mapped classes (but :data:`FRONT_ROWS`) a type annotation reaches: itself,
+    its arguments (``list[Match]``, ``Match | None``), and the fields of a dataclass or
+    named tuple it names, at any depth."""
+    seen = set() if seen is None else seen
+    if isinstance(kind, list):  # the arguments of a Callable
+        return set().union(*(mapped_in(argument, seen) for argument in kind))
+    if kind in seen:
+        return set()
+    seen.add(kind)
+    if isinstance(kind, type) and issubclass(kind, db.Model):
+        return set() if kind.__name__ in FRONT_ROWS else {kind.__name__}
+    found = set()
+    for argument in typing.get_args(kind):
+        found |= mapped_in(argument, seen)
+    if isinstance(kind, type) and (dataclasses.is_dataclass(kind) or hasattr(kind, "_fields")):
+        for field in typing.get_type_hints(kind).values():
+            found |= mapped_in(field, seen)
+    return found
+
+
+def mapped_handed_out(function: Callable[..., Any]) -> set[str]:
+    """The mapped classes a store function takes or answers, by its annotations."""
+    return {name for kind in typing.get_type_hints(function).values()
+            for name in mapped_in(kind)}
+
+
+def _fronts() -> list[str]:
+    return [module_of(path, PACKAGE) for path in FRONTS]
+
+
+@pytest.mark.parametrize("name", _fronts())
+def test_pages_and_the_api_get_no_mapped_match_from_the_store(name):
+    module = importlib.import_module(name)
+    found = {called: sorted(mapped_handed_out(function))
+             for called, function in store_calls(module).items()}
+    assert {called: kinds for called, kinds in found.items() if kinds} == {}
+
+
+@dataclasses.dataclass(frozen=True)
+class _Page:
+    matches: list[Match]
+    group: Group
+
+
+class _Pair(typing.NamedTuple):
+    hand: Hand | None
+    player: Player
+
+
+def _page() -> _Page: ...
+def _pairs(group: Group) -> tuple[_Pair, ...]: ...
+def _loaded(view: int, match: Match | None = None) -> int: ...
+def _rows(answer: Callable[[Player], str]) -> dict[str, list[Player]]: ...
+
+
+@pytest.mark.parametrize(("function", "found"), [
+    (_page, {"Match"}), (_pairs, {"Hand"}), (_loaded, {"Match"}), (_rows, set())])
+def test_a_mapped_class_handed_out_is_found(function, found):
+    assert mapped_handed_out(function) == found
+
+
+def test_the_store_functions_a_page_calls_are_found(tmp_path, monkeypatch):
+    package = tmp_path / "fake_front"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "page.py").write_text(
+        "from scorekeeper.store import groups\n"
+        "from scorekeeper.store.history import history_page\n"
+        "from scorekeeper.core.text import clean_name\n"
+        "def view(group):\n"
+        "    return groups.recent_matches(group), history_page, groups.MAX_ID\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    found = store_calls(importlib.import_module("fake_front.page"))
+    assert sorted(found) == ["scorekeeper.store.groups.recent_matches",
+                             "scorekeeper.store.history.history_page"]
+
+
+def _store_dataclasses() -> list[type]:
+    """Every dataclass the store defines (its migrations are not imported)."""
     found = []
     for path in sources(PACKAGE):
         if not path.is_relative_to(PACKAGE / "store") or "migrations" in path.parts:
             continue
         module = importlib.import_module(module_of(path, PACKAGE))
-        found += [value for name, value in vars(module).items()
+        found += [value for value in vars(module).values()
                   if isinstance(value, type) and dataclasses.is_dataclass(value)
-                  and value.__module__ == module.__name__ and name.endswith(suffixes)]
+                  and value.__module__ == module.__name__]
     return found
 
 
-def test_every_view_of_a_match_is_frozen():
-    views = _dataclasses_named(("View", "Rewritten", "Answered"))
-    assert {"MatchView", "SeatView", "HandView", "EntryView"} <= {v.__name__ for v in views}
-    assert [v.__qualname__ for v in views if not v.__dataclass_params__.frozen] == []
+def test_everything_the_store_hands_out_is_frozen():
+    """Views of a match, a saved hand, a match being written, a page of history, a
+    derived state: every dataclass of the store."""
+    kinds = _store_dataclasses()
+    assert {"MatchView", "HandView", "SavedHand", "NewMatch", "HistoryPage", "MatchState",
+            "Plan"} <= {kind.__name__ for kind in kinds}
+    assert [kind.__qualname__ for kind in kinds if not kind.__dataclass_params__.frozen] == []
 
 
 # Statements as a writer would build them, each run from code of ``module``.

@@ -4,7 +4,9 @@ A folder of ``tests/`` is either a folder of the package at the same place
 (``tests/core/engine`` ↔ ``scorekeeper/core/engine``, ``tests/web/hands`` ↔
 ``scorekeeper/web/hands``) or one of the few kinds that are not about one folder
 (:data:`KINDS`). A test named after a subfolder of the package (``test_check*.py``
-beside ``scorekeeper/web/check/``) lives in that subfolder's tests. Every folder of
+beside ``scorekeeper/web/check/``), or after a module inside one
+(``test_running_state.py`` for ``scorekeeper/store/projection/running_state.py``),
+lives in that subfolder's tests. Every folder of
 tests is a package (an ``__init__.py``), so two ``test_check.py`` in different folders
 never clash. Benchmarks print figures and are no tests' helpers: what a test and a
 benchmark both use lives in ``tests/support``; only ``tests/bench`` imports ``tests.bench``.
@@ -42,13 +44,27 @@ def misplaced(tests: Path, package: Path) -> list[str]:
         if not (tests / folder / "__init__.py").exists():
             found.append(f"tests/{folder.as_posix()} has no __init__.py")
     for folder in [Path("."), *folders(tests)]:
-        subfolders = {twin.name for twin in twins if twin.parent == folder}
+        homes = _homes(package, folder, twins)
         for test in sorted((tests / folder).glob("test_*.py")):
-            for name in subfolders:
+            for name, home in sorted(homes.items()):
                 if test.stem == f"test_{name}" or test.stem.startswith(f"test_{name}_"):
                     where = (folder / test.name).as_posix()
-                    found.append(f"tests/{where} belongs in tests/{(folder / name).as_posix()}/")
+                    found.append(f"tests/{where} belongs in tests/{home.as_posix()}/")
     return found
+
+
+def _homes(package: Path, folder: Path, twins: set[Path]) -> dict[str, Path]:
+    """What a test in ``tests/<folder>`` may be named after that puts it deeper: each
+    subfolder of ``scorekeeper/<folder>``, and each module of a subfolder (at any
+    depth) that ``scorekeeper/<folder>`` has no module of the same name beside, with
+    the folder its tests live in."""
+    homes = {twin.name: twin for twin in twins if twin.parent == folder}
+    beside = {module.stem for module in (package / folder).glob("*.py")}
+    for module in sorted((package / folder).rglob("*.py")):
+        home = module.parent.relative_to(package)
+        if home != folder and module.stem != "__init__" and module.stem not in beside:
+            homes.setdefault(module.stem, home)
+    return homes
 
 
 def bench_imports(tests: Path) -> list[str]:
@@ -70,7 +86,9 @@ def test_no_test_imports_a_benchmark():
 # ---- the checks catch what they exist to forbid, on a small fake tree
 
 PACKAGE_FILES = ["__init__.py", "core/__init__.py", "core/engine/__init__.py",
-                 "web/__init__.py", "web/check/__init__.py", "web/assets.py"]
+                 "core/engine/listing.py", "core/cards.py", "web/__init__.py",
+                 "web/check/__init__.py", "web/check/fields.py", "web/fields.py",
+                 "web/assets.py"]
 TESTS_FILES = ["__init__.py", "test_app.py", "core/__init__.py", "core/engine/__init__.py",
                "web/__init__.py", "web/test_assets.py", "web/check/__init__.py",
                "web/check/test_check.py", "support/__init__.py", "support/web.py",
@@ -105,6 +123,11 @@ def test_a_mirrored_tree_passes(tmp_path):
     ({"web/test_check_going_out.py": ""},
      "tests/web/test_check_going_out.py belongs in tests/web/check/"),
     ({"test_core.py": ""}, "tests/test_core.py belongs in tests/core/"),
+    # a module of a subpackage: its tests live in the subpackage's folder
+    ({"core/test_listing.py": ""}, "tests/core/test_listing.py belongs in tests/core/engine/"),
+    ({"core/test_listing_order.py": ""},
+     "tests/core/test_listing_order.py belongs in tests/core/engine/"),
+    ({"test_listing.py": ""}, "tests/test_listing.py belongs in tests/core/engine/"),
 ])
 def test_a_misplaced_test_is_caught(tmp_path, extra, complaint):
     assert complaint in misplaced(*fake_tree(tmp_path, extra))
@@ -112,6 +135,9 @@ def test_a_misplaced_test_is_caught(tmp_path, extra, complaint):
 
 @pytest.mark.parametrize("extra", [
     {"web/test_checker.py": ""},  # not named after the room: "checker" is no folder
+    {"core/engine/test_listing.py": ""},  # in its subpackage's folder
+    {"core/test_cards.py": ""},  # a module of the folder itself
+    {"web/test_fields.py": ""},  # web/fields.py is beside it (web/check/ has one too)
     {"browser/check/__init__.py": "", "browser/check/test_x.py": ""},  # a kind's own folders
 ])
 def test_a_name_or_kind_that_mirrors_nothing_passes(tmp_path, extra):

@@ -14,6 +14,8 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from scorekeeper.api.auth import AUTH_RESPONSES, SECURITY, bearer_group, id_in_range, id_param
 from scorekeeper.api.common import api_error, error_response, json_body, ok_response
 from scorekeeper.core.errors import InputError, NotFoundError
+from scorekeeper.store.boards import MatchRecord
+from scorekeeper.store.models import Group
 from scorekeeper.store.transfer import (
     FORMAT,
     VERSION,
@@ -39,7 +41,7 @@ def _format() -> str:
     return fmt
 
 
-def _answer(group, matches) -> Response:
+def _answer(group: Group, matches: list[MatchRecord]) -> Response:
     if _format() == "csv":
         return Response(to_csv(matches), content_type="text/csv; charset=utf-8")
     return jsonify(export_document(group, matches))

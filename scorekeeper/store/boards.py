@@ -4,12 +4,14 @@ mapped match.
 The scoreboard is the page every phone at the table loads after every save, and
 building the mapped objects of a match, its group, seats and players cost more than
 the rest of finding it. So these read-only views are THE read model of a match: the
-pages (scoreboard, live summary, hand entry, edit and delete) and the API (its save,
-edit, delete and read) all take one, under the models' own attribute names, and the
-writer writes from it. A page that needs every hand reads them beside it
-(:func:`match_hands`, frozen :class:`HandView` rows too); the mapped classes stay in
-the store. A write answers the match's view after it; nothing changes a view. A row stored before
-the running state was kept gets it worked out from its hands, read-only.
+pages (scoreboard, live summary, hand entry, edit and delete, history, the group's
+page, the match's record) and the API (its save, edit, delete and read) and the
+exports all take one, under the models' own attribute names, and the writer writes
+from it. A page that needs every hand reads them beside it (:func:`match_hands`,
+frozen :class:`HandView` rows too; a record or an export reads a
+:class:`MatchRecord`: the view, its hands and its rulings); the mapped classes stay in
+the store. A write answers the match's view after it; nothing changes a view. A row
+stored before the running state was kept gets it worked out from its hands, read-only.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
+from itertools import groupby
 from typing import Any
 
 from sqlalchemy import bindparam, select
@@ -32,13 +35,15 @@ from scorekeeper.store.models import (
     HandEntry,
     Match,
     Player,
+    Ruling,
     Seat,
 )
-from scorekeeper.store.projection.replay import running_text
+from scorekeeper.store.projection.recomputed import running_text
 
-__all__ = ["EntryView", "GroupView", "HandView", "MatchView", "PlayerView", "SeatView",
-           "board_match", "invited_match", "match_hand", "match_hands", "reread", "view_of",
-           "watched_match", "written_match"]
+__all__ = ["EntryView", "GroupView", "HandView", "MatchRecord", "MatchView", "PlayerView",
+           "RulingView", "SeatView", "board_match", "invited_match", "listed_matches",
+           "match_hand", "match_hands", "match_records", "reread", "watched_match",
+           "written_match"]
 
 
 @dataclass(frozen=True)
@@ -52,11 +57,13 @@ class GroupView:
 
 @dataclass(frozen=True)
 class PlayerView:
-    """A seated player as the scoreboard shows them."""
+    """A seated player as the scoreboard shows them, and their stable id (what BG Stats
+    knows them by)."""
 
     id: int
     name: str
     colour: str
+    uid: str
 
 
 @dataclass(frozen=True)
@@ -83,6 +90,8 @@ class MatchView:
     sheet_json: str
     first_dealer: int
     view_token: str
+    uid: str
+    created_at: datetime
     status: str
     hand_count: int
     finished_at: datetime | None
@@ -92,26 +101,32 @@ class MatchView:
     seats: tuple[SeatView, ...]
 
 
-_MATCH = ("id", "group_id", "game", "sheet_json", "first_dealer", "view_token", "status",
-          "hand_count", "finished_at", "running_json", "version")
+_MATCH = ("id", "group_id", "game", "sheet_json", "first_dealer", "view_token", "uid",
+          "created_at", "status", "hand_count", "finished_at", "running_json", "version")
+_M, _G, _S, _P = Match.__table__, Group.__table__, Seat.__table__, Player.__table__
+
+
+def _seated() -> Any:
+    """The rows of matches, one per seat with its player, and their group: the
+    lookups' columns and joins, with no condition or order yet."""
+    return (select(*(_M.c[name] for name in _MATCH), _G.c.name, _G.c.invite_token,
+                   _S.c.position, _S.c.winner, _P.c.id, _P.c.name, _P.c.colour, _P.c.uid)
+            .join(_G, _G.c.id == _M.c.group_id).join(_S, _S.c.match_id == _M.c.id)
+            .join(_P, _P.c.id == _S.c.player_id))
 
 
 @lru_cache(maxsize=1)
 def _statements() -> tuple[Any, Any, Any]:
     """The lookups, built once: by group and match id, by view token, and by match id
     and the group's invite token (the API's bearer token)."""
-    m, g, s, p = Match.__table__, Group.__table__, Seat.__table__, Player.__table__
-    base = (select(*(m.c[name] for name in _MATCH), g.c.name, g.c.invite_token, s.c.position,
-                   s.c.winner, p.c.id, p.c.name, p.c.colour)
-            .join(g, g.c.id == m.c.group_id).join(s, s.c.match_id == m.c.id)
-            .join(p, p.c.id == s.c.player_id).order_by(s.c.position))
-    return (base.where(m.c.id == bindparam("match"), m.c.group_id == bindparam("group")),
-            base.where(m.c.view_token == bindparam("token")),
-            base.where(m.c.id == bindparam("match"), g.c.invite_token == bindparam("token")))
+    base = _seated().order_by(_S.c.position)
+    return (base.where(_M.c.id == bindparam("match"), _M.c.group_id == bindparam("group")),
+            base.where(_M.c.view_token == bindparam("token")),
+            base.where(_M.c.id == bindparam("match"), _G.c.invite_token == bindparam("token")))
 
 
 def _view(rows: Sequence[Any], connection: Connection) -> MatchView | None:
-    """The view of a match from its rows, one per seat (see :func:`_statements`)."""
+    """The view of a match from its rows, one per seat in order (see :func:`_seated`)."""
     if not rows:
         return None
     *match, group_name, invite_token = rows[0][:len(_MATCH) + 2]
@@ -120,8 +135,8 @@ def _view(rows: Sequence[Any], connection: Connection) -> MatchView | None:
         values["running_json"] = running_text(connection, values["id"])
     seats = []
     for row in rows:
-        position, winner, player_id, name, colour = row[len(_MATCH) + 2:]
-        seats.append(SeatView(position, bool(winner), PlayerView(player_id, name, colour)))
+        position, winner, player_id, name, colour, uid = row[len(_MATCH) + 2:]
+        seats.append(SeatView(position, bool(winner), PlayerView(player_id, name, colour, uid)))
     return MatchView(**values, group=GroupView(values["group_id"], group_name, invite_token),
                      seats=tuple(seats))
 
@@ -167,16 +182,21 @@ def watched_match(token: str) -> MatchView | None:
     return _read(_statements()[1], {"token": token})
 
 
-def view_of(match: Match) -> MatchView:
-    """The view of a match already loaded as a model, with its seats (a reader that
-    loads many matches with their hands at once, such as an export)."""
-    return MatchView(
-        **{name: getattr(match, name) for name in _MATCH if name != "running_json"},
-        running_json=match.running_json or running_text(db.session.connection(), match.id),
-        group=GroupView(match.group_id, match.group.name, match.group.invite_token),
-        seats=tuple(SeatView(seat.position, seat.winner,
-                             PlayerView(seat.player.id, seat.player.name, seat.player.colour))
-                    for seat in match.seats))
+def listed_matches(where: Any, *, newest_first: bool = False, limit: int | None = None
+                   ) -> list[MatchView]:
+    """The views of the matches ``where`` picks out (a condition on the match's row),
+    oldest or newest first by when they started, at most ``limit`` of them: one
+    statement whatever their number, read in the session's transaction (a list of
+    history, a group's page, an export)."""
+    order: tuple[Any, ...] = (_M.c.created_at, _M.c.id)
+    if newest_first:
+        order = (_M.c.created_at.desc(), _M.c.id.desc())
+    picked = select(_M.c.id).where(where).order_by(*order).limit(limit)
+    connection = db.session.connection()
+    rows = connection.execute(_seated().where(_M.c.id.in_(picked))
+                              .order_by(*order, _S.c.position)).all()
+    views = (_view(list(seats), connection) for _, seats in groupby(rows, lambda row: row[0]))
+    return [view for view in views if view is not None]
 
 
 @dataclass(frozen=True)
@@ -206,17 +226,26 @@ _H, _E = Hand.__table__, HandEntry.__table__
 _HAND = (_H.c.id, _H.c.number, _H.c.dealer, _H.c.out_seat, _H.c.hand_size, _H.c.created_at)
 
 
-def _hand_views(connection: Connection, where: Any) -> list[HandView]:
-    """The hands matching ``where`` with their entries, in order (two queries)."""
-    hands = connection.execute(select(*_HAND).where(where).order_by(_H.c.number)).all()
+def _hand_views(connection: Connection, where: Any) -> dict[int, list[HandView]]:
+    """The hands of the matches ``where`` picks out (a condition on the hand's or the
+    match's row) with their entries, in order, by match: two statements however many
+    matches, one when no hand is found."""
+    hands = connection.execute(select(_H.c.match_id, *_HAND).join(_M, _M.c.id == _H.c.match_id)
+                               .where(where).order_by(_H.c.match_id, _H.c.number)).all()
     if not hands:
-        return []
+        return {}
     entries: dict[int, list[EntryView]] = {hand.id: [] for hand in hands}
     for hand_id, seat, cards, points in connection.execute(
             select(_E.c.hand_id, _E.c.seat, _E.c.cards, _E.c.points)
-            .where(_E.c.hand_id.in_(list(entries))).order_by(_E.c.hand_id, _E.c.seat)):
+            .join(_H, _H.c.id == _E.c.hand_id).join(_M, _M.c.id == _H.c.match_id)
+            .where(where).order_by(_E.c.hand_id, _E.c.seat)):
         entries[hand_id].append(EntryView(seat, cards, points))
-    return [HandView(*hand, entries=tuple(entries[hand.id])) for hand in hands]
+    found: dict[int, list[HandView]] = {}
+    for hand in hands:
+        found.setdefault(hand.match_id, []).append(HandView(
+            hand.id, hand.number, hand.dealer, hand.out_seat, hand.hand_size, hand.created_at,
+            tuple(entries[hand.id])))
+    return found
 
 
 def match_hands(match: MatchView) -> tuple[HandView, ...]:
@@ -226,7 +255,8 @@ def match_hands(match: MatchView) -> tuple[HandView, ...]:
     without hands."""
     if not match.hand_count:
         return ()
-    return tuple(_hand_views(db.session.connection(), _H.c.match_id == match.id))
+    return tuple(_hand_views(db.session.connection(), _H.c.match_id == match.id)
+                 .get(match.id, ()))
 
 
 def match_hand(match: MatchView, number: int) -> HandView | None:
@@ -234,10 +264,59 @@ def match_hand(match: MatchView, number: int) -> HandView | None:
     match, without reading the others)."""
     found = _hand_views(db.session.connection(),
                         (_H.c.match_id == match.id) & (_H.c.number == number))
-    return found[0] if found else None
+    return found[match.id][0] if found else None
 
 
 def reread(match: MatchView) -> MatchView:
     """The match as stored now (after another phone won a race, say), or ``match`` as
     it was if it is gone."""
     return board_match(match.group_id, match.id) or match
+
+
+@dataclass(frozen=True)
+class RulingView:
+    """A play-checker verdict saved against a match: the hand it was asked in (None:
+    between hands), the question in words, the answer (None: cannot tell), why, the
+    rule's section, and the request that asked it (JSON)."""
+
+    hand_number: int | None
+    question: str
+    legal: bool | None
+    reason: str
+    rule: str
+    request_json: str
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """Everything a match's record shows and an export writes: its view, every hand
+    with its entries, and its rulings, each in order."""
+
+    match: MatchView
+    hands: tuple[HandView, ...]
+    rulings: tuple[RulingView, ...]
+
+
+_R = Ruling.__table__
+_RULING = (_R.c.match_id, _R.c.hand_number, _R.c.question, _R.c.legal, _R.c.reason,
+           _R.c.rule, _R.c.request_json)
+
+
+def match_records(group_id: int, match_id: int | None = None) -> list[MatchRecord]:
+    """The group's matches (or the one with this id), oldest first, each with its hands
+    and rulings: four statements however many matches, in the session's transaction."""
+    where = _M.c.group_id == group_id
+    if match_id is not None:
+        where = where & (_M.c.id == match_id)
+    views = listed_matches(where)
+    if not views:
+        return []
+    connection = db.session.connection()
+    hands = _hand_views(connection, where)
+    rulings: dict[int, list[RulingView]] = {}
+    for found_in, *ruling in connection.execute(
+            select(*_RULING).join(_M, _M.c.id == _R.c.match_id).where(where)
+            .order_by(_R.c.id)):
+        rulings.setdefault(found_in, []).append(RulingView(*ruling))
+    return [MatchRecord(view, tuple(hands.get(view.id, ())), tuple(rulings.get(view.id, ())))
+            for view in views]

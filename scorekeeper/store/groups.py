@@ -15,11 +15,10 @@ from typing import Any
 
 from sqlalchemy import bindparam, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import joinedload
 
 from scorekeeper.core.errors import ConflictError, InputError
 from scorekeeper.core.text import clean_colour, clean_name, name_key, next_colour
-from scorekeeper.store.boards import MatchView
+from scorekeeper.store.boards import MatchView, listed_matches
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import (
     MAX_ID,
@@ -33,14 +32,6 @@ from scorekeeper.store.models import (
     new_token,
 )
 from scorekeeper.store.projection.running_state import Recent
-
-
-def match_seats() -> tuple[Any, ...]:
-    """Loader options for a match with its seats and players in the same query, not
-    its hands: what a save and the scoreboard need (their standings and a save's seat
-    figures come from the match's running state). ``match.hands`` loads on first use,
-    with every hand's entries: two more queries."""
-    return (joinedload(Match.seats).joinedload(Seat.player),)
 
 
 def recent_hands(match: MatchView, count: int) -> list[Recent]:
@@ -65,7 +56,6 @@ class _Statements:
 
     recent_hands: Any
     group_by_invite: Any
-    group_match: Any
 
 
 @lru_cache(maxsize=1)
@@ -77,9 +67,6 @@ def _statements() -> _Statements:
         .where(Hand.match_id == bindparam("match"), Hand.number >= bindparam("first"))
         .order_by(Hand.number, HandEntry.seat),
         group_by_invite=db.select(Group).where(Group.invite_token == bindparam("token")),
-        group_match=db.select(Match)
-        .where(Match.id == bindparam("match"), Match.group_id == bindparam("group"))
-        .options(*match_seats()),
     )
 
 
@@ -98,14 +85,6 @@ def group_by_invite(token: str) -> Group | None:
     if not 0 < len(token) <= MAX_TOKEN:
         return None
     return db.session.scalar(_statements().group_by_invite, {"token": token})
-
-
-def group_match(group: Group, match_id: int) -> Match | None:
-    """A match of the group, or None (another group's match is not found)."""
-    if not in_range(match_id):
-        return None
-    return db.session.scalar(_statements().group_match,
-                             {"match": match_id, "group": group.id})
 
 
 def group_player(group: Group, player_id: int) -> Player | None:
@@ -266,9 +245,7 @@ def last_seating(group: Group) -> list[int]:
                                    .order_by(Seat.position)))
 
 
-def recent_matches(group: Group, count: int = 50) -> list[Match]:
+def recent_matches(group: Group, count: int = 50) -> list[MatchView]:
     """The group's latest matches, newest first, with their seats (the group's page
-    lists them)."""
-    return list(db.session.scalars(
-        db.select(Match).where(Match.group_id == group.id)
-        .order_by(Match.created_at.desc(), Match.id.desc()).limit(count)))
+    lists them): one statement."""
+    return listed_matches(Match.group_id == group.id, newest_first=True, limit=count)

@@ -1,8 +1,9 @@
-"""Queries behind the history pages, each a fixed number of SQL statements.
+"""Queries behind the history pages, each a fixed number of SQL statements, answering
+the store's frozen views (:mod:`.boards`).
 
 - :func:`history_page`: one page of the list, keyset-paginated on ``(created_at, id)``
-  (index ``ix_match_group_created``), seats and players eager-loaded: 2–3 queries
-  whatever the number of matches.
+  (index ``ix_match_group_created``), each match with its seats and players: one
+  statement (two after the first page) whatever the number of matches.
 - :func:`record_match`: one match with seats, players, hands, entries and rulings.
 
 The player page's figures are counted in SQL by :mod:`stats_data`.
@@ -16,11 +17,11 @@ from typing import Any
 
 from flask import abort
 from sqlalchemy import and_, or_
-from sqlalchemy.orm import selectinload
 
 from scorekeeper.core.sheets import GAMES
+from scorekeeper.store.boards import MatchRecord, MatchView, listed_matches, match_records
 from scorekeeper.store.extensions import db
-from scorekeeper.store.models import MAX_ID, Group, Hand, Match, Seat
+from scorekeeper.store.models import MAX_ID, Group, Match, Seat
 
 PAGE_SIZE = 25
 STATUSES = ("active", "finished")
@@ -62,43 +63,36 @@ class HistoryFilter:
 class HistoryPage:
     """A page of matches and the cursor for the next (None on the last page)."""
 
-    matches: list[Match]
+    matches: tuple[MatchView, ...]
     next_before: int | None
 
 
 def history_page(group: Group, wanted: HistoryFilter, size: int = PAGE_SIZE) -> HistoryPage:
     """One page of the group's matches, newest first."""
-    query = db.select(Match).where(Match.group_id == group.id)
+    where = [Match.group_id == group.id]
     if wanted.game:
-        query = query.where(Match.game == wanted.game)
+        where.append(Match.game == wanted.game)
     if wanted.status:
-        query = query.where(Match.status == wanted.status)
+        where.append(Match.status == wanted.status)
     if wanted.player:
-        query = query.where(Match.id.in_(db.select(Seat.match_id)
-                                         .where(Seat.player_id == wanted.player)))
+        where.append(Match.id.in_(db.select(Seat.match_id)
+                                  .where(Seat.player_id == wanted.player)))
     if wanted.before:
         cursor = db.session.execute(db.select(Match.created_at, Match.id).where(
             Match.id == wanted.before, Match.group_id == group.id)).first()
         if cursor is not None:
             # The first condition alone is what lets the index seek past earlier pages.
-            query = query.where(Match.created_at <= cursor.created_at,
-                                or_(Match.created_at < cursor.created_at,
-                                    and_(Match.created_at == cursor.created_at,
-                                         Match.id < cursor.id)))
-    query = (query.options(selectinload(Match.seats).joinedload(Seat.player))
-             .order_by(Match.created_at.desc(), Match.id.desc()).limit(size + 1))
-    matches = list(db.session.scalars(query))
+            where += [Match.created_at <= cursor.created_at,
+                      or_(Match.created_at < cursor.created_at,
+                          and_(Match.created_at == cursor.created_at, Match.id < cursor.id))]
+    matches = listed_matches(and_(*where), newest_first=True, limit=size + 1)
     more = len(matches) > size
-    return HistoryPage(matches[:size], matches[size - 1].id if more else None)
+    return HistoryPage(tuple(matches[:size]), matches[size - 1].id if more else None)
 
 
-def record_match(group: Group, match_id: int) -> Match:
+def record_match(group: Group, match_id: int) -> MatchRecord:
     """A match of the group with everything its record shows, else 404."""
-    match = db.session.scalar(
-        db.select(Match).where(Match.id == match_id, Match.group_id == group.id)
-        .options(selectinload(Match.seats).joinedload(Seat.player),
-                 selectinload(Match.hands).selectinload(Hand.entries),
-                 selectinload(Match.rulings)))
-    if match is None:
+    found = match_records(group.id, match_id) if 0 < match_id <= MAX_ID else []
+    if not found:
         abort(404, "No such match in this group.")
-    return match
+    return found[0]

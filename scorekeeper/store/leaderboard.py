@@ -24,6 +24,7 @@ from scorekeeper.core.ratings import ALL, is_provisional
 from scorekeeper.core.sheets import C8, CD, GAMES, LO
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, Player, Rating, RatingStep
+from scorekeeper.store.projection.player_totals import record_rank
 from scorekeeper.store.projection.rating_model import State
 
 __all__ = [
@@ -146,10 +147,12 @@ def _places(ratings: Sequence[int]) -> list[int]:
     return [1 + next(i for i, r in enumerate(ratings) if r == rating) for rating in ratings]
 
 
-def _best(rows: Sequence[tuple], value: int, match: int) -> tuple | None:
-    """The row with the highest figure at ``value`` (the earlier match on a tie)."""
+def _best(rows: Sequence[tuple], value: int, match: int | None) -> tuple | None:
+    """The row holding the record whose figure is at ``value`` and its match at
+    ``match`` (None: a record over many matches), ranked by :func:`record_rank`."""
     held = [row for row in rows if row[value]]
-    return min(held, key=lambda row: (-row[value], row[match] or 0), default=None)
+    return min(held, key=lambda row: record_rank(row[value], 0 if match is None else row[match]),
+               default=None)
 
 
 def _records(game: str, rows: Sequence[tuple]) -> tuple[Record, ...]:
@@ -159,7 +162,7 @@ def _records(game: str, rows: Sequence[tuple]) -> tuple[Record, ...]:
         title = title or hands.get(kind, "")
         if not title:
             continue  # a hand record this game cannot have: see no_records
-        best = _best(rows, value, match if match is not None else value)
+        best = _best(rows, value, match)
         if best is not None:
             found.append(Record(kind, title, best[0], best[1], best[value],
                                 None if match is None else best[match], UNITS[game][kind]))

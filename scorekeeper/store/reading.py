@@ -1,10 +1,11 @@
 """What pages and the API ask of a match, read from its view and its stored rows.
 
-The writer (:mod:`.records`) only writes; everything that shows a match reads it here:
-its sheet and names, its standings (after the last hand from the stored running state,
-or with every hand's history by replaying them), its hands as rows. Each answer is
-remembered by the stored text it came from, never on the objects, so a page, the
-API's check and the write of one request share the work.
+The writer (:mod:`.records`) only writes; everything that shows a match reads it here,
+and so does the writer before it writes: its sheet and names, its standings (after the
+last hand from the stored running state, or with every hand's history by replaying
+them), its hands as rows or as scoring input. Each answer is remembered by the stored
+text it came from, never on the objects, so a page, the API's check and the write of
+one request share the work.
 """
 
 from __future__ import annotations
@@ -13,16 +14,20 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Protocol
 
+from sqlalchemy import select
+
 from scorekeeper.core.cards import Card, parse_cards
 from scorekeeper.core.scoring import HandResult, Standings, standings, standings_at
 from scorekeeper.core.sheets import Sheet
 from scorekeeper.core.stats import HandRow
 from scorekeeper.store.boards import MatchView
+from scorekeeper.store.extensions import db
+from scorekeeper.store.models import Hand, HandEntry
 from scorekeeper.store.projection import running_state
 from scorekeeper.store.projection.states import stored_sheet
 
 __all__ = ["current_standings", "hand_results", "hand_rows", "match_names", "match_sheet",
-           "match_standings", "running_state_of"]
+           "match_standings", "running_state_of", "stored_results"]
 
 
 class StoredEntry(Protocol):
@@ -81,6 +86,27 @@ def _replay(facts: tuple) -> tuple[tuple[HandResult, ...], Standings]:
 def hand_results(match: MatchView, hands: Sequence[StoredHand]) -> list[HandResult]:
     """The match's stored ``hands`` (all of them, in order) as scoring input."""
     return list(_replay(_facts(match, hands))[0])
+
+
+def stored_results(match: MatchView, numbers: Sequence[int]) -> list[tuple[int, HandResult]]:
+    """The match's hands of these numbers as stored now, as scoring input (who went out
+    and the cards held), each with its number, in the order asked; a number twice is
+    answered once, one not stored not at all. One statement, none when no number is
+    asked: what the writer compares a new hand with (:mod:`scorekeeper.core.same_hand`)."""
+    wanted = [n for n in dict.fromkeys(numbers) if n >= 1]
+    if not wanted:
+        return []
+    held: dict[int, list[list[Card]]] = {}
+    outs: dict[int, int | None] = {}
+    for number, out, seat, cards in db.session.execute(
+            select(Hand.number, Hand.out_seat, HandEntry.seat, HandEntry.cards)
+            .outerjoin(HandEntry, HandEntry.hand_id == Hand.id)
+            .where(Hand.match_id == match.id, Hand.number.in_(wanted))):
+        outs[number] = out
+        seats = held.setdefault(number, [[] for _ in match.seats])
+        if seat is not None:
+            seats[seat] = parse_cards(cards)
+    return [(n, HandResult.of(outs[n], held[n])) for n in wanted if n in outs]
 
 
 def match_standings(match: MatchView, hands: Sequence[StoredHand]) -> Standings:

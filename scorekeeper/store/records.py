@@ -3,17 +3,20 @@ match or rematch (:func:`create_match`), an import (:func:`add_matches`), a reco
 hand (:func:`record_hand`), an edited one (:func:`edit_hand`) and the last one deleted
 (:func:`delete_last_hand`) — and all of them take one path:
 
-1. the hands are checked and scored by the core: a new hand from the match's stored
-   running state (the same few rows at hand 500 as at hand 1), anything else by
-   replaying the match's hands;
+1. the hands are checked by the core, and the projection works out the change they make
+   (:func:`scorekeeper.store.projection.next_hand` scores a new hand from the match's
+   stored running state, the same few rows at hand 500 as at hand 1;
+   :func:`~scorekeeper.store.projection.rewritten` and
+   :func:`~scorekeeper.store.projection.replayed` replay the hands of an edited or a
+   new match): this module hands over facts and never scores;
 2. the match is claimed: one version-checked ``UPDATE`` moves its ``version`` on, so of
    two phones changing the same match at once exactly one commits and the other gets
    :class:`ConflictError` (a hand's number is unique per match in the database too);
 3. the facts (matches, seats, rulings, an edited hand's cards) are written with plain
    statements; new hands are handed over as entered (:class:`EnteredHand`);
-4. :func:`scorekeeper.store.projection.project` writes every derived row from the
-   match's derived state before and after — the new hands too, with their dealers and
-   points — in the same transaction;
+4. :func:`scorekeeper.store.projection.project` writes every derived row of that
+   change — the new hands too, with their dealers and points — in the same
+   transaction;
 5. the transaction commits, and the caller gets the match's view after the write (a
    frozen :class:`~scorekeeper.store.boards.MatchView`, made from what was written).
 
@@ -29,25 +32,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import lru_cache
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
-from sqlalchemy import Table, bindparam, delete, insert, inspect, select, update
+from sqlalchemy import Table, bindparam, delete, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm.base import NO_VALUE
 
-from scorekeeper.core.cards import Card, format_cards, parse_cards
+from scorekeeper.core.cards import Card, format_cards
 from scorekeeper.core.errors import ConflictError, InputError, SameHandError
 from scorekeeper.core.same_hand import carries_cards, same_as
-from scorekeeper.core.scoring import (
-    HandResult,
-    HandScore,
-    ScoringError,
-    Standings,
-    check_complete,
-    standings,
-    standings_at,
-)
+from scorekeeper.core.scoring import HandResult, ScoringError, check_complete
 from scorekeeper.core.sheets import LO, OPTIONS, Sheet
 from scorekeeper.store import projection
 from scorekeeper.store.boards import EntryView, HandView, MatchView, match_hands, written_match
@@ -64,15 +58,11 @@ from scorekeeper.store.models import (
     new_uid,
     utcnow,
 )
-from scorekeeper.store.projection import running_state
 from scorekeeper.store.projection.states import (
-    LISTED,
     Change,
     EnteredHand,
     MatchState,
     Replayed,
-    after_step,
-    replay_of,
     state_of,
 )
 from scorekeeper.store.reading import (
@@ -80,6 +70,7 @@ from scorekeeper.store.reading import (
     match_names,
     match_sheet,
     running_state_of,
+    stored_results,
 )
 
 __all__ = [
@@ -101,6 +92,7 @@ __all__ = [
 # ``seat-<n>``, ``hand_size``, ``number``, ``players``, ``first_dealer``); a hand number
 # already recorded (another phone was quicker) or not next is its ConflictError.
 RACED = "another phone changed this match at the same moment; "
+T = TypeVar("T")
 
 
 def _field(exc: ScoringError) -> str:
@@ -112,34 +104,16 @@ def _field(exc: ScoringError) -> str:
     return "cards" if exc.field == "hands" else exc.field
 
 
-def _compute(match: MatchView, results: Sequence[HandResult], written: int = 0) -> Standings:
-    """Replay ``results``; hand ``written`` (when not 0) is the one being saved and must
-    also be complete: every seat still in it holds cards but the one who went out."""
-    sheet, names = match_sheet(match), match_names(match)
+def _asked(derive: Callable[[], T]) -> T:
+    """What ``derive`` answers (the projection's change, the core's check); a hand the
+    core refuses is an :class:`InputError` on the form's field."""
     try:
-        table = standings(sheet, names, match.first_dealer, results)
-        playing = [table.eliminated.get(s, written) >= written for s in range(len(names))]
-        if written:
-            check_complete(sheet, names, results[written - 1], playing)
+        return derive()
     except ScoringError as exc:
         raise InputError(str(exc), _field(exc)) from None
-    return table
 
 
-def _step(match: MatchView, result: HandResult) -> tuple[running_state.Running, HandScore, int]:
-    """Check and score the match's next hand from its stored running state, as
-    :func:`_compute` would by replaying every hand: the state after it, its score and
-    its dealer. The hand must be complete (see :func:`_compute`)."""
-    sheet, names, before = match_sheet(match), match_names(match), running_state_of(match)
-    try:
-        after = running_state.advance(sheet, names, before, result)
-        check_complete(sheet, names, result, before.position.in_play)
-    except ScoringError as exc:
-        raise InputError(str(exc), _field(exc)) from None
-    return after
-
-
-# ---- derived states: what the projection is handed --------------------------------
+# ---- the match as stored: what the projection is handed --------------------------------
 
 def _players(match: MatchView) -> tuple[int, ...]:
     return tuple(seat.player.id for seat in match.seats)
@@ -158,35 +132,11 @@ def _texts(result: HandResult) -> tuple[str, ...]:
     return tuple(format_cards(cards) for cards in result.held)
 
 
-def _replayed_state(match: MatchView, table: Standings, results: Sequence[HandResult]
-                    ) -> MatchState:
-    """The match's derived state after a full replay of ``results`` (``table``)."""
-    finished = match.finished_at if match.status == "finished" else None
-    done = replay_of(match.game, match.sheet_json, table,
-                     [_texts(result) for result in results], [result.out for result in results])
-    return state_of(match.id, match.game, _players(match), done, finished)
-
-
 def _after(match: MatchView, state: MatchState, version: int) -> MatchView:
     """The match's view once ``state`` is written (what the caller shows next: the
     API's answer, the news after a save), without reading it again."""
     return replace(match, **state.listing(), version=version, seats=tuple(
         replace(seat, winner=seat.position in state.winners) for seat in match.seats))
-
-
-def _expire_model(match_id: int) -> None:
-    """A mapped match (and its seats) already in the session, loaded by an export
-    before this write, is read again on its next use: the view was written from, so
-    the model's values are those of before."""
-    session = db.session()
-    model = session.identity_map.get(session.identity_key(Match, match_id))
-    if model is None:
-        return
-    seats = inspect(model).attrs.seats.loaded_value
-    for seat in () if seats is NO_VALUE else seats:
-        session.expire(seat, ["winner"])
-    # Named columns only: a whole-object expire would cascade to the hands in hand.
-    session.expire(model, [*LISTED, "version", "hands"])
 
 
 # ---- the write path ------------------------------------------------------------------
@@ -229,23 +179,21 @@ def _claim(connection: Connection, match: MatchView, conflict: str) -> int:
 Write = Callable[[Connection, MatchView], Sequence[EnteredHand]]
 
 
-def _commit(match: MatchView, conflict: str, before: MatchState | None,
-            after: MatchState, write: Write) -> MatchView:
+def _commit(match: MatchView, conflict: str, change: Change, write: Write) -> MatchView:
     """The write path: claim the match, run ``write`` (the facts; it answers the new
-    hands as entered, given the match's view after the write), project the change from
-    ``before`` to ``after`` with those hands, commit; answer the match's view after.
-    Or roll it all back, a lost race as :class:`ConflictError`."""
+    hands as entered, given the match's view after the write), project ``change`` (as
+    the projection worked it out) with those hands, commit; answer the match's view
+    after. Or roll it all back, a lost race as :class:`ConflictError`."""
     session = db.session()
     # What was just written is what the caller shows next: the objects the caller
     # holds (its group and players) are not read again after the commit.
     session.expire_on_commit = False
     try:
         connection = session.connection()
-        view = _after(match, after, _claim(connection, match, conflict))
+        view = _after(match, change.after, _claim(connection, match, conflict))
         entered = tuple(write(connection, view))
-        projection.project(connection, [Change(before, after, entered)])
+        projection.project(connection, [replace(change, entered=entered)])
         session.commit()
-        _expire_model(match.id)
     except (IntegrityError, ConflictError):
         session.rollback()
         raise ConflictError(conflict, "number") from None
@@ -273,7 +221,7 @@ class SavedEntry:
     points: int
 
 
-@dataclass
+@dataclass(frozen=True)
 class SavedHand:
     """A hand just recorded, as its rows were written (what the caller answers with),
     and the match's view after it (``match``). Plain values, not a mapped object."""
@@ -287,7 +235,7 @@ class SavedHand:
     request_digest: str | None
     created_at: datetime
     entries: tuple[SavedEntry, ...]
-    match: MatchView  # before the hand while it is written, after it once committed
+    match: MatchView
     reply_json: str | None = None
 
 
@@ -313,7 +261,7 @@ def record_hand(match: MatchView, number: int, out: int | None,
     result = HandResult.of(out, held, hand_size)
     if not same_as_confirmed:
         sheet = match_sheet(match)
-        twin = same_as(sheet, result, _stored_results(
+        twin = same_as(sheet, result, stored_results(
             match, (number, match.hand_count) if carries_cards(sheet, result) else ()))
         if twin is not None:
             raise SameHandError(twin)
@@ -324,25 +272,26 @@ def record_hand(match: MatchView, number: int, out: int | None,
     if match.status == "finished":
         raise InputError("the match is over: no more hands can be recorded", "number")
     _check_hand_size(match, hand_size)
-    before = _stored_state(match)
-    # The new hand's result: checked and scored by the core from the running state.
-    state, score, dealer = _step(match, result)
-    after = after_step(before, state, standings_at(match_sheet(match), match_names(match),
-                                                   state.position), dealer, score.points)
-    texts = _texts(result)
-    hand = SavedHand(match.id, number, dealer, out, hand_size, key, digest, utcnow(), tuple(
-        SavedEntry(seat, text, points)
-        for seat, (text, points) in enumerate(zip(texts, score.points, strict=True))), match)
+    before, sheet, names = _stored_state(match), match_sheet(match), match_names(match)
+    change = _asked(lambda: projection.next_hand(before, sheet, names, result))
+    _asked(lambda: check_complete(sheet, names, result, before.running.position.in_play))
+    dealer, points = change.scored(number)
+    texts, created = _texts(result), utcnow()
+    entries = tuple(SavedEntry(seat, text, scored)
+                    for seat, (text, scored) in enumerate(zip(texts, points, strict=True)))
+    saved: list[SavedHand] = []
 
     def write(connection: Connection, view: MatchView) -> Sequence[EnteredHand]:
+        hand = SavedHand(match.id, number, dealer, out, hand_size, key, digest, created,
+                         entries, view)
         if reply is not None:
-            hand.reply_json = reply(view, hand)
-        return [EnteredHand(match.id, number, out, hand_size, hand.created_at, texts, key,
-                            digest, hand.reply_json)]
+            hand = replace(hand, reply_json=reply(view, hand))
+        saved.append(hand)
+        return [EnteredHand(match.id, number, out, hand_size, created, texts, key, digest,
+                            hand.reply_json)]
 
-    hand.match = _commit(match, f"hand {number} was just recorded from another phone",
-                         before, after, write)
-    return hand
+    _commit(match, f"hand {number} was just recorded from another phone", change, write)
+    return saved[-1]
 
 
 @dataclass(frozen=True)
@@ -353,35 +302,23 @@ class Rewritten:
     hands: tuple[HandView, ...]
 
 
-def _rescored(hands: Sequence[HandView], results: Sequence[HandResult], table: Standings
+def _rescored(hands: Sequence[HandView], results: Sequence[HandResult], change: Change
               ) -> tuple[HandView, ...]:
-    """The hands as a replay (``table``) of ``results`` stores them."""
+    """The hands as ``change`` (every hand replayed from ``results``) stores them."""
     return tuple(
         replace(hand, dealer=dealer, out_seat=result.out, hand_size=result.hand_size,
-                entries=tuple(EntryView(seat, text, points) for seat, (text, points)
-                              in enumerate(zip(_texts(result), score.points, strict=True))))
-        for hand, result, dealer, score in zip(hands, results, table.dealers, table.hands,
-                                               strict=True))
+                entries=tuple(EntryView(seat, text, scored) for seat, (text, scored)
+                              in enumerate(zip(_texts(result), points, strict=True))))
+        for hand, result, (dealer, points) in zip(hands, results, change.after.scored,
+                                                  strict=True))
 
 
-def _stored_results(match: MatchView, numbers: Sequence[int]
-                    ) -> list[tuple[int, HandResult]]:
-    """The match's hands of these numbers as stored now, in the order asked (one
-    statement, none when no number is asked)."""
-    wanted = [n for n in dict.fromkeys(numbers) if n >= 1]
-    if not wanted:
-        return []
-    held: dict[int, list[list[Card]]] = {}
-    outs: dict[int, int | None] = {}
-    for number, out, seat, cards in db.session.execute(
-            select(Hand.number, Hand.out_seat, HandEntry.seat, HandEntry.cards)
-            .outerjoin(HandEntry, HandEntry.hand_id == Hand.id)
-            .where(Hand.match_id == match.id, Hand.number.in_(wanted))):
-        outs[number] = out
-        seats = held.setdefault(number, [[] for _ in match.seats])
-        if seat is not None:
-            seats[seat] = parse_cards(cards)
-    return [(n, HandResult.of(outs[n], held[n])) for n in wanted if n in outs]
+def _rewritten(match: MatchView, results: Sequence[HandResult]) -> Change:
+    """The change that rewriting the match's hands as ``results`` makes, as the
+    projection replays them."""
+    return _asked(lambda: projection.rewritten(_stored_state(match), match.sheet_json,
+                                               match_names(match), match.first_dealer,
+                                               results))
 
 
 def edit_hand(match: MatchView, number: int, out: int | None, held: Sequence[Sequence[Card]],
@@ -397,8 +334,12 @@ def edit_hand(match: MatchView, number: int, out: int | None, held: Sequence[Seq
     hands = match_hands(match) if hands is None else tuple(hands)
     results = hand_results(match, hands)
     results[number - 1] = result
-    table = _compute(match, results, number)
-    before, after = _stored_state(match), _replayed_state(match, table, results)
+    change = _rewritten(match, results)
+    # Every seat still in the edited hand holds cards but the one who went out.
+    fell = dict(change.after.running.position.eliminated)
+    _asked(lambda: check_complete(match_sheet(match), match_names(match), result,
+                                  [fell.get(seat, number) >= number
+                                   for seat in range(len(match.seats))]))
     edited = hands[number - 1]
 
     def write(connection: Connection, view: MatchView) -> Sequence[EnteredHand]:
@@ -411,8 +352,8 @@ def edit_hand(match: MatchView, number: int, out: int | None, held: Sequence[Seq
             for seat, text in enumerate(_texts(result))])
         return ()
 
-    view = _commit(match, RACED + "nothing was saved", before, after, write)
-    return Rewritten(view, _rescored(hands, results, table))
+    view = _commit(match, RACED + "nothing was saved", change, write)
+    return Rewritten(view, _rescored(hands, results, change))
 
 
 def delete_last_hand(match: MatchView, hands: Sequence[HandView] | None = None
@@ -422,24 +363,21 @@ def delete_last_hand(match: MatchView, hands: Sequence[HandView] | None = None
     hands = match_hands(match) if hands is None else tuple(hands)
     if not hands:
         raise InputError("there is no hand to delete", "number")
-    results = hand_results(match, hands)[:-1]
     gone = hands[-1]
-    table = _compute(match, results)
-    before = _stored_state(match)
-    after = _replayed_state(match, table, results)
+    change = _rewritten(match, hand_results(match, hands)[:-1])
 
     def write(connection: Connection, view: MatchView) -> Sequence[EnteredHand]:
         connection.execute(delete(HandEntry).where(HandEntry.hand_id == gone.id))
         connection.execute(delete(Hand).where(Hand.id == gone.id))
         return ()
 
-    view = _commit(match, RACED + "nothing was deleted", before, after, write)
+    view = _commit(match, RACED + "nothing was deleted", change, write)
     return Rewritten(view, hands[:-1])
 
 
 # ---- new matches: set up, rematch, import -----------------------------------------------
 
-@dataclass
+@dataclass(frozen=True)
 class NewMatch:
     """A match checked and replayed, ready to write: its sheet (and the sheet as
     stored, ``sheet_json``), seated players (with ids), first dealer, hands (who went
@@ -485,15 +423,11 @@ def new_match(group: Group, sheet: Sheet, players: Sequence[Player], first_deale
     """Check a new match and replay its hands (every dealer and point comes from the
     replay); ``given`` are :class:`NewMatch`'s optional fields."""
     _check_seats(group, sheet, players, first_dealer)
-    try:
-        table = standings(sheet, [p.name for p in players], first_dealer, hands)
-    except ScoringError as exc:
-        raise InputError(str(exc), _field(exc)) from None
-    sheet_json, texts = sheet.to_json(), [_texts(result) for result in hands]
+    sheet_json, names = sheet.to_json(), [p.name for p in players]
+    done = _asked(lambda: projection.replayed(sheet_json, names, first_dealer, hands))
     return NewMatch(sheet, sheet_json, players, first_dealer,
-                    [(r.out, r.hand_size) for r in hands],
-                    replay_of(sheet.game, sheet_json, table, texts, [r.out for r in hands]),
-                    texts, **given)
+                    [(r.out, r.hand_size) for r in hands], done,
+                    [_texts(result) for result in hands], **given)
 
 
 def add_matches(group: Group, matches: Sequence[NewMatch]) -> list[int]:

@@ -24,7 +24,7 @@ from scorekeeper.core.stats import Comeback, GameStats, HeadToHead, PlayerStats
 from scorekeeper.store import period_figures
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Player, PlayerFalls, PlayerRivals, PlayerTotals
-from scorekeeper.store.projection.player_totals import comeback_rank
+from scorekeeper.store.projection.player_totals import record_rank
 
 __all__ = ["player_figures"]
 
@@ -91,8 +91,8 @@ def _total(games: list[GameStats], comebacks: list[Comeback]) -> GameStats:
         overall.falls.extend(part.falls)
     overall.falls.sort()
     if comebacks:
-        overall.best_comeback = min(comebacks, key=lambda c: comeback_rank(c.deficit,
-                                                                         c.match_id))
+        overall.best_comeback = min(comebacks, key=lambda c: record_rank(c.deficit,
+                                                                       c.match_id))
     return overall
 
 

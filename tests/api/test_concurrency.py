@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from scorekeeper.store import records
+from scorekeeper.store import projection
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Hand, HandEntry
 
@@ -78,13 +78,15 @@ def test_same_hand_at_once_stores_it_once(app, phones):
     _check_match(app, clients[0], headers, match_id)
 
 
-CHECKS = ("_compute", "_step")  # a replay (edit, delete) and a new hand's one step
+# What the writer asks the projection before it claims the match: the change of a
+# replay (edit, delete) and of a new hand's one step.
+CHECKS = ("rewritten", "next_hand")
 
 
 def _hold_both_after_checking(monkeypatch):
     """Make two concurrent writes wait for each other once both have validated and
     scored their change, so both go on to commit; returns the original functions."""
-    originals = {name: getattr(records, name) for name in CHECKS}
+    originals = {name: getattr(projection, name) for name in CHECKS}
     gate = threading.Barrier(2, timeout=10)
 
     def held(check):
@@ -95,7 +97,7 @@ def _hold_both_after_checking(monkeypatch):
         return both_checked
 
     for name, check in originals.items():
-        monkeypatch.setattr(records, name, held(check))
+        monkeypatch.setattr(projection, name, held(check))
     return originals
 
 
@@ -125,7 +127,7 @@ def test_delete_racing_the_next_hand_leaves_no_gap(app, phones, monkeypatch):
                                json=_body(1, 4))
         statuses = deleted.result(timeout=30).status_code, recorded.result(timeout=30).status_code
     for name, check in originals.items():
-        monkeypatch.setattr(records, name, check)
+        monkeypatch.setattr(projection, name, check)
     assert statuses in ((200, 409), (409, 201))
     numbers = [h["number"] for h in clients[0].get(f"/api/v1/matches/{match_id}",
                                                    headers=headers).json["hands"]]

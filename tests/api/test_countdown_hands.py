@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.store.boards import view_of
 from scorekeeper.store.extensions import db
-from scorekeeper.store.models import Hand, Match
+from scorekeeper.store.models import Hand
 from scorekeeper.store.reading import current_standings
 from tests.support.api import error, start
+from tests.support.views import match_view
 from tests.support.web import add_players, record, start_group, start_match
 
 
@@ -51,8 +51,8 @@ def test_the_api_and_the_page_record_the_same_countdown_hand(api, client, app):
     response = api("POST", f"/matches/{through_api}/hands", {"number": 1, "out": 0})
     assert response.status_code == 201, response.json
     with app.app_context():
-        page_totals = current_standings(view_of(db.session.get(Match, on_page))).totals
-        api_totals = current_standings(view_of(db.session.get(Match, through_api))).totals
+        page_totals = current_standings(match_view(on_page)).totals
+        api_totals = current_standings(match_view(through_api)).totals
     assert list(page_totals) == list(api_totals) == [7, 8]
 
 

@@ -19,10 +19,10 @@ from scorekeeper import create_app
 from scorekeeper.api import PREFIX, document
 from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.sheets import Sheet
-from scorekeeper.store.boards import view_of
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, Player
 from scorekeeper.store.records import create_match, record_hand
+from tests.support.views import match_view
 
 DOCUMENT = f"{PREFIX}/openapi.json"
 
@@ -115,8 +115,8 @@ def _match_id(app) -> int:
     """A match in the fuzz group, so hand bodies get past the lookup to their parsing."""
     with app.app_context():
         group = db.session.scalar(db.select(Group).where(Group.invite_token == TOKEN))
-        model = db.session.scalar(db.select(Match).where(Match.group_id == group.id))
-        match = None if model is None else view_of(model)
+        match_id = db.session.scalar(db.select(Match.id).where(Match.group_id == group.id))
+        match = None if match_id is None else match_view(match_id)
         if match is None:
             players = [Player(group=group, name=f"P{i}") for i in range(3)]
             db.session.add_all(players)

@@ -28,13 +28,13 @@ from sqlalchemy import event
 from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.sheets import C8, Sheet
 from scorekeeper.store import projection
-from scorekeeper.store.boards import view_of
 from scorekeeper.store.extensions import db
-from scorekeeper.store.models import Group, Match, Player, RatingStep
+from scorekeeper.store.models import Group, Player, RatingStep
 from scorekeeper.store.records import create_match, record_hand
 from scorekeeper.store.transfer import Limits, validate, write_plans
 from scorekeeper.store.upkeep import rebuild_groups
 from tests.support.documents import random_document
+from tests.support.views import match_view
 
 
 def _group(app: Flask, matches: int, seed: int) -> tuple[int, str]:
@@ -72,7 +72,7 @@ def _finish_one(app: Flask, group_id: int, rng: random.Random) -> Callable[[], o
 
     def finish() -> object:
         with app.app_context():
-            return record_hand(view_of(db.session.get_one(Match, match_id)), 1, 0,
+            return record_hand(match_view(match_id), 1, 0,
                                [[], parse_cards("KH"), parse_cards("3D")])
     return finish
 

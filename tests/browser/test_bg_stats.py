@@ -12,11 +12,11 @@ from playwright.sync_api import Page, expect
 
 from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.sheets import Sheet
-from scorekeeper.store.boards import view_of
 from scorekeeper.store.extensions import db
-from scorekeeper.store.models import Group, Match, Player
+from scorekeeper.store.models import Group, Player
 from scorekeeper.store.records import create_match, record_hand
 from tests.support.browser import SCREENSHOTS
+from tests.support.views import match_view
 
 pytestmark = pytest.mark.browser
 
@@ -36,10 +36,10 @@ def finished_last_one(app) -> dict:
         match = record_hand(match, 1, 0, [[], parse_cards("8s 8h 8d 8c"),
                                           parse_cards("jk jk kh qh"), parse_cards("2c 3c")]).match
         record_hand(match, 2, 3, [parse_cards("8s 8h 8d 8c"), [], [], []])
-        row = db.session.get(Match, match.id)
-        assert view_of(row).status == "finished"
+        view = match_view(match.id)
+        assert view.status == "finished"
         return {"board": f"/groups/{group.id}/matches/{match.id}",
-                "invite": group.invite_token, "view": row.view_token}
+                "invite": group.invite_token, "view": view.view_token}
 
 
 def on_screen(page: Page, locator) -> dict:

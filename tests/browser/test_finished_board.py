@@ -9,11 +9,11 @@ from playwright.sync_api import Browser, Dialog, expect
 
 from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.sheets import Sheet
-from scorekeeper.store.boards import view_of
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, Player
 from scorekeeper.store.records import create_match, record_hand
 from tests.support.browser import SCREENSHOTS, phone
+from tests.support.views import match_view
 
 pytestmark = pytest.mark.browser
 
@@ -37,7 +37,7 @@ def finished(app, game: str) -> dict[str, object]:
         db.session.commit()
         sheet = Sheet.make(game, {"target": 50} if game == "crazy-eights" else {})
         mid = create_match(group, sheet, group.players, 0).id
-        match = view_of(db.session.get(Match, mid))
+        match = match_view(mid)
         for number, (out, held) in enumerate(
                 LAST_ONE if game == "last-one" else CRAZY_EIGHTS, start=1):
             match = record_hand(match, number, out, [parse_cards(h) for h in held]).match

@@ -14,12 +14,12 @@ from playwright.sync_api import Browser, Locator, Page, expect
 
 from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.sheets import Sheet
-from scorekeeper.store.boards import view_of
 from scorekeeper.store.extensions import db
-from scorekeeper.store.models import Group, Match, Player
+from scorekeeper.store.models import Group, Player
 from scorekeeper.store.records import create_match, record_hand
 from scorekeeper.web.share import qr_svg
 from tests.support.browser import SCREENSHOTS, phone
+from tests.support.views import match_view
 
 pytestmark = pytest.mark.browser
 
@@ -272,7 +272,7 @@ def test_the_invite_link_copies_and_shows_a_qr_code(browser: Browser, table):
 def test_a_finished_match_lists_its_places(browser: Browser, app, table):
     base, ids = table
     with app.app_context():
-        match = view_of(db.session.get(Match, ids["mid"]))
+        match = match_view(ids["mid"])
         match = record_hand(match, 1, 0, [
             [], parse_cards("jk jk 8s 8h 8d 8c kh qh jh 10h"),
             parse_cards("kd qd jd 10d 9c 9d 9s 9h ac ad ah as 7c 7d 7h 7s"),
@@ -306,7 +306,7 @@ SMALL_TARGETS = """() => Array.from(document.querySelectorAll('a, button, summar
 def test_every_link_and_button_is_a_thumb_tall(browser: Browser, app, table, width):
     base, ids = table
     with app.app_context():
-        match = view_of(db.session.get(Match, ids["mid"]))
+        match = match_view(ids["mid"])
         match = record_hand(match, 1, 0, [[], parse_cards("8s 8h"), parse_cards("9c"),
                                   parse_cards("kh qh jk")]).match
     g, m = f"/groups/{ids['gid']}", f"/groups/{ids['gid']}/matches/{ids['mid']}"

@@ -12,7 +12,6 @@ import pytest
 from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.hand_records import NO_WORST, HandMarks, hand_records, held_points
 from scorekeeper.core.stats import HandRow
-from scorekeeper.store.boards import view_of
 from scorekeeper.store.extensions import db
 from scorekeeper.store.leaderboard import BEST_HAND, WORST_HAND, board
 from scorekeeper.store.models import Group
@@ -76,7 +75,7 @@ def _imported(matches: list) -> Group:
 def test_each_games_best_and_worst_hand_has_the_holder_a_table_would_name(app, matches,
                                                                            expected):
     group = _imported(matches)
-    played = load_matches(group)
+    played = [record.match for record in load_matches(group)]
     assert all(match.status == "finished" for match in played)
     game = played[0].game
     found = {record.kind: record for record in board(group, game).records}
@@ -106,9 +105,9 @@ def test_the_writer_keeps_the_records_a_full_replay_gives(app):
     """Hands recorded one by one (the writer reads the stored hands) give the records
     of the same hands imported at once, and ``db verify`` agrees."""
     group = _imported([(C8_TARGET, ["Ann", "Bob", "Cat"], [])])
-    match = view_of(load_matches(group)[0])
+    match = load_matches(group)[0].match
     match = record_hand(match, 1, 0, [[], parse_cards("8S KH"), parse_cards("3D")]).match
-    record_hand(view_of(load_matches(group)[0]), 2, 1,
+    record_hand(load_matches(group)[0].match, 2, 1,
                 [parse_cards("9C"), [], parse_cards("8H 8D")])
     found = {r.kind: (r.name, r.value) for r in board(group, "crazy-eights").records}
     assert found[BEST_HAND] == ("Bob", 109) and found[WORST_HAND] == ("Cat", 100)

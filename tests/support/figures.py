@@ -9,7 +9,7 @@ import random
 
 from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.sheets import Sheet
-from scorekeeper.store.boards import MatchView, match_hands, view_of
+from scorekeeper.store.boards import MatchView, match_hands
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, SeatFigureRow
 from scorekeeper.store.reading import match_standings
@@ -22,13 +22,14 @@ from tests.support.stats_oracle import HandRow, MatchRow, head_to_head, player_s
 def reference_rows(group: Group) -> list[MatchRow]:
     """Every match as full :class:`MatchRow` data, by id (the order stats tie-break on)."""
     rows = []
-    for m in sorted(load_matches(group), key=lambda m: m.id):
+    for record in sorted(load_matches(group), key=lambda r: r.match.id):
+        m = record.match
         options = json.loads(m.sheet_json)["options"]
         rows.append(MatchRow(
             m.id, m.game, tuple(s.player_id for s in m.seats),
-            m.winners, m.status == "finished",
+            tuple(s.position for s in m.seats if s.winner), m.status == "finished",
             tuple(HandRow(h.out_seat, tuple(e.cards for e in h.entries),
-                          tuple(e.points for e in h.entries)) for h in m.hands),
+                          tuple(e.points for e in h.entries)) for h in record.hands),
             start=options.get("start_count", 0), threshold=options.get("threshold")))
     return rows
 
@@ -107,7 +108,7 @@ def imported(seed: int | None = None) -> Group:
 
 def match_views(group: Group, match_id: int | None = None) -> list[MatchView]:
     """The group's matches (or one) as the writer and the pages read them."""
-    return [view_of(match) for match in load_matches(group, match_id)]
+    return [record.match for record in load_matches(group, match_id)]
 
 
 def low_cards(seats: int, out: int | None) -> list[list]:

@@ -6,8 +6,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from scorekeeper.core.sheets import Sheet
+from scorekeeper.store.boards import MatchView
 from scorekeeper.store.extensions import db
-from scorekeeper.store.models import Group, Match, Rating, RatingStep
+from scorekeeper.store.models import Group, Rating, RatingStep
 from scorekeeper.store.projection.rating_model import order_key
 from scorekeeper.store.transfer import FORMAT, VERSION, load_matches
 
@@ -39,9 +40,10 @@ def dated(specs: Sequence[Spec]) -> dict[str, Any]:
     return {"format": FORMAT, "version": VERSION, "matches": matches}
 
 
-def finished_in_order(group: Group, game: str) -> list[Match]:
+def finished_in_order(group: Group, game: str) -> list[MatchView]:
     """The group's finished matches of a game, in the order they finished."""
-    found = [m for m in load_matches(group) if m.status == "finished" and m.game == game]
+    found = [record.match for record in load_matches(group)
+             if record.match.status == "finished" and record.match.game == game]
     return sorted(found, key=lambda m: order_key(m.finished_at, m.id))
 
 

@@ -19,12 +19,19 @@ core (:func:`~scorekeeper.core.scoring.standings`, the running state, each seat'
   listing, seat figures and points written before it; the model is
   :mod:`.rating_model`, its chains of rows :mod:`.rating_chains`).
 
-The entry points, and nothing else writes a derived row:
+The entry points, and nothing else works out or writes a derived figure:
 
-* :func:`project` — the writer (:mod:`scorekeeper.store.records`) calls it in the
-  transaction of every change to a match's hands, with each changed match's
-  :class:`~.states.MatchState` before (``None``: a new match) and after and the new
-  hands as entered; each figure writes the difference.
+* :func:`next_hand`, :func:`rewritten` and :func:`replayed` — the writer
+  (:mod:`scorekeeper.store.records`) hands over the facts of a change (a match's
+  stored state, its sheet, its seated names, its hands as entered) and gets back what
+  they derive, read and written nowhere yet: a new hand scored from the stored running
+  state, every hand replayed after an edit or a deleted hand, a new match's hands
+  replayed. The core scores; a hand it cannot score raises its
+  :class:`~scorekeeper.core.scoring.ScoringError`.
+* :func:`project` — the writer calls it in the transaction of every change to a
+  match's hands, with each :class:`~.states.Change` worked out above (a new match's:
+  its state after the replay, before ``None``) and the new hands as entered; each
+  figure writes the difference.
 * :func:`reseason` — a group's named seasons changed (one added, moved or deleted, in
   the caller's transaction): their rating chains are worked out again.
 * :func:`rerate` — every rating chain of a group worked out again from its stored
@@ -55,17 +62,32 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
-from scorekeeper.store.projection import rating_chains
+from scorekeeper.core.cards import format_cards
+from scorekeeper.core.scoring import HandResult, standings, standings_at
+from scorekeeper.core.sheets import Sheet
+from scorekeeper.store.projection import rating_chains, running_state
 from scorekeeper.store.projection.hand_scores import HAND_SCORES
 from scorekeeper.store.projection.match_columns import MATCH_COLUMNS
 from scorekeeper.store.projection.player_totals import TOTALS
 from scorekeeper.store.projection.rating_figure import RATINGS
-from scorekeeper.store.projection.replay import group_state
+from scorekeeper.store.projection.recomputed import group_state
 from scorekeeper.store.projection.seat_rows import SEAT_FIGURES
-from scorekeeper.store.projection.states import Change, Figure, GroupState, Kept, Row
+from scorekeeper.store.projection.states import (
+    Change,
+    Figure,
+    GroupState,
+    Kept,
+    MatchState,
+    Replayed,
+    Row,
+    after_step,
+    replay_of,
+    state_of,
+    stored_sheet,
+)
 
-__all__ = ["DERIVED_FIGURES", "Difference", "project", "rebuild", "recompute", "rerate",
-           "reseason", "verify"]
+__all__ = ["DERIVED_FIGURES", "Difference", "next_hand", "project", "rebuild", "recompute",
+           "replayed", "rerate", "reseason", "rewritten", "verify"]
 
 # Every derived figure, in writing order: a figure may read what those before it wrote.
 DERIVED_FIGURES: list[Figure] = [HAND_SCORES, MATCH_COLUMNS, SEAT_FIGURES, TOTALS, RATINGS]
@@ -88,6 +110,38 @@ class Difference:
         key = ", ".join(str(k) for k in self.key)
         return (f"group {self.group}, {where}, {self.table} ({key}), {self.column}: "
                 f"stored {self.stored!r}, recomputed {self.recomputed!r}")
+
+
+def next_hand(before: MatchState, sheet: Sheet, names: Sequence[str], result: HandResult
+              ) -> Change:
+    """The change one more hand (``result``, as entered) makes to a match whose stored
+    state is ``before``: the hand scored by the core from the stored running state, its
+    dealer and points (:meth:`~.states.Change.scored`), the standings and every seat's
+    figures moved on by it. Nothing is read: the same few values at hand 500 as at 1."""
+    state, score, dealer = running_state.advance(sheet, names, before.running, result)
+    table = standings_at(sheet, names, state.position)
+    return Change(before, after_step(before, state, table, dealer, score.points))
+
+
+def replayed(sheet_json: str, names: Sequence[str], first_dealer: int,
+             results: Sequence[HandResult]) -> Replayed:
+    """What a full replay of a match's hands derives (every hand's dealer and points,
+    the standings, every seat's figures, places and best and worst hands), before the
+    match has an id: a new match's hands, or a match's hands rewritten."""
+    table = standings(stored_sheet(sheet_json), names, first_dealer, results)
+    return replay_of(stored_sheet(sheet_json).game, sheet_json, table,
+                     [tuple(format_cards(cards) for cards in result.held) for result in results],
+                     [result.out for result in results])
+
+
+def rewritten(before: MatchState, sheet_json: str, names: Sequence[str], first_dealer: int,
+              results: Sequence[HandResult]) -> Change:
+    """The change a match's hands rewritten (``results``: every hand, one of them edited
+    or the last one gone) make to a match whose stored state is ``before``: every hand
+    replayed. A finished match keeps when it finished if it still is."""
+    done = replayed(sheet_json, names, first_dealer, results)
+    return Change(before, state_of(before.match_id, before.game, before.players, done,
+                                   before.finished_at if before.finished else None))
 
 
 def project(connection: Connection, changes: Sequence[Change]) -> None:

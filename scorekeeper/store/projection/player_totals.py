@@ -26,7 +26,7 @@ from sqlalchemy.engine import Connection
 from scorekeeper.store.models import Player, PlayerFalls, PlayerRivals, PlayerTotals, SeatFigureRow
 from scorekeeper.store.projection.states import Change, GroupState, Kept
 
-__all__ = ["ADDED", "BEST_FIRST", "SUMMED", "TOTALS", "comeback_rank", "summed_in_sql"]
+__all__ = ["ADDED", "BEST_FIRST", "SUMMED", "TOTALS", "record_rank", "summed_in_sql"]
 
 T = PlayerTotals
 # What one seat's row adds to each total: the seat_figures column (a flag counts 1 when
@@ -40,16 +40,17 @@ SUMMED = tuple(total for total, _, _ in ADDED)
 BEST = ("best_deficit", "best_match_id", "best_hand")
 
 
-def comeback_rank(deficit: Any, match_id: Any) -> tuple[Any, Any]:
-    """The one definition of "the biggest comeback": the largest deficit won from, the
-    earliest match (lowest id) on a tie; the smaller rank is the bigger comeback. It
-    ranks numbers and SQL columns alike, so the projection's sums, its upsert, a
-    season's figures and the ratings' records all order comebacks by it."""
-    return -deficit, match_id
+def record_rank(figure: Any, match_id: Any) -> tuple[Any, Any]:
+    """The one ordering of records: the highest figure first, the earlier match (the
+    lower id) on a tie; the smaller rank is the better record ("the biggest comeback"
+    is the largest deficit won from). It ranks numbers and SQL columns alike, so the
+    projection's sums, its upsert, a season's figures, the ratings' comebacks and the
+    leaderboard's records all order by it."""
+    return -figure, match_id
 
 
 # The best comeback first, as SQL orders seat rows.
-BEST_FIRST = comeback_rank(SeatFigureRow.deficit, SeatFigureRow.match_id)
+BEST_FIRST = record_rank(SeatFigureRow.deficit, SeatFigureRow.match_id)
 Row = Mapping[Any, Any]  # a seat_figures row: its columns by name
 
 
@@ -82,7 +83,7 @@ def _pairs(rows: list[Row]) -> dict[tuple[int, int], tuple[int, int, int]]:
 
 def _better(a: tuple[int, int, int], b: tuple[int, int, int] | None) -> bool:
     """Whether comeback ``a`` (deficit, match, hand) beats ``b``."""
-    return b is None or comeback_rank(a[0], a[1]) < comeback_rank(b[0], b[1])
+    return b is None or record_rank(a[0], a[1]) < record_rank(b[0], b[1])
 
 
 class _Delta:
@@ -151,8 +152,8 @@ def _upsert_statement(dialect_name: str, model: type, keys: tuple[str, ...],
     if kept:
         better = and_(new.best_deficit.is_not(None),
                       or_(T.best_deficit.is_(None),
-                          tuple_(*comeback_rank(new.best_deficit, new.best_match_id))
-                          < tuple_(*comeback_rank(T.best_deficit, T.best_match_id))))
+                          tuple_(*record_rank(new.best_deficit, new.best_match_id))
+                          < tuple_(*record_rank(T.best_deficit, T.best_match_id))))
         values |= {name: case((better, new[name]), else_=table.c[name]) for name in kept}
     return statement.on_conflict_do_update(index_elements=list(keys), set_=values)
 

@@ -21,7 +21,7 @@ from functools import lru_cache
 from openskill.models import PlackettLuce
 
 from scorekeeper.core.ratings import shown
-from scorekeeper.store.projection.player_totals import comeback_rank
+from scorekeeper.store.projection.player_totals import record_rank
 
 __all__ = ["MODEL", "Finished", "SeatResult", "State", "Step", "fold", "new_state", "order_key",
            "rate_match", "recount", "walk"]
@@ -111,9 +111,9 @@ def _counted(state: State, match: Finished, result: SeatResult, mu: float, sigma
     rating = shown(mu, sigma)
     streak = state.streak + 1 if result.won else 0
     longer = streak > state.best_streak
-    comeback = result.won and (state.best_deficit is None or comeback_rank(
-        result.deficit, match.match_id) < comeback_rank(state.best_deficit,
-                                                        state.best_deficit_match_id))
+    comeback = result.won and (state.best_deficit is None or record_rank(
+        result.deficit, match.match_id) < record_rank(state.best_deficit,
+                                                      state.best_deficit_match_id))
     best = state.best_hand is None or result.best_hand > state.best_hand
     worst = state.worst_hand is None or result.worst_hand > state.worst_hand
     # Every field is given: built directly, at a third of what dataclasses.replace

@@ -3,10 +3,10 @@
 It holds the standings' :class:`~scorekeeper.core.scoring.MatchPosition` and every seat's
 figures (the values of its ``seat_figures`` row): with it a save scores and checks the
 next hand, moves standings and figures on by that one hand and answers, without reading
-the match's earlier hands. :mod:`.records` (the one writer) works it out with every
-change to the hands — one step for a new hand, a replay for anything else — and
-:mod:`.projection` stores it in the same transaction, so the stored state always equals
-a full replay (``scorekeeper db verify`` checks it).
+the match's earlier hands. :mod:`.projection` works it out with every change the
+writer makes to the hands — one step for a new hand, a replay for anything else — and
+stores it in the same transaction, so the stored state always equals a full replay
+(``scorekeeper db verify`` checks it).
 """
 
 from __future__ import annotations

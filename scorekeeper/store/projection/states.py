@@ -1,8 +1,8 @@
 """What the projection speaks: a match's derived state, a change to it, a group's
 states, and the shape of a derived figure (see :mod:`.projection`).
 
-Plain values only: the writer builds them from the core's results, each figure turns
-them into its rows. Nothing here touches the database.
+Plain values only: the projection's entry points build them from the core's results,
+each figure turns them into its rows. Nothing here touches the database.
 """
 
 from __future__ import annotations

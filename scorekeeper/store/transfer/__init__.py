@@ -1,9 +1,9 @@
 """Export and import of a match or a whole group, split by job: :mod:`.export` (JSON
-and CSV out), :mod:`.reading` (a file decoded and validated into plans, nothing
+and CSV out), :mod:`.validation` (a file decoded and validated into plans, nothing
 written) and :mod:`.writing` (plans handed to the one writer, all or nothing)."""
 
 from scorekeeper.store.transfer.export import CSV_COLUMNS, export_document, load_matches, to_csv
-from scorekeeper.store.transfer.reading import (
+from scorekeeper.store.transfer.validation import (
     FORMAT,
     VERSION,
     Limits,

@@ -18,28 +18,19 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy.orm import selectinload
-
 from scorekeeper.core.places import places
 from scorekeeper.core.scoring import Standings
-from scorekeeper.store.boards import MatchView, view_of
-from scorekeeper.store.extensions import db
-from scorekeeper.store.models import Group, Hand, HandEntry, Match, Seat, utcnow
+from scorekeeper.store.boards import EntryView, HandView, MatchRecord, MatchView, match_records
+from scorekeeper.store.models import Group, utcnow
 from scorekeeper.store.reading import match_sheet, match_standings
-from scorekeeper.store.transfer.reading import FORMAT, VERSION
+from scorekeeper.store.transfer.validation import FORMAT, VERSION
 
 __all__ = ["CSV_COLUMNS", "export_document", "load_matches", "to_csv"]
 
-def load_matches(group: Group, match_id: int | None = None) -> list[Match]:
-    """The group's matches (or one), oldest first, with everything export needs loaded."""
-    query = (db.select(Match).where(Match.group_id == group.id)
-             .options(selectinload(Match.seats).joinedload(Seat.player),
-                      selectinload(Match.hands).selectinload(Hand.entries),
-                      selectinload(Match.rulings))
-             .order_by(Match.created_at, Match.id))
-    if match_id is not None:
-        query = query.where(Match.id == match_id)
-    return list(db.session.scalars(query))
+def load_matches(group: Group, match_id: int | None = None) -> list[MatchRecord]:
+    """The group's matches (or one), oldest first, with everything export needs: their
+    views, hands and rulings (four statements)."""
+    return match_records(group.id, match_id)
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -48,16 +39,16 @@ def _iso(moment: datetime | None) -> str | None:
     return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).isoformat()
 
 
-def _export_match(match: Match) -> dict[str, Any]:
-    view = view_of(match)
-    table = match_standings(view, match.hands)
+def _export_match(record: MatchRecord) -> dict[str, Any]:
+    match = record.match
+    table = match_standings(match, record.hands)
     names = [seat.player.name for seat in match.seats]
     hands = [{
         "number": hand.number, "dealer": hand.dealer, "out": hand.out_seat,
         "hand_size": hand.hand_size,
         "held": [entry.cards for entry in hand.entries],
         "points": list(score.points),
-    } for hand, score in zip(match.hands, table.hands, strict=True)]
+    } for hand, score in zip(record.hands, table.hands, strict=True)]
     return {
         "id": match.id, "uid": match.uid, "sheet": json.loads(match.sheet_json),
         "seats": names,
@@ -65,11 +56,11 @@ def _export_match(match: Match) -> dict[str, Any]:
         "finished_at": _iso(match.finished_at), "hands": hands,
         "rulings": [{"hand_number": r.hand_number, "question": r.question, "legal": r.legal,
                      "reason": r.reason, "rule": r.rule, "request": json.loads(r.request_json)}
-                    for r in match.rulings],
+                    for r in record.rulings],
         "result": {"status": "finished" if table.over else "active",
                    "totals": list(table.totals),
                    "winners": [names[s] for s in table.winners],
-                   "places": _places(view, table)},
+                   "places": _places(match, table)},
     }
 
 
@@ -80,10 +71,11 @@ def _places(match: MatchView, table: Standings) -> list[int] | None:
     return None if ranked is None else list(ranked)
 
 
-def export_document(group: Group, matches: Iterable[Match]) -> dict[str, Any]:
-    """The JSON export of the given matches of a group."""
+def export_document(group: Group, matches: Iterable[MatchRecord]) -> dict[str, Any]:
+    """The JSON export of the given matches of a group (as :func:`load_matches` reads
+    them)."""
     matches = list(matches)
-    players = {seat.player.id: seat.player for m in matches for seat in m.seats}
+    players = {seat.player.id: seat.player for m in matches for seat in m.match.seats}
     return {
         "format": FORMAT, "version": VERSION, "exported_at": _iso(utcnow()),
         "group": {"name": group.name},
@@ -103,9 +95,9 @@ class Line:
     """What one CSV row is about: a seat in a hand of a match, with the seats' names
     (made safe for spreadsheets) and every seat's total after the hand."""
 
-    match: Match
-    hand: Hand
-    entry: HandEntry
+    match: MatchView
+    hand: HandView
+    entry: EntryView
     names: list[str]
     totals: tuple[int, ...]
     places: list[int] | None  # every seat's place once the match is finished
@@ -128,18 +120,18 @@ CSV_COLUMNS: tuple[tuple[str, Callable[[Line], Any]], ...] = (
 )
 
 
-def to_csv(matches: Iterable[Match]) -> str:
+def to_csv(matches: Iterable[MatchRecord]) -> str:
     """One row per player per hand: cards held, points scored, total after the hand, and
     the player's place in the match once it is finished (empty before)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow([name for name, _ in CSV_COLUMNS])
-    for match in matches:
-        view = view_of(match)
-        table = match_standings(view, match.hands)
+    for record in matches:
+        match = record.match
+        table = match_standings(match, record.hands)
         names = [_cell(seat.player.name) for seat in match.seats]
-        ranked = _places(view, table)
-        for hand, totals in zip(match.hands, table.progress, strict=True):
+        ranked = _places(match, table)
+        for hand, totals in zip(record.hands, table.progress, strict=True):
             for entry in hand.entries:
                 line = Line(match, hand, entry, names, tuple(totals), ranked)
                 writer.writerow([cell(line) for _, cell in CSV_COLUMNS])

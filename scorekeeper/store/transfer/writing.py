@@ -19,7 +19,7 @@ from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, Player
 from scorekeeper.store.records import NewMatch, add_matches
 from scorekeeper.store.timeouts import allow_long_statements
-from scorekeeper.store.transfer.reading import Limits, Plan, Problem, TransferError, validate
+from scorekeeper.store.transfer.validation import Limits, Plan, Problem, TransferError, validate
 
 __all__ = ["ImportReport", "import_document", "write_plans"]
 

@@ -25,7 +25,7 @@ from scorekeeper.core.chart import Series, score_chart
 from scorekeeper.core.places import places
 from scorekeeper.core.sheets import CD, GAMES
 from scorekeeper.store.bg_stats import bg_stats_play
-from scorekeeper.store.boards import view_of
+from scorekeeper.store.boards import MatchRecord
 from scorekeeper.store.extensions import db
 from scorekeeper.store.history import HistoryFilter, history_page, record_match
 from scorekeeper.store.models import Group, Player
@@ -63,21 +63,22 @@ def record(group_id: int, match_id: int):
     """Every hand with the cards held and what each scored, the chart and the rulings;
     once finished, the link that logs it in BG Stats."""
     group = access.current_group(group_id)
-    match = record_match(group, match_id)
-    view = view_of(match)  # the model for the template's hands and rulings
-    table = match_standings(view, match.hands)
+    record = record_match(group, match_id)
+    match = record.match
+    table = match_standings(match, record.hands)
     start = ((json.loads(match.sheet_json)["options"]["start_count"],) * len(match.seats)
              if match.game == CD else (0,) * len(match.seats))
     chart = score_chart([Series(seat.player.name, seat.player.colour,
                                 (start[i], *(row[i] for row in table.progress)))
                          for i, seat in enumerate(match.seats)], table.goal,
                         goal_word="target" if table.goal_kind == "target" else "out at")
-    ranks = places(match_sheet(view), table)
+    ranks = places(match_sheet(match), table)
     seats = list(match.seats) if ranks is None else sorted(
         match.seats, key=lambda seat: (ranks[seat.position], seat.position))
-    return render_template("history/record.html", group=group, match=match, table=table,
+    return render_template("history/record.html", group=group, match=match,
+                           hands=record.hands, rulings=record.rulings, table=table,
                            chart=chart, games=GAMES, places=ranks, ranked_seats=seats,
-                           bg_stats=bg_stats_play(view, table, ranks, loaded=match))
+                           bg_stats=bg_stats_play(match, table, ranks))
 
 
 @bp.get("/players/<int:player_id>/stats")
@@ -95,7 +96,7 @@ def player(group_id: int, player_id: int):
                            stats=stats, games=GAMES, rivals=rivals, names=names, **ratings)
 
 
-def _download(group: Group, matches, fmt: str, stem: str) -> Response:
+def _download(group: Group, matches: list[MatchRecord], fmt: str, stem: str) -> Response:
     if fmt == "csv":
         body, kind = to_csv(matches), "text/csv; charset=utf-8"
     else:

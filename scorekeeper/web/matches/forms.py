@@ -50,8 +50,9 @@ class NoteField(Field):
         self.data = None
 
 
-class SeatField(StringField):
-    """A seat number from 1, or empty (sitting out; a new player: last)."""
+class SeatingField(StringField):
+    """Where one player sits at the new match: a seat number from 1, or empty (sitting
+    out; a new player: last)."""
 
     number: int | None = None
 
@@ -222,10 +223,10 @@ def setup_form(game: str, candidates: Sequence[Player], formdata: Any = None) ->
     rows and one field per option of the game's rule sheet."""
     fields: dict[str, Field] = {}
     for p in candidates:
-        fields[f"order_p{p.id}"] = SeatField(p.name, name=f"order-p{p.id}")
+        fields[f"order_p{p.id}"] = SeatingField(p.name, name=f"order-p{p.id}")
     for i in range(NEW_SLOTS):
         fields[f"new_{i}"] = NewPlayerField(f"New player {i + 1}", name=f"new-{i}")
-        fields[f"order_n{i}"] = SeatField(f"Seat of new player {i + 1}", name=f"order-n{i}")
+        fields[f"order_n{i}"] = SeatingField(f"Seat of new player {i + 1}", name=f"order-n{i}")
     for opt in options_for(game if game in GAMES else LO):
         fields[f"opt_{opt.key}"] = SheetOptionField(opt, name=f"opt-{opt.key}")
     form_class = type("GroupSetupForm", (SetupForm,), fields)

@@ -152,7 +152,6 @@ def test_the_running_state_migration_backfills_existing_matches(fresh_app):
 def test_the_player_totals_migration_backfills_from_the_seat_figures(fresh_app):
     """Groups stored before the totals existed get them summed from their seat figures,
     including matches edited, reopened and finished since their import."""
-    from scorekeeper.store.boards import view_of
     from scorekeeper.store.records import delete_last_hand
     from scorekeeper.store.transfer import load_matches
     from tests.support.derived import assert_derived_rows_match_hands, stored_rows
@@ -160,8 +159,8 @@ def test_the_player_totals_migration_backfills_from_the_seat_figures(fresh_app):
     with fresh_app.app_context():
         flask_migrate.upgrade()
         group = imported(9)
-        for match in load_matches(group)[:5]:
-            delete_last_hand(view_of(match))
+        for record in load_matches(group)[:5]:
+            delete_last_hand(record.match, record.hands)
         db.session.commit()
         before = stored_rows(group.id)
         assert before["player_totals"] and before["player_falls"] and before["player_rivals"]

@@ -9,12 +9,13 @@ import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from sqlalchemy import update
 
 from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.scoring import HandResult
 from scorekeeper.core.sheets import Sheet
-from scorekeeper.store.boards import match_hands, view_of
+from scorekeeper.store.boards import MatchRecord, MatchView, match_hands
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Hand, HandEntry, Match, Player, Ruling, Seat
 from scorekeeper.store.reading import match_standings
@@ -52,20 +53,22 @@ def utc(moment: datetime | None) -> datetime | None:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
-def snapshot(match: Match) -> dict:
+def snapshot(record: MatchRecord) -> dict:
     """Everything that must survive a round trip."""
-    table = match_standings(view_of(match), match.hands)
+    match = record.match
+    table = match_standings(match, record.hands)
     return {
         "game": match.game, "created_at": utc(match.created_at),
         "finished_at": utc(match.finished_at), "sheet": json.loads(match.sheet_json),
         "seats": [s.player.name for s in match.seats], "first_dealer": match.first_dealer,
         "hands": [(h.number, h.dealer, h.out_seat, h.hand_size,
-                   [(e.seat, e.cards, e.points) for e in h.entries]) for h in match.hands],
+                   [(e.seat, e.cards, e.points) for e in h.entries]) for h in record.hands],
         "totals": table.totals, "progress": table.progress, "winners": table.winners,
         "eliminated": dict(table.eliminated), "dealers": table.dealers,
-        "status": match.status, "db_winners": match.winners, "hand_count": match.hand_count,
+        "status": match.status, "hand_count": match.hand_count,
+        "db_winners": tuple(seat.position for seat in match.seats if seat.winner),
         "rulings": [(r.hand_number, r.question, r.legal, r.reason, r.rule, r.request_json)
-                    for r in match.rulings],
+                    for r in record.rulings],
     }
 
 
@@ -77,7 +80,7 @@ def source(app):
     """A group filled with 12 random matches of every game, one with a ruling."""
     group = make_group()
     import_document(group, random_document(random.Random(7), 12))
-    match = load_matches(group)[0]
+    match = load_matches(group)[0].match
     db.session.add(Ruling(match_id=match.id, hand_number=1, question="5♥ out of turn?",
                           legal=False, reason="only in a melee", rule="lo-melee",
                           request_json='{"play": "5H"}'))
@@ -86,7 +89,7 @@ def source(app):
 
 
 def test_random_matches_cover_every_game_and_both_states(app, source):
-    matches = load_matches(source)
+    matches = [record.match for record in load_matches(source)]
     assert {m.game for m in matches} == {"last-one", "crazy-eights", "countdown"}
     assert {m.status for m in matches} >= {"finished"}
     assert sum(m.hand_count for m in matches) > 12
@@ -115,16 +118,17 @@ def test_round_trip_into_the_same_group_reuses_players(app, source):
 
 @pytest.mark.corrupts_derived  # sets a finish time as an import would bring it
 def test_finish_times_survive_a_round_trip(app, source):
-    finished = next(m for m in load_matches(source) if m.status == "finished")
-    finished.finished_at = datetime(2024, 3, 1, 21, 30, 15, 123456, tzinfo=UTC)
+    finished = next(r.match for r in load_matches(source) if r.match.status == "finished")
+    db.session.execute(update(Match).where(Match.id == finished.id).values(
+        finished_at=datetime(2024, 3, 1, 21, 30, 15, 123456, tzinfo=UTC)))
     db.session.commit()
     doc = json.loads(json.dumps(export_document(source, load_matches(source))))
     assert all((m["finished_at"] is None) == (m["result"]["status"] == "active")
                for m in doc["matches"])
     target = make_group("Target")
     import_document(target, doc)
-    assert [utc(m.finished_at) for m in load_matches(target)] == [
-        utc(m.finished_at) for m in load_matches(source)]
+    assert [utc(r.match.finished_at) for r in load_matches(target)] == [
+        utc(r.match.finished_at) for r in load_matches(source)]
 
 
 def test_an_older_file_without_finish_times_still_imports(app, source):
@@ -134,7 +138,7 @@ def test_an_older_file_without_finish_times_still_imports(app, source):
     start = datetime.now(UTC) - timedelta(seconds=1)
     target = make_group("Target")
     import_document(target, doc)
-    for match in load_matches(target):
+    for match in (record.match for record in load_matches(target)):
         if match.status == "finished":
             assert utc(match.finished_at) >= start
         else:
@@ -155,7 +159,7 @@ def test_players_are_matched_ignoring_case_and_created_with_their_colour(app):
 
 
 def test_one_match_export(app, source):
-    match = load_matches(source)[3]
+    match = load_matches(source)[3].match
     doc = export_document(source, load_matches(source, match.id))
     assert [m["id"] for m in doc["matches"]] == [match.id]
     assert doc["format"] == "scorekeeper-export" and doc["version"] == 1
@@ -166,7 +170,7 @@ def test_csv_has_one_row_per_player_per_hand(app, source):
     lines = to_csv(matches).splitlines()
     assert lines[0] == ("match,game,started,hand,dealer,seat,player,went_out,cards,points,"
                         "total,place")
-    assert len(lines) - 1 == sum(m.hand_count * len(m.seats) for m in matches)
+    assert len(lines) - 1 == sum(r.match.hand_count * len(r.match.seats) for r in matches)
 
 
 LAST_ONE_TO_50 = [  # Bob falls in hand 1, Cy (62) and Di (50) in hand 2, Ed in hand 3
@@ -176,7 +180,7 @@ LAST_ONE_TO_50 = [  # Bob falls in hand 1, Cy (62) and Di (50) in hand 2, Ed in 
 ]
 
 
-def last_one_to_50(group: Group, played: int) -> Match:
+def last_one_to_50(group: Group, played: int) -> MatchView:
     """The first ``played`` hands of :data:`LAST_ONE_TO_50`, stored."""
     players = [Player(name=name, group_id=group.id) for name in ("Ann", "Bob", "Cy", "Di", "Ed")]
     db.session.add_all(players)

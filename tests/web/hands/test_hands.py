@@ -9,11 +9,11 @@ import pytest
 from sqlalchemy import update
 
 from scorekeeper.core.cards import parse_cards
-from scorekeeper.store.boards import view_of
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Hand, HandEntry, Match
 from scorekeeper.store.records import delete_last_hand, edit_hand, record_hand
 from scorekeeper.web.hands import views as hands
+from tests.support.views import match_view
 from tests.support.web import add_players, field_errors, record, start_group, start_match
 
 
@@ -261,7 +261,7 @@ def shown_version(page: str) -> str:
 def record_elsewhere(app, mid: int, number: int, out: int, *held: str) -> None:
     """Another phone records a hand (straight through the records layer)."""
     with app.app_context():
-        match = view_of(db.session.get(Match, mid))
+        match = match_view(mid)
         match = record_hand(match, number, out, [parse_cards(h) for h in held]).match
 
 
@@ -295,7 +295,7 @@ def test_edit_of_a_hand_deleted_on_another_phone_saves_nothing(app, client, lo):
     record(client, gid, mid, 2, 1, "2d 3d", "", "4s 5s")
     form = client.get(f"/groups/{gid}/matches/{mid}/hands/2").text
     with app.app_context():
-        delete_last_hand(view_of(db.session.get(Match, mid)))
+        delete_last_hand(match_view(mid))
     posted = client.post(f"/groups/{gid}/matches/{mid}/hands/2", follow_redirects=True,
                          data={"number": "2", "version": shown_version(form), "out": "1",
                                "seat-0": "2d", "seat-2": "4s"})

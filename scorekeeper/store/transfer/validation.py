@@ -1,4 +1,4 @@
-"""Reading an import: a file decoded, every match checked and replayed, into plans.
+"""Validating an import: a file decoded, every match checked and replayed, into plans.
 
 Validation reads *everything* before anything is written — the envelope, the sheet,
 the seats, every hand replayed through :func:`scoring.standings`, all text through
@@ -67,7 +67,7 @@ class TransferError(ValueError):
         self.problems = list(problems)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Plan:
     """A validated match, ready to write."""
 

@@ -1,10 +1,10 @@
-"""A group's matches replayed from their stored hands: what :mod:`.projection`
+"""A group's derived states recomputed from its stored hands: what :mod:`.projection`
 rebuilds and verifies the derived rows from.
 
 Only the facts are read (sheets, seats, hands and the cards each seat held, the
 players and the named seasons), in plain queries on the caller's connection, so in
 its transaction: one consistent snapshot of the group. Points, dealers, standings and
-figures all come from the core's replay, as the writer's did.
+figures all come from the core's replay, as they did when the hands were written.
 """
 
 from __future__ import annotations

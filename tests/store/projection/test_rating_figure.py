@@ -17,7 +17,7 @@ from scorekeeper.core.errors import InputError
 from scorekeeper.core.places import places
 from scorekeeper.core.ratings import shown
 from scorekeeper.store import leaderboard
-from scorekeeper.store.boards import MatchView, view_of
+from scorekeeper.store.boards import MatchView, match_hands
 from scorekeeper.store.extensions import db
 from scorekeeper.store.leaderboard import rating_history
 from scorekeeper.store.models import Group, Rating, RatingStep
@@ -25,11 +25,11 @@ from scorekeeper.store.projection.rating_model import order_key
 from scorekeeper.store.reading import current_standings, match_sheet, match_standings
 from scorekeeper.store.records import delete_last_hand, edit_hand, record_hand
 from scorekeeper.store.seasons import add_season, delete_season
-from scorekeeper.store.transfer import import_document, load_matches
+from scorekeeper.store.transfer import import_document
 from scorekeeper.store.upkeep import rebuild_groups
 from tests.support.derived import assert_derived_rows_match_hands, differences
 from tests.support.documents import random_document
-from tests.support.figures import blocked
+from tests.support.figures import blocked, match_views
 from tests.support.ratings import ONE_HAND, dated, finished_in_order, one_hand, rated_rows, rows_of
 
 pytestmark = pytest.mark.usefixtures("ctx")
@@ -54,9 +54,8 @@ def _openskill(group: Group, game: str) -> dict[int, tuple[float, float]]:
     model = PlackettLuce()
     ratings: dict[int, object] = {}
     for match in finished_in_order(group, game):
-        view = view_of(match)
-        table = match_standings(view, match.hands)
-        ranks = places(match_sheet(view), table)
+        table = match_standings(match, match_hands(match))
+        ranks = places(match_sheet(match), table)
         players = [seat.player_id for seat in match.seats]
         teams = [[ratings.get(p) or model.rating()] for p in players]
         for player, (after,) in zip(players, model.rate(teams, ranks=list(ranks)), strict=True):
@@ -67,7 +66,7 @@ def _openskill(group: Group, game: str) -> dict[int, tuple[float, float]]:
 def test_stored_ratings_equal_openskill_rate_over_the_same_matches(app):
     group = _group()
     import_document(group, random_document(random.Random(3), 40))
-    games = {m.game for m in load_matches(group) if m.status == "finished"}
+    games = {m.game for m in match_views(group) if m.status == "finished"}
     assert len(games) >= 2
     for game in games:
         expected = _openskill(group, game)
@@ -133,7 +132,7 @@ END_RULES = [
 def test_places_are_the_ranks_given_to_the_model(app, game, options, seats, hands, expected):
     group = _group()
     import_document(group, dated([(game, options, seats, hands, "2026-03-04T20:00:00+00:00")]))
-    match = load_matches(group)[0]
+    (match,) = match_views(group)
     assert match.status == "finished"
     steps = rows_of(group, "all")
     assert tuple(steps[match.id, seat.player_id].place for seat in match.seats) == expected
@@ -147,7 +146,7 @@ def test_places_are_the_ranks_given_to_the_model(app, game, options, seats, hand
 def test_a_finishing_hand_rates_its_players_and_shows_the_change(app):
     group = _group()
     import_document(group, dated([("crazy-eights", ONE_HAND, ["Ann", "Bob", "Cat"], [], None)]))
-    match = view_of(load_matches(group)[0])
+    match = match_views(group)[0]
     match = record_hand(match, 1, 1, [parse_cards("KH 2C"), [], parse_cards("3D")]).match
     steps = rows_of(group, "all")
     bob = match.seats[1].player_id
@@ -167,7 +166,7 @@ def test_editing_a_past_matchs_last_hand_changes_its_places_and_every_rating_aft
     matches = finished_in_order(group, "crazy-eights")
     before = rows_of(group, "all")
     first = matches[0]
-    edit_hand(view_of(first), 1, 2, [parse_cards("KH"), parse_cards("9C"), []])  # Cat went out
+    edit_hand(first, 1, 2, [parse_cards("KH"), parse_cards("9C"), []])  # Cat went out
     after = rows_of(group, "all")
     assert after[first.id, first.seats[2].player_id].place == 1
     assert after[first.id, first.seats[0].player_id].place == 3
@@ -183,7 +182,7 @@ def test_reopening_a_match_takes_it_out_of_the_ratings(app):
     import_document(group, dated([one_hand(["Ann", "Bob"], 0, f"2026-06-0{d}T20:00:00")
                                   for d in (1, 2, 3)]))
     middle = finished_in_order(group, "crazy-eights")[1]
-    delete_last_hand(view_of(middle))
+    delete_last_hand(middle)
     assert {m for m, _ in rows_of(group, "all")} == {
         m.id for m in finished_in_order(group, "crazy-eights")}
     assert middle.id not in {m for m, _ in rows_of(group, "all")}
@@ -222,7 +221,7 @@ def test_random_writes_keep_the_ratings_equal_to_a_rebuild(app, seed):
     group = _group()
     import_document(group, random_document(rng, 12))
     for _ in range(16):
-        match = view_of(rng.choice(load_matches(group)))
+        match = rng.choice(match_views(group))
         kind = rng.choice(["edit", "delete", "record", "import"])
         if kind == "edit" and match.hand_count:
             number = rng.randint(1, match.hand_count)

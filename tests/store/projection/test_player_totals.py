@@ -14,12 +14,9 @@ import pytest
 from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.sheets import Sheet
-from scorekeeper.store.boards import match_hands, view_of
+from scorekeeper.store.boards import match_hands, written_match
 from scorekeeper.store.extensions import db
-from scorekeeper.store.groups import group_match
-from scorekeeper.store.models import (
-    Group,
-)
+from scorekeeper.store.models import Group
 from scorekeeper.store.reading import match_standings
 from scorekeeper.store.records import create_match, delete_last_hand, edit_hand, record_hand
 from scorekeeper.store.transfer import import_document
@@ -99,16 +96,16 @@ def test_random_sequences_of_writes_keep_the_totals(app, seed):
 
 
 def test_several_writes_on_one_loaded_match_keep_the_totals(app):
-    """A page or the API loads the match once (``match_seats``); a save takes the rows
-    it replaces from the match's running state, an edit or delete reads them: either
-    stays current across several writes in one session (commits there do not expire
-    what was loaded)."""
+    """A page or the API reads the match's view once; a save takes the rows it replaces
+    from the match's running state, an edit or delete reads them: either stays current
+    across several writes in one session, each from the view the last one answered."""
     rng = random.Random(5)
     group = imported(5)
     match_id = next(m.id for m in match_views(group) if m.hand_count > 2)
     db.session.expunge_all()
     group = db.session.get_one(Group, group.id)
-    match = view_of(group_match(group, match_id))
+    match = written_match(group.id, match_id)
+    assert match is not None
     for _ in range(6):
         if match.status == "finished" or rng.random() < 0.3:
             match = delete_last_hand(match).match

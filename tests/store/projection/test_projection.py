@@ -14,8 +14,10 @@ from sqlalchemy import select, update
 
 from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.errors import InputError
+from scorekeeper.core.scoring import HandResult
 from scorekeeper.core.sheets import GAMES, Sheet
-from scorekeeper.store.boards import MatchView, match_hand, view_of
+from scorekeeper.store import projection
+from scorekeeper.store.boards import MatchView, match_hand
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import (
     Group,
@@ -32,11 +34,14 @@ from scorekeeper.store.models import (
     SeatFigureRow,
 )
 from scorekeeper.store.projection import DERIVED_FIGURES
+from scorekeeper.store.projection.states import state_of
 from scorekeeper.store.reading import current_standings, match_sheet
 from scorekeeper.store.records import create_match, delete_last_hand, edit_hand, record_hand
-from scorekeeper.store.transfer import import_document, load_matches
+from scorekeeper.store.transfer import import_document
 from tests.support.derived import assert_derived_rows_match_hands, differences
-from tests.support.documents import random_document
+from tests.support.documents import random_document, random_match
+from tests.support.figures import match_views
+from tests.support.views import match_view
 
 LOW = parse_cards("2C 2D 2H 2S 3C 3D 3H")
 EIGHTS = parse_cards("8C 8D 8H 8S")
@@ -71,16 +76,14 @@ def new_match(group: Group, rng: random.Random) -> None:
     create_match(group, Sheet.make(rng.choice(list(GAMES)), {}), players, 0)
 
 
-def rematch(match: Match) -> None:
-    players = [seat.player for seat in match.seats]
-    create_match(match.group, match_sheet(view_of(match)), players,
-                 (match.first_dealer + 1) % len(players))
+def rematch(group: Group, match: MatchView) -> None:
+    players = [db.session.get_one(Player, seat.player.id) for seat in match.seats]
+    create_match(group, match_sheet(match), players, (match.first_dealer + 1) % len(players))
 
 
 def one_write(group: Group, rng: random.Random) -> str | None:
     """One random write to the group; its name, or None when it did not apply."""
-    model = rng.choice(load_matches(group))
-    match = view_of(model)
+    match = rng.choice(match_views(group))
     action = rng.choice(["record"] * 4 + ["edit", "delete", "import", "new", "rematch"])
     if action == "record" and match.status == "active":  # alike or not, each hand is meant
         match = record_hand(match, match.hand_count + 1, *next_hand(match, rng),
@@ -94,7 +97,7 @@ def one_write(group: Group, rng: random.Random) -> str | None:
     elif action == "new":
         new_match(group, rng)
     elif action == "rematch":
-        rematch(model)
+        rematch(group, match)
     else:
         return None
     return action
@@ -185,7 +188,7 @@ def test_every_hand_record_column_has_a_corruption_test():
 
 def _corrupted(group: Group) -> tuple[int, int]:
     """A finished Last One match with a fall, and a player of it who fell in it."""
-    for match in load_matches(group):
+    for match in match_views(group):
         falls = db.session.scalars(db.select(SeatFigureRow).where(
             SeatFigureRow.match_id == match.id, SeatFigureRow.fell.is_not(None),
             SeatFigureRow.finished)).all()
@@ -270,7 +273,7 @@ def test_verify_while_another_thread_records_hands_finds_no_false_difference(app
         with app.app_context():
             try:
                 while not stop.is_set() and recorded[0] < 400:
-                    match = view_of(db.session.get_one(Match, rng.choice(matches)))
+                    match = match_view(rng.choice(matches))
                     match = record_hand(match, match.hand_count + 1, *next_hand(match, rng),
                                         same_as_confirmed=True).match
                     recorded[0] += 1
@@ -293,3 +296,28 @@ def test_verify_while_another_thread_records_hands_finds_no_false_difference(app
     assert recorded[0] >= 10 and checks >= 5, (recorded, checks)
     with app.app_context():
         assert differences(group_id) == []
+
+
+# ---- what the writer asks: the change a hand makes, worked out by the projection
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_new_hand_moves_a_match_on_as_a_replay_of_every_hand_does(seed):
+    """``next_hand`` scores one hand from the state before it; ``rewritten`` replays
+    them all. Both give the hand the same dealer and points and leave the match in
+    the same state (no database)."""
+    rng = random.Random(seed)
+    names = ["Ann", "Bob", "Cat", "Dev", "Eli"][:rng.randint(2, 5)]
+    played = random_match(rng, rng.choice(list(GAMES)), names)
+    sheet = Sheet.from_dict(played["sheet"])
+    sheet_json, dealer = sheet.to_json(), played["first_dealer"]
+    results = [HandResult.of(hand["out"], [parse_cards(text) for text in hand["held"]])
+               for hand in played["hands"]]
+    state = state_of(1, sheet.game, range(len(names)),
+                     projection.replayed(sheet_json, names, dealer, []))
+    for number, result in enumerate(results, start=1):
+        change = projection.next_hand(state, sheet, names, result)
+        replayed = projection.rewritten(state, sheet_json, names, dealer, results[:number])
+        assert change.scored(number) == replayed.scored(number)
+        for name in ("hand_count", "status", "winners", "running"):
+            assert getattr(change.after, name) == getattr(replayed.after, name), name
+        state = change.after

@@ -25,7 +25,7 @@ from scorekeeper.core.scoring import (
 )
 from scorekeeper.core.sheets import Sheet
 from scorekeeper.core.stats import seat_figures
-from scorekeeper.store.boards import MatchView, match_hands, view_of
+from scorekeeper.store.boards import MatchView, match_hands
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, Player, SeatFigureRow
 from scorekeeper.store.projection import running_state
@@ -34,6 +34,7 @@ from scorekeeper.store.records import build_match, record_hand
 from scorekeeper.store.transfer import import_document, load_matches
 from tests.support.derived import assert_derived_rows_match_hands
 from tests.support.documents import random_document
+from tests.support.views import match_view
 from tests.support.web import joined_match
 
 LOW = parse_cards("2C 2D 2H 2S 3C 3D 3H")
@@ -45,13 +46,14 @@ def assert_state_is_a_replay(group: Group) -> int:
     stored state are the replay's."""
     db.session.commit()
     assert_derived_rows_match_hands(group.id)
-    db.session.expire_all()
-    matches = load_matches(group)
-    for match in matches:
-        assert match.running_json is not None, match.id
-        view = view_of(match)
-        assert current_standings(view) == _without_history(match_standings(view, match.hands))
-    return len(matches)
+    stored = dict(db.session.execute(db.select(Match.id, Match.running_json)
+                                     .where(Match.group_id == group.id)).all())
+    records = load_matches(group)
+    for record in records:
+        view = record.match
+        assert stored[view.id] is not None, view.id
+        assert current_standings(view) == _without_history(match_standings(view, record.hands))
+    return len(records)
 
 
 def _without_history(table: Standings) -> Standings:
@@ -72,7 +74,7 @@ def test_a_long_match_played_hand_by_hand(app):
     _, match_id, _ = joined_match(app, client, 3, 0)
     rng = random.Random(5)
     with app.app_context():
-        match = view_of(db.session.get_one(Match, match_id))
+        match = match_view(match_id)
         for number in range(1, 121):
             if match.status == "finished":
                 break
@@ -126,8 +128,7 @@ def test_a_stored_reason_follows_a_renamed_winner(app):
         assert match.status == "finished"
         players[0].name = "Annie"
         db.session.commit()
-        db.session.expire_all()
-        match = view_of(db.session.get_one(Match, match.id))
+        match = match_view(match.id)
         assert current_standings(match).reason == match_standings(
             match, match_hands(match)).reason
         assert current_standings(match).reason.startswith("Annie counted down to 0")
@@ -142,7 +143,7 @@ def test_a_match_without_a_stored_state_is_replayed_and_then_kept(app):
         db.session.execute(db.update(Match).where(Match.id == match_id)
                            .values(running_json=None))
         db.session.commit()
-        match = view_of(db.session.get_one(Match, match_id))
+        match = match_view(match_id)
         assert current_standings(match).played == 4
         out, held = _next_hand(match, random.Random(1))
         match = record_hand(match, 5, out, held, same_as_confirmed=True).match
@@ -159,15 +160,14 @@ def test_an_import_stores_the_rows_of_replays_that_add_up_their_own_totals(app):
         db.session.add(group)
         db.session.commit()
         import_document(group, random_document(random.Random(7), 30))
-        db.session.expire_all()
-        for match in load_matches(group):
-            view = view_of(match)
-            table = match_standings(view, match.hands)
-            sheet = match_sheet(view)
-            figures = seat_figures(match.game, len(match.seats), hand_rows(view, match.hands),
+        for record in load_matches(group):
+            match = record.match
+            table = match_standings(match, record.hands)
+            sheet = match_sheet(match)
+            figures = seat_figures(match.game, len(match.seats), hand_rows(match, record.hands),
                                    table.winners, sheet.options.get("start_count", 0),
                                    sheet.options.get("threshold"))  # no totals passed
-            outs = [hand.out_seat for hand in match.hands]
+            outs = [hand.out_seat for hand in record.hands]
             assert match.running_json == running_state.to_text(
                 running_state.at_end(table, figures, outs))
             rows = db.session.scalars(db.select(SeatFigureRow).where(
