@@ -14,9 +14,10 @@ from scorekeeper.api.common import (
     out_or_blocked,
     seat_cards,
 )
+from scorekeeper.api.sheet_openapi import SHEET_SCHEMA
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.scoring import HandResult, ScoringError, check_hand, score_hand
-from scorekeeper.core.sheets import GAMES, Sheet, read_sheet
+from scorekeeper.core.sheets import Sheet, read_sheet
 
 bp = Blueprint("api_score", __name__)
 
@@ -88,19 +89,6 @@ def score():
         notes={n: scored.notes[s] for s, n in enumerate(names) if scored.notes[s]},
     )
 
-
-SHEET_SCHEMA = {
-    "type": "object",
-    "required": ["game"],
-    "properties": {
-        "game": {"type": "string", "enum": list(GAMES)},
-        "options": {
-            "type": "object",
-            "description": "Option keys of the rule sheet (see /rules); omitted options "
-                           "take the game's default.",
-        },
-    },
-}
 
 SCHEMAS = {
     "Sheet": SHEET_SCHEMA,

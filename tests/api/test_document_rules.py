@@ -10,6 +10,7 @@ import pytest
 
 from scorekeeper.api import document
 from scorekeeper.api.transfer import FORMAT, VERSION
+from scorekeeper.core.sheets import GAMES, OPTIONS, Option, Sheet, SheetError
 
 SHEET = {"game": "crazy-eights", "options": {}}
 FILE = {"format": FORMAT, "version": VERSION}
@@ -34,6 +35,20 @@ CASES = [
     ("NewPlayer", "/players", {"name": "De\u0000e"}, False),
     ("NewPlayer", "/players", {"name": "x" * 41}, False),
     ("Import", "/import", {**FILE, "matches": []}, False),
+    # a sheet: its game's options only, each within its range; game, options, version
+    ("NewMatch", "/matches", {"sheet": {**SHEET, "version": 2}, "players": ["Ann", "Bob"]},
+     True),
+    ("NewMatch", "/matches", {"sheet": {**SHEET, "version": 3}, "players": ["Ann", "Bob"]},
+     False),
+    ("NewMatch", "/matches", {"sheet": {"game": "crazy-eights", "option": {"target": 5}},
+                              "players": ["Ann", "Bob"]}, False),
+    ("ScoreRequest", "/score", {**SCORE, "seats": ["Ann", "Bob"], "sheet": {
+        "game": "crazy-eights", "options": {"match_end": "one-hand", "draw_limit": None}}},
+     True),
+    ("ScoreRequest", "/score", {**SCORE, "seats": ["Ann", "Bob"], "sheet": {
+        "game": "last-one", "options": {"match_end": "one-hand"}}}, False),
+    ("ScoreRequest", "/score", {**SCORE, "seats": ["Ann", "Bob"], "sheet": {
+        "game": "crazy-eights", "options": {"target": 0}}}, False),
 ]
 
 
@@ -43,6 +58,28 @@ def test_the_document_refuses_what_the_server_refuses(api, schema, path, body, a
     assert valid(schema, body) is accepted
     answer = api("POST", path, body)
     assert (answer.status_code < 400) is accepted, answer.json
+
+
+def _probes(option: Option) -> list[object]:
+    """Values on and around an option's range, of its kind and of the others."""
+    edges = [b + d for b in (option.minimum, option.maximum) if b is not None for d in (-1, 0, 1)]
+    return [*edges, *option.choices, "none", True, False, None, 0, 1, "1", 1.5, [], {}]
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_sheet_schema_takes_exactly_what_a_sheet_takes(game):
+    """Every option of every game, probed: the document accepts a value exactly when the
+    core does, and an option of another game never."""
+    for option in OPTIONS.values():
+        for value in _probes(option):
+            data = {"game": game, "options": {option.key: value}}
+            try:
+                Sheet.from_dict(data)
+                taken = True
+            except SheetError:
+                taken = False
+            assert valid("Sheet", data) is taken, (option.key, value)
+    assert valid("Sheet", Sheet.make(game).to_dict())
 
 
 def test_an_export_of_a_group_without_matches_is_still_a_valid_answer():
