@@ -12,6 +12,7 @@ from flask import current_app, jsonify, request
 
 from scorekeeper.core.cards import Card, CardError, parse_cards
 from scorekeeper.core.errors import InputError
+from scorekeeper.core.text import json_number
 
 
 def api_error(status: int, message: str, field: str | None = None, **extra: object):
@@ -61,9 +62,10 @@ def json_object() -> dict[str, Any]:
     if json_depth(request.get_data(cache=True)) > limit:
         raise InputError(f"the request body nests arrays and objects more than {limit} deep",
                          "body")
-    try:
-        data = request.get_json(silent=True)
-    except RecursionError:  # not reached with a sane limit; never a 500 all the same
+    try:  # a whole number written 867.0 is the integer 867, as the document reads it
+        data = (current_app.json.loads(request.get_data(cache=True), parse_float=json_number)
+                if request.is_json else None)
+    except (ValueError, RecursionError):  # not JSON, or (never with a sane limit) too deep
         data = None
     if not isinstance(data, dict):
         raise InputError("the request body must be a JSON object", "body")

@@ -35,6 +35,8 @@ CASES = [
     ("NewPlayer", "/players", {"name": "De\u0000e"}, False),
     ("NewPlayer", "/players", {"name": "x" * 41}, False),
     ("Import", "/import", {**FILE, "matches": []}, False),
+    ("Import", "/import", {**FILE, "matches": [{"sheet": SHEET, "seats": ["Ann", "Bob"],
+                                                "first_dealer": 1.0, "hands": []}]}, True),
     # a sheet: its game's options only, each within its range; game, options, version
     ("NewMatch", "/matches", {"sheet": {**SHEET, "version": 2}, "players": ["Ann", "Bob"]},
      True),
@@ -80,6 +82,19 @@ def test_the_sheet_schema_takes_exactly_what_a_sheet_takes(game):
                 taken = False
             assert valid("Sheet", data) is taken, (option.key, value)
     assert valid("Sheet", Sheet.make(game).to_dict())
+
+
+def test_a_whole_number_with_a_fraction_is_that_integer(api):
+    """JSON Schema's integer is any number without a fraction (1.0, 1e2), and the
+    fuzzer sends such numbers; the server reads them so too."""
+    body = {"sheet": {"game": "last-one", "options": {"threshold": 1e2}},
+            "players": ["Ann", "Bob"], "first_dealer": 1.0}
+    assert valid("NewMatch", body)
+    answer = api("POST", "/matches", body)
+    assert answer.status_code == 201, answer.json
+    assert answer.json["first_dealer"] == 1
+    assert answer.json["sheet"]["options"]["threshold"] == 100
+    assert api("POST", "/matches", {**body, "first_dealer": 1.5}).status_code == 400
 
 
 def test_an_export_of_a_group_without_matches_is_still_a_valid_answer():
