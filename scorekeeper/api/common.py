@@ -12,7 +12,12 @@ from flask import current_app, jsonify, request
 
 from scorekeeper.core.cards import Card, CardError, parse_cards
 from scorekeeper.core.errors import InputError
+from scorekeeper.core.sheets import GAMES
 from scorekeeper.core.text import json_number
+
+# Table sizes over every game: a seat index in any body is below MAX_SEATS.
+MIN_SEATS = min(g.min_players for g in GAMES.values())
+MAX_SEATS = max(g.max_players for g in GAMES.values())
 
 
 def api_error(status: int, message: str, field: str | None = None, **extra: object):
@@ -101,6 +106,16 @@ def out_or_blocked(data: dict[str, Any]) -> Any:
     if out is not None and blocked:
         raise InputError("a blocked hand has nobody who went out", "blocked")
     return out
+
+
+def out_or_blocked_schema(out: dict[str, Any]) -> list[dict[str, Any]]:
+    """The ``anyOf`` that says :func:`out_or_blocked` in a body's schema: somebody went
+    out (``out``, with ``blocked`` absent or false), or the hand was blocked (``blocked``
+    true, with ``out`` absent or null). The two exclude each other, so it reads as a
+    ``oneOf``; ``anyOf`` spares a generator checking that no other branch fits."""
+    return [{"required": ["out"], "properties": {"out": out, "blocked": {"const": False}}},
+            {"required": ["blocked"],
+             "properties": {"blocked": {"const": True}, "out": {"type": "null"}}}]
 
 
 ERROR_SCHEMA: dict[str, Any] = {

@@ -12,6 +12,7 @@ from scorekeeper.api.common import (
     json_object,
     ok_response,
     out_or_blocked,
+    out_or_blocked_schema,
     seat_cards,
 )
 from scorekeeper.api.sheet_openapi import SHEET_SCHEMA
@@ -107,6 +108,7 @@ SCHEMAS = {
             "remaining": {"type": "object", "additionalProperties": {"type": "string"},
                           "description": "Cards each seat holds, e.g. \"8s kh 7d\"."},
         },
+        "anyOf": out_or_blocked_schema({"type": "string"}),
     },
     "ScoreResponse": {
         "type": "object",

@@ -15,6 +15,7 @@ from scorekeeper.core.sheets import GAMES, OPTIONS, Option, Sheet, SheetError
 SHEET = {"game": "crazy-eights", "options": {}}
 FILE = {"format": FORMAT, "version": VERSION}
 SCORE = {"sheet": SHEET, "out": "Ann", "remaining": {"Ann": "", "Bob": "9c"}}
+BLOCKED = {"sheet": SHEET, "seats": ["Ann", "Bob"], "remaining": {"Ann": "2c", "Bob": "9c"}}
 
 
 def valid(schema: str, body: object) -> bool:
@@ -51,6 +52,12 @@ CASES = [
         "game": "last-one", "options": {"match_end": "one-hand"}}}, False),
     ("ScoreRequest", "/score", {**SCORE, "seats": ["Ann", "Bob"], "sheet": {
         "game": "crazy-eights", "options": {"target": 0}}}, False),
+    # out and blocked agree: somebody went out, or nobody did
+    ("ScoreRequest", "/score", {**BLOCKED, "blocked": True}, True),
+    ("ScoreRequest", "/score", {**BLOCKED, "blocked": True, "out": None}, True),
+    ("ScoreRequest", "/score", {**BLOCKED, "blocked": True, "out": "Ann"}, False),
+    ("ScoreRequest", "/score", {**BLOCKED, "blocked": False}, False),
+    ("ScoreRequest", "/score", BLOCKED, False),
 ]
 
 
