@@ -9,8 +9,8 @@ import jsonschema_rs
 import pytest
 
 from scorekeeper.api import document
-from scorekeeper.api.transfer import FORMAT, VERSION
 from scorekeeper.core.sheets import GAMES, OPTIONS, Option, Sheet, SheetError
+from scorekeeper.store.transfer import FORMAT, VERSION
 
 SHEET = {"game": "crazy-eights", "options": {}}
 FILE = {"format": FORMAT, "version": VERSION}
@@ -58,6 +58,11 @@ CASES = [
     ("ScoreRequest", "/score", {**BLOCKED, "blocked": True, "out": "Ann"}, False),
     ("ScoreRequest", "/score", {**BLOCKED, "blocked": False}, False),
     ("ScoreRequest", "/score", BLOCKED, False),
+    # an import reads a name as the API does: a vertical tab is white space
+    ("Import", "/import", {**FILE, "matches": [{"sheet": SHEET, "seats": ["A\u000bnn", "Bob"],
+                                                "hands": []}]}, True),
+    ("Import", "/import", {**FILE, "matches": [{"sheet": SHEET, "seats": ["A\u0000nn", "Bob"],
+                                                "hands": []}]}, False),
 ]
 
 

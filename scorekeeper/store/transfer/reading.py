@@ -108,11 +108,12 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _text(value: Any, where: str, limit: int, *, empty: bool = False) -> str:
+def _text(value: Any, where: str, limit: int, *, empty: bool = False, lines: bool = True
+          ) -> str:
     if not isinstance(value, str):
         raise _Bad(where, f"must be text, not {type(value).__name__}")
     try:  # the same hygiene as the forms and the API: NFC, no control or invisible chars
-        value = clean_text(value[:limit + 1], where, limit + 1, empty=True, lines=True)
+        value = clean_text(value[:limit + 1], where, limit + 1, empty=True, lines=lines)
     except InputError as exc:
         raise _Bad(where, exc.message[:1].lower() + exc.message[1:]) from None
     if len(value) > limit or (not empty and not value.strip()):
@@ -122,7 +123,9 @@ def _text(value: Any, where: str, limit: int, *, empty: bool = False) -> str:
 
 
 def _name(value: Any, where: str) -> str:
-    return " ".join(_text(value, where, MAX_NAME).split())
+    """A name read as the pages and the API read one (white space, a tab or a vertical
+    tab too, folds to one space)."""
+    return _text(value, where, MAX_NAME, lines=False)
 
 
 def _sheet(data: Any, where: str) -> Sheet:
