@@ -16,6 +16,7 @@ SHEET = {"game": "crazy-eights", "options": {}}
 FILE = {"format": FORMAT, "version": VERSION}
 SCORE = {"sheet": SHEET, "out": "Ann", "remaining": {"Ann": "", "Bob": "9c"}}
 BLOCKED = {"sheet": SHEET, "seats": ["Ann", "Bob"], "remaining": {"Ann": "2c", "Bob": "9c"}}
+REPLAY = {"sheet": SHEET, "players": 2, "hands": [["8S", "KH"], 3], "upcard": "KD"}
 
 
 def valid(schema: str, body: object) -> bool:
@@ -58,6 +59,13 @@ CASES = [
     ("ScoreRequest", "/score", {**BLOCKED, "blocked": True, "out": "Ann"}, False),
     ("ScoreRequest", "/score", {**BLOCKED, "blocked": False}, False),
     ("ScoreRequest", "/score", BLOCKED, False),
+    # a replay's event does one thing; only a play or a naming says a suit
+    ("ReplayRequest", "/replay", {**REPLAY, "events": [{"player": 1, "play": "QD"}]}, True),
+    ("ReplayRequest", "/replay", {**REPLAY, "events": [{"player": 1, "play": "QD",
+                                                        "draw": None}]}, False),
+    ("ReplayRequest", "/replay", {**REPLAY, "events": [{"player": 1}]}, False),
+    ("ReplayRequest", "/replay", {**REPLAY, "events": [{"player": 1, "draw": None,
+                                                        "suit": None}]}, False),
     # an import reads a name as the API does: a vertical tab is white space
     ("Import", "/import", {**FILE, "matches": [{"sheet": SHEET, "seats": ["A\u000bnn", "Bob"],
                                                 "hands": []}]}, True),
