@@ -1,7 +1,8 @@
 """The OpenAPI document states the rules the server enforces, where a schema can say
 them: each request below is refused by the document exactly when the server refuses
 it (the server's answer is checked too). What no schema can say is listed, with why,
-beside the fuzzer's excluded check in ``test_fuzz.py``."""
+in ``test_fuzz.py``'s ``REFUSED``: the only refusals of schema-valid requests the
+fuzzer lets pass."""
 
 from __future__ import annotations
 
