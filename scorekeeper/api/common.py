@@ -12,6 +12,12 @@ from flask import current_app, jsonify, request
 
 from scorekeeper.core.cards import Card, CardError, parse_cards
 from scorekeeper.core.errors import InputError
+from scorekeeper.core.sheets import GAMES
+from scorekeeper.core.text import json_number
+
+# Table sizes over every game: a seat index in any body is below MAX_SEATS.
+MIN_SEATS = min(g.min_players for g in GAMES.values())
+MAX_SEATS = max(g.max_players for g in GAMES.values())
 
 
 def api_error(status: int, message: str, field: str | None = None, **extra: object):
@@ -61,9 +67,10 @@ def json_object() -> dict[str, Any]:
     if json_depth(request.get_data(cache=True)) > limit:
         raise InputError(f"the request body nests arrays and objects more than {limit} deep",
                          "body")
-    try:
-        data = request.get_json(silent=True)
-    except RecursionError:  # not reached with a sane limit; never a 500 all the same
+    try:  # a whole number written 867.0 is the integer 867, as the document reads it
+        data = (current_app.json.loads(request.get_data(cache=True), parse_float=json_number)
+                if request.is_json else None)
+    except (ValueError, RecursionError):  # not JSON, or (never with a sane limit) too deep
         data = None
     if not isinstance(data, dict):
         raise InputError("the request body must be a JSON object", "body")
@@ -99,6 +106,16 @@ def out_or_blocked(data: dict[str, Any]) -> Any:
     if out is not None and blocked:
         raise InputError("a blocked hand has nobody who went out", "blocked")
     return out
+
+
+def out_or_blocked_schema(out: dict[str, Any]) -> list[dict[str, Any]]:
+    """The ``anyOf`` that says :func:`out_or_blocked` in a body's schema: somebody went
+    out (``out``, with ``blocked`` absent or false), or the hand was blocked (``blocked``
+    true, with ``out`` absent or null). The two exclude each other, so it reads as a
+    ``oneOf``; ``anyOf`` spares a generator checking that no other branch fits."""
+    return [{"required": ["out"], "properties": {"out": out, "blocked": {"const": False}}},
+            {"required": ["blocked"],
+             "properties": {"blocked": {"const": True}, "out": {"type": "null"}}}]
 
 
 ERROR_SCHEMA: dict[str, Any] = {

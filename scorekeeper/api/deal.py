@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
 
-from scorekeeper.api.common import error_response, ok_response
+from scorekeeper.api.common import MAX_SEATS, MIN_SEATS, error_response, ok_response
 from scorekeeper.core.deal import plan_deal
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.sheets import GAMES, OPTIONS
@@ -91,9 +91,8 @@ PATHS = {
             "operationId": "planDeal",
             "parameters": [
                 _param("game", {"type": "string", "enum": list(GAMES)}, "The game.", True),
-                _param("players", {"type": "integer",
-                                   "minimum": min(g.min_players for g in GAMES.values()),
-                                   "maximum": max(g.max_players for g in GAMES.values())},
+                _param("players", {"type": "integer", "minimum": MIN_SEATS,
+                                   "maximum": MAX_SEATS},
                        "Players in the hand (Last One seats 2–6, the others 2–7).", True),
                 _param("hand_size", {"type": "integer", "minimum": OPTIONS["hand_size"].minimum,
                                      "maximum": OPTIONS["hand_size"].maximum},

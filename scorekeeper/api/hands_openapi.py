@@ -3,17 +3,24 @@
 from __future__ import annotations
 
 from scorekeeper.api.auth import AUTH_RESPONSES, MAX_ID, SECURITY, id_param
-from scorekeeper.api.common import error_response, json_body, ok_response
+from scorekeeper.api.common import (
+    MAX_SEATS,
+    error_response,
+    json_body,
+    ok_response,
+    out_or_blocked_schema,
+)
 from scorekeeper.core.sheets import OPTIONS
 
 _CARDS = {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}],
           "description": "Cards like \"8s kh 7d\", or one card per item."}
 _HAND_FIELDS = {
-    "out": {"type": ["integer", "null"], "minimum": 0,
+    "out": {"type": ["integer", "null"], "minimum": 0, "maximum": MAX_SEATS - 1,
             "description": "Seat index of who went out; null when blocked/jammed."},
     "blocked": {"type": "boolean", "default": False},
-    "held": {"oneOf": [{"type": "object", "additionalProperties": _CARDS},
-                       {"type": "array", "items": _CARDS}],
+    "held": {"oneOf": [{"type": "object", "additionalProperties": _CARDS,
+                        "propertyNames": {"pattern": f"^0?[0-{MAX_SEATS - 1}]$"}},
+                       {"type": "array", "items": _CARDS, "maxItems": MAX_SEATS}],
              "description": "Cards each seat holds, by seat index (object keys are the "
                             "index as text) or a list with one entry per seat. Needed "
                             "except in Countdown, whose hands carry no cards: there it "
@@ -26,6 +33,8 @@ _HAND_FIELDS = {
                    "description": "Last One: everyone agreed to nine cards each this hand "
                                   "(not needed when the sheet itself deals nine)."},
 }
+
+_ENDED = out_or_blocked_schema({"type": "integer"})
 
 _VERSION = {"type": "integer", "minimum": 1, "maximum": MAX_ID,
             "description": "Optional: the match's version as you loaded it; if another "
@@ -48,10 +57,11 @@ SCHEMAS = {
         },
     },
     "HandEntry": {"type": "object",
-                  "properties": {**_HAND_FIELDS, "version": _VERSION}},
+                  "properties": {**_HAND_FIELDS, "version": _VERSION}, "anyOf": _ENDED},
     "NewHand": {
         "type": "object",
         "required": ["number"],
+        "anyOf": _ENDED,
         "properties": {
             "number": {"type": "integer", "minimum": 1, "maximum": MAX_ID,
                        "description": "The hand being recorded: the match's next_hand."},

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from scorekeeper.api.auth import AUTH_RESPONSES, MAX_ID, SECURITY, id_param
-from scorekeeper.api.common import error_response, json_body, name_schema, ok_response
+from scorekeeper.api.common import MAX_SEATS, error_response, json_body, name_schema, ok_response
 
 _INT = {"type": "integer"}
 _SEAT_MAP = {"type": "object", "additionalProperties": _INT,
@@ -23,8 +23,8 @@ SCHEMAS = {
                                "each player once (a name and its id, or two spellings of "
                                "one name, are the same player).",
             },
-            "first_dealer": {"type": "integer", "minimum": 0, "default": 0,
-                             "description": "Seat index of the first dealer."},
+            "first_dealer": {"type": "integer", "minimum": 0, "maximum": MAX_SEATS - 1,
+                             "default": 0, "description": "Seat index of the first dealer."},
             "agree_nine": {"type": "boolean", "default": False,
                            "description": "Last One: everyone agreed to nine cards each."},
         },

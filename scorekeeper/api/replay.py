@@ -9,8 +9,15 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify
 
-from scorekeeper.api.common import error_response, json_body, json_object, ok_response
-from scorekeeper.core.engine.replay import MAX_EVENTS, MAX_NAME, MAX_OWED, run
+from scorekeeper.api.common import (
+    MAX_SEATS,
+    MIN_SEATS,
+    error_response,
+    json_body,
+    json_object,
+    ok_response,
+)
+from scorekeeper.core.engine.replay import ACTIONS, MAX_EVENTS, MAX_NAME, MAX_OWED, run
 
 bp = Blueprint("api_replay", __name__)
 
@@ -25,7 +32,8 @@ def replay_view():
 # ----------------------------------------------------------------- OpenAPI
 
 _CARD = {"type": "string", "description": "A card in any accepted spelling: 8S, 10h, ♥Q, JK."}
-_SEAT = {"type": "integer", "minimum": 0, "description": "Seat number, from 0 clockwise."}
+_SEAT = {"type": "integer", "minimum": 0, "maximum": MAX_SEATS - 1,
+         "description": "Seat number, from 0 clockwise."}
 _SUIT = {"type": "string", "description": "A suit: C, D, H, S (or ♣ ♦ ♥ ♠, clubs...)."}
 _NULL_INT = {"type": ["integer", "null"]}
 
@@ -55,6 +63,12 @@ EVENT_SCHEMA = {
         "suit": {"type": ["string", "null"]},
         "as": {"type": ["string", "null"]},
     },
+    # exactly one action (each branch forbids the others, so anyOf says oneOf at less
+    # cost to a generator); only a play or a naming says a suit or a card
+    "anyOf": [{"required": [action], "properties": {
+        **{other: False for other in ACTIONS if other != action},
+        **({} if action in ("play", "name") else {"suit": False, "as": False})}}
+        for action in ACTIONS],
 }
 
 SITUATION_SCHEMA = {
@@ -75,7 +89,7 @@ SITUATION_SCHEMA = {
                   "additionalProperties": False,
                   "properties": {"aggressor": _SEAT, "defender": _SEAT}},
         "free_play": {"type": "boolean", "description": "The seat on turn may add a card to a 3."},
-        "uncalled": {"type": ["integer", "null"],
+        "uncalled": {**_SEAT, "type": ["integer", "null"],
                      "description": "A seat holding one card that has not called yet."},
         "drawn": {"type": "integer", "minimum": 0, "maximum": MAX_OWED,
                   "description": "Cards the seat on turn has drawn this turn (already in "
@@ -107,7 +121,7 @@ SCHEMAS = {
         "properties": {
             "sheet": {"$ref": "#/components/schemas/Sheet"},
             "players": {"type": "integer", "minimum": 2, "maximum": 7},
-            "dealer": {"type": "integer", "minimum": 0, "default": 0},
+            "dealer": {**_SEAT, "default": 0},
             "hands": {"type": "array", "minItems": 2, "maxItems": 7,
                       "description": "Per seat: its cards (a list or text), a count of cards "
                       "nobody saw, or {\"cards\": [...], \"unknown\": n}.",
@@ -120,9 +134,10 @@ SCHEMAS = {
                      "nearest the upcard first (0: the pile is just the upcard). Default: "
                      "every card not in a hand or the stock. Hands, stock, pile and upcard "
                      "must add up to the deck."},
-            "counts": {"type": ["array", "null"], "items": {"type": "integer"},
+            "counts": {"type": ["array", "null"], "minItems": MIN_SEATS, "maxItems": MAX_SEATS,
+                       "items": {"type": "integer", "minimum": 1, "maximum": 8},
                        "description": "Countdown only: each seat's count."},
-            "names": {"type": ["array", "null"],
+            "names": {"type": ["array", "null"], "minItems": MIN_SEATS, "maxItems": MAX_SEATS,
                       "items": {"type": "string", "minLength": 1, "maxLength": MAX_NAME},
                       "description": "Each seat's name, used in the reasons (\"it is Ann's "
                       "turn\"); without them reasons say \"seat 0\", \"seat 1\"..."},

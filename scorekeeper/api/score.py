@@ -12,11 +12,13 @@ from scorekeeper.api.common import (
     json_object,
     ok_response,
     out_or_blocked,
+    out_or_blocked_schema,
     seat_cards,
 )
+from scorekeeper.api.sheet_openapi import SHEET_SCHEMA
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.scoring import HandResult, ScoringError, check_hand, score_hand
-from scorekeeper.core.sheets import GAMES, Sheet, read_sheet
+from scorekeeper.core.sheets import Sheet, read_sheet
 
 bp = Blueprint("api_score", __name__)
 
@@ -89,19 +91,6 @@ def score():
     )
 
 
-SHEET_SCHEMA = {
-    "type": "object",
-    "required": ["game"],
-    "properties": {
-        "game": {"type": "string", "enum": list(GAMES)},
-        "options": {
-            "type": "object",
-            "description": "Option keys of the rule sheet (see /rules); omitted options "
-                           "take the game's default.",
-        },
-    },
-}
-
 SCHEMAS = {
     "Sheet": SHEET_SCHEMA,
     "ScoreRequest": {
@@ -119,6 +108,7 @@ SCHEMAS = {
             "remaining": {"type": "object", "additionalProperties": {"type": "string"},
                           "description": "Cards each seat holds, e.g. \"8s kh 7d\"."},
         },
+        "anyOf": out_or_blocked_schema({"type": "string"}),
     },
     "ScoreResponse": {
         "type": "object",

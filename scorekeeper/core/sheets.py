@@ -25,6 +25,7 @@ __all__ = [
     "OPTIONS",
     "READABLE_VERSIONS",
     "SECTIONS",
+    "SHEET_KEYS",
     "SHEET_VERSION",
     "STANDARD_RULES",
     "Game",
@@ -44,6 +45,7 @@ SHEET_VERSION = 2
 READABLE_VERSIONS = (1, 2)
 LO, C8, CD = "last-one", "crazy-eights", "countdown"
 STANDARD_RULES = "standard rules"  # a sheet's summary when no option differs
+SHEET_KEYS = ("game", "options", "version")  # what :meth:`Sheet.to_dict` writes
 
 
 class SheetError(InputError):
@@ -436,9 +438,14 @@ class Sheet:
 
     @classmethod
     def from_dict(cls, data: Any) -> Sheet:
-        """Rebuild and re-validate a sheet from :meth:`to_dict` data."""
+        """Rebuild and re-validate a sheet from :meth:`to_dict` data: a key it does not
+        have (a typo such as ``option``) is refused, not read as the standard rules."""
         if not isinstance(data, Mapping):
             raise SheetError("a sheet must be an object with a game and options", "sheet")
+        for key in data:
+            if key not in SHEET_KEYS:
+                raise SheetError(f"unknown sheet key {key!r}: a sheet has "
+                                 f"{', '.join(SHEET_KEYS)}", f"sheet.{key}")
         version = data.get("version", SHEET_VERSION)
         if type(version) is not int or version not in READABLE_VERSIONS:  # not True, not 1.0
             raise SheetError(f"unsupported sheet version {version!r}", "sheet.version")
@@ -451,7 +458,8 @@ class Sheet:
 
 
 def read_sheet(data: Any, field: str = "sheet") -> Sheet:
-    """A request's ``sheet`` object (``{"game", "options"}``) as a validated sheet;
+    """A request's ``sheet`` object (``{"game", "options"}``, and ``version`` as a
+    match's answer gives it back) as a validated sheet, read as :meth:`Sheet.from_dict`;
     :class:`SheetError` names the field at fault (``sheet.options.threshold``).
 
     >>> read_sheet({"game": "last-one", "options": {"threshold": 150}})["threshold"]
@@ -460,6 +468,6 @@ def read_sheet(data: Any, field: str = "sheet") -> Sheet:
     if not isinstance(data, dict):
         raise SheetError("sheet must be an object with a game and options", field)
     try:
-        return Sheet.make(data.get("game"), data.get("options"))
+        return Sheet.from_dict(data)
     except SheetError as exc:
-        raise SheetError(exc.message, f"{field}.{exc.field}") from None
+        raise SheetError(exc.message, f"{field}.{exc.field.removeprefix('sheet.')}") from None

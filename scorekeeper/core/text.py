@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from decimal import Decimal
 
 from scorekeeper.core.errors import InputError
 
@@ -114,6 +115,21 @@ def clean_int(text: str | None, field: str, low: int | None = None,
     if high is not None and number > high:
         raise InputError(f"Must be at most {high}.", field)
     return number
+
+
+def json_number(text: str) -> int | float:
+    """A JSON number written with a fraction or an exponent, for ``json.loads``'s
+    ``parse_float``: the integer it equals when it is whole (``867.0``, ``1e3``), as
+    JSON Schema's ``integer`` reads it, else the float. Whole numbers are kept to 18
+    digits, so a huge exponent never becomes a huge integer.
+
+    >>> json_number("867.0"), json_number("1e3"), json_number("1.5"), json_number("1e400")
+    (867, 1000, 1.5, inf)
+    """
+    number = Decimal(text)
+    if number.is_finite() and number.adjusted() < 18 and number == number.to_integral_value():
+        return int(number)
+    return float(text)
 
 
 def next_colour(used: list[str]) -> str:

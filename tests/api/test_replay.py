@@ -188,7 +188,7 @@ BASE = c8([["8S", "KH", "7D", "AC", "2C"], 5, ["4S"]], "4H",
     ("sheet", "c8", "sheet"),
     ("players", 99, "players"),
     ("players", 10**40, "players"),
-    ("players", 3.0, "players"),
+    ("players", 3.5, "players"),                  # 3.0 is the whole number 3
     ("dealer", 3, "dealer"),
     ("dealer", -1, "dealer"),
     ("upcard", "XX", "upcard"),

@@ -6,7 +6,15 @@ import json
 
 import pytest
 
-from scorekeeper.core.sheets import GAMES, OPTIONS, SECTIONS, Sheet, SheetError, options_for
+from scorekeeper.core.sheets import (
+    GAMES,
+    OPTIONS,
+    SECTIONS,
+    Sheet,
+    SheetError,
+    options_for,
+    read_sheet,
+)
 
 # the rules reference's option table, written out per game: key -> default.
 LAST_ONE = {
@@ -228,6 +236,25 @@ def test_from_dict_needs_an_object(data):
     with pytest.raises(SheetError) as info:
         Sheet.from_dict(data)
     assert info.value.field == "sheet"
+
+
+@pytest.mark.parametrize("key", ["option", "name", ""])
+def test_a_key_a_sheet_lacks_is_refused_not_ignored(key):
+    # {"game": ..., "option": {...}} read as the standard rules would hide the typo
+    with pytest.raises(SheetError, match="unknown sheet key") as info:
+        Sheet.from_dict({"game": "last-one", key: {"threshold": 100}})
+    assert info.value.field == f"sheet.{key}"
+
+
+def test_a_request_sheet_is_read_as_a_stored_one():
+    assert read_sheet({"game": "countdown", "version": 1}) == Sheet.make("countdown")
+    for sheet, field in [({"game": "countdown", "version": 3}, "sheet.version"),
+                         ({"game": "countdown", "option": {}}, "sheet.option"),
+                         ({"game": "countdown", "options": {"target": 5}}, "sheet.options.target"),
+                         ({"options": {}}, "sheet.game")]:
+        with pytest.raises(SheetError) as info:
+            read_sheet(sheet)
+        assert info.value.field == field
 
 
 def test_from_dict_revalidates():

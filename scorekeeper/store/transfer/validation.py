@@ -20,7 +20,7 @@ from scorekeeper.core.cards import ALL_CARDS, JOKER, Card, CardError, parse_card
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.scoring import HandResult, ScoringError, Standings, standings
 from scorekeeper.core.sheets import LO, Sheet, SheetError
-from scorekeeper.core.text import COLOUR, clean_text, name_key
+from scorekeeper.core.text import COLOUR, clean_text, json_number, name_key
 from scorekeeper.store.projection.states import Replayed, replay_of
 
 __all__ = ["FORMAT", "VERSION", "Limits", "Plan", "Problem", "TransferError", "parse_json",
@@ -89,7 +89,7 @@ def parse_json(raw: bytes | str, limits: Limits = Limits()) -> Any:
     if len(raw) > limits.max_bytes:
         raise TransferError([Problem("", f"the file is larger than {limits.max_bytes} bytes")])
     try:
-        return json.loads(raw)
+        return json.loads(raw, parse_float=json_number)  # 867.0 is the integer 867
     except RecursionError:
         raise TransferError([Problem("", "the file is nested too deeply")]) from None
     except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError, huge integers
@@ -108,11 +108,12 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _text(value: Any, where: str, limit: int, *, empty: bool = False) -> str:
+def _text(value: Any, where: str, limit: int, *, empty: bool = False, lines: bool = True
+          ) -> str:
     if not isinstance(value, str):
         raise _Bad(where, f"must be text, not {type(value).__name__}")
     try:  # the same hygiene as the forms and the API: NFC, no control or invisible chars
-        value = clean_text(value[:limit + 1], where, limit + 1, empty=True, lines=True)
+        value = clean_text(value[:limit + 1], where, limit + 1, empty=True, lines=lines)
     except InputError as exc:
         raise _Bad(where, exc.message[:1].lower() + exc.message[1:]) from None
     if len(value) > limit or (not empty and not value.strip()):
@@ -122,7 +123,9 @@ def _text(value: Any, where: str, limit: int, *, empty: bool = False) -> str:
 
 
 def _name(value: Any, where: str) -> str:
-    return " ".join(_text(value, where, MAX_NAME).split())
+    """A name read as the pages and the API read one (white space, a tab or a vertical
+    tab too, folds to one space)."""
+    return _text(value, where, MAX_NAME, lines=False)
 
 
 def _sheet(data: Any, where: str) -> Sheet:
