@@ -1,7 +1,7 @@
 """The OpenAPI fragments of export and import: the file's schema, the paths.
 
 The ``Export`` schema is what an export answers and an import reads; what its reader
-(:mod:`scorekeeper.store.transfer.reading`) refuses beyond it needs the whole file:
+(:mod:`scorekeeper.store.transfer.validation`) refuses beyond it needs the whole file:
 hands numbered in order, each listing every seat, claimed points and results that the
 hands give, names unique once case is folded.
 """
@@ -22,7 +22,7 @@ from scorekeeper.api.common import (
 from scorekeeper.core.sheets import OPTIONS
 from scorekeeper.core.text import COLOUR
 from scorekeeper.store.transfer import FORMAT, VERSION
-from scorekeeper.store.transfer.reading import MAX_CARDS_TEXT, MAX_NAME, MAX_RULE, MAX_TEXT, UID
+from scorekeeper.store.transfer.validation import MAX_CARDS_TEXT, MAX_NAME, MAX_RULE, MAX_TEXT, UID
 
 FORMAT_PARAM = {"name": "format", "in": "query", "required": False,
                 "schema": {"type": "string", "enum": ["json", "csv"], "default": "json"},
