@@ -113,7 +113,8 @@ def _text(value: Any, where: str, limit: int, *, empty: bool = False, lines: boo
     if not isinstance(value, str):
         raise _Bad(where, f"must be text, not {type(value).__name__}")
     try:  # the same hygiene as the forms and the API: NFC, no control or invisible chars
-        value = clean_text(value[:limit + 1], where, limit + 1, empty=True, lines=lines)
+        # (the length is judged below, after trimming, in the import's own words)
+        value = clean_text(value, where, max(len(value), 1), empty=True, lines=lines)
     except InputError as exc:
         raise _Bad(where, exc.message[:1].lower() + exc.message[1:]) from None
     if len(value) > limit or (not empty and not value.strip()):

@@ -148,3 +148,20 @@ def test_spoiled_files_give_the_same_problems_or_plans_both_ways():
         assert lean == outcome(doc, lean=False), seed
         refused += isinstance(lean, list)
     assert 60 < refused < 145  # both kinds are exercised
+
+
+def test_a_name_is_measured_after_trimming_never_cut():
+    """A seat's name of the full 40 characters with spaces around it is read whole; one
+    of 41 is refused, not shortened."""
+    doc = random_document(random.Random(7), 1)
+    name = "x" * 40
+    doc["matches"][0]["seats"][0] = f"  {name} "
+    plans, _ = validate(doc)
+    assert plans[0].names[0] == name
+    doc["matches"][0]["seats"][0] = f"  {name}y "
+    try:
+        validate(doc)
+    except TransferError as refused:
+        assert "40 characters" in str(refused)
+    else:
+        raise AssertionError("a 41-character name was imported")
