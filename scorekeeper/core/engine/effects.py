@@ -194,8 +194,17 @@ def _play(game: Position, move: Move) -> int:
         game.uncalled = p
     elif game.uncalled == p:
         game.uncalled = -1
-    if in_melee:
-        game.melee = Melee(p, game.melee.aggressor)  # type: ignore[union-attr]
+    _play_effect(game, move, eff, joker, was_free)
+    return at
+
+
+def _play_effect(game: Position, move: Move, eff: Card, joker: bool, was_free: bool) -> None:
+    """What a play that does not end the hand does next: a melee goes on, a 2 passes
+    an owed draw on, or the card acts as ``eff`` (a 3 on a free play as a plain card
+    unless 3s chain)."""
+    p = move.player
+    if game.melee is not None:
+        game.melee = Melee(p, game.melee.aggressor)
         game.melee_suit = move.suit
         game.turn = game.melee.defender
     elif game.debts:
@@ -208,7 +217,6 @@ def _play(game: Position, move: Move) -> int:
             _card_effect(game, p, None)
         else:
             _card_effect(game, p, code)
-    return at
 
 
 def _pass_draw_on(game: Position, p: int) -> None:
