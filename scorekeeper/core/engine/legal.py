@@ -30,6 +30,7 @@ from scorekeeper.core.engine.facts import (
     melee_next,
     melee_pass,
     plays_open,
+    starter_naming,
     suit_naming,
     suit_to_name,
     turn_choices,
@@ -165,7 +166,7 @@ def _naming_moves(g: Position) -> list[Move]:
         return list(book.names[d])
     moves: list[Move] = []
     for c in ALL_CARDS:
-        if suit_naming(g, d, c, True, False) == "none":
+        if starter_naming(g, c) == "none":
             moves.append(Move.name(d, as_card=c))
         else:
             moves += [Move.name(d, s, c) for s in SUITS]

@@ -87,13 +87,14 @@ def draws_reason(who: str, owed: int, n: int) -> str:
     return f"{who} draws {n} cards"
 
 
-def pass_reason(g: Position, p: int, why: str) -> str:
-    """The reason for :func:`.facts.may_pass`'s answer ``why``."""
+def pass_reason(g: Position, p: int, why: str, draw: bool | None) -> str:
+    """The reason for :func:`.facts.may_pass`'s answer ``why``; ``draw`` is
+    :func:`.facts.may_draw`'s answer in the same position."""
     who = g.seat_name(p)
     if why == "decline":
         return f"{who} has drawn and may keep the playable card: the turn ends"
     if why == "playable":
-        more = " or draw" if can_draw(g) and g.variant.draw_with_playable else ""
+        more = " or draw" if draw else ""
         return (f"{who} holds a playable card: play it{more}; only a player who cannot "
                 "play passes")
     if why == "unsure-draw":
