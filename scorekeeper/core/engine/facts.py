@@ -29,6 +29,7 @@ __all__ = [
     "can_play",
     "effect_of",
     "holds",
+    "is_stuck",
     "is_two_answer",
     "joker_names",
     "may_call",
@@ -268,7 +269,9 @@ def turn_choices(g: Position, playable: Answer) -> tuple[tuple[Answer, str],
 
 def _pass_answer(drawable: bool, drawn: bool, playable: Answer) -> tuple[Answer, str]:
     """May the seat on turn pass, given whether it may still draw (cards and the
-    limit allow), whether it has drawn, and whether it can play (see :func:`may_pass`)."""
+    limit allow), whether it has drawn, and whether it can play (see :func:`may_pass`).
+    Before drawing, a seat that may not draw has nothing to draw: ``stuck`` is
+    :func:`is_stuck` then."""
     if playable:
         return (True, "decline") if drawn else (False, "playable")
     if drawable:
@@ -301,31 +304,44 @@ def may_pass(g: Position, playable: Answer) -> tuple[Answer, str]:
     return turn_choices(g, playable)[1]
 
 
-def only_pass_left(g: Position) -> bool:
-    """Whether the seat on turn certainly has nothing left but the pass, so the turn
-    moves on by itself (the rules reference "Drawing, precisely"): on a 3's free play,
-    when no card it holds may go on the 3; on a plain turn, when it can neither play
-    (or may not, having drawn) nor draw again. The one source of the forced pass: the
-    game asks it after every move and of the position it starts from.
+def only_pass_left(g: Position) -> str | None:
+    """Why the seat on turn certainly has nothing left but the pass, so the turn moves
+    on by itself (the rules reference "Drawing, precisely"); None when it has a choice.
+    On a 3's free play, ``three``: no card it holds may go on the 3. On a plain turn,
+    when it may not draw again (:func:`may_draw`) and cannot play: ``empty`` (nothing
+    is left to draw), ``drawn`` (it has drawn and may not play after drawing) or
+    ``limit`` (it has drawn as many cards as the sheet allows). The one source of the
+    forced pass: the game asks it after every move and of the position it starts from,
+    and keeps the answer with the pass it takes (``Position.passes_taken``).
 
     Only a free play or a plain turn can be left with nothing but the pass, and a seat
     that has not drawn and could draw always has a choice: that common case is
     answered first. The draw answer of :func:`turn_choices` reads what the seat holds
-    only when ``draw_with_playable`` is off, so only then is that worked out."""
+    only when ``draw_with_playable`` is off, so only then is that worked out first."""
     if g.free_play:
-        return g.phase == "free" and can_play(g, g.turn, True) is False
+        return "three" if g.phase == "free" and can_play(g, g.turn, True) is False else None
     if not g.drawn and can_draw(g):
-        return False
+        return None
     if g.phase != "turn" or suit_to_name(g):
-        return False
+        return None
     p = g.turn
-    if may_play_now(g):
+    playable = None if g.variant.draw_with_playable else can_play(g, p)
+    (draw, why), _ = turn_choices(g, playable)
+    if draw is not False:
+        return None
+    if not may_play_now(g):
+        return "empty" if why == "empty" else "drawn"
+    if playable is None:
         playable = can_play(g, p)
-        if playable is not False:
-            return False
-    else:
-        playable = None if g.variant.draw_with_playable else can_play(g, p)
-    return turn_choices(g, playable)[0][0] is False
+    return why if playable is False else None
+
+
+def is_stuck(g: Position, p: int) -> bool:
+    """Whether seat ``p``, on turn, can neither draw (nothing is left to draw) nor play
+    (:func:`can_play` is not True): before drawing it may then pass (:func:`may_pass`:
+    ``stuck``, or ``unsure-stuck`` when that depends on unseen cards), and its pass,
+    drawn or not, counts towards a blocked or jammed hand."""
+    return not can_draw(g) and can_play(g, p) is not True
 
 
 def melee_pass(g: Position) -> bool:

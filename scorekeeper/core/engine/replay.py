@@ -353,7 +353,7 @@ def replay(game: Game, events: list[list[Move]], want_moves: bool = False) -> di
     first_illegal = None
     for i, moves in enumerate(events):
         before = legal_moves_json(game) if want_moves else None
-        forced = game.forced
+        taken = game.passes_taken
         verdict, implied, ok = _judge(game, moves)
         if not ok:
             first_illegal = i
@@ -361,7 +361,8 @@ def replay(game: Game, events: list[list[Move]], want_moves: bool = False) -> di
         step["rule_url"] = rule_url(game.variant.game, verdict.rule)
         if implied:
             step["implied"] = [f"pass by {game.seat_name(seat)}" for seat in implied]
-        if game.forced and game.forced is not forced and len(game.forced) >= len(forced):
+        now = game.passes_taken
+        if now and now is not taken and len(now) >= len(taken):
             step["moved_on"] = [f"pass by {game.seat_name(seat)}" for seat in game.forced]
         if before is not None:
             step["legal_moves"] = before

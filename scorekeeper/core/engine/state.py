@@ -298,8 +298,8 @@ class Game(Position):
         pass's one source); none after a call, which leaves the turn where it was."""
         self.listed = []
         if move is None or move.kind != "call":
-            while only_pass_left(self):
-                effects.forced_pass(self)
+            while why := only_pass_left(self):
+                effects.forced_pass(self, why)
 
     push = apply
 

@@ -61,7 +61,7 @@ class Record(tuple[Any, ...]):
     rank_open = property(itemgetter(5), doc="whether the upcard's rank counted")
     free_play = property(itemgetter(6), doc="whether a 3's free play was on")
     debts = property(itemgetter(7), doc="the debts list (replaced, never changed)")
-    forced = property(itemgetter(8), doc="the seats whose pass the engine had taken")
+    passes_taken = property(itemgetter(8), doc="the passes the engine had taken")
     rare = property(itemgetter(9), doc="the rarely changing facts (shared tuple)")
     move = property(itemgetter(10), doc="the move")
 
@@ -129,7 +129,7 @@ def make(g: Position, history: list[Record], move: Move,
     last = history[-1].rare if history else None
     rare = last if rare == last else g.variant.shared(Rare(*rare))
     facts = (g.turn, g.drawn, g.passes, g.upcard_as, g.active_suit, g.rank_open,
-             g.free_play, g.debts, g.forced, rare, move)
+             g.free_play, g.debts, g.passes_taken, rare, move)
     kind = move.kind
     if kind == "draw":
         stock, pile, held = g.stock, g.pile, g.known[move.player]
@@ -157,7 +157,7 @@ def restore(g: Position, rec: Record) -> None:
     rec.take_back_cards(g)
     g.turn, g.drawn, g.passes, g.upcard_as = rec.turn, rec.drawn, rec.passes, rec.upcard_as
     g.active_suit, g.rank_open, g.free_play = rec.active_suit, rec.rank_open, rec.free_play
-    g.debts, g.forced = rec.debts, rec.forced
+    g.debts, g.passes_taken = rec.debts, rec.passes_taken
     rare = rec.rare
     g.uncalled, g.winner, g.result, g.melee = rare.uncalled, rare.winner, rare.result, rare.melee
     g.melee_suit, g.direction, g.naming, g.refills = (rare.melee_suit, rare.direction,

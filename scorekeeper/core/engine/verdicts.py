@@ -66,8 +66,7 @@ def check(g: Position, move: Move) -> Verdict:
     p = move.player
     if move.kind == "pass" and p in g.forced:
         return Verdict(True, f"{g.seat_name(p)} had nothing left but the pass, which the "
-                       "turn already took: the pass is noted",
-                       rule["draw" if can_draw(g) else "stock"])
+                       "turn already took: the pass is noted", rule[forced_reason(g, p)[1]])
     phase = g.phase
     if phase == "over":
         return Verdict(False, "the hand is over", rule["out"], "over")
