@@ -34,6 +34,7 @@ from scorekeeper.core.engine.facts import (
     suit_naming,
     suit_to_name,
     turn_choices,
+    wild_naming,
 )
 from scorekeeper.core.engine.moves import Move
 from scorekeeper.core.engine.position import Position
@@ -88,11 +89,13 @@ def _free_moves(g: Position) -> list[Move]:
 def _plays(g: Position, p: int, cards: Collection[Card], joker: bool, free: bool
            ) -> list[Move]:
     """Seat ``p``'s plays of ``cards`` (each card once: two decks hold duplicates), and
-    of a joker: each card as :func:`.facts.suit_naming` says it names a suit, looked up
-    in the move book by what that answer depends on (the seat, its wild rank and
-    whether it is the seat's last card)."""
+    of a joker: each card as :func:`.facts.suit_naming` says it names a suit. Outside a
+    melee that answer reads of the position only the seat's wild rank (through
+    :func:`.facts.effect_of`) and :func:`.facts.wild_naming`'s answer, so the plays
+    made for one seat, wild rank and answer are kept in the move book and serve every
+    position alike."""
     book = g.variant.moves
-    key = (p, g.wild[p], len(g.known[p]) + g.unknown[p] == 1)
+    key = (p, g.wild[p], wild_naming(g, p))
     plays = book.turn_plays.get(key)
     if plays is None:
         plays = book.turn_plays[key] = {}
@@ -110,21 +113,18 @@ def _plays(g: Position, p: int, cards: Collection[Card], joker: bool, free: bool
 
 
 def _joker_plays(g: Position, p: int, free: bool) -> list[Move]:
-    """A joker's plays: each card it may stand for (with each suit for a wild one; no
-    suit too when the joker is the seat's last card). They depend only on the seat, its
-    wild rank, what follows the upcard and whether it is the last card, so each such
-    situation is worked out once and then looked up in the variant's move book."""
-    v = g.variant
-    book: MoveBook = v.moves
-    anything = not v.joker_must_be_legal or (free and not v.three_matching)
-    up = g.upcard_as
-    follow = None if anything else (g.active_suit, g.rank_open and up is not None
-                                    and up.rank)
-    key = (p, g.wild[p], follow, g.hand_size(p) == 1)
+    """A joker's plays: each card it may stand for (:func:`.facts.joker_names`), with
+    each suit for a wild one and no suit too when the joker is the seat's last card
+    (:func:`.facts.suit_naming`, which reads what :func:`_plays` says). Kept in the
+    move book by those answers (jokers are rare: the names are worked out each time,
+    the moves once)."""
+    book: MoveBook = g.variant.moves
+    names = tuple(joker_names(g, p, free))
+    key = (p, g.wild[p], wild_naming(g, p), names)
     moves: list[Move] | None = book.jokers.get(key)
     if moves is None:
         moves = book.jokers[key] = []
-        for named in joker_names(g, p, free):
+        for named in names:
             moves += _named(book, p, JOKER, named, suit_naming(g, p, named, True, False))
     return moves
 
