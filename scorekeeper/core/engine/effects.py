@@ -130,17 +130,19 @@ def _start_turn(game: Position, seat: int) -> None:
     game.free_play = False
 
 
-def _card_effect(game: Position, p: int, code: str | None) -> None:
-    """What follows seat ``p`` playing a card with effect ``code`` (not going out)."""
+def _card_effect(game: Position, p: int, code: str | None, free: bool = False) -> None:
+    """What follows seat ``p`` playing a card with effect ``code`` (not going out);
+    ``free``: the card was a 3's free play, so a 3 gives another only if 3s chain."""
     if code is None:  # most cards: the next seat's turn
         game.turn, game.drawn, game.free_play = (p + game.direction) % game.players, 0, False
     elif code == "two":
         nxt = game.next_seat(p)
         _start_turn(game, nxt)
         game.debts = [*game.debts, Debt(nxt, 2, "two", 2)]
-    elif code == "three":
-        _start_turn(game, p)
-        game.free_play = True
+    elif code == "three":  # a free play, unless this 3 was one and 3s do not chain
+        again = not free or game.variant.three_chain
+        _start_turn(game, p if again else game.next_seat(p))
+        game.free_play = again
     elif code == "melee":
         defender = game.next_seat(p)
         _start_turn(game, defender)
@@ -195,17 +197,8 @@ def _play(game: Position, move: Move) -> int:
         game.uncalled = p
     elif game.uncalled == p:
         game.uncalled = -1
-    _play_effect(game, move, eff, joker, was_free)
-    return at
-
-
-def _play_effect(game: Position, move: Move, eff: Card, joker: bool, was_free: bool) -> None:
-    """What a play that does not end the hand does next: a melee goes on, a 2 passes
-    an owed draw on, or the card acts as ``eff`` (a 3 on a free play as a plain card
-    unless 3s chain)."""
-    p = move.player
-    if game.melee is not None:
-        game.melee = Melee(p, game.melee.aggressor)
+    if in_melee:
+        game.melee = Melee(p, game.melee.aggressor)  # type: ignore[union-attr]
         game.melee_suit = move.suit
         game.turn = game.melee.defender
     elif game.debts:
@@ -214,10 +207,9 @@ def _play_effect(game: Position, move: Move, eff: Card, joker: bool, was_free: b
         code = effect_of(game, eff, p, joker)
         if code is None:  # most cards: the next seat's turn
             game.turn, game.drawn = (p + game.direction) % game.players, 0
-        elif code == "three" and was_free and not game.variant.three_chain:
-            _card_effect(game, p, None)
         else:
-            _card_effect(game, p, code)
+            _card_effect(game, p, code, was_free)
+    return at
 
 
 def _pass_draw_on(game: Position, p: int) -> None:
