@@ -20,19 +20,16 @@ from scorekeeper.core.cards import card as make_card
 from scorekeeper.core.engine.book import MoveBook
 from scorekeeper.core.engine.facts import (
     can_draw,
-    can_play,
     is_two_answer,
     joker_names,
     may_call,
     may_continue_melee,
-    may_play_now,
     may_stack,
     melee_next,
     melee_pass,
     plays_open,
     starter_naming,
     suit_naming,
-    suit_to_name,
     turn_choices,
     wild_naming,
 )
@@ -49,25 +46,22 @@ def legal_moves(g: Position) -> list[Move]:
     hand's phase (:attr:`.position.Position.phase`), with the call first when
     :func:`.facts.may_call` allows it.
 
-    A plain turn (the common case) is listed here: the plays
-    :func:`.facts.may_play_now` allows, naming the starter's suit while
-    :func:`.facts.suit_to_name` says so, else the draw and the pass as
-    :func:`.facts.turn_choices` answers (listed unless refused)."""
+    A plain turn (the common case) is listed here, as :func:`.facts.turn_choices`
+    answers: the plays (:func:`.facts.plays_open`) when the seat may play now, the
+    naming of the starter's suit while it must name one first, else the draw and the
+    pass (listed unless refused)."""
     phase = g.phase
     if phase != "turn":
         moves = _PHASES[phase](g)
     else:
         p = g.turn
         book = g.variant.moves
-        if may_play_now(g):
-            playable, cards, joker = plays_open(g, p, False)
-            moves = _plays(g, p, cards, joker, False)
-        else:
-            moves, playable = [], can_play(g, p)
-        if suit_to_name(g):
+        playable, cards, joker = plays_open(g, p, False)
+        play, name, (draw_ok, _), (pass_ok, _) = turn_choices(g, playable)
+        moves = _plays(g, p, cards, joker, False) if play else []
+        if name:
             moves += book.names[p]
         else:
-            (draw_ok, _), (pass_ok, _) = turn_choices(g, playable)
             if draw_ok is not False:
                 moves.append(book.draws[p])
             if pass_ok is not False:

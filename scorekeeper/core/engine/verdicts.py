@@ -29,7 +29,6 @@ from scorekeeper.core.engine.facts import (
     is_two_answer,
     may_call,
     may_continue_melee,
-    may_draw,
     may_name_for_joker,
     may_play_card,
     may_play_now,
@@ -39,7 +38,6 @@ from scorekeeper.core.engine.facts import (
     melee_rank,
     starter_naming,
     suit_naming,
-    suit_to_name,
     turn_choices,
 )
 from scorekeeper.core.engine.moves import Move, Verdict
@@ -248,32 +246,33 @@ def _check_free_play(g: Position, move: Move) -> Verdict:
 
 
 def _check_turn(g: Position, move: Move) -> Verdict:
-    """The turn seat's play, draw or pass, before or after drawing this turn."""
-    v, p = g.variant, move.player
+    """The turn seat's play, naming, draw or pass, before or after drawing this turn,
+    as :func:`.facts.turn_choices` answers."""
+    v, p, kind = g.variant, move.player, move.kind
     if p != g.turn:
         return _check_other_seat(g, move)
-    if move.kind == "play":
-        if not may_play_now(g):
+    playable = can_play(g, p) if kind in ("draw", "pass") else None
+    may_play, name_first, draw, pass_ = turn_choices(g, playable)
+    if kind == "play":
+        if not may_play:
             return Verdict(False, f"{g.seat_name(p)} has drawn this turn, and under this "
                            "sheet a player who draws may not also play", v.rule["draw"])
         return _check_play(g, move)
-    open_suit = suit_to_name(g)
-    if move.kind == "name" and open_suit:
+    if kind == "name" and name_first:
         return _check_open_suit(g, move)
-    if move.kind not in ("draw", "pass"):
+    if kind not in ("draw", "pass"):
         return Verdict(False, "play a card, draw or pass", v.rule["turn"])
-    if open_suit:
+    if name_first:
         return Verdict(False, f"{g.seat_name(p)} first names the suit to follow on the "
                        "starter, then plays or draws", v.rule["eight"])
-    playable = can_play(g, p)
-    if move.kind == "draw":
-        allowed, why = may_draw(g, playable)
+    if kind == "draw":
+        allowed, why = draw
         verdict = Verdict(allowed, draw_reason(g, p, why), v.rule[
             "stock" if why == "empty" else "draw"], draws=1,
             assumed=(p,) if allowed is None else ())
         return verdict if allowed is False else check_draw_card(g, move, verdict)
-    (draw_too, _), (allowed, why) = turn_choices(g, playable)
-    return Verdict(allowed, pass_reason(g, p, why, draw_too),
+    allowed, why = pass_
+    return Verdict(allowed, pass_reason(g, p, why, draw[0]),
                    v.rule["stock" if why == "stuck" else "draw"],
                    assumed=(p,) if why == "unsure-stuck" else ())
 
