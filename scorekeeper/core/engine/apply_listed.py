@@ -25,12 +25,13 @@ from scorekeeper.core.engine import undo, verdicts
 from scorekeeper.core.engine.moves import Move, Verdict
 from scorekeeper.core.engine.position import Position
 
-__all__ = ["ListedVerdict", "apply_listed"]
+__all__ = ["ListedVerdict", "apply"]
 
 
 class Listing(Protocol):
     """What the fast path needs of the game: its kept listing, its undo log, taking
-    the turn on after a move, and a copy of its position."""
+    the turn on after a move, a copy of its position, and the judged way to make any
+    other move."""
 
     listed: list[Move]
     history: list[undo.Record]
@@ -39,10 +40,14 @@ class Listing(Protocol):
 
     def copy(self) -> Position: ...
 
+    def judge_and_apply(self, move: Move) -> Verdict: ...
 
-def apply_listed(game: Listing, move: Move) -> Verdict | None:
-    """Make ``move`` unjudged when it is one of the moves the game listed (the very
-    object), and return its verdict; None when it is not (judge it then)."""
+
+def apply(game: Listing, move: Move) -> Verdict:
+    """Make ``move`` and return its verdict (this is :meth:`.state.Game.apply`):
+    unjudged when it is one of the moves the game listed (the very object), else
+    through ``game.judge_and_apply``, which judges it first and raises when it is
+    refused. Both ways start here, so a simulated move makes no call to choose."""
     for made in game.listed:
         if made is move:
             history = game.history
@@ -52,7 +57,7 @@ def apply_listed(game: Listing, move: Move) -> Verdict | None:
             verdict._game, verdict._record, verdict._depth = game, history[-1], len(history)
             verdict._full = None
             return verdict
-    return None
+    return game.judge_and_apply(move)
 
 
 class ListedVerdict(Verdict):

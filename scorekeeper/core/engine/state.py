@@ -21,7 +21,7 @@ from typing import Any
 
 from scorekeeper.core.cards import Card, Deck, deck_for
 from scorekeeper.core.engine import effects, legal, setup, undo, verdicts
-from scorekeeper.core.engine.apply_listed import apply_listed
+from scorekeeper.core.engine.apply_listed import apply as apply_move
 from scorekeeper.core.engine.facts import melee_next, only_pass_left
 from scorekeeper.core.engine.moves import (
     ERRORS,
@@ -232,7 +232,7 @@ class Game(Position):
         When every card is known these moves are certainly legal: the game keeps them
         until the next move (``listed``), so asking again (:meth:`actors`,
         :meth:`summary`) copies them, and :meth:`apply` makes any of them unjudged
-        (:mod:`.apply_listed`)."""
+        (:func:`.apply_listed.apply`)."""
         listed = self.listed
         if listed:
             return [*listed]
@@ -275,15 +275,14 @@ class Game(Position):
 
     # -------------------------------------------------------------- moving
 
-    def apply(self, move: Move) -> Verdict:
-        """Make a move, or raise an :class:`IllegalMoveError` subclass carrying the
-        verdict (nothing changes then). Returns the verdict (legal may be None); a move
-        :meth:`legal_moves` listed with every card known is made unjudged
-        (:func:`.apply_listed.apply_listed`)."""
-        if self.listed:
-            made = apply_listed(self, move)
-            if made is not None:
-                return made
+    # Make a move (:func:`.apply_listed.apply`): one that legal_moves listed with every
+    # card known unjudged, any other through judge_and_apply.
+    apply = apply_move
+
+    def judge_and_apply(self, move: Move) -> Verdict:
+        """Judge a move and make it, or raise an :class:`IllegalMoveError` subclass
+        carrying the verdict (nothing changes then). Returns the verdict (legal may be
+        None). :meth:`apply` comes here for every move it cannot make unjudged."""
         verdict = verdicts.check(self, move)
         if verdict.legal is False:
             raise ERRORS[verdict.cause](move, verdict)
