@@ -315,11 +315,11 @@ def _end_melee(game: Position, defender: int) -> None:
 
 def _pass(game: Position, move: Move) -> None:
     """End the turn without playing (said, or taken as said when the next seat acted).
-    Only the pass of a plain turn by a seat that is stuck (:func:`.facts.is_stuck`)
-    counts towards a blocked/jammed hand: one who passes after drawing may keep a
-    playable card, and declining a free play or ending a melee is no such pass."""
+    Only the pass of a seat that is stuck (:func:`.facts.is_stuck`) counts towards a
+    blocked/jammed hand: one who passes after drawing may keep a playable card, and
+    declining a free play or ending a melee is no such pass."""
     p = move.player
-    stuck = game.phase == "turn" and is_stuck(game, p)
+    stuck = is_stuck(game, p)
     game.passes = game.passes + 1 if stuck else 0
     if game.melee is not None:
         _end_melee(game, p)

@@ -331,10 +331,10 @@ def only_pass_left(g: Position) -> str | None:
     answered first. The draw answer of :func:`turn_choices` reads what the seat holds
     only when ``draw_with_playable`` is off, so only then is that worked out first."""
     if g.free_play:
-        return "three" if g.phase == "free" and can_play(g, g.turn, True) is False else None
+        return "three" if g.phase() == "free" and can_play(g, g.turn, True) is False else None
     if not g.drawn and can_draw(g):
         return None
-    if g.phase != "turn":
+    if g.phase() != "turn":
         return None
     p = g.turn
     playable = None if g.variant.draw_with_playable else can_play(g, p)
@@ -349,11 +349,11 @@ def only_pass_left(g: Position) -> str | None:
 
 
 def is_stuck(g: Position, p: int) -> bool:
-    """Whether seat ``p``, on turn, can neither draw (nothing is left to draw) nor play
-    (:func:`can_play` is not True): before drawing it may then pass (:func:`may_pass`:
-    ``stuck``, or ``unsure-stuck`` when that depends on unseen cards), and its pass,
-    drawn or not, counts towards a blocked or jammed hand."""
-    return not can_draw(g) and can_play(g, p) is not True
+    """Whether seat ``p``, on a plain turn, can neither draw (nothing is left to draw)
+    nor play (:func:`can_play` is not True): before drawing it may then pass
+    (:func:`may_pass`: ``stuck``, or ``unsure-stuck`` when that depends on unseen
+    cards), and its pass, drawn or not, counts towards a blocked or jammed hand."""
+    return not can_draw(g) and g.phase() == "turn" and can_play(g, p) is not True
 
 
 def melee_pass(g: Position) -> bool:

@@ -43,14 +43,14 @@ SUITS = tuple(Suit)
 
 def legal_moves(g: Position) -> list[Move]:
     """Every move allowed now (verdict True or None), by any seat: the moves of the
-    hand's phase (:attr:`.position.Position.phase`), with the call first when
+    hand's phase (:meth:`.position.Position.phase`), with the call first when
     :func:`.facts.may_call` allows it.
 
     A plain turn (the common case) is listed here, as :func:`.facts.turn_choices`
     answers: the plays (:func:`.facts.plays_open`) when the seat may play now, the
     naming of the starter's suit while it must name one first, else the draw and the
     pass (listed unless refused)."""
-    phase = g.phase
+    phase = g.phase()
     if phase != "turn":
         moves = _PHASES[phase](g)
     else:

@@ -184,12 +184,13 @@ class Position:
             return self.melee.defender
         return self.turn
 
-    @property
     def phase(self) -> str:
         """What the hand waits for, in the order the rules settle it: ``debt`` (a seat
         owes cards, even after the hand ended), ``over``, ``naming`` (the dealer names
         the starter), ``melee``, ``free`` (a 3's free play) or ``turn`` (the seat on
-        turn plays, draws or passes). The verdicts and the listing both read it."""
+        turn plays, draws or passes). The verdicts and the listing both ask it. A
+        method, not a property: the listing asks it once a move, and a property's
+        getter costs about half as much again to call."""
         if self.debts:
             return "debt"
         if self.result is not None:

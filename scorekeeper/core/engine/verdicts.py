@@ -1,6 +1,6 @@
 """Verdicts: whether a move is allowed now, why, and which rule says so.
 
-:func:`check` reads the phase of the hand (:attr:`.position.Position.phase`): after
+:func:`check` reads the phase of the hand (:meth:`.position.Position.phase`): after
 a pass the engine already took, the hand is over, someone owes cards, the dealer names
 the starter, a melee is on, or the turn player has a free play (after a 3) or a turn
 (before or after drawing). The
@@ -58,14 +58,14 @@ __all__ = ["article", "check"]
 def check(g: Position, move: Move) -> Verdict:
     """The verdict on ``move`` in position ``g`` (which it never changes): a pass the
     engine already took, a seat that is not at the table and a call come first, then
-    the check of the hand's phase (:attr:`.position.Position.phase`, which the listing
+    the check of the hand's phase (:meth:`.position.Position.phase`, which the listing
     reads too)."""
     rule = g.variant.rule
     p = move.player
     if move.kind == "pass" and p in g.forced:
         return Verdict(True, f"{g.seat_name(p)} had nothing left but the pass, which the "
                        "turn already took: the pass is noted", rule[forced_reason(g, p)[1]])
-    phase = g.phase
+    phase = g.phase()
     if phase == "over":
         return Verdict(False, "the hand is over", rule["out"], "over")
     if not isinstance(p, int) or not 0 <= p < g.players:
