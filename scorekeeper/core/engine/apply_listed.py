@@ -54,8 +54,9 @@ def apply(game: Listing, move: Move) -> Verdict:
             undo.make(game, history, move)  # type: ignore[arg-type]
             game.move_on(move)
             verdict = ListedVerdict()  # filled here: no call frame of its own
-            verdict._game, verdict._record, verdict._depth = game, history[-1], len(history)
-            verdict._full = None
+            verdict._game = game
+            verdict._record = history[-1]
+            verdict._depth = len(history)
             return verdict
     return game.judge_and_apply(move)
 
@@ -74,18 +75,19 @@ class ListedVerdict(Verdict):
     _game: Listing
     _record: undo.Record
     _depth: int
-    _full: Verdict | None
+    _full: Verdict  # set when first judged
     if TYPE_CHECKING:
         def __init__(self) -> None: ...
     else:
-        __init__ = object.__init__  # built bare by apply_listed, which fills the slots
+        __init__ = object.__init__  # built bare by apply, which fills the slots
 
     def _judged(self) -> Verdict:
-        full = self._full
-        if full is None:
+        try:
+            return self._full
+        except AttributeError:  # first read
             full = self._full = _judge(self._game, self._record, self._depth)
             del self._game  # judged: the verdict no longer keeps the game alive
-        return full
+            return full
 
     reason = property(lambda self: self._judged().reason)
     rule = property(lambda self: self._judged().rule)

@@ -91,8 +91,8 @@ def apply(game: Position, move: Move) -> int | None:
     if due:
         n = game.variant.call_penalty
         game.debts = [Debt(prev, n, "penalty", n), *game.debts]
-    if game.debts:
-        _settle(game)
+    if game.debts and not can_draw(game):
+        _forgive(game)
     return at
 
 
@@ -353,9 +353,10 @@ def _name(game: Position, move: Move) -> None:
     _card_effect(game, dealer, None if code == "eight" else code)
 
 
-def _settle(game: Position) -> None:
-    """Forgive owed cards when nothing at all is left to draw."""
-    while game.debts and not can_draw(game):
+def _forgive(game: Position) -> None:
+    """Nothing at all is left to draw: every owed card is forgiven (a debt that ends
+    a melee may bring a 2's draw, forgiven in turn)."""
+    while game.debts:
         debt, game.debts = game.debts[0], game.debts[1:]
         _debt_done(game, debt.seat, debt.reason)
 
