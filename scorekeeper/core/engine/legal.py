@@ -86,24 +86,28 @@ def _plays(g: Position, p: int, cards: Collection[Card], joker: bool, free: bool
     of a joker: each card as :func:`.facts.suit_naming` says it names a suit. Outside a
     melee that answer reads of the position only the seat's wild rank (through
     :func:`.facts.effect_of`) and :func:`.facts.wild_naming`'s answer, so the plays
-    made for one seat, wild rank and answer are kept in the move book and serve every
-    position alike."""
+    made for one seat, wild rank and answer are kept in the move book (for every card
+    at once, the first time) and serve every position alike."""
     book = g.variant.moves
     key = (p, g.wild[p], wild_naming(g, p))
     plays = book.turn_plays.get(key)
     if plays is None:
-        plays = book.turn_plays[key] = {}
+        plays = book.turn_plays[key] = _every_play(g, p, book)
     if g.deck.decks > 1 and len(cards) > 1:
         cards = dict.fromkeys(cards)  # its keys serve as they are, in order
     moves: list[Move] = []
     for c in cards:
-        made = plays.get(c)
-        if made is None:
-            made = plays[c] = _named(book, p, c, None, suit_naming(g, p, c, False, False))
-        moves += made
+        moves += plays[c]
     if joker:
         moves += _joker_plays(g, p, free)
     return moves
+
+
+def _every_play(g: Position, p: int, book: MoveBook) -> dict[Card, list[Move]]:
+    """Seat ``p``'s plays of every card (jokers aside) as :func:`.facts.suit_naming`
+    answers in ``g``."""
+    return {c: _named(book, p, c, None, suit_naming(g, p, c, False, False))
+            for c in ALL_CARDS}
 
 
 def _joker_plays(g: Position, p: int, free: bool) -> list[Move]:
