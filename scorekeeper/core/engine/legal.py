@@ -58,7 +58,7 @@ def legal_moves(g: Position) -> list[Move]:
         book = g.variant.moves
         playable, cards, joker = plays_open(g, p, False)
         play, name, (draw_ok, _), (pass_ok, _) = turn_choices(g, playable)
-        moves = _plays(g, p, cards, joker, False) if play else []
+        moves = _plays(g, p, cards, joker, False) if play and (cards or joker) else []
         if name:
             moves += book.names[p]
         else:
