@@ -172,17 +172,16 @@ def _naming_moves(g: Position) -> list[Move]:
 
 
 def _melee_moves(g: Position) -> list[Move]:
-    """Plays of the next card up (or a joker standing for it) by every seat that may
-    continue, then the defender's draw (or pass, with nothing to draw)."""
+    """Plays of the next card up (or a joker standing for it) by every seat holding
+    one that may continue, then the defender's draw (or pass, with nothing to draw)."""
     defender = g.melee.defender  # type: ignore[union-attr]
     nxt, book = melee_next(g), g.variant.moves
     moves: list[Move] = []
     for p in range(g.players):
-        if not may_continue_melee(g, p, nxt)[0]:
-            continue
-        assert nxt is not None  # else the run has stopped at the king: nobody continues
+        held = g.known[p]
         for c in (nxt, JOKER):
-            if c in g.known[p]:
+            if c in held and may_continue_melee(g, p, nxt)[0]:
+                assert nxt is not None  # else the run stopped at the king: nobody continues
                 named = None if c is nxt else nxt
                 moves += _named(book, p, c, named, suit_naming(g, p, nxt, c is JOKER, True))
     moves.append(book.passes[defender] if melee_pass(g) else book.draws[defender])
