@@ -33,7 +33,7 @@ class Listing(Protocol):
     the turn on after a move, a copy of its position, and the judged way to make any
     other move."""
 
-    listed: list[Move]
+    listed: tuple[Move, ...]
     history: list[undo.Record]
 
     def move_on(self, move: Move | None = None) -> None: ...

@@ -253,10 +253,9 @@ def turn_choices(g: Position, playable: Answer) -> tuple[bool, bool, Explained, 
     drawn = g.drawn
     play = not drawn or v.play_after_draw
     name = g.active_suit is None and not drawn and not v.is_last_one
-    limit = v.draw_limit
     if not can_draw(g):
         return play, name, (False, "empty"), _PASSES[False, drawn > 0, playable]
-    if drawn and limit is not None and drawn >= limit:
+    if drawn and v.draw_limit is not None and drawn >= v.draw_limit:
         return play, name, (False, "limit"), _PASSES[False, True, playable]
     if v.draw_with_playable or playable is False:
         draw: Explained = (True, "draw")

@@ -81,7 +81,7 @@ class Game(Position):
         super().__init__(variant, players, dealer, deck, counts, seed, names)
         self.history: list[undo.Record] = []
         self._exact = False  # every card known, now and after any refill: see legal_moves
-        self.listed: list[Move] = []  # the moves allowed now, kept when every card is known
+        self.listed: tuple[Move, ...] = ()  # the moves allowed now, kept when every card is known
 
     # ----------------------------------------------------------------- setup
 
@@ -238,7 +238,7 @@ class Game(Position):
             return [*listed]
         moves = legal.legal_moves(self)
         if self._exact:
-            self.listed = moves[:]
+            self.listed = tuple(moves)
         return moves
 
     def actors(self) -> set[int]:
@@ -295,7 +295,7 @@ class Game(Position):
         moves listed before it and take the passes that are all the seats on turn have
         left, as far as the cards seen tell (:func:`.facts.only_pass_left`, the forced
         pass's one source); none after a call, which leaves the turn where it was."""
-        self.listed = []
+        self.listed = ()
         if move is None or move.kind != "call":
             while why := only_pass_left(self):
                 effects.forced_pass(self, why)
@@ -306,7 +306,7 @@ class Game(Position):
         """Take back the last move exactly."""
         if not self.history:
             raise IndexError("no move to undo")
-        self.listed = []
+        self.listed = ()
         undo.restore(self, self.history.pop())
 
     pop = undo
