@@ -113,9 +113,9 @@ def _every_play(g: Position, p: int, book: MoveBook) -> dict[Card, list[Move]]:
 def _joker_plays(g: Position, p: int, free: bool) -> list[Move]:
     """A joker's plays: each card it may stand for (:func:`.facts.joker_names`), with
     each suit for a wild one and no suit too when the joker is the seat's last card
-    (:func:`.facts.suit_naming`, which reads what :func:`_plays` says). Kept in the
-    move book by those answers (jokers are rare: the names are worked out each time,
-    the moves once)."""
+    (:func:`.facts.suit_naming`). Kept in the move book by the answers they depend on:
+    the names, and what a card's plays depend on (see :func:`_plays`). Jokers are rare:
+    the names are worked out each time, the moves once."""
     book: MoveBook = g.variant.moves
     names = tuple(joker_names(g, p, free))
     key = (p, g.wild[p], wild_naming(g, p), names)

@@ -1,13 +1,13 @@
 """Verdicts: whether a move is allowed now, why, and which rule says so.
 
-:func:`check` reads the phase of the hand (:meth:`.position.Position.phase`): after
-a pass the engine already took, the hand is over, someone owes cards, the dealer names
-the starter, a melee is on, or the turn player has a free play (after a 3) or a turn
-(before or after drawing). The
-questions themselves are the predicates of :mod:`.facts`, which the listing asks too;
-this module puts their answers into words. A seat acting while another is on turn is
-judged after that seat's pass, left unsaid, when the pass written out would be legal:
-on a copy of the position, and the verdict lists the pass as ``implied``.
+:func:`check` notes a pass the engine already took, then answers by the phase of the
+hand (:meth:`.position.Position.phase`): the hand is over, someone owes cards, the
+dealer names the starter, a melee is on, or the turn player has a free play (after a
+3) or a turn (before or after drawing). The questions themselves are the predicates of
+:mod:`.facts`, which the listing asks too; this module puts their answers into words.
+A seat acting while another is on turn is judged after that seat's pass, left unsaid,
+when the pass written out would be legal: on a copy of the position, and the verdict
+lists the pass as ``implied``.
 
 >>> from scorekeeper.core.engine import Game, Move, Sheet, parse_card
 >>> g = Game.start(Sheet.make("crazy-eights"), 2, 0, ["8S KH", "4H 5C"], "4S")
