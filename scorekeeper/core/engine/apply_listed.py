@@ -4,11 +4,13 @@ With every card known, :func:`.legal.legal_moves` lists only moves
 :func:`.verdicts.check` accepts, so a move taken from that very list (the move book's
 object) needs no second judgment: it is made at once, and its verdict is worked out
 only if someone reads more of it than ``legal``. Simulation makes millions of such
-moves and reads none of their reasons. What it buys, timed with the bench's playout
-loop (``tests/bench/playout.py``, 300 hands, CPU time, 2026-12-02, two runs each): with
-every move judged first instead, two-player Crazy Eights (draw_limit 5, shuffled refill)
-played 1,458–1,763 games/s against 2,581–2,868, and four-player Last One 575–593 against
-866–877: this path makes simulation about 1.7× and 1.5× as fast.
+moves and reads none of their reasons. What it buys, counted in machine instructions
+(callgrind) over the bench's playout loop (``tests/bench/playout.py``, the same 300
+hands, 2026-12-04): with every move judged first instead (each handed over as an equal
+copy), two-player Crazy Eights (draw_limit 5, shuffled refill) took 4.79 million
+instructions a hand against 2.72, and four-player Last One 11.70 million against 7.06:
+this path makes simulation about 1.7× as fast. (Timed by CPU on 2026-12-02, before
+:func:`apply` took both ways: 1.7× and 1.5×.)
 
 >>> from scorekeeper.core.engine import Game, Sheet
 >>> g = Game.deal(Sheet.make("crazy-eights"), 2, rng=3)
