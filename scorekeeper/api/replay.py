@@ -172,11 +172,17 @@ SCHEMAS = {
                       "draw); 0 for any other event."},
             "implied": {"type": "array", "items": {"type": "string"},
                         "description": "Passes the table left unsaid, taken as said "
-                        "before this event: [\"pass by seat 1\"]."},
+                        "before this event, in words: [\"pass by seat 1\"]."},
+            "implied_seats": {"type": "array", "items": {"type": "integer"},
+                              "description": "The seats (from 0) of the passes in "
+                              "`implied`, in the same order; present with it."},
             "moved_on": {"type": "array", "items": {"type": "string"},
                          "description": "Passes the engine took after this event because "
-                         "they were all those seats had left (the turn moved on); the "
-                         "pass written out next is still accepted."},
+                         "they were all those seats had left (the turn moved on), in "
+                         "words; the pass written out next is still accepted."},
+            "moved_on_seats": {"type": "array", "items": {"type": "integer"},
+                               "description": "The seats (from 0) of the passes in "
+                               "`moved_on`, in the same order; present with it."},
             "legal_moves": {"$ref": "#/components/schemas/LegalMoves"},
         },
     },
@@ -236,8 +242,9 @@ PATHS = {
                 "on by itself, in the starting position too (that step's `moved_on` lists "
                 "the pass; written out next, it is still accepted). A pass the table left "
                 "unsaid is judged as the written one when the next seat acts; that step's "
-                "`implied` lists it. What a program needs of a step is a field "
-                "(`needs_suit`, `assumed`, `draws`), never its `reason`. A malformed "
+                "`implied` lists it (`implied_seats` and `moved_on_seats` give those passes' "
+                "seats). What a program needs of a step is a field "
+                "(`needs_suit`, `assumed`, `draws`, the seats), never its `reason`. A malformed "
                 "request is a 400 whose "
                 "`error.field` names the field at fault (`events[3].play`, `hands[1]`, "
                 "`pile`, `sheet.options.twos_stack`); a body over 512 KiB is a 413."),

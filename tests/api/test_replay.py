@@ -282,6 +282,10 @@ def test_documented_in_openapi(client):
     op = doc["paths"]["/api/v1/replay"]["post"]
     assert set(op["responses"]) == {"200", "400", "413", "503"}  # 413: over the body limit
     assert "null step is replayed as if allowed" in op["description"]
+    step = doc["components"]["schemas"]["ReplayStep"]["properties"]
+    for seats in ("implied_seats", "moved_on_seats"):
+        assert step[seats]["items"] == {"type": "integer"} and "seats" in step[seats][
+            "description"]
 
 
 # ------------------------------------------ drawing, unsaid passes, the pile, owed cards
@@ -297,10 +301,12 @@ def test_the_turn_moves_on_when_only_the_pass_is_left(client):
     written = post(client, said)
     assert [s["legal"] for s in written["steps"]] == [True, True, True]
     assert written["steps"][0]["moved_on"] == ["pass by seat 1"]
-    assert "implied" not in written["steps"][2]
+    assert written["steps"][0]["moved_on_seats"] == [1]
+    assert "implied" not in written["steps"][2] and "implied_seats" not in written["steps"][2]
     result = post(client, unsaid)
     assert result["ok"] and result["steps"][0]["moved_on"] == ["pass by seat 1"]
-    assert "implied" not in result["steps"][1]
+    assert result["steps"][0]["moved_on_seats"] == [1]
+    assert "implied" not in result["steps"][1] and "moved_on" not in result["steps"][1]
     assert result["state"] == written["state"]
 
 
@@ -312,6 +318,7 @@ def test_an_unsaid_pass_after_a_draw_is_judged_as_the_written_one(client, card, 
               [{"player": 1, "draw": "7H"}, {"player": 2, "play": card}], stock=["7H"])
     step = post(client, body)["steps"][1]
     assert step["legal"] is legal and step["implied"] == ["pass by seat 1"]
+    assert step["implied_seats"] == [1] and "moved_on_seats" not in step
     assert step["cause"] == "play" and step["assumed"] == [] and not step["needs_suit"]
 
 
@@ -322,6 +329,7 @@ def test_a_declined_free_play_is_taken_as_said(client):
             "events": [{"player": 1, "play": "3H"}, {"player": 2, "play": "7H"}]}
     result = post(client, body)
     assert result["ok"] and result["steps"][1]["implied"] == ["pass by seat 1"]
+    assert result["steps"][1]["implied_seats"] == [1]
 
 
 @pytest.mark.parametrize(("pile", "stock", "field"), [

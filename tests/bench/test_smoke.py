@@ -25,6 +25,7 @@ from tests.support.cluster import ROOT
     (["engine", "--against", "openspiel", "--baseline", "/nowhere"], "--baseline: '/nowhere'"),
     (["cluster", "--phones", "0"], "--phones"),
     (["cluster", "--server", "apache"], "'apache' is not one of"),
+    (["replay", "--events", "5001"], "--events"),
 ])
 def test_a_bad_argument_is_one_line_and_exit_2(args, words):
     result = CliRunner().invoke(bench, args)
@@ -192,3 +193,22 @@ def test_history_bench_times_each_page_at_both_sizes(monkeypatch, tmp_path):
     for size in (10, 11):
         for page in ("history", "history, one player", "match record", "player page"):
             assert f"{size:>7} matches  {page:<20}" in result.output, (size, page)
+
+
+def test_replay_bench_times_the_core_and_the_route(monkeypatch, tmp_path):
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE_PATH", str(tmp_path))  # the bench sets it
+    result = CliRunner().invoke(bench, ["replay", "--events", "300", "--repeat", "2"])
+    assert result.exit_code == 0, result.output
+    for row in ("| core (300 events) |", "| route (300 events) |", "| bare route |"):
+        assert row in result.output
+
+
+def test_the_replay_benchs_log_is_one_long_legal_hand():
+    from scorekeeper.core.engine.replay import run
+    from tests.bench.replay import long_request
+
+    request = long_request(2000, seed=0)
+    answer = run(request)
+    assert answer["ok"] and len(answer["steps"]) == len(request["events"]) == 2000
+    assert not answer["state"]["over"]
+    assert {kind for event in request["events"] for kind in event} >= {"player", "play", "draw"}

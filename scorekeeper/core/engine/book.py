@@ -35,11 +35,11 @@ class MoveBook:
                            for p in range(seats))
         self.plays: dict[tuple[int, Card, Suit | None, Card | None], Move] = {}
         # A card's plays on a turn (naming each suit when it is wild, as the predicate
-        # says), by what that answer depends on: the seat, its wild rank and whether the
-        # card is its last; built card by card as first played (see legal._plays).
-        self.turn_plays: dict[tuple[int, object, bool], dict[Card, list[Move]]] = {}
-        # A joker's plays depend only on the seat, its wild rank and what follows the
-        # upcard: listed once per such situation (see legal._joker_plays).
+        # says), by what that answer depends on: the seat, its wild rank and
+        # wild_naming's answer; built card by card as first played (see legal._plays).
+        self.turn_plays: dict[tuple[int, object, str], dict[Card, list[Move]]] = {}
+        # A joker's plays by the same and the cards it may stand for (joker_names):
+        # listed once per such situation (see legal._joker_plays).
         self.jokers: dict[tuple[object, ...], list[Move]] = {}
 
     def play(self, p: int, c: Card, suit: Suit | None, named: Card | None) -> Move:

@@ -8,8 +8,8 @@ ended the hand); drawing a penalty is not such an action. Owed cards nobody can 
 player then plays, draws again or passes (the rules reference "Drawing, precisely"); a pass left
 unsaid is taken by :func:`.verdicts.check` when the next seat acts; when the engine
 knows the seat on turn may do nothing but pass, it takes that pass itself
-(:func:`forced_pass`) and the turn moves on (the seat is kept in ``forced`` until the
-next play or draw, so the pass written out is still accepted). The game asks
+(:func:`forced_pass`) and the turn moves on (the seat is kept in ``passes_taken``, with
+why, until the next play or draw, so the pass written out is still accepted). The game asks
 :func:`.facts.only_pass_left` after each move and of the position it starts from.
 
 ``game.debts`` is replaced, never changed in place, so the undo log can keep the
@@ -29,8 +29,8 @@ from collections.abc import Callable
 from scorekeeper.core.cards import Card
 from scorekeeper.core.engine.facts import (
     can_draw,
-    can_play,
     effect_of,
+    is_stuck,
     melee_rank,
     refill_order,
 )
@@ -76,12 +76,12 @@ def apply(game: Position, move: Move) -> int | None:
     Returns, for a play, where its card sat in the seat's known hand (-1: among its
     unseen cards): the undo log keeps that, and only taking the card out finds it."""
     kind = move.kind
-    if game.forced:  # rarely: only just after the engine took a pass
+    if game.passes_taken:  # rarely: only just after the engine took a pass
         if kind == "pass" and move.player in game.forced:
             _noted(game, move.player)  # a pass the engine already took, written out
             return None
         if kind != "call":
-            game.forced = ()
+            game.passes_taken = ()
     prev = game.uncalled
     due = (prev >= 0 and prev != move.player and kind in ("play", "draw")
            and not (game.debts and game.debts[0].reason == "penalty"))
@@ -91,20 +91,21 @@ def apply(game: Position, move: Move) -> int | None:
     if due:
         n = game.variant.call_penalty
         game.debts = [Debt(prev, n, "penalty", n), *game.debts]
-    if game.debts:
-        _settle(game)
+    if game.debts and not can_draw(game):
+        _forgive(game)
     return at
 
 
-def forced_pass(game: Position) -> None:
-    """Take the pass that is all the seat on turn has left: the turn moves on, and the
-    seat is kept in ``forced`` until the next play or draw. Taking such passes one
-    after another ends: each comes from a seat that can neither play nor draw
-    (counted towards a jam) or that has drawn its last card this turn, and the next
-    seat has drawn nothing yet."""
+def forced_pass(game: Position, why: str) -> None:
+    """Take the pass that is all the seat on turn has left, ``why`` being
+    :func:`.facts.only_pass_left`'s answer: the turn moves on, and the seat is kept in
+    ``passes_taken`` with why until the next play or draw. Taking such passes one after
+    another ends: each comes from a seat that can neither play nor draw (counted
+    towards a jam) or that has drawn its last card this turn, and the next seat has
+    drawn nothing yet."""
     seat = game.turn
     _pass(game, game.variant.moves.passes[seat])  # the book's pass: no new Move
-    game.forced = (*game.forced, seat)
+    game.passes_taken = (*game.passes_taken, (seat, why))
 
 
 def unsaid_pass(game: Position, seat: int) -> None:
@@ -115,10 +116,10 @@ def unsaid_pass(game: Position, seat: int) -> None:
 
 def _noted(game: Position, seat: int) -> None:
     """A written-out pass of a seat whose pass the engine took: it changes nothing
-    but the list of such seats."""
-    forced = list(game.forced)
-    forced.remove(seat)
-    game.forced = tuple(forced)
+    but the list of such passes (the seat's first one leaves it)."""
+    taken = list(game.passes_taken)
+    del taken[game.forced.index(seat)]
+    game.passes_taken = tuple(taken)
 
 
 # -------------------------------------------------------------- turns
@@ -129,17 +130,19 @@ def _start_turn(game: Position, seat: int) -> None:
     game.free_play = False
 
 
-def _card_effect(game: Position, p: int, code: str | None) -> None:
-    """What follows seat ``p`` playing a card with effect ``code`` (not going out)."""
+def _card_effect(game: Position, p: int, code: str | None, free: bool = False) -> None:
+    """What follows seat ``p`` playing a card with effect ``code`` (not going out);
+    ``free``: the card was a 3's free play, so a 3 gives another only if 3s chain."""
     if code is None:  # most cards: the next seat's turn
         game.turn, game.drawn, game.free_play = (p + game.direction) % game.players, 0, False
     elif code == "two":
         nxt = game.next_seat(p)
         _start_turn(game, nxt)
         game.debts = [*game.debts, Debt(nxt, 2, "two", 2)]
-    elif code == "three":
-        _start_turn(game, p)
-        game.free_play = True
+    elif code == "three":  # a free play, unless this 3 was one and 3s do not chain
+        again = not free or game.variant.three_chain
+        _start_turn(game, p if again else game.next_seat(p))
+        game.free_play = again
     elif code == "melee":
         defender = game.next_seat(p)
         _start_turn(game, defender)
@@ -204,10 +207,8 @@ def _play(game: Position, move: Move) -> int:
         code = effect_of(game, eff, p, joker)
         if code is None:  # most cards: the next seat's turn
             game.turn, game.drawn = (p + game.direction) % game.players, 0
-        elif code == "three" and was_free and not game.variant.three_chain:
-            _card_effect(game, p, None)
         else:
-            _card_effect(game, p, code)
+            _card_effect(game, p, code, was_free)
     return at
 
 
@@ -314,12 +315,11 @@ def _end_melee(game: Position, defender: int) -> None:
 
 def _pass(game: Position, move: Move) -> None:
     """End the turn without playing (said, or taken as said when the next seat acted).
-    Only a player who cannot play, with nothing left to draw, counts towards a
+    Only the pass of a seat that is stuck (:func:`.facts.is_stuck`) counts towards a
     blocked/jammed hand: one who passes after drawing may keep a playable card, and
     declining a free play or ending a melee is no such pass."""
     p = move.player
-    stuck = (game.melee is None and not game.free_play and not can_draw(game)
-             and can_play(game, p) is not True)
+    stuck = is_stuck(game, p)
     game.passes = game.passes + 1 if stuck else 0
     if game.melee is not None:
         _end_melee(game, p)
@@ -353,9 +353,10 @@ def _name(game: Position, move: Move) -> None:
     _card_effect(game, dealer, None if code == "eight" else code)
 
 
-def _settle(game: Position) -> None:
-    """Forgive owed cards when nothing at all is left to draw."""
-    while game.debts and not can_draw(game):
+def _forgive(game: Position) -> None:
+    """Nothing at all is left to draw: every owed card is forgiven (a debt that ends
+    a melee may bring a 2's draw, forgiven in turn)."""
+    while game.debts:
         debt, game.debts = game.debts[0], game.debts[1:]
         _debt_done(game, debt.seat, debt.reason)
 

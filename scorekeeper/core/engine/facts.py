@@ -29,6 +29,7 @@ __all__ = [
     "can_play",
     "effect_of",
     "holds",
+    "is_stuck",
     "is_two_answer",
     "joker_names",
     "may_call",
@@ -232,43 +233,42 @@ def peek(g: Position) -> Card | None:
 
 # ------------------------------------------------------------------ turns
 
-def may_play_now(g: Position) -> bool:
-    """Whether the seat on turn may play a card now: before drawing, or after drawing
-    when ``play_after_draw`` allows it."""
-    return not g.drawn or g.variant.play_after_draw
+Explained = tuple[Answer, str]  # an answer with why
 
 
-def suit_to_name(g: Position) -> bool:
-    """Whether the seat on turn must first name the suit of a starting wild (Crazy
-    Eights and Countdown: the starter is its wild rank) before it draws or passes; it
-    may instead play any card, naming the suit by playing it."""
-    return g.active_suit is None and not g.drawn and not g.variant.is_last_one
+def turn_choices(g: Position, playable: Answer) -> tuple[bool, bool, Explained, Explained]:
+    """The choices of the seat on turn on a plain turn, ``playable`` being whether it
+    can play (:func:`can_play`): may it play a card now (:func:`may_play_now`), must it
+    first name the suit of a starting wild (:func:`suit_to_name`), may it draw (again)
+    (:func:`may_draw`), and may it pass (:func:`may_pass`), the last two with why. Each
+    rule is stated here once: the listing and :func:`only_pass_left` ask them together,
+    the verdicts through those four.
 
-
-def turn_choices(g: Position, playable: Answer) -> tuple[tuple[Answer, str],
-                                                         tuple[Answer, str]]:
-    """May the seat on turn draw (again), and may it pass? ``playable`` is whether it
-    can play (:func:`can_play`). Each answer comes with why (see :func:`may_draw` and
-    :func:`may_pass`); the listing asks both at once, the verdicts one of them. The
-    one statement of the draw limit: a seat that has drawn may draw again while it
-    has drawn fewer cards this turn than the limit."""
-    v, drawn = g.variant, g.drawn
-    limit = v.draw_limit
-    below = not drawn or limit is None or drawn < limit
+    A seat plays before drawing, or after drawing when ``play_after_draw`` allows it.
+    In Crazy Eights and Countdown, when the starter is the first player's wild rank,
+    that player names its suit before it draws or passes (or plays any card, naming
+    the suit by playing it). A seat that has drawn may draw again while it has drawn
+    fewer cards this turn than the limit."""
+    v = g.variant
+    drawn = g.drawn
+    play = not drawn or v.play_after_draw
+    name = g.active_suit is None and not drawn and not v.is_last_one
     if not can_draw(g):
-        return (False, "empty"), _PASSES[False, drawn > 0, playable]
-    if not below:
-        return (False, "limit"), _PASSES[False, True, playable]
+        return play, name, (False, "empty"), _PASSES[False, drawn > 0, playable]
+    if drawn and v.draw_limit is not None and drawn >= v.draw_limit:
+        return play, name, (False, "limit"), _PASSES[False, True, playable]
     if v.draw_with_playable or playable is False:
-        draw: tuple[Answer, str] = (True, "draw")
+        draw: Explained = (True, "draw")
     else:
         draw = (False, "playable") if playable else (None, "unsure")
-    return draw, _PASSES[True, drawn > 0, playable]
+    return play, name, draw, _PASSES[True, drawn > 0, playable]
 
 
 def _pass_answer(drawable: bool, drawn: bool, playable: Answer) -> tuple[Answer, str]:
     """May the seat on turn pass, given whether it may still draw (cards and the
-    limit allow), whether it has drawn, and whether it can play (see :func:`may_pass`)."""
+    limit allow), whether it has drawn, and whether it can play (see :func:`may_pass`).
+    Before drawing, a seat that may not draw has nothing to draw: ``stuck`` is
+    :func:`is_stuck` then."""
     if playable:
         return (True, "decline") if drawn else (False, "playable")
     if drawable:
@@ -285,47 +285,74 @@ _PASSES = {(drawable, drawn, playable): _pass_answer(drawable, drawn, playable)
            for playable in (True, False, None)}
 
 
-def may_draw(g: Position, playable: Answer) -> tuple[Answer, str]:
+def may_play_now(g: Position) -> bool:
+    """Whether the seat on turn may play a card now: before drawing, or after drawing
+    when ``play_after_draw`` allows it (:func:`turn_choices`)."""
+    return turn_choices(g, None)[0]
+
+
+def suit_to_name(g: Position) -> bool:
+    """Whether the seat on turn must first name the suit of a starting wild (Crazy
+    Eights and Countdown: the starter is its wild rank) before it draws or passes; it
+    may instead play any card, naming the suit by playing it (:func:`turn_choices`)."""
+    return turn_choices(g, None)[1]
+
+
+def may_draw(g: Position, playable: Answer) -> Explained:
     """May the seat on turn draw (again)? Why not: ``empty`` (nothing to draw),
     ``limit`` (the draw limit is reached) or ``playable`` (it holds a playable card
-    and the sheet stops drawing then); ``unsure`` when that depends on unseen cards."""
-    return turn_choices(g, playable)[0]
+    and the sheet stops drawing then); ``unsure`` when that depends on unseen cards
+    (:func:`turn_choices`)."""
+    return turn_choices(g, playable)[2]
 
 
-def may_pass(g: Position, playable: Answer) -> tuple[Answer, str]:
+def may_pass(g: Position, playable: Answer) -> Explained:
     """May the seat on turn pass? After drawing, to keep a playable card
     (``decline``) or when it may draw no more (``drawn-out``); before drawing, only
     with nothing to draw and nothing to play (``stuck``). Why not: ``playable``
     (play it), ``may-draw`` (it may still draw, and before drawing nobody passes);
-    ``unsure`` when that depends on unseen cards."""
-    return turn_choices(g, playable)[1]
+    ``unsure`` when that depends on unseen cards (:func:`turn_choices`)."""
+    return turn_choices(g, playable)[3]
 
 
-def only_pass_left(g: Position) -> bool:
-    """Whether the seat on turn certainly has nothing left but the pass, so the turn
-    moves on by itself (the rules reference "Drawing, precisely"): on a 3's free play,
-    when no card it holds may go on the 3; on a plain turn, when it can neither play
-    (or may not, having drawn) nor draw again. The one source of the forced pass: the
-    game asks it after every move and of the position it starts from.
+def only_pass_left(g: Position) -> str | None:
+    """Why the seat on turn certainly has nothing left but the pass, so the turn moves
+    on by itself (the rules reference "Drawing, precisely"); None when it has a choice.
+    On a 3's free play, ``three``: no card it holds may go on the 3. On a plain turn,
+    when it may not draw again (:func:`may_draw`) and cannot play: ``empty`` (nothing
+    is left to draw), ``drawn`` (it has drawn and may not play after drawing) or
+    ``limit`` (it has drawn as many cards as the sheet allows). The one source of the
+    forced pass: the game asks it after every move and of the position it starts from,
+    and keeps the answer with the pass it takes (``Position.passes_taken``).
 
     Only a free play or a plain turn can be left with nothing but the pass, and a seat
     that has not drawn and could draw always has a choice: that common case is
     answered first. The draw answer of :func:`turn_choices` reads what the seat holds
-    only when ``draw_with_playable`` is off, so only then is that worked out."""
+    only when ``draw_with_playable`` is off, so only then is that worked out first."""
     if g.free_play:
-        return g.phase == "free" and can_play(g, g.turn, True) is False
+        return "three" if g.phase() == "free" and can_play(g, g.turn, True) is False else None
     if not g.drawn and can_draw(g):
-        return False
-    if g.phase != "turn" or suit_to_name(g):
-        return False
+        return None
+    if g.phase() != "turn":
+        return None
     p = g.turn
-    if may_play_now(g):
+    playable = None if g.variant.draw_with_playable else can_play(g, p)
+    play, name, (draw, why), _ = turn_choices(g, playable)
+    if name or draw is not False:
+        return None
+    if not play:
+        return "empty" if why == "empty" else "drawn"
+    if playable is None:
         playable = can_play(g, p)
-        if playable is not False:
-            return False
-    else:
-        playable = None if g.variant.draw_with_playable else can_play(g, p)
-    return turn_choices(g, playable)[0][0] is False
+    return why if playable is False else None
+
+
+def is_stuck(g: Position, p: int) -> bool:
+    """Whether seat ``p``, on a plain turn, can neither draw (nothing is left to draw)
+    nor play (:func:`can_play` is not True): before drawing it may then pass
+    (:func:`may_pass`: ``stuck``, or ``unsure-stuck`` when that depends on unseen
+    cards), and its pass, drawn or not, counts towards a blocked or jammed hand."""
+    return not can_draw(g) and g.phase() == "turn" and can_play(g, p) is not True
 
 
 def melee_pass(g: Position) -> bool:

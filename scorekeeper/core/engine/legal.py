@@ -20,19 +20,18 @@ from scorekeeper.core.cards import card as make_card
 from scorekeeper.core.engine.book import MoveBook
 from scorekeeper.core.engine.facts import (
     can_draw,
-    can_play,
     is_two_answer,
     joker_names,
     may_call,
     may_continue_melee,
-    may_play_now,
     may_stack,
     melee_next,
     melee_pass,
     plays_open,
+    starter_naming,
     suit_naming,
-    suit_to_name,
     turn_choices,
+    wild_naming,
 )
 from scorekeeper.core.engine.moves import Move
 from scorekeeper.core.engine.position import Position
@@ -44,28 +43,25 @@ SUITS = tuple(Suit)
 
 def legal_moves(g: Position) -> list[Move]:
     """Every move allowed now (verdict True or None), by any seat: the moves of the
-    hand's phase (:attr:`.position.Position.phase`), with the call first when
+    hand's phase (:meth:`.position.Position.phase`), with the call first when
     :func:`.facts.may_call` allows it.
 
-    A plain turn (the common case) is listed here: the plays
-    :func:`.facts.may_play_now` allows, naming the starter's suit while
-    :func:`.facts.suit_to_name` says so, else the draw and the pass as
-    :func:`.facts.turn_choices` answers (listed unless refused)."""
-    phase = g.phase
+    A plain turn (the common case) is listed here, as :func:`.facts.turn_choices`
+    answers: the plays (:func:`.facts.plays_open`) when the seat may play now, the
+    naming of the starter's suit while it must name one first, else the draw and the
+    pass (listed unless refused)."""
+    phase = g.phase()
     if phase != "turn":
         moves = _PHASES[phase](g)
     else:
         p = g.turn
         book = g.variant.moves
-        if may_play_now(g):
-            playable, cards, joker = plays_open(g, p, False)
-            moves = _plays(g, p, cards, joker, False)
-        else:
-            moves, playable = [], can_play(g, p)
-        if suit_to_name(g):
+        playable, cards, joker = plays_open(g, p, False)
+        play, name, (draw_ok, _), (pass_ok, _) = turn_choices(g, playable)
+        moves = _plays(g, p, cards, joker, False) if play and (cards or joker) else []
+        if name:
             moves += book.names[p]
         else:
-            (draw_ok, _), (pass_ok, _) = turn_choices(g, playable)
             if draw_ok is not False:
                 moves.append(book.draws[p])
             if pass_ok is not False:
@@ -87,43 +83,46 @@ def _free_moves(g: Position) -> list[Move]:
 def _plays(g: Position, p: int, cards: Collection[Card], joker: bool, free: bool
            ) -> list[Move]:
     """Seat ``p``'s plays of ``cards`` (each card once: two decks hold duplicates), and
-    of a joker: each card as :func:`.facts.suit_naming` says it names a suit, looked up
-    in the move book by what that answer depends on (the seat, its wild rank and
-    whether it is the seat's last card)."""
+    of a joker: each card as :func:`.facts.suit_naming` says it names a suit. Outside a
+    melee that answer reads of the position only the seat's wild rank (through
+    :func:`.facts.effect_of`) and :func:`.facts.wild_naming`'s answer, so the plays
+    made for one seat, wild rank and answer are kept in the move book (for every card
+    at once, the first time) and serve every position alike."""
     book = g.variant.moves
-    key = (p, g.wild[p], len(g.known[p]) + g.unknown[p] == 1)
+    key = (p, g.wild[p], wild_naming(g, p))
     plays = book.turn_plays.get(key)
     if plays is None:
-        plays = book.turn_plays[key] = {}
+        plays = book.turn_plays[key] = _every_play(g, p, book)
     if g.deck.decks > 1 and len(cards) > 1:
         cards = dict.fromkeys(cards)  # its keys serve as they are, in order
     moves: list[Move] = []
     for c in cards:
-        made = plays.get(c)
-        if made is None:
-            made = plays[c] = _named(book, p, c, None, suit_naming(g, p, c, False, False))
-        moves += made
+        moves += plays[c]
     if joker:
         moves += _joker_plays(g, p, free)
     return moves
 
 
+def _every_play(g: Position, p: int, book: MoveBook) -> dict[Card, list[Move]]:
+    """Seat ``p``'s plays of every card (jokers aside) as :func:`.facts.suit_naming`
+    answers in ``g``."""
+    return {c: _named(book, p, c, None, suit_naming(g, p, c, False, False))
+            for c in ALL_CARDS}
+
+
 def _joker_plays(g: Position, p: int, free: bool) -> list[Move]:
-    """A joker's plays: each card it may stand for (with each suit for a wild one; no
-    suit too when the joker is the seat's last card). They depend only on the seat, its
-    wild rank, what follows the upcard and whether it is the last card, so each such
-    situation is worked out once and then looked up in the variant's move book."""
-    v = g.variant
-    book: MoveBook = v.moves
-    anything = not v.joker_must_be_legal or (free and not v.three_matching)
-    up = g.upcard_as
-    follow = None if anything else (g.active_suit, g.rank_open and up is not None
-                                    and up.rank)
-    key = (p, g.wild[p], follow, g.hand_size(p) == 1)
+    """A joker's plays: each card it may stand for (:func:`.facts.joker_names`), with
+    each suit for a wild one and no suit too when the joker is the seat's last card
+    (:func:`.facts.suit_naming`). Kept in the move book by the answers they depend on:
+    the names, and what a card's plays depend on (see :func:`_plays`). Jokers are rare:
+    the names are worked out each time, the moves once."""
+    book: MoveBook = g.variant.moves
+    names = tuple(joker_names(g, p, free))
+    key = (p, g.wild[p], wild_naming(g, p), names)
     moves: list[Move] | None = book.jokers.get(key)
     if moves is None:
         moves = book.jokers[key] = []
-        for named in joker_names(g, p, free):
+        for named in names:
             moves += _named(book, p, JOKER, named, suit_naming(g, p, named, True, False))
     return moves
 
@@ -165,7 +164,7 @@ def _naming_moves(g: Position) -> list[Move]:
         return list(book.names[d])
     moves: list[Move] = []
     for c in ALL_CARDS:
-        if suit_naming(g, d, c, True, False) == "none":
+        if starter_naming(g, c) == "none":
             moves.append(Move.name(d, as_card=c))
         else:
             moves += [Move.name(d, s, c) for s in SUITS]
@@ -173,17 +172,16 @@ def _naming_moves(g: Position) -> list[Move]:
 
 
 def _melee_moves(g: Position) -> list[Move]:
-    """Plays of the next card up (or a joker standing for it) by every seat that may
-    continue, then the defender's draw (or pass, with nothing to draw)."""
+    """Plays of the next card up (or a joker standing for it) by every seat holding
+    one that may continue, then the defender's draw (or pass, with nothing to draw)."""
     defender = g.melee.defender  # type: ignore[union-attr]
     nxt, book = melee_next(g), g.variant.moves
     moves: list[Move] = []
     for p in range(g.players):
-        if not may_continue_melee(g, p, nxt)[0]:
-            continue
-        assert nxt is not None  # else the run has stopped at the king: nobody continues
+        held = g.known[p]
         for c in (nxt, JOKER):
-            if c in g.known[p]:
+            if c in held and may_continue_melee(g, p, nxt)[0]:
+                assert nxt is not None  # else the run stopped at the king: nobody continues
                 named = None if c is nxt else nxt
                 moves += _named(book, p, c, named, suit_naming(g, p, nxt, c is JOKER, True))
     moves.append(book.passes[defender] if melee_pass(g) else book.draws[defender])

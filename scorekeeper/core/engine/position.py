@@ -59,16 +59,17 @@ class Snapshot(NamedTuple):
     winner: int | None
     result: str | None
     refills: int
-    forced: tuple[int, ...]
+    passes_taken: tuple[tuple[int, str], ...]
 
 
 class Position:
     """One hand's position. Seats are numbered from 0 clockwise; ``direction`` is 1
     (clockwise) or -1. ``stock`` and ``pile`` are lists with the top card last; None
     marks a card nobody has seen. ``variant`` is the sheet's facts
-    (:class:`~.variant.Variant`); ``wild`` each seat's wild rank. ``forced`` lists the
-    seats whose pass the engine took since the last play or draw (their turn had
-    nothing else left), so a pass the table writes out for them is still accepted.
+    (:class:`~.variant.Variant`); ``wild`` each seat's wild rank. ``passes_taken`` lists
+    the passes the engine took since the last play or draw, each as the seat and why
+    its turn had nothing else left (:func:`.facts.only_pass_left`'s answer), so a pass
+    the table writes out for them is still accepted (``forced``: those seats).
 
     Attributes are plain and public for speed and for tests; the effects and the undo
     log change them, nothing else.
@@ -82,7 +83,6 @@ class Position:
         "deck",
         "direction",
         "drawn",
-        "forced",
         "free_play",
         "known",
         "known_stock",
@@ -91,6 +91,7 @@ class Position:
         "names",
         "naming",
         "passes",
+        "passes_taken",
         "pile",
         "players",
         "rank_open",
@@ -140,7 +141,7 @@ class Position:
         self.winner: int | None = None
         self.result: str | None = None
         self.refills = 0
-        self.forced: tuple[int, ...] = ()
+        self.passes_taken: tuple[tuple[int, str], ...] = ()
 
     def copy(self) -> Position:
         """A copy of this position with lists of its own (cards are frozen and debts
@@ -164,6 +165,12 @@ class Position:
         return self.result is not None and not self.debts
 
     @property
+    def forced(self) -> tuple[int, ...]:
+        """The seats whose pass the engine took since the last play or draw, in order
+        (see ``passes_taken``)."""
+        return tuple(seat for seat, _ in self.passes_taken)
+
+    @property
     def current_player(self) -> int | None:
         """The seat that must act next (None when the hand is over). In a melee this
         is the defender; others may still play out of turn."""
@@ -177,12 +184,13 @@ class Position:
             return self.melee.defender
         return self.turn
 
-    @property
     def phase(self) -> str:
         """What the hand waits for, in the order the rules settle it: ``debt`` (a seat
         owes cards, even after the hand ended), ``over``, ``naming`` (the dealer names
         the starter), ``melee``, ``free`` (a 3's free play) or ``turn`` (the seat on
-        turn plays, draws or passes). The verdicts and the listing both read it."""
+        turn plays, draws or passes). The verdicts and the listing both ask it. A
+        method, not a property: the listing asks it once a move, and a property's
+        getter costs about half as much again to call."""
         if self.debts:
             return "debt"
         if self.result is not None:
@@ -216,4 +224,4 @@ class Position:
                         self.pile[:], self.upcard_as, self.active_suit, self.rank_open,
                         self.turn, self.direction, self.debts[:], self.melee, self.melee_suit,
                         self.free_play, self.drawn, self.naming, self.uncalled, self.passes,
-                        self.winner, self.result, self.refills, self.forced)
+                        self.winner, self.result, self.refills, self.passes_taken)

@@ -40,7 +40,9 @@ moves on (``current_player`` is the next seat), in the position the request star
 from too; the pass written out afterwards is still accepted. A pass the table left
 unsaid (a drawn card kept, a 3's free play declined...) is judged as the written one
 when the next seat acts; that step lists it in ``implied``. Each step carries the
-verdict's fields: ``needs_suit``, ``assumed`` (seats) and ``draws``.
+verdict's fields: ``needs_suit``, ``assumed`` (seats) and ``draws``; the passes in
+``implied`` and ``moved_on`` (words) are also listed by seat, in ``implied_seats`` and
+``moved_on_seats``.
 
 ``situation`` fields: ``turn`` (default: left of the dealer), ``direction`` (1
 clockwise, -1), ``upcard_as`` (what a joker upcard stands for), ``active_suit``
@@ -345,15 +347,16 @@ def replay(game: Game, events: list[list[Move]], want_moves: bool = False) -> di
 
     A move the engine cannot rule on (``legal`` None: it depends on cards nobody saw)
     is applied as if allowed, since the table saw it happen. A step whose event came
-    after a pass the table left unsaid lists it in ``implied`` ("pass by seat 1"); a
-    step after which the engine took the pass of a seat with nothing else left (the
-    turn moved on) lists it in ``moved_on``.
+    after a pass the table left unsaid lists it in ``implied`` ("pass by seat 1") and
+    its seat in ``implied_seats``; a step after which the engine took the pass of a
+    seat with nothing else left (the turn moved on) lists it in ``moved_on`` and
+    ``moved_on_seats``.
     """
     steps: list[dict[str, Any]] = []
     first_illegal = None
     for i, moves in enumerate(events):
         before = legal_moves_json(game) if want_moves else None
-        forced = game.forced
+        taken = game.passes_taken
         verdict, implied, ok = _judge(game, moves)
         if not ok:
             first_illegal = i
@@ -361,8 +364,11 @@ def replay(game: Game, events: list[list[Move]], want_moves: bool = False) -> di
         step["rule_url"] = rule_url(game.variant.game, verdict.rule)
         if implied:
             step["implied"] = [f"pass by {game.seat_name(seat)}" for seat in implied]
-        if game.forced and game.forced is not forced and len(game.forced) >= len(forced):
+            step["implied_seats"] = implied
+        now = game.passes_taken
+        if now and now is not taken and len(now) >= len(taken):
             step["moved_on"] = [f"pass by {game.seat_name(seat)}" for seat in game.forced]
+            step["moved_on_seats"] = list(game.forced)
         if before is not None:
             step["legal_moves"] = before
         steps.append(step)

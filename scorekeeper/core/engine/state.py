@@ -21,7 +21,7 @@ from typing import Any
 
 from scorekeeper.core.cards import Card, Deck, deck_for
 from scorekeeper.core.engine import effects, legal, setup, undo, verdicts
-from scorekeeper.core.engine.apply_listed import apply_listed
+from scorekeeper.core.engine.apply_listed import apply as apply_move
 from scorekeeper.core.engine.facts import melee_next, only_pass_left
 from scorekeeper.core.engine.moves import (
     ERRORS,
@@ -81,7 +81,7 @@ class Game(Position):
         super().__init__(variant, players, dealer, deck, counts, seed, names)
         self.history: list[undo.Record] = []
         self._exact = False  # every card known, now and after any refill: see legal_moves
-        self.listed: list[Move] = []  # the moves allowed now, kept when every card is known
+        self.listed: tuple[Move, ...] = ()  # the moves allowed now, kept when every card is known
 
     # ----------------------------------------------------------------- setup
 
@@ -232,13 +232,13 @@ class Game(Position):
         When every card is known these moves are certainly legal: the game keeps them
         until the next move (``listed``), so asking again (:meth:`actors`,
         :meth:`summary`) copies them, and :meth:`apply` makes any of them unjudged
-        (:mod:`.apply_listed`)."""
+        (:func:`.apply_listed.apply`)."""
         listed = self.listed
         if listed:
             return [*listed]
         moves = legal.legal_moves(self)
         if self._exact:
-            self.listed = moves[:]
+            self.listed = tuple(moves)
         return moves
 
     def actors(self) -> set[int]:
@@ -275,15 +275,14 @@ class Game(Position):
 
     # -------------------------------------------------------------- moving
 
-    def apply(self, move: Move) -> Verdict:
-        """Make a move, or raise an :class:`IllegalMoveError` subclass carrying the
-        verdict (nothing changes then). Returns the verdict (legal may be None); a move
-        :meth:`legal_moves` listed with every card known is made unjudged
-        (:func:`.apply_listed.apply_listed`)."""
-        if self.listed:
-            made = apply_listed(self, move)
-            if made is not None:
-                return made
+    # Make a move (:func:`.apply_listed.apply`): one that legal_moves listed with every
+    # card known unjudged, any other through judge_and_apply.
+    apply = apply_move
+
+    def judge_and_apply(self, move: Move) -> Verdict:
+        """Judge a move and make it, or raise an :class:`IllegalMoveError` subclass
+        carrying the verdict (nothing changes then). Returns the verdict (legal may be
+        None). :meth:`apply` comes here for every move it cannot make unjudged."""
         verdict = verdicts.check(self, move)
         if verdict.legal is False:
             raise ERRORS[verdict.cause](move, verdict)
@@ -296,10 +295,10 @@ class Game(Position):
         moves listed before it and take the passes that are all the seats on turn have
         left, as far as the cards seen tell (:func:`.facts.only_pass_left`, the forced
         pass's one source); none after a call, which leaves the turn where it was."""
-        self.listed = []
+        self.listed = ()
         if move is None or move.kind != "call":
-            while only_pass_left(self):
-                effects.forced_pass(self)
+            while why := only_pass_left(self):
+                effects.forced_pass(self, why)
 
     push = apply
 
@@ -307,7 +306,7 @@ class Game(Position):
         """Take back the last move exactly."""
         if not self.history:
             raise IndexError("no move to undo")
-        self.listed = []
+        self.listed = ()
         undo.restore(self, self.history.pop())
 
     pop = undo

@@ -20,7 +20,7 @@ True
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import Any, NamedTuple
+from typing import Any
 
 from scorekeeper.core.engine import effects
 from scorekeeper.core.engine.moves import Move
@@ -29,18 +29,22 @@ from scorekeeper.core.engine.position import Position
 __all__ = ["Rare", "Record", "make", "restore"]
 
 
-class Rare(NamedTuple):
+class Rare(tuple[Any, ...]):
     """The facts a move rarely changes, as they were before it: one tuple per value,
-    shared by the records of every game under a variant (``Variant.shared``)."""
+    shared by the records of every game under a variant (``Variant.shared``). Like
+    :class:`Record`, a tuple with named fields built in one step from the plain tuple
+    of its values (a named tuple's constructor is a Python call)."""
 
-    uncalled: int
-    winner: int | None
-    result: str | None
-    melee: Any
-    melee_suit: Any
-    direction: int
-    naming: bool
-    refills: int
+    __slots__ = ()
+
+    uncalled = property(itemgetter(0), doc="the seat that had a call to make (-1: none)")
+    winner = property(itemgetter(1), doc="who had gone out")
+    result = property(itemgetter(2), doc="how the hand had ended, if it had")
+    melee = property(itemgetter(3), doc="the melee running")
+    melee_suit = property(itemgetter(4), doc="the suit named in the melee")
+    direction = property(itemgetter(5), doc="1 clockwise, -1 counter-clockwise")
+    naming = property(itemgetter(6), doc="whether the dealer was to name the starter")
+    refills = property(itemgetter(7), doc="refills of the stock so far")
 
 
 class Record(tuple[Any, ...]):
@@ -61,7 +65,7 @@ class Record(tuple[Any, ...]):
     rank_open = property(itemgetter(5), doc="whether the upcard's rank counted")
     free_play = property(itemgetter(6), doc="whether a 3's free play was on")
     debts = property(itemgetter(7), doc="the debts list (replaced, never changed)")
-    forced = property(itemgetter(8), doc="the seats whose pass the engine had taken")
+    passes_taken = property(itemgetter(8), doc="the passes the engine had taken")
     rare = property(itemgetter(9), doc="the rarely changing facts (shared tuple)")
     move = property(itemgetter(10), doc="the move")
 
@@ -127,9 +131,9 @@ def make(g: Position, history: list[Record], move: Move,
     rare = (g.uncalled, g.winner, g.result, g.melee, g.melee_suit, g.direction, g.naming,
             g.refills)
     last = history[-1].rare if history else None
-    rare = last if rare == last else g.variant.shared(Rare(*rare))
+    rare = last if rare == last else g.variant.shared(Rare(rare))
     facts = (g.turn, g.drawn, g.passes, g.upcard_as, g.active_suit, g.rank_open,
-             g.free_play, g.debts, g.forced, rare, move)
+             g.free_play, g.debts, g.passes_taken, rare, move)
     kind = move.kind
     if kind == "draw":
         stock, pile, held = g.stock, g.pile, g.known[move.player]
@@ -157,7 +161,7 @@ def restore(g: Position, rec: Record) -> None:
     rec.take_back_cards(g)
     g.turn, g.drawn, g.passes, g.upcard_as = rec.turn, rec.drawn, rec.passes, rec.upcard_as
     g.active_suit, g.rank_open, g.free_play = rec.active_suit, rec.rank_open, rec.free_play
-    g.debts, g.forced = rec.debts, rec.forced
+    g.debts, g.passes_taken = rec.debts, rec.passes_taken
     rare = rec.rare
     g.uncalled, g.winner, g.result, g.melee = rare.uncalled, rare.winner, rare.result, rare.melee
     g.melee_suit, g.direction, g.naming, g.refills = (rare.melee_suit, rare.direction,

@@ -1,12 +1,13 @@
 """Verdicts: whether a move is allowed now, why, and which rule says so.
 
-:func:`check` reads the phase of the hand in order: a pass the engine already took;
-the hand is over; someone owes cards; the dealer names the starter; a melee is on;
-then the turn player's free play (after a 3) or turn (before or after drawing). The
-questions themselves are the predicates of :mod:`.facts`, which the listing asks too;
-this module puts their answers into words. A seat acting while another is on turn is
-judged after that seat's pass, left unsaid, when the pass written out would be legal:
-on a copy of the position, and the verdict lists the pass as ``implied``.
+:func:`check` notes a pass the engine already took, then answers by the phase of the
+hand (:meth:`.position.Position.phase`): the hand is over, someone owes cards, the
+dealer names the starter, a melee is on, or the turn player has a free play (after a
+3) or a turn (before or after drawing). The questions themselves are the predicates of
+:mod:`.facts`, which the listing asks too; this module puts their answers into words.
+A seat acting while another is on turn is judged after that seat's pass, left unsaid,
+when the pass written out would be legal: on a copy of the position, and the verdict
+lists the pass as ``implied``.
 
 >>> from scorekeeper.core.engine import Game, Move, Sheet, parse_card
 >>> g = Game.start(Sheet.make("crazy-eights"), 2, 0, ["8S KH", "4H 5C"], "4S")
@@ -17,6 +18,8 @@ on a copy of the position, and the verdict lists the pass as ``implied``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from scorekeeper.core.cards import JOKER, Card
 from scorekeeper.core.engine import effects
 from scorekeeper.core.engine.facts import (
@@ -26,9 +29,7 @@ from scorekeeper.core.engine.facts import (
     is_two_answer,
     may_call,
     may_continue_melee,
-    may_draw,
     may_name_for_joker,
-    may_pass,
     may_play_card,
     may_play_now,
     may_stack,
@@ -37,7 +38,7 @@ from scorekeeper.core.engine.facts import (
     melee_rank,
     starter_naming,
     suit_naming,
-    suit_to_name,
+    turn_choices,
 )
 from scorekeeper.core.engine.moves import Move, Verdict
 from scorekeeper.core.engine.position import Position
@@ -55,30 +56,23 @@ __all__ = ["article", "check"]
 
 
 def check(g: Position, move: Move) -> Verdict:
-    """The verdict on ``move`` in position ``g`` (which it never changes)."""
+    """The verdict on ``move`` in position ``g`` (which it never changes): a pass the
+    engine already took, a seat that is not at the table and a call come first, then
+    the check of the hand's phase (:meth:`.position.Position.phase`, which the listing
+    reads too)."""
     rule = g.variant.rule
     p = move.player
     if move.kind == "pass" and p in g.forced:
         return Verdict(True, f"{g.seat_name(p)} had nothing left but the pass, which the "
-                       "turn already took: the pass is noted",
-                       rule["draw" if can_draw(g) else "stock"])
-    if g.is_over:
+                       "turn already took: the pass is noted", rule[forced_reason(g, p)[1]])
+    phase = g.phase()
+    if phase == "over":
         return Verdict(False, "the hand is over", rule["out"], "over")
     if not isinstance(p, int) or not 0 <= p < g.players:
         return Verdict(False, f"there is no seat {p!r} at this table", rule["turn"], "turn")
     if move.kind == "call":
         return _check_call(g, p)
-    if g.debts:
-        return _check_debt(g, move)
-    if g.naming:
-        return _check_naming(g, move)
-    if g.melee is not None:
-        return _check_melee(g, move)
-    if p != g.turn:
-        return _check_other_seat(g, move)
-    if g.free_play:
-        return _check_free_play(g, move)
-    return _check_turn(g, move)
+    return _CHECKS[phase](g, move)
 
 
 def _check_other_seat(g: Position, move: Move) -> Verdict:
@@ -120,7 +114,7 @@ def _wrong_turn(g: Position, p: int) -> Verdict:
         return Verdict(False, head, v.rule["turn"], "turn")
     playable = can_play(g, turn)
     if g.drawn:
-        left = "play or pass" if playable and v.play_after_draw else "draw again"
+        left = "play or pass" if playable and may_play_now(g) else "draw again"
         return Verdict(False, f"{head}: {on_turn} has drawn and may still {left}",
                        v.rule["draw"], "turn")
     if playable is False and can_draw(g):
@@ -240,6 +234,9 @@ def _check_melee_play(g: Position, move: Move, rule: str) -> Verdict:
 
 
 def _check_free_play(g: Position, move: Move) -> Verdict:
+    """The turn seat's free card on a 3, or its pass declining it."""
+    if move.player != g.turn:
+        return _check_other_seat(g, move)
     rule = g.variant.rule["three"]
     if move.kind == "pass":
         return Verdict(True, "declining the free play ends the turn", rule)
@@ -249,31 +246,34 @@ def _check_free_play(g: Position, move: Move) -> Verdict:
 
 
 def _check_turn(g: Position, move: Move) -> Verdict:
-    """The turn seat's play, draw or pass, before or after drawing this turn."""
-    v, p = g.variant, move.player
-    if move.kind == "play":
-        if not may_play_now(g):
+    """The turn seat's play, naming, draw or pass, before or after drawing this turn,
+    as :func:`.facts.turn_choices` answers."""
+    v, p, kind = g.variant, move.player, move.kind
+    if p != g.turn:
+        return _check_other_seat(g, move)
+    playable = can_play(g, p) if kind in ("draw", "pass") else None
+    may_play, name_first, draw, pass_ = turn_choices(g, playable)
+    if kind == "play":
+        if not may_play:
             return Verdict(False, f"{g.seat_name(p)} has drawn this turn, and under this "
                            "sheet a player who draws may not also play", v.rule["draw"])
         return _check_play(g, move)
-    open_suit = suit_to_name(g)
-    if move.kind == "name" and open_suit:
+    if kind == "name" and name_first:
         return _check_open_suit(g, move)
-    if move.kind not in ("draw", "pass"):
+    if kind not in ("draw", "pass"):
         return Verdict(False, "play a card, draw or pass", v.rule["turn"])
-    if open_suit:
+    if name_first:
         return Verdict(False, f"{g.seat_name(p)} first names the suit to follow on the "
                        "starter, then plays or draws", v.rule["eight"])
-    playable = can_play(g, p)
-    if move.kind == "draw":
-        allowed, why = may_draw(g, playable)
+    if kind == "draw":
+        allowed, why = draw
         verdict = Verdict(allowed, draw_reason(g, p, why), v.rule[
             "stock" if why == "empty" else "draw"], draws=1,
             assumed=(p,) if allowed is None else ())
         return verdict if allowed is False else check_draw_card(g, move, verdict)
-    allowed, why = may_pass(g, playable)
-    return Verdict(allowed, pass_reason(g, p, why), v.rule["stock" if why == "stuck"
-                                                          else "draw"],
+    allowed, why = pass_
+    return Verdict(allowed, pass_reason(g, p, why, draw[0]),
+                   v.rule["stock" if why == "stuck" else "draw"],
                    assumed=(p,) if why == "unsure-stuck" else ())
 
 
@@ -350,3 +350,7 @@ def _check_joker(g: Position, move: Move, free: bool) -> Verdict:
         return settled
     return Verdict(True, f"the joker stands for {named.pretty}", rule)
 
+
+_CHECKS: dict[str, Callable[[Position, Move], Verdict]] = {
+    "debt": _check_debt, "naming": _check_naming, "melee": _check_melee,
+    "free": _check_free_play, "turn": _check_turn}

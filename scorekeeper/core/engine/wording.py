@@ -9,7 +9,7 @@ the texts for them live here, once, so :mod:`.verdicts` stays a list of decision
 
 from __future__ import annotations
 
-from scorekeeper.core.cards import Card, Rank
+from scorekeeper.core.cards import Card
 from scorekeeper.core.engine.facts import available, can_draw, peek
 from scorekeeper.core.engine.moves import Move, Verdict
 from scorekeeper.core.engine.position import Position
@@ -58,17 +58,16 @@ def draw_reason(g: Position, p: int, why: str) -> str:
 
 
 def forced_reason(g: Position, p: int) -> tuple[str, str]:
-    """Why seat ``p``'s pass was all it had left (the engine took it and the turn
-    moved on), and the rule's kind, from what is true now: with nothing to draw, it
-    could not play; with cards to draw, it had drawn, or had a 3's free play and no
-    card that matches."""
-    v, who = g.variant, g.seat_name(p)
-    if not can_draw(g):
+    """Why seat ``p``'s pass was all it had left (the engine took it and the turn moved
+    on), and the rule's kind: :func:`.facts.only_pass_left`'s answer, kept with the
+    pass in ``passes_taken`` (the seat's latest)."""
+    why = [answer for seat, answer in g.passes_taken if seat == p][-1]
+    who = g.seat_name(p)
+    if why == "empty":
         return f"nothing is left to draw and {who} had no card to play", "stock"
-    up = g.upcard_as
-    if v.three_matching and up is not None and up.rank is Rank.THREE:
+    if why == "three":
         return f"{who} had no card that matches the 3 for the free play", "three"
-    if not v.play_after_draw:
+    if why == "drawn":
         return (f"{who} has drawn this turn, and under this sheet a player who draws may "
                 "not also play", "draw")
     return (f"{who} has drawn the most cards this sheet allows in one turn and holds no "
@@ -87,13 +86,14 @@ def draws_reason(who: str, owed: int, n: int) -> str:
     return f"{who} draws {n} cards"
 
 
-def pass_reason(g: Position, p: int, why: str) -> str:
-    """The reason for :func:`.facts.may_pass`'s answer ``why``."""
+def pass_reason(g: Position, p: int, why: str, draw: bool | None) -> str:
+    """The reason for :func:`.facts.may_pass`'s answer ``why``; ``draw`` is
+    :func:`.facts.may_draw`'s answer in the same position."""
     who = g.seat_name(p)
     if why == "decline":
         return f"{who} has drawn and may keep the playable card: the turn ends"
     if why == "playable":
-        more = " or draw" if can_draw(g) and g.variant.draw_with_playable else ""
+        more = " or draw" if draw else ""
         return (f"{who} holds a playable card: play it{more}; only a player who cannot "
                 "play passes")
     if why == "unsure-draw":

@@ -6,8 +6,8 @@
 asks the question again each way the table left unsaid (:mod:`.unsaid`) and keeps the
 ways whose answer differs, so the page says which way each answer goes instead of
 guessing; :func:`suit_keys` are the links that name the suit of a play that needs one.
-Everything is read from the steps' fields (``legal``, ``needs_suit``, ``assumed``),
-never from their reasons, which are for people.
+Everything is read from the steps' fields (``legal``, ``needs_suit``, ``assumed``, the
+seats of passes taken as said), never from their words, which are for people.
 """
 
 from __future__ import annotations
@@ -87,11 +87,11 @@ def assumptions(result: dict[str, Any], lines: list[str], names: list[str]) -> l
     last = verdict_of(result)["index"]
     for i, step in enumerate(result["steps"][:last + 1]):
         where = f"Line {i + 1} ({lines[i]})" if i < len(lines) else f"Line {i + 1}"
-        for passed in step.get("implied", ()):
-            notes.append(f"{where}: the {passed} was taken as said")
-        for passed in step.get("moved_on", ()):
-            notes.append(f"{where}: nothing else was left, so the {passed} was taken "
-                         "and the turn moved on")
+        for seat in step.get("implied_seats", ()):
+            notes.append(f"{where}: the pass by {names[seat]} was taken as said")
+        for seat in step.get("moved_on_seats", ()):
+            notes.append(f"{where}: nothing else was left, so the pass by {names[seat]} was "
+                         "taken and the turn moved on")
         if i == last or step["legal"] is not None:
             continue
         if step["assumed"]:

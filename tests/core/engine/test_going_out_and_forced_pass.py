@@ -103,6 +103,13 @@ def test_the_turn_moves_on_when_only_the_pass_is_left(game, players, drew, after
     nxt = 2 % players
     assert g.current_player == (nxt if expected else 1)
     assert g.forced == ((1,) if expected else ())
+    # Why, kept with the pass: it may not play after drawing, or drew its last allowed card.
+    why = "limit" if after else "drawn"
+    assert g.passes_taken == (((1, why),) if expected else ())
+    if expected:
+        late = g.check(Move.parse("1:draw"))
+        words = "the most cards this sheet allows" if after else "may not also play"
+        assert late.legal is False and words in late.reason and late.rule.endswith("drawing")
     if expected:  # the pass written out is still accepted, and changes nothing else
         key = g.state_key()
         v = g.apply(Move.parse("1:pass"))

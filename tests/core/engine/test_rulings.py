@@ -45,6 +45,7 @@ def test_a_starting_position_with_only_the_pass_left_has_passed(game, combo):
     g = parse_position(f"{game} | up 9H | turn 1 | hands 0,KS/6C,KD/{rest - 1} | stock 0 "
                        f"| pile 0 | {opts(*combo)}".replace("0,KS", "KS"))
     assert g.forced == (1,) and g.current_player == 2
+    assert g.passes_taken == ((1, "empty"),)
     assert all(m.player != 1 for m in g.legal_moves())
     noted = g.check(Move.parse("1:pass"))
     assert noted.legal is True and noted.rule == f"{game}-empty-stock".replace(
@@ -63,8 +64,10 @@ def test_a_free_play_with_nothing_that_matches_has_passed(game, combo, hand, mov
     g = parse_position(f"lo | up 3H | free | turn 1 | hands 5/{hand}/5 "
                        f"| {opts(*combo, matching)}")
     assert g.forced == ((1,) if moved_on else ())
+    assert g.passes_taken == (((1, "three"),) if moved_on else ())
     assert g.current_player == (2 if moved_on else 1)
-    assert g.check(Move.parse("1:pass")).legal is True
+    noted = g.check(Move.parse("1:pass"))
+    assert noted.legal is True and noted.rule == "lo-threes"  # taken or written: the 3's rule
     later = g.check(Move.parse("2:draw"))
     assert later.legal is not False and later.implied == (() if moved_on else (1,))
 
