@@ -131,14 +131,6 @@ def _empty_tables() -> None:
     db.session.commit()
 
 
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """``-n auto``: one worker more than the machine has cores. A browser test spends
-    much of its time waiting on Chromium and on the page's own timers, when another
-    worker can use the core; on 2 cores the whole run took 531 s with 3 workers against
-    605 s with 2."""
-    return (os.cpu_count() or 1) + 1
-
-
 @pytest.hookimpl(tryfirst=True)
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """A ``no_database`` test runs on SQLite only: its backend is fixed before the
