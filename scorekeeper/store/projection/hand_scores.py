@@ -51,18 +51,27 @@ def _mend(connection: Connection, statement: Any, stored: Any, key: tuple[str, .
         connection.execute(statement, wrong)
 
 
-_HAND = ("match_id", "number", "out_seat", "hand_size", "created_at", "idempotency_key",
-         "request_digest", "reply_json")
-
-
 def _insert(connection: Connection, changes: Sequence[Change]) -> None:
     """INSERT the changes' new hands with their dealers, then their entries with their
     points (one statement each; many hands' ids are read back in one query)."""
-    new = [(change, hand) for change in changes for hand in change.entered]
-    if not new:
+    rows: list[dict[str, Any]] = []
+    points_of: list[tuple[int, ...]] = []
+    kept = False  # whether a hand carries a client's request (key, fingerprint, answer)
+    for change in changes:
+        for hand in change.entered:
+            dealer, points = change.scored(hand.number)
+            rows.append({"match_id": hand.match_id, "number": hand.number, "dealer": dealer,
+                         "out_seat": hand.out_seat, "hand_size": hand.hand_size,
+                         "created_at": hand.created_at})
+            points_of.append(points)
+            kept = kept or hand.idempotency_key is not None
+    if not rows:
         return
-    rows = [{**{c: getattr(hand, c) for c in _HAND}, "dealer": change.scored(hand.number)[0]}
-            for change, hand in new]
+    new = [hand for change in changes for hand in change.entered]
+    if kept:
+        for row, hand in zip(rows, new, strict=True):
+            row.update(idempotency_key=hand.idempotency_key,
+                       request_digest=hand.request_digest, reply_json=hand.reply_json)
     if len(rows) == 1:
         key = connection.execute(insert(H), rows[0]).inserted_primary_key
         assert key is not None  # an INSERT always has one
@@ -70,15 +79,14 @@ def _insert(connection: Connection, changes: Sequence[Change]) -> None:
     else:
         connection.execute(insert(H), rows)
         del rows  # plain rows, but tens of thousands of them in an import
-        matches = sorted({change.after.match_id for change, _ in new})
+        matches = sorted({change.after.match_id for change in changes if change.entered})
         ids = {(match_id, number): hand_id for hand_id, match_id, number in connection.execute(
             select(H.c.id, H.c.match_id, H.c.number).where(H.c.match_id.in_(matches)))}
     connection.execute(insert(E), [
         {"hand_id": ids[hand.match_id, hand.number], "seat": seat, "cards": cards,
          "points": points}
-        for change, hand in new
-        for seat, (cards, points) in enumerate(zip(
-            hand.cards, change.scored(hand.number)[1], strict=True))])
+        for hand, points_in in zip(new, points_of, strict=True)
+        for seat, (cards, points) in enumerate(zip(hand.cards, points_in, strict=True))])
 
 
 def _mend_replayed(connection: Connection, changes: Sequence[Change]) -> None:
