@@ -51,7 +51,10 @@ async function keepAssetsOf(html) {
 // Fetch a page into the cache, with the static files it uses; returns its HTML.
 async function keepPage(path) {
   try {
-    const response = await fetch(path, { credentials: "same-origin", headers: { Accept: "text/html" } });
+    // Marked as a copy: the server leaves the session's messages for the person's own page.
+    const response = await fetch(path, {
+      credentials: "same-origin", headers: { Accept: "text/html", "Scorekeeper-Copy": "keep" },
+    });
     if (!keepable(response)) return "";
     const html = await response.clone().text();
     await put(PAGES, path, response);

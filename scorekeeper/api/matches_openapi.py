@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from scorekeeper.api.auth import AUTH_RESPONSES, MAX_ID, SECURITY, id_param
-from scorekeeper.api.common import MAX_SEATS, error_response, json_body, name_schema, ok_response
+from scorekeeper.api.common import (
+    MAX_SEATS,
+    MIN_SEATS,
+    error_response,
+    json_body,
+    name_schema,
+    ok_response,
+)
 
 _INT = {"type": "integer"}
 _SEAT_MAP = {"type": "object", "additionalProperties": _INT,
@@ -16,7 +23,7 @@ SCHEMAS = {
         "properties": {
             "sheet": {"$ref": "#/components/schemas/Sheet"},
             "players": {
-                "type": "array", "minItems": 2, "maxItems": 7, "uniqueItems": True,
+                "type": "array", "minItems": MIN_SEATS, "maxItems": MAX_SEATS, "uniqueItems": True,
                 "items": {"oneOf": [{"type": "integer", "minimum": 1, "maximum": MAX_ID},
                                     name_schema(40, "A player's name;")]},
                 "description": "Player ids or names of the group, in clockwise seat order; "

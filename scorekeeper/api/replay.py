@@ -120,9 +120,9 @@ SCHEMAS = {
         "additionalProperties": False,
         "properties": {
             "sheet": {"$ref": "#/components/schemas/Sheet"},
-            "players": {"type": "integer", "minimum": 2, "maximum": 7},
+            "players": {"type": "integer", "minimum": MIN_SEATS, "maximum": MAX_SEATS},
             "dealer": {**_SEAT, "default": 0},
-            "hands": {"type": "array", "minItems": 2, "maxItems": 7,
+            "hands": {"type": "array", "minItems": MIN_SEATS, "maxItems": MAX_SEATS,
                       "description": "Per seat: its cards (a list or text), a count of cards "
                       "nobody saw, or {\"cards\": [...], \"unknown\": n}.",
                       "items": {"type": ["array", "string", "integer", "object"]}},

@@ -7,6 +7,8 @@ from typing import Any
 from flask import Blueprint, jsonify
 
 from scorekeeper.api.common import (
+    MAX_SEATS,
+    MIN_SEATS,
     error_response,
     json_body,
     json_object,
@@ -100,7 +102,7 @@ SCHEMAS = {
             "sheet": {"$ref": "#/components/schemas/Sheet"},
             "seats": {"type": "array", "items": {"type": "string", "minLength": 1,
                                                   "maxLength": MAX_NAME},
-                      "minItems": 2, "maxItems": 7, "uniqueItems": True,
+                      "minItems": MIN_SEATS, "maxItems": MAX_SEATS, "uniqueItems": True,
                       "description": "Clockwise order; each name once (compared after "
                                      "trimming)."},
             "out": {"type": ["string", "null"], "description": "Who went out; null if blocked."},

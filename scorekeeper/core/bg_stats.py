@@ -42,11 +42,8 @@ SOURCE_NAME = "Scorekeeper"  # the app that hands the play over, as BG Stats sho
 # scores points for whoever goes out; Last One's totals are penalties; Countdown keeps
 # counts, not points (the lowest count wins).
 #
-# No game carries a ``bggId``, so BG Stats matches them by name. BoardGameGeek's entries
-# for "Crazy Eights", "Crazy Eights Countdown" and "Last One" were looked for on
-# 2026-12-04 in stored copies of public pages, documentation and code (searches for the
-# names with "BoardGameGeek", "boardgamegeek.com/boardgame", "bggId"); none showed an id
-# for the same game, and an id nobody checked could file the plays under another game.
+# No game carries a ``bggId`` (no BoardGameGeek id for these games could be checked, and
+# an unchecked one could file the plays under another game): BG Stats matches by name.
 SCORING: Mapping[str, tuple[bool, bool]] = {C8: (True, False), LO: (False, False),
                                             CD: (False, True)}
 
@@ -77,9 +74,8 @@ class PlayedMatch:
 def _utc(moment: datetime) -> datetime:
     """The moment in UTC (a stored time without a zone is UTC already).
 
-    BG Stats' page gives ``playDate`` as ``YYYY-MM-DD HH:MM:SS`` with an example and, as
-    far as it was read (2026-12-04), no word on the zone it is read in; so the play goes
-    in UTC, the one clock the server keeps, and the README says so."""
+    BG Stats' page gives ``playDate`` as ``YYYY-MM-DD HH:MM:SS`` and names no zone, so
+    the play goes in UTC, the one clock the server keeps (the README says so)."""
     return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 

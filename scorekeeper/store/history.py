@@ -21,7 +21,8 @@ from sqlalchemy import and_, or_
 from scorekeeper.core.sheets import GAMES
 from scorekeeper.store.boards import MatchRecord, MatchView, listed_matches, match_records
 from scorekeeper.store.extensions import db
-from scorekeeper.store.models import MAX_ID, Group, Match, Seat
+from scorekeeper.store.groups import in_range
+from scorekeeper.store.models import Group, Match, Seat
 
 PAGE_SIZE = 25
 STATUSES = ("active", "finished")
@@ -31,7 +32,7 @@ def _id(text: str | None) -> int | None:
     if text is None or not text.isdigit() or len(text) > 10:
         return None
     value = int(text)
-    return value if 1 <= value <= MAX_ID else None
+    return value if in_range(value) else None
 
 
 @dataclass(frozen=True)
@@ -92,7 +93,7 @@ def history_page(group: Group, wanted: HistoryFilter, size: int = PAGE_SIZE) -> 
 
 def record_match(group: Group, match_id: int) -> MatchRecord:
     """A match of the group with everything its record shows, else 404."""
-    found = match_records(group.id, match_id) if 0 < match_id <= MAX_ID else []
+    found = match_records(group.id, match_id) if in_range(match_id) else []
     if not found:
         abort(404, "No such match in this group.")
     return found[0]

@@ -104,7 +104,10 @@ def test_a_spectator_sees_a_new_hand_from_the_polls_answer_not_a_reload(
         f"{live_server}/api/v1/matches/{match['match']}", headers=match["auth"]).json()["view_path"]
     asked: list[str] = []
     page.on("request", lambda request: asked.append(request.url))
-    page.goto(view)
+    # A first visit loads offline.js once the browser is idle: wait for it, so what is
+    # asked after the hand is the poll's doing alone.
+    with page.expect_request(lambda request: "/static/offline." in request.url):
+        page.goto(view)
     expect(page.locator("[data-live-status]")).to_contain_text("live · updated")
     page.evaluate("window.sameDocument = 'still here'")
     asked.clear()

@@ -50,7 +50,6 @@ __all__ = [
     "refill_order",
     "starter_naming",
     "suit_naming",
-    "suit_to_name",
     "turn_choices",
     "unseen_cards",
     "wild_naming",
@@ -239,10 +238,10 @@ Explained = tuple[Answer, str]  # an answer with why
 def turn_choices(g: Position, playable: Answer) -> tuple[bool, bool, Explained, Explained]:
     """The choices of the seat on turn on a plain turn, ``playable`` being whether it
     can play (:func:`can_play`): may it play a card now (:func:`may_play_now`), must it
-    first name the suit of a starting wild (:func:`suit_to_name`), may it draw (again)
-    (:func:`may_draw`), and may it pass (:func:`may_pass`), the last two with why. Each
-    rule is stated here once: the listing and :func:`only_pass_left` ask them together,
-    the verdicts through those four.
+    first name the suit of a starting wild, may it draw (again) (:func:`may_draw`), and
+    may it pass (:func:`may_pass`), the last two with why. Each rule is stated here
+    once: the listing, :func:`only_pass_left` and the turn's verdict ask for all four
+    at once.
 
     A seat plays before drawing, or after drawing when ``play_after_draw`` allows it.
     In Crazy Eights and Countdown, when the starter is the first player's wild rank,
@@ -289,13 +288,6 @@ def may_play_now(g: Position) -> bool:
     """Whether the seat on turn may play a card now: before drawing, or after drawing
     when ``play_after_draw`` allows it (:func:`turn_choices`)."""
     return turn_choices(g, None)[0]
-
-
-def suit_to_name(g: Position) -> bool:
-    """Whether the seat on turn must first name the suit of a starting wild (Crazy
-    Eights and Countdown: the starter is its wild rank) before it draws or passes; it
-    may instead play any card, naming the suit by playing it (:func:`turn_choices`)."""
-    return turn_choices(g, None)[1]
 
 
 def may_draw(g: Position, playable: Answer) -> Explained:

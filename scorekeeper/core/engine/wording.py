@@ -60,8 +60,8 @@ def draw_reason(g: Position, p: int, why: str) -> str:
 def forced_reason(g: Position, p: int) -> tuple[str, str]:
     """Why seat ``p``'s pass was all it had left (the engine took it and the turn moved
     on), and the rule's kind: :func:`.facts.only_pass_left`'s answer, kept with the
-    pass in ``passes_taken`` (the seat's latest)."""
-    why = [answer for seat, answer in g.passes_taken if seat == p][-1]
+    pass in ``passes_taken`` (the seat's first, the one a written-out pass notes)."""
+    why = next(answer for seat, answer in g.passes_taken if seat == p)
     who = g.seat_name(p)
     if why == "empty":
         return f"nothing is left to draw and {who} had no card to play", "stock"

@@ -128,8 +128,9 @@ def replayed(sheet_json: str, names: Sequence[str], first_dealer: int,
     """What a full replay of a match's hands derives (every hand's dealer and points,
     the standings, every seat's figures, places and best and worst hands), before the
     match has an id: a new match's hands, or a match's hands rewritten."""
-    table = standings(stored_sheet(sheet_json), names, first_dealer, results)
-    return replay_of(stored_sheet(sheet_json).game, sheet_json, table,
+    sheet = stored_sheet(sheet_json)
+    table = standings(sheet, names, first_dealer, results)
+    return replay_of(sheet.game, sheet_json, table,
                      [tuple(format_cards(cards) for cards in result.held) for result in results],
                      [result.out for result in results])
 

@@ -6,6 +6,12 @@ worker, which the browser finds on the next visit (the script is never cached) a
 which drops the old caches when it takes over. It is served minified like the other
 scripts, compressed, with the version as its ETag: the browser's update checks are
 answered 304 with no body while nothing changed.
+
+The worker also fetches pages in the background to keep copies of them. Those requests
+say so (``Scorekeeper-Copy: keep``) and a page fetched that way leaves the session's
+messages alone: "Added Ben." belongs to the page the person is looking at, and a copy
+that took it would both hide it from them and answer with a session cookie that races
+theirs.
 """
 
 from __future__ import annotations
@@ -14,11 +20,21 @@ import hashlib
 from functools import cache
 from pathlib import Path
 
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint, Response, current_app, get_flashed_messages, request
 
 from scorekeeper.web.assets import minified
 
 bp = Blueprint("offline", __name__)
+
+COPY_HEADER = "Scorekeeper-Copy"
+
+
+@bp.app_template_global("page_messages")
+def page_messages() -> list[str] | list[tuple[str, str]]:
+    """The flashed messages to show on this page: none on the worker's background copy."""
+    if request.headers.get(COPY_HEADER) == "keep":
+        return []
+    return get_flashed_messages(with_categories=True)
 
 
 @cache

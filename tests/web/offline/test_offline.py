@@ -161,3 +161,15 @@ def test_the_worker_version_follows_the_static_files(tmp_path):
     first = _version(folder("a", "body {}", b"1"))
     assert _version(folder("b", "body {}", b"2")) == first
     assert _version(folder("c", "body { color: red }", b"1")) != first
+
+
+def test_the_workers_background_copy_leaves_the_persons_message_alone(client):
+    """The worker keeps a copy of the page being looked at while the next name is added:
+    that copy must neither take "Added Ben." nor answer with a session cookie."""
+    gid = start_group(client)
+    client.get(f"/groups/{gid}/players")  # the page the person is on (its form's token)
+    assert client.post(f"/groups/{gid}/players", data={"name": "Ben"}).status_code == 302
+    copy = client.get(f"/groups/{gid}/players", headers={"Scorekeeper-Copy": "keep"})
+    assert copy.status_code == 200 and "Added Ben" not in copy.text
+    assert "Set-Cookie" not in copy.headers
+    assert "Added Ben." in client.get(f"/groups/{gid}/players").text
