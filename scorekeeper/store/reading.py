@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Protocol
+from typing import Protocol, cast
 
-from sqlalchemy import select
+from sqlalchemy import Select, Table, bindparam, select
 
 from scorekeeper.core.cards import Card, parse_cards
 from scorekeeper.core.scoring import HandResult, Standings, standings, standings_at
@@ -88,6 +88,17 @@ def hand_results(match: MatchView, hands: Sequence[StoredHand]) -> list[HandResu
     return list(_replay(_facts(match, hands))[0])
 
 
+@lru_cache(maxsize=1)
+def _held_statement() -> Select:
+    """The hands of given numbers of a match with their seats' cards, built once (building
+    it per save cost about as much as running it: 0.25 ms of the save's 2 ms)."""
+    h, e = cast(Table, Hand.__table__), cast(Table, HandEntry.__table__)
+    return (select(h.c.number, h.c.out_seat, e.c.seat, e.c.cards)
+            .outerjoin(e, e.c.hand_id == h.c.id)
+            .where(h.c.match_id == bindparam("match"),
+                   h.c.number.in_(bindparam("numbers", expanding=True))))
+
+
 def stored_results(match: MatchView, numbers: Sequence[int]) -> list[tuple[int, HandResult]]:
     """The match's hands of these numbers as stored now, as scoring input (who went out
     and the cards held), each with its number, in the order asked; a number twice is
@@ -98,10 +109,9 @@ def stored_results(match: MatchView, numbers: Sequence[int]) -> list[tuple[int, 
         return []
     held: dict[int, list[list[Card]]] = {}
     outs: dict[int, int | None] = {}
-    for number, out, seat, cards in db.session.execute(
-            select(Hand.number, Hand.out_seat, HandEntry.seat, HandEntry.cards)
-            .outerjoin(HandEntry, HandEntry.hand_id == Hand.id)
-            .where(Hand.match_id == match.id, Hand.number.in_(wanted))):
+    rows = db.session.connection().execute(_held_statement(),
+                                           {"match": match.id, "numbers": wanted})
+    for number, out, seat, cards in rows:
         outs[number] = out
         seats = held.setdefault(number, [[] for _ in match.seats])
         if seat is not None:
