@@ -9,6 +9,9 @@ on a phone, its derived rows written by the projection — in one transaction.
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -93,6 +96,21 @@ def import_document(group: Group, doc: Any, limits: Limits | None = None) -> Imp
     return write_plans(group, plans, colours)
 
 
+@contextmanager
+def _out_of_the_collectors_way() -> Iterator[None]:
+    """Everything alive when the write starts (the file's plans above all) left out of
+    the cycle collector's full passes until the write ends: the write allocates enough to
+    set off several, and each would walk every plan again. On the import bench (50,005
+    hands, SQLite, 2026-12-05, CPU of the write): 4.60–4.94 s with its five full
+    collections taking 0.65–0.80 s, 4.41–4.45 s with the plans frozen (0.40–0.42 s).
+    Nothing is kept longer: unfrozen, they are collected as before."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 def write_plans(group: Group, plans: list[Plan], colours: dict[str, str]) -> ImportReport:
     """The writing half of :func:`import_document`, for plans :func:`validate` returned:
     one transaction, committed, or rolled back on any error. Separate so that the
@@ -104,7 +122,8 @@ def write_plans(group: Group, plans: list[Plan], colours: dict[str, str]) -> Imp
         key_of = _Keys()
         found, created = _players(group, fresh, colours, key_of)
         db.session.add_all(created)
-        add_matches(group, _new_matches(fresh, found, key_of))
+        with _out_of_the_collectors_way():
+            add_matches(group, _new_matches(fresh, found, key_of))
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
