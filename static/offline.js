@@ -422,7 +422,8 @@
   };
   const sameChoices = (item) => {
     const to = item.nextHand;
-    const discardMine = button("It's the same hand — discard mine", "primary-action", () => discard(item.key));
+    const label = document.querySelector("[data-offline-queue]").dataset.discardLabel; // the server's words
+    const discardMine = button(label, "primary-action", () => discard(item.key));
     if (!comparing.has(item.key)) {
       const actions = element("p", "queued-actions row");
       if (to) actions.append(button("It's another hand — compare them", "secondary", () => { comparing.add(item.key); renderQueue(); }));

@@ -12,12 +12,17 @@ from flask import current_app, jsonify, request
 
 from scorekeeper.core.cards import Card, CardError, parse_cards
 from scorekeeper.core.errors import InputError
-from scorekeeper.core.sheets import GAMES
+from scorekeeper.core.sheets import GAMES, OPTIONS
 from scorekeeper.core.text import json_number
 
 # Table sizes over every game: a seat index in any body is below MAX_SEATS.
 MIN_SEATS = min(g.min_players for g in GAMES.values())
 MAX_SEATS = max(g.max_players for g in GAMES.values())
+# A seat index in any body (from 0, clockwise), and a Countdown count, as the schemas
+# state them: the table's own size and the game are read against other fields.
+SEAT_SCHEMA: dict[str, Any] = {"type": "integer", "minimum": 0, "maximum": MAX_SEATS - 1}
+COUNT_SCHEMA: dict[str, Any] = {"type": "integer", "minimum": OPTIONS["start_count"].minimum,
+                                "maximum": OPTIONS["start_count"].maximum}
 
 
 def api_error(status: int, message: str, field: str | None = None, **extra: object):

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, request
 
-from scorekeeper.api.common import MAX_SEATS, MIN_SEATS, error_response, ok_response
+from scorekeeper.api.common import (
+    COUNT_SCHEMA,
+    MAX_SEATS,
+    MIN_SEATS,
+    SEAT_SCHEMA,
+    error_response,
+    ok_response,
+)
 from scorekeeper.core.deal import plan_deal
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.sheets import GAMES, OPTIONS
@@ -97,12 +104,11 @@ PATHS = {
                 _param("hand_size", {"type": "integer", "minimum": OPTIONS["hand_size"].minimum,
                                      "maximum": OPTIONS["hand_size"].maximum},
                        "Last One only: cards each (default 7)."),
-                {**_param("counts", {"type": "array", "items": {"type": "integer",
-                                                                "minimum": 1, "maximum": 8}},
+                {**_param("counts", {"type": "array", "items": COUNT_SCHEMA},
                           "Countdown only: each player's count in seat order, e.g. 8,7,5 "
                           "(default 8 each)."),
                  "style": "form", "explode": False},
-                _param("dealer", {"type": "integer", "minimum": 0, "maximum": 6},
+                _param("dealer", SEAT_SCHEMA,
                        "The dealing seat, 0-based; the answer then names the first player."),
             ],
             "responses": {

@@ -5,6 +5,7 @@ from __future__ import annotations
 from scorekeeper.api.auth import AUTH_RESPONSES, MAX_ID, SECURITY, id_param
 from scorekeeper.api.common import (
     MAX_SEATS,
+    SEAT_SCHEMA,
     error_response,
     json_body,
     ok_response,
@@ -15,7 +16,7 @@ from scorekeeper.core.sheets import OPTIONS
 _CARDS = {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}],
           "description": "Cards like \"8s kh 7d\", or one card per item."}
 _HAND_FIELDS = {
-    "out": {"type": ["integer", "null"], "minimum": 0, "maximum": MAX_SEATS - 1,
+    "out": {**SEAT_SCHEMA, "type": ["integer", "null"],
             "description": "Seat index of who went out; null when blocked/jammed."},
     "blocked": {"type": "boolean", "default": False},
     "held": {"oneOf": [{"type": "object", "additionalProperties": _CARDS,

@@ -6,6 +6,7 @@ from scorekeeper.api.auth import AUTH_RESPONSES, MAX_ID, SECURITY, id_param
 from scorekeeper.api.common import (
     MAX_SEATS,
     MIN_SEATS,
+    SEAT_SCHEMA,
     error_response,
     json_body,
     name_schema,
@@ -30,8 +31,8 @@ SCHEMAS = {
                                "each player once (a name and its id, or two spellings of "
                                "one name, are the same player).",
             },
-            "first_dealer": {"type": "integer", "minimum": 0, "maximum": MAX_SEATS - 1,
-                             "default": 0, "description": "Seat index of the first dealer."},
+            "first_dealer": {**SEAT_SCHEMA, "default": 0,
+                             "description": "Seat index of the first dealer."},
             "agree_nine": {"type": "boolean", "default": False,
                            "description": "Last One: everyone agreed to nine cards each."},
         },

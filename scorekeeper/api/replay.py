@@ -10,8 +10,10 @@ from __future__ import annotations
 from flask import Blueprint, jsonify
 
 from scorekeeper.api.common import (
+    COUNT_SCHEMA,
     MAX_SEATS,
     MIN_SEATS,
+    SEAT_SCHEMA,
     error_response,
     json_body,
     json_object,
@@ -32,8 +34,7 @@ def replay_view():
 # ----------------------------------------------------------------- OpenAPI
 
 _CARD = {"type": "string", "description": "A card in any accepted spelling: 8S, 10h, ♥Q, JK."}
-_SEAT = {"type": "integer", "minimum": 0, "maximum": MAX_SEATS - 1,
-         "description": "Seat number, from 0 clockwise."}
+_SEAT = {**SEAT_SCHEMA, "description": "Seat number, from 0 clockwise."}
 _SUIT = {"type": "string", "description": "A suit: C, D, H, S (or ♣ ♦ ♥ ♠, clubs...)."}
 _NULL_INT = {"type": ["integer", "null"]}
 
@@ -135,7 +136,7 @@ SCHEMAS = {
                      "every card not in a hand or the stock. Hands, stock, pile and upcard "
                      "must add up to the deck."},
             "counts": {"type": ["array", "null"], "minItems": MIN_SEATS, "maxItems": MAX_SEATS,
-                       "items": {"type": "integer", "minimum": 1, "maximum": 8},
+                       "items": COUNT_SCHEMA,
                        "description": "Countdown only: each seat's count."},
             "names": {"type": ["array", "null"], "minItems": MIN_SEATS, "maxItems": MAX_SEATS,
                       "items": {"type": "string", "minLength": 1, "maxLength": MAX_NAME},

@@ -14,6 +14,7 @@ from scorekeeper.api.auth import AUTH_RESPONSES, SECURITY, id_param
 from scorekeeper.api.common import (
     MAX_SEATS,
     MIN_SEATS,
+    SEAT_SCHEMA,
     error_response,
     json_body,
     name_schema,
@@ -33,7 +34,6 @@ EXPORTED = {
     "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Export"}},
                 "text/csv": {"schema": {"type": "string"}}},
 }
-_SEAT = {"type": "integer", "minimum": 0, "maximum": MAX_SEATS - 1}
 _NAME = name_schema(MAX_NAME, "A player's name;")
 _TEXT = {"type": "string", "maxLength": MAX_TEXT}
 _MOMENT = {"type": ["string", "null"], "maxLength": 40,
@@ -44,7 +44,7 @@ HAND = {
     "properties": {
         "number": {"type": "integer", "description": "Its place in the match, from 1"},
         "dealer": {"type": "integer", "description": "Not read: the hands decide it"},
-        "out": {**_SEAT, "type": ["integer", "null"],
+        "out": {**SEAT_SCHEMA, "type": ["integer", "null"],
                 "description": "Seat that went out; null if blocked"},
         "hand_size": {"type": ["integer", "null"], "minimum": OPTIONS["hand_size"].minimum,
                       "maximum": OPTIONS["hand_size"].maximum,
@@ -90,7 +90,7 @@ SCHEMAS: dict[str, Any] = {
                     "sheet": {"$ref": "#/components/schemas/Sheet"},
                     "seats": {"type": "array", "items": _NAME, "uniqueItems": True,
                               "minItems": MIN_SEATS, "maxItems": MAX_SEATS},
-                    "first_dealer": {**_SEAT, "default": 0},
+                    "first_dealer": {**SEAT_SCHEMA, "default": 0},
                     "created_at": _MOMENT,
                     "finished_at": {**_MOMENT, "description":
                                     "When a finished match ended; optional (files from "

@@ -38,7 +38,7 @@ from sqlalchemy import Table, bindparam, delete, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from scorekeeper.core.cards import Card, format_cards
+from scorekeeper.core.cards import Card
 from scorekeeper.core.errors import ConflictError, InputError, SameHandError
 from scorekeeper.core.same_hand import carries_cards, same_as
 from scorekeeper.core.scoring import HandResult, ScoringError, check_complete
@@ -58,6 +58,7 @@ from scorekeeper.store.models import (
     new_uid,
     utcnow,
 )
+from scorekeeper.store.projection.running_state import held_texts
 from scorekeeper.store.projection.states import (
     Change,
     EnteredHand,
@@ -126,10 +127,6 @@ def _stored_state(match: MatchView) -> MatchState:
                       match.finished_at,
                       tuple(seat.position for seat in match.seats if seat.winner),
                       running_state_of(match))
-
-
-def _texts(result: HandResult) -> tuple[str, ...]:
-    return tuple(format_cards(cards) for cards in result.held)
 
 
 def _after(match: MatchView, state: MatchState, version: int) -> MatchView:
@@ -276,7 +273,7 @@ def record_hand(match: MatchView, number: int, out: int | None,
     change = _asked(lambda: projection.next_hand(before, sheet, names, result))
     _asked(lambda: check_complete(sheet, names, result, before.running.position.in_play))
     dealer, points = change.scored(number)
-    texts, created = _texts(result), utcnow()
+    texts, created = held_texts(result), utcnow()
     entries = tuple(SavedEntry(seat, text, scored)
                     for seat, (text, scored) in enumerate(zip(texts, points, strict=True)))
     saved: list[SavedHand] = []
@@ -308,7 +305,7 @@ def _rescored(hands: Sequence[HandView], results: Sequence[HandResult], change: 
     return tuple(
         replace(hand, dealer=dealer, out_seat=result.out, hand_size=result.hand_size,
                 entries=tuple(EntryView(seat, text, scored) for seat, (text, scored)
-                              in enumerate(zip(_texts(result), points, strict=True))))
+                              in enumerate(zip(held_texts(result), points, strict=True))))
         for hand, result, (dealer, points) in zip(hands, results, change.after.scored,
                                                   strict=True))
 
@@ -349,7 +346,7 @@ def edit_hand(match: MatchView, number: int, out: int | None, held: Sequence[Seq
             "at": edited.id, "out_seat": result.out, "hand_size": result.hand_size})
         connection.execute(statements.edited_cards, [
             {"at": edited.id, "at_seat": seat, "cards": text}
-            for seat, text in enumerate(_texts(result))])
+            for seat, text in enumerate(held_texts(result))])
         return ()
 
     view = _commit(match, RACED + "nothing was saved", change, write)
@@ -427,7 +424,7 @@ def new_match(group: Group, sheet: Sheet, players: Sequence[Player], first_deale
     done = _asked(lambda: projection.replayed(sheet_json, names, first_dealer, hands))
     return NewMatch(sheet, sheet_json, players, first_dealer,
                     [(r.out, r.hand_size) for r in hands], done,
-                    [_texts(result) for result in hands], **given)
+                    [held_texts(result) for result in hands], **given)
 
 
 def add_matches(group: Group, matches: Sequence[NewMatch]) -> list[int]:

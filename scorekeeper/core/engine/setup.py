@@ -16,7 +16,7 @@ from typing import Any
 
 from scorekeeper.core.cards import Card, Deck, DeckError, Rank, Suit, parse_card, parse_cards
 from scorekeeper.core.engine.moves import SetupError
-from scorekeeper.core.sheets import CD, GAMES, LO, Sheet, standard_deal
+from scorekeeper.core.sheets import CD, GAMES, LO, OPTIONS, Sheet, standard_deal
 
 __all__ = [
     "SITUATION_KEYS",
@@ -127,10 +127,11 @@ def read_counts(sheet: Sheet, players: int, counts: Sequence[int] | None) -> lis
     if counts is None:
         return [sheet["start_count"]] * players
     out = list(counts)
+    count = OPTIONS["start_count"]
     if len(out) != players or any(isinstance(c, bool) or not isinstance(c, int)
-                                  or not 1 <= c <= 8 for c in out):
-        raise SetupError(f"counts must give each of the {players} players a count from 1 to 8",
-                         "counts")
+                                  or not count.allows(c) for c in out):
+        raise SetupError(f"counts must give each of the {players} players a count from "
+                         f"{count.minimum} to {count.maximum}", "counts")
     return out
 
 

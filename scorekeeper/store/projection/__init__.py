@@ -62,7 +62,6 @@ from typing import Any
 
 from sqlalchemy.engine import Connection
 
-from scorekeeper.core.cards import format_cards
 from scorekeeper.core.scoring import HandResult, standings, standings_at
 from scorekeeper.core.sheets import Sheet
 from scorekeeper.store.projection import rating_chains, running_state
@@ -131,7 +130,7 @@ def replayed(sheet_json: str, names: Sequence[str], first_dealer: int,
     sheet = stored_sheet(sheet_json)
     table = standings(sheet, names, first_dealer, results)
     return replay_of(sheet.game, sheet_json, table,
-                     [tuple(format_cards(cards) for cards in result.held) for result in results],
+                     [running_state.held_texts(result) for result in results],
                      [result.out for result in results])
 
 

@@ -24,7 +24,7 @@ from sqlalchemy import Table, bindparam, insert, select, update
 from sqlalchemy.engine import Connection
 
 from scorekeeper.store.models import Hand, HandEntry, Match
-from scorekeeper.store.projection.states import Change, GroupState, Kept, Row
+from scorekeeper.store.projection.states import Change, EnteredHand, GroupState, Kept, Row
 
 __all__ = ["HAND_SCORES"]
 
@@ -54,21 +54,22 @@ def _mend(connection: Connection, statement: Any, stored: Any, key: tuple[str, .
 def _insert(connection: Connection, changes: Sequence[Change]) -> None:
     """INSERT the changes' new hands with their dealers, then their entries with their
     points (one statement each; many hands' ids are read back in one query)."""
+    new: list[EnteredHand] = []
     rows: list[dict[str, Any]] = []
     points_of: list[tuple[int, ...]] = []
-    kept = False  # whether a hand carries a client's request (key, fingerprint, answer)
     for change in changes:
         for hand in change.entered:
             dealer, points = change.scored(hand.number)
+            new.append(hand)
             rows.append({"match_id": hand.match_id, "number": hand.number, "dealer": dealer,
                          "out_seat": hand.out_seat, "hand_size": hand.hand_size,
                          "created_at": hand.created_at})
             points_of.append(points)
-            kept = kept or hand.idempotency_key is not None
     if not rows:
         return
-    new = [hand for change in changes for hand in change.entered]
-    if kept:
+    # A client's request (key, fingerprint, answer) comes with a hand recorded on its
+    # own; every row of one INSERT names the same columns, so they go in only then.
+    if any(hand.idempotency_key is not None for hand in new):
         for row, hand in zip(rows, new, strict=True):
             row.update(idempotency_key=hand.idempotency_key,
                        request_digest=hand.request_digest, reply_json=hand.reply_json)

@@ -31,7 +31,7 @@ from scorekeeper.core.sheets import LO, Sheet
 from scorekeeper.core.stats import HandRow, SeatFigures
 
 __all__ = ["FIGURES_OF", "KEPT", "Last", "Recent", "Running", "advance", "at_end", "from_text",
-           "of_replay", "recent_of", "to_text"]
+           "held_texts", "of_replay", "recent_of", "to_text"]
 
 KEPT = 10  # the last hands a state keeps: what the scoreboard lists
 
@@ -126,13 +126,17 @@ def recent_of(dealers: Sequence[int], outs: Sequence[int | None],
                      [tuple(scored) for scored in points[first:]], strict=True))
 
 
+def held_texts(result: HandResult) -> tuple[str, ...]:
+    """The cards each seat held, as a hand's entries store them (canonical text)."""
+    return tuple(format_cards(cards) for cards in result.held)
+
+
 def advance(sheet: Sheet, names: Sequence[str], state: Running, result: HandResult
             ) -> tuple[Running, HandScore, int]:
     """The state after one more hand, its score and its dealer; a hand that cannot be
     scored raises :class:`~scorekeeper.core.scoring.ScoringError` as a replay would."""
     position, score, dealer = play_hand(sheet, names, state.position, result)
-    row = HandRow(result.out, tuple(format_cards(cards) for cards in result.held),
-                  score.points)
+    row = HandRow(result.out, held_texts(result), score.points)
     threshold = sheet["threshold"] if sheet.game == LO else None
     figures = advance_figures(sheet.game, state.figures, position.played, row,
                               position.totals, position.winners, threshold)

@@ -29,7 +29,7 @@ from scorekeeper.core.cards import (
     format_cards,
     parse_cards,
 )
-from scorekeeper.core.deal import NINE, deal_problem
+from scorekeeper.core.deal import HAND_SIZE, NINE, deal_problem
 from scorekeeper.core.scoring import card_points, hands_carry_cards
 from scorekeeper.core.sheets import LO, Sheet
 from scorekeeper.store.boards import HandView
@@ -74,9 +74,10 @@ class DealSizeField(StringField):
         text = (self.data or "").strip()
         if form.sheet.game != LO or not text or text == str(form.sheet["hand_size"]):
             return
-        if not (text.isascii() and text.isdigit() and 4 <= int(text) <= 9):
-            raise StopValidation(f"Cards dealt this hand: 4 to 9. {text[:20]!r} is not a "
-                                 "whole number from 4 to 9.")
+        low, high = HAND_SIZE.minimum, HAND_SIZE.maximum
+        if not (text.isascii() and text.isdigit() and HAND_SIZE.allows(int(text))):
+            raise StopValidation(f"Cards dealt this hand: {low} to {high}. {text[:20]!r} is "
+                                 f"not a whole number from {low} to {high}.")
         self.size = int(text)
         problem = deal_problem(form.sheet, sum(form.in_play), self.size,
                                bool(form.agree_nine.data), "tick the box")
