@@ -1,4 +1,5 @@
-"""Command line: ``scorekeeper serve``, export and import, and the database helpers
+"""Command line: ``scorekeeper serve`` (``serve.py``, its certificates in
+``certificates.py``), export and import, and the database helpers
 (``db verify`` and ``db rebuild`` beside Flask-Migrate's ``db upgrade``).
 
 :func:`register` adds them to the app's command line; the ``scorekeeper`` command
@@ -8,83 +9,11 @@ and every ``flask`` command (``db upgrade``, ``db check``, …) work under it.
 
 from __future__ import annotations
 
-import contextlib
-import socket
 import sys
 
 import click
 from flask import Flask, current_app
 from flask.cli import with_appcontext
-
-from scorekeeper import secret_key
-
-
-def upgrade_database() -> None:
-    """Create or upgrade the database to the newest migration.
-
-    The migration run holds the database's upgrade lock (``store/upgrade_lock.py``), so
-    hosts started together take turns and the later ones find nothing to do."""
-    from flask_migrate import upgrade
-
-    upgrade()
-
-
-def lan_address() -> str:
-    """This machine's address on the local network (no packet is sent)."""
-    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        probe.connect(("10.255.255.255", 1))  # UDP connect only picks a route
-        return probe.getsockname()[0]
-    except OSError:
-        return "127.0.0.1"
-    finally:
-        probe.close()
-
-
-def print_qr(url: str) -> None:
-    """Show the address as a QR code in the terminal, for phones to scan."""
-    import segno
-
-    with contextlib.suppress(UnicodeEncodeError, OSError):  # a terminal that can't draw it
-        segno.make(url, error="m").terminal(compact=True)
-
-
-@click.command("serve")
-@click.option("--host", default="0.0.0.0", show_default=True, help="Address to listen on.")
-@click.option("--port", default=5000, show_default=True, type=int, help="Port to listen on.")
-@click.option("--threads", default=8, show_default=True, type=int, help="Worker threads.")
-@with_appcontext
-def serve(host: str, port: int, threads: int) -> None:
-    """Upgrade the database and serve the app with a production WSGI server.
-
-    With ``SCOREKEEPER_PUBLIC_URL`` set the address shown (and its QR code) is that URL;
-    ``SCOREKEEPER_PROXIES`` = N makes the app trust N proxies' forwarded headers (see
-    ``scorekeeper/web/security.py``); without it waitress drops them. Waitress buffers a
-    body before the app sees it, so it is told the largest body the app accepts and
-    refuses bigger ones itself.
-    """
-    from waitress import serve as waitress_serve
-
-    upgrade_database()
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
-    secret_key.check_at_start(app, command=True)  # like a server: refuses a wrong key
-    url = app.config.get("PUBLIC_URL") or ""
-    if url:
-        click.echo(f"Scorekeeper is running at {url}/ (port {port} here).")
-    else:
-        shown = lan_address() if host in ("0.0.0.0", "::") else host
-        url = f"http://{shown}:{port}"
-        click.echo(f"Scorekeeper is running. Open {url}/ on a phone on the same network.")
-    print_qr(url + "/")
-    click.echo(f"Database: {app.config['SQLALCHEMY_DATABASE_URI']}")
-    if app.config.get("PROXIES"):
-        click.echo(f"Trusting the forwarded headers of {app.config['PROXIES']} proxy(ies).")
-    sys.stdout.flush()
-    # Waitress drops X-Forwarded-* headers unless told otherwise; with trusted proxies
-    # they reach ProxyFix, the one place that reads them (under gunicorn too).
-    waitress_serve(app, host=host, port=port, threads=threads, ident="scorekeeper",
-                   max_request_body_size=app.config["MAX_CONTENT_LENGTH"],
-                   clear_untrusted_proxy_headers=not app.config.get("PROXIES"))
 
 
 @click.command("check-names")
@@ -127,6 +56,7 @@ def register(app: Flask) -> None:
     from flask_migrate.cli import db as database
 
     from scorekeeper.cli.derived import rebuild_command, verify_command
+    from scorekeeper.cli.serve import serve
     from scorekeeper.cli.transfer import export_command, import_command
 
     for command in (serve, export_command, import_command, check_names, secret_key_group):

@@ -21,6 +21,7 @@ def register(app: Flask) -> None:
     from scorekeeper.web.groups import views as groups
     from scorekeeper.web.hands import views as hands
     from scorekeeper.web.history import views as history
+    from scorekeeper.web.home_https import views as home_https
     from scorekeeper.web.leaderboard import views as leaderboard
     from scorekeeper.web.links import public_url, static_url, url_for_ids
     from scorekeeper.web.matches import live
@@ -36,5 +37,6 @@ def register(app: Flask) -> None:
                                  static_url=static_url, rating=rating,
                                  rating_change=rating_change)
     for blueprint in (groups.bp, players.bp, matches.bp, hands.bp, rules.bp, deal.bp,
-                      check.bp, history.bp, leaderboard.bp, live.bp, offline.bp):
+                      check.bp, history.bp, leaderboard.bp, live.bp, offline.bp,
+                      home_https.bp):
         app.register_blueprint(blueprint)

@@ -1,0 +1,306 @@
+"""``scorekeeper serve``: upgrade the database and serve the app on this machine, over
+plain HTTP or HTTPS, printing the address (and a QR code) phones open.
+
+The server is cheroot (CherryPy's WSGI server, pure Python, the same on Linux, macOS and
+Windows), which speaks TLS with the standard library's ``ssl``. What it is told:
+
+* **Bodies**: the largest body the app accepts (``MAX_CONTENT_LENGTH``); a declared
+  ``Content-Length`` over it is a 413 before the app runs. A chunked body is read by the
+  app up to its own, smaller limit (``web/security.py``); cheroot stops one that declares
+  a chunk past the largest limit, and :func:`_bounded_bodies` turns that into the same
+  413 instead of an error page.
+* **Connections**: phones keep a connection open between polls. Idle ones wait in
+  cheroot's selector and hold no thread, so ``CONNECTIONS`` of them stay open while the
+  threads (``--threads``) answer whichever one asks; a 304 carries no body and keeps its
+  connection. Past ``CONNECTIONS`` a connection is answered and then closed, never
+  refused.
+* **Proxies**: cheroot passes ``X-Forwarded-*`` through as headers; nothing reads them
+  unless ``SCOREKEEPER_PROXIES`` installs ``ProxyFix`` (``web/security.py``).
+
+``--https`` serves a certificate this laptop signs with an authority of its own
+(``cli/certificates.py``) and, on a second, plain-HTTP port, the page that hands phones
+that authority (the app's ``/https`` page and its ``ca.pem``, nothing else).
+``--cert``/``--key`` serve a certificate the operator already has instead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ipaddress
+import socket
+import ssl
+import sys
+import threading
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import click
+from flask import Flask, current_app
+from flask.cli import with_appcontext
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from scorekeeper import secret_key
+from scorekeeper.cli import certificates
+
+# Open connections kept, idle keep-alive ones included (Windows' select() stops at 512).
+CONNECTIONS = 500
+BACKLOG = 128  # connections waiting to be accepted (phones opening the page at once)
+AUTHORITY_PATHS = ("/https", "/https/ca.pem")  # what the plain-HTTP port beside HTTPS serves
+
+WsgiApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+
+
+def upgrade_database() -> None:
+    """Create or upgrade the database to the newest migration.
+
+    The migration run holds the database's upgrade lock (``store/upgrade_lock.py``), so
+    hosts started together take turns and the later ones find nothing to do."""
+    from flask_migrate import upgrade
+
+    upgrade()
+
+
+def lan_address() -> str:
+    """This machine's address on the local network (no packet is sent)."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.255.255.255", 1))  # UDP connect only picks a route
+        return probe.getsockname()[0]
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        probe.close()
+
+
+def print_qr(url: str) -> None:
+    """Show the address as a QR code in the terminal, for phones to scan."""
+    import segno
+
+    with contextlib.suppress(UnicodeEncodeError, OSError):  # a terminal that can't draw it
+        segno.make(url, error="m").terminal(compact=True)
+
+
+def laptop_names(host: str, extra: Iterable[str]) -> list[str]:
+    """What phones may call this laptop: its network address, the address served on,
+    the loopback, its host name (and ``.local``, the name mDNS answers to) and any
+    names the operator gives (``table.lan``)."""
+    hostname = socket.gethostname()
+    names = [lan_address(), "127.0.0.1", "::1", "localhost", hostname, *extra]
+    if "." not in hostname:
+        names.append(hostname + ".local")
+    if host not in ("0.0.0.0", "::", ""):
+        names.insert(0, host)
+    return list(dict.fromkeys(name.strip().lower() for name in names if name.strip()))
+
+
+def operator_certificate(cert: Path | None, key: Path | None) -> tuple[Path, Path] | None:
+    """The operator's certificate and key, checked before anything starts: one clear
+    sentence (no traceback) when they are missing, unreadable or do not belong together."""
+    if cert is None and key is None:
+        return None
+    if cert is None or key is None:
+        raise click.UsageError("--cert and --key go together: give the certificate and its key.")
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    try:
+        context.load_cert_chain(str(cert), str(key), password=_no_passphrase)
+    except FileNotFoundError as missing:
+        raise click.ClickException(f"No such file: {missing.filename}.") from None
+    except (OSError, ssl.SSLError, ValueError) as error:
+        raise click.ClickException(
+            f"Cannot serve {cert} with {key}: they must be a PEM certificate and its "
+            f"unencrypted private key ({getattr(error, 'reason', None) or error}).") from None
+    return cert, key
+
+
+def _no_passphrase() -> bytes:
+    raise ValueError("the key asks for a passphrase")
+
+
+def make_server(app: WsgiApp, config: dict[str, Any], host: str, port: int, threads: int,
+                tls: tuple[Path, Path] | None = None) -> Any:
+    """A cheroot server for ``app`` on ``host:port``, with TLS when ``tls`` is a
+    certificate and its key."""
+    from cheroot import wsgi
+
+    server = wsgi.Server((host, port), _bounded_bodies(app), numthreads=threads,
+                         request_queue_size=BACKLOG, server_name="scorekeeper")
+    server.max_request_body_size = config["MAX_CONTENT_LENGTH"]
+    server.keep_alive_conn_limit = CONNECTIONS
+    if tls:
+        from cheroot.ssl.builtin import BuiltinSSLAdapter
+
+        server.ssl_adapter = BuiltinSSLAdapter(str(tls[0]), str(tls[1]))
+    return server
+
+
+class _BoundedInput:
+    """A chunked body as cheroot reads it, where a chunk past the server's limit is the
+    app's 413 (cheroot raises a bare error there, which would be a 500)."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def read(self, size: int = -1) -> bytes:
+        from cheroot.errors import MaxSizeExceeded
+
+        try:
+            return self._stream.read(size if size >= 0 else None)
+        except (MaxSizeExceeded, OSError) as error:
+            if isinstance(error, MaxSizeExceeded) or "Too Large" in str(error):
+                raise RequestEntityTooLarge("The request body is too large.") from None
+            raise
+
+    def readline(self, size: int = -1) -> bytes:
+        return self._stream.readline(size if size >= 0 else None)
+
+    def __iter__(self) -> Any:
+        return iter(self._stream)
+
+
+def _bounded_bodies(app: WsgiApp) -> WsgiApp:
+    def bounded(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        if "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower():
+            environ["wsgi.input"] = _BoundedInput(environ["wsgi.input"])
+        return app(environ, start_response)
+    return bounded
+
+
+def authority_site(app: WsgiApp) -> WsgiApp:
+    """The plain-HTTP port beside HTTPS: the page that hands out the authority, its
+    certificate and the page's static files; any other path is sent to that page."""
+    def site(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        path = environ.get("PATH_INFO", "")
+        if path in AUTHORITY_PATHS or path.startswith("/static/"):
+            return app(environ, start_response)
+        start_response("302 Found", [("Location", AUTHORITY_PATHS[0]),
+                                     ("Content-Length", "0")])
+        return [b""]
+    return site
+
+
+def _url(scheme: str, host: str, port: int) -> str:
+    shown = lan_address() if host in ("0.0.0.0", "::", "") else host
+    if ":" in shown:
+        shown = f"[{shown}]"
+    return f"{scheme}://{shown}:{port}"
+
+
+def _is_address(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+def _loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
+def _where(host: str) -> str:
+    return ("in a browser on this computer" if _loopback(host)
+            else "on a phone on the same network")
+
+
+def _run(servers: list[Any]) -> None:
+    """Run every server until the process is stopped; the first in this thread."""
+    for server in servers[1:]:
+        server.prepare()  # binds now: a port in use stops the start, not a thread
+        threading.Thread(target=server.serve, daemon=True, name="scorekeeper-http").start()
+    try:
+        servers[0].safe_start()
+    finally:
+        for server in servers[1:]:
+            server.stop()
+
+
+@click.command("serve")
+@click.option("--host", default="0.0.0.0", show_default=True, help="Address to listen on.")
+@click.option("--port", default=5000, show_default=True, type=int, help="Port to listen on.")
+@click.option("--threads", default=8, show_default=True, type=int,
+              help="Requests answered at once (open connections wait without one).")
+@click.option("--https", "use_https", is_flag=True,
+              help="Serve HTTPS with a certificate this laptop signs (its authority made "
+                   "once in the instance folder).")
+@click.option("--http-port", type=int, default=None,
+              help="With --https: the plain-HTTP port of the page handing phones the "
+                   "authority.  [default: --port + 1]")
+@click.option("--name", "names", multiple=True, envvar="SCOREKEEPER_HTTPS_NAMES",
+              help="With --https: another name phones open this laptop by (table.lan), "
+                   "put in its certificate. Repeatable.")
+@click.option("--cert", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="Serve HTTPS with this certificate (PEM, chain included), e.g. mkcert's "
+                   "or tailscale cert's.")
+@click.option("--key", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="The private key of --cert (PEM, no passphrase).")
+@with_appcontext
+def serve(host: str, port: int, threads: int, use_https: bool, http_port: int | None,
+          names: tuple[str, ...], cert: Path | None, key: Path | None) -> None:
+    """Upgrade the database and serve the app with a production WSGI server.
+
+    With ``SCOREKEEPER_PUBLIC_URL`` set the address shown (and its QR code) is that URL;
+    ``SCOREKEEPER_PROXIES`` = N makes the app trust N proxies' forwarded headers.
+    """
+    own = operator_certificate(cert, key)
+    upgrade_database()
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    secret_key.check_at_start(app, command=True)  # like a server: refuses a wrong key
+    servers, notes = [], []
+    if own or not use_https:
+        scheme = "https" if own else "http"
+        servers.append(make_server(app, app.config, host, port, threads, own))
+        shown = _shown_name(own[0], host) if own else host
+        url = _url(scheme, shown, port)
+    else:
+        leaf = certificates.ensure(certificates.folder(app.instance_path),
+                                   laptop_names(host, names))
+        url = _url("https", host, port)
+        helper = _url("http", host, http_port or port + 1)
+        app.config.update(HTTPS_AUTHORITY=str(leaf.authority), HTTPS_URL=url + "/")
+        servers.append(make_server(app, app.config, host, port, threads,
+                                   (leaf.certificate, leaf.key)))
+        servers.append(make_server(authority_site(app), app.config, host,
+                                   http_port or port + 1, 2))
+        notes.append(("A phone that does not trust this laptop yet: open "
+                      f"{helper}/ first to add its certificate authority (steps there).",
+                      helper + "/"))
+        state = "made now" if leaf.made else "kept"
+        notes.append((f"Certificate ({state}) for {', '.join(leaf.names)}, until "
+                      f"{leaf.expires:%Y-%m-%d}; authority: {leaf.authority}", ""))
+    _announce(app, url, host, port, notes)
+    _run(servers)
+
+
+def _shown_name(cert: Path, host: str) -> str:
+    """The name to show for an operator's certificate: its first DNS name (a phone
+    checks the name), else the address served on."""
+    from cryptography import x509
+
+    certificate = x509.load_pem_x509_certificate(cert.read_bytes())
+    dns = sorted(name for name in certificates.san_names(certificate)
+                 if not _is_address(name) and not name.startswith("*"))
+    return dns[0] if dns else host
+
+
+def _announce(app: Flask, url: str, host: str, port: int,
+              notes: list[tuple[str, str]]) -> None:
+    """Print the address phones open, its QR code, and what else they need."""
+    public = app.config.get("PUBLIC_URL") or ""
+    if public:
+        click.echo(f"Scorekeeper is running at {public}/ (port {port} here).")
+        print_qr(public + "/")
+    else:
+        click.echo(f"Scorekeeper is running. Open {url}/ {_where(host)}.")
+        print_qr(url + "/")
+    for line, address in notes:
+        click.echo(line)
+        if address:
+            print_qr(address)
+    click.echo(f"Database: {app.config['SQLALCHEMY_DATABASE_URI']}")
+    if app.config.get("PROXIES"):
+        click.echo(f"Trusting the forwarded headers of {app.config['PROXIES']} proxy(ies).")
+    sys.stdout.flush()
