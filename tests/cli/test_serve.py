@@ -3,21 +3,17 @@
 from __future__ import annotations
 
 import os
-import queue
-import re
 import shutil
 import sqlite3
 import subprocess
 import sys
-import threading
-import time
 import urllib.request
 import zipfile
 from pathlib import Path
 
 import pytest
 
-from tests.support.serve import SCOREKEEPER, free_port, lines, stop
+from tests.support.serve import SCOREKEEPER, STARTED, Served, free_port, serve_env
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -34,7 +30,7 @@ def _head_revision() -> str:
 def test_cli_help_lists_serve(tmp_path):
     env = {**os.environ, "SCOREKEEPER_INSTANCE_PATH": str(tmp_path)}
     result = subprocess.run([str(SCOREKEEPER), "--help"], capture_output=True, text=True,
-                            timeout=30, env=env)
+                            timeout=STARTED, env=env)
     assert result.returncode == 0, result.stderr
     assert "serve" in result.stdout and "db" in result.stdout
 
@@ -44,39 +40,17 @@ def test_serve_upgrades_the_database_and_answers(tmp_path):
         pytest.skip("the scorekeeper console script is not installed")
     port = free_port()
     instance = tmp_path / "instance"
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("SCOREKEEPER_DATABASE_URL", "SCOREKEEPER_SECRET_KEY")}
-    env |= {"SCOREKEEPER_INSTANCE_PATH": str(instance), "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen(
-        [str(SCOREKEEPER), "serve", "--host", "127.0.0.1", "--port", str(port)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
-        cwd=tmp_path,
-    )
-    output: queue.Queue = queue.Queue()
-    threading.Thread(target=lines, args=(proc.stdout, output), daemon=True).start()
+    served = Served(["--host", "127.0.0.1", "--port", str(port)], serve_env(instance), tmp_path)
     try:
-        seen, url = [], None
-        deadline = time.monotonic() + 20
-        while url is None and time.monotonic() < deadline:
-            try:
-                line = output.get(timeout=0.5)
-            except queue.Empty:
-                continue
-            assert line is not None, "serve exited early:\n" + "".join(seen)
-            seen.append(line)
-            found = re.search(r"Open (http://\S+/) ", line)
-            url = found and found.group(1)
-        assert url == f"http://127.0.0.1:{port}/", "".join(seen)
+        url = served.wait_for(r"Open (http://\S+/) ").group(1)
+        assert url == f"http://127.0.0.1:{port}/", served.printed
+        # The loopback is no address for a phone: the line says where it opens.
+        assert "in a browser on this computer" in served.printed
+        assert "phone" not in served.printed
 
-        body = None
-        while body is None and time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(url + "api/v1/openapi.json", timeout=2) as response:
-                    assert response.status == 200
-                    body = response.read()
-            except OSError:
-                time.sleep(0.1)
-        assert body is not None and b'"openapi"' in body
+        with urllib.request.urlopen(url + "api/v1/openapi.json", timeout=30) as response:
+            assert response.status == 200
+            assert b'"openapi"' in response.read()
 
         database = instance / "scorekeeper.db"
         assert database.exists()
@@ -88,7 +62,7 @@ def test_serve_upgrades_the_database_and_answers(tmp_path):
         assert {"group", "player", "match", "hand", "hand_entry"} <= tables
         assert (instance / "secret_key").exists()
     finally:
-        stop(proc)
+        served.stop()
 
 
 def test_wheel_carries_templates_static_and_migrations(tmp_path):
@@ -103,7 +77,7 @@ def test_wheel_carries_templates_static_and_migrations(tmp_path):
         shutil.copytree(ROOT / folder, source / folder, ignore=ignore)
     result = subprocess.run(
         [str(BIN / "pip"), "wheel", "--no-deps", "-q", "-w", str(tmp_path / "dist"), str(source)],
-        capture_output=True, text=True, timeout=120,
+        capture_output=True, text=True, timeout=2 * STARTED,
     )
     assert result.returncode == 0, result.stderr
     (wheel,) = (tmp_path / "dist").glob("scorekeeper-*.whl")
@@ -147,5 +121,5 @@ def test_wheel_carries_templates_static_and_migrations(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(target),
            "SCOREKEEPER_INSTANCE_PATH": str(tmp_path / "instance")}
     ran = subprocess.run([str(BIN / "python"), "-c", probe], capture_output=True, text=True,
-                         timeout=120, env=env, cwd=tmp_path)
+                         timeout=STARTED, env=env, cwd=tmp_path)
     assert ran.stdout.strip() == "ok", ran.stderr

@@ -1,15 +1,27 @@
 """Helpers for tests that run ``scorekeeper serve`` (or another server) as a real
-process: the installed command, a free port, and a reader that forwards its output."""
+process: the installed command, a free port, a reader that forwards its output, and
+:class:`Served`, which starts ``serve`` and waits for what it prints.
+
+Waits end on the event (a printed line, an answer); their bounds are generous because
+the machine running the suite may be loaded: a start takes seconds when it is quiet and
+a minute when it is not. ``serve`` binds its ports before it prints an address, so a
+printed address answers.
+"""
 
 from __future__ import annotations
 
+import os
 import queue
+import re
 import socket
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 SCOREKEEPER = Path(sys.executable).parent / "scorekeeper"
+STARTED = 240.0  # seconds a start may take on a loaded machine (the wait ends when it prints)
 
 
 def free_port() -> int:
@@ -34,3 +46,56 @@ def stop(proc: subprocess.Popen) -> None:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
+
+
+def serve_env(instance: Path, **settings: str) -> dict[str, str]:
+    """The environment of a ``serve`` under test: no ``SCOREKEEPER_*`` setting of the
+    machine running the tests, its own instance folder, unbuffered output."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SCOREKEEPER_")}
+    return env | {"SCOREKEEPER_INSTANCE_PATH": str(instance), "PYTHONUNBUFFERED": "1",
+                  **settings}
+
+
+class Served:
+    """``scorekeeper serve ARGS`` as a process; :meth:`wait_for` reads what it prints."""
+
+    def __init__(self, args: list[str], env: dict[str, str], cwd: Path) -> None:
+        self.proc = subprocess.Popen([str(SCOREKEEPER), "serve", *args],
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                     text=True, env=env, cwd=cwd)
+        self.seen: list[str] = []
+        self._output: queue.Queue = queue.Queue()
+        threading.Thread(target=lines, args=(self.proc.stdout, self._output),
+                         daemon=True).start()
+
+    @property
+    def printed(self) -> str:
+        return "".join(self.seen)
+
+    def wait_for(self, pattern: str, bound: float = STARTED) -> re.Match[str]:
+        """The first printed line matching ``pattern``: waits for it (or the process's
+        end, which fails with everything it printed)."""
+        for line in self.seen:
+            if found := re.search(pattern, line):
+                return found
+        deadline = time.monotonic() + bound
+        while time.monotonic() < deadline:
+            try:
+                line = self._output.get(timeout=0.5)
+            except queue.Empty:
+                continue
+            assert line is not None, f"serve ended before printing {pattern!r}:\n{self.printed}"
+            self.seen.append(line)
+            if found := re.search(pattern, line):
+                return found
+        raise AssertionError(f"serve printed no {pattern!r} in {bound:.0f} s:\n{self.printed}")
+
+    def wait_for_end(self, bound: float = STARTED) -> int:
+        """The exit code, once the process has ended and its output is read."""
+        code = self.proc.wait(timeout=bound)
+        while (line := self._output.get(timeout=bound)) is not None:
+            self.seen.append(line)
+        return code
+
+    def stop(self) -> None:
+        stop(self.proc)
