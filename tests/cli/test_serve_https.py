@@ -12,7 +12,7 @@ import stat
 import pytest
 
 from scorekeeper.cli import certificates
-from tests.support.serve import SCOREKEEPER, Served, free_port, serve_env
+from tests.support.serve import SCOREKEEPER, Served, free_port, serve_env, serve_https
 
 ANSWER = 60  # seconds a request may take on a loaded machine
 NAME = "table.lan"  # a name the laptop is known by, given with --name
@@ -25,11 +25,8 @@ def https(tmp_path_factory):
     if not SCOREKEEPER.exists():
         pytest.skip("the scorekeeper console script is not installed")
     instance = tmp_path_factory.mktemp("serve")
-    port, plain = free_port(), free_port()
-    served = Served(["--https", "--host", "127.0.0.1", "--port", str(port),
-                     "--http-port", str(plain), "--name", NAME], serve_env(instance), instance)
+    served, port, plain = serve_https(instance, NAME)
     try:
-        served.wait_for(r"^Database: ")
         yield instance, port, plain, served
     finally:
         served.stop()

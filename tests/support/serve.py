@@ -99,3 +99,18 @@ class Served:
 
     def stop(self) -> None:
         stop(self.proc)
+
+
+def serve_https(instance: Path, name: str) -> tuple[Served, int, int]:
+    """``serve --https`` on the loopback, ``name`` in its certificate, started and
+    printed: the process, its HTTPS port and its plain-HTTP port."""
+    port, plain = free_port(), free_port()
+    instance.mkdir(parents=True, exist_ok=True)
+    served = Served(["--https", "--host", "127.0.0.1", "--port", str(port), "--http-port",
+                     str(plain), "--name", name], serve_env(instance), instance)
+    try:
+        served.wait_for(r"^Database: ")
+    except BaseException:
+        served.stop()
+        raise
+    return served, port, plain
