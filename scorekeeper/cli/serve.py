@@ -206,15 +206,28 @@ def _where(host: str) -> str:
             else "on a phone on the same network")
 
 
+def _listen(servers: list[Any]) -> None:
+    """Bind every server's port before anything is printed: a printed address answers,
+    and a port in use stops the start with one sentence."""
+    for server in servers:
+        try:
+            server.prepare()
+        except OSError as error:
+            host, port = server.bind_addr[:2]
+            raise click.ClickException(
+                f"Cannot listen on {host}:{port}: {error.strerror or error}.") from None
+
+
 def _run(servers: list[Any]) -> None:
-    """Run every server until the process is stopped; the first in this thread."""
+    """Serve on every port until the process is stopped; the first in this thread."""
     for server in servers[1:]:
-        server.prepare()  # binds now: a port in use stops the start, not a thread
         threading.Thread(target=server.serve, daemon=True, name="scorekeeper-http").start()
     try:
-        servers[0].safe_start()
+        servers[0].serve()
+    except KeyboardInterrupt:
+        pass
     finally:
-        for server in servers[1:]:
+        for server in servers:
             server.stop()
 
 
@@ -271,6 +284,7 @@ def serve(host: str, port: int, threads: int, use_https: bool, http_port: int | 
         state = "made now" if leaf.made else "kept"
         notes.append((f"Certificate ({state}) for {', '.join(leaf.names)}, until "
                       f"{leaf.expires:%Y-%m-%d}; authority: {leaf.authority}", ""))
+    _listen(servers)
     _announce(app, url, host, port, notes)
     _run(servers)
 

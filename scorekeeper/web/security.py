@@ -8,7 +8,7 @@
   endpoint before its view runs, so it never reaches PostgreSQL's 32-bit ``integer``.
 * **Proxies and hosts**: ``PROXIES`` = N trusts N proxies' ``X-Forwarded-*`` headers
   (Werkzeug's ``ProxyFix``), so the client's address, scheme and host are right under
-  waitress and gunicorn alike; Flask checks ``TRUSTED_HOSTS`` itself.
+  cheroot and gunicorn alike; Flask checks ``TRUSTED_HOSTS`` itself.
 * **Cookies**: the session cookie (and the membership cookie, see ``web/access.py``)
   is ``Secure`` whenever the request came over HTTPS.
 * **Headers** on every response: a Content-Security-Policy without inline script or

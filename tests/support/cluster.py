@@ -4,7 +4,7 @@ README's server block (``tests/cluster/nginx.conf``), PostgreSQL and Redis. Used
 cluster test and the cluster benchmark; everything listens on loopback only, on free
 ports, with its files in one temporary folder removed at the end. For the benchmark's
 spectators a deployment can also be the embedded default instead: ``scorekeeper serve``
-(waitress, one process) on SQLite, with no PostgreSQL, Redis or nginx.
+(cheroot, one process) on SQLite, with no PostgreSQL, Redis or nginx.
 """
 
 from __future__ import annotations
