@@ -1,26 +1,11 @@
 """``scorekeeper serve``: upgrade the database and serve the app on this machine, over
 plain HTTP or HTTPS, printing the address (and a QR code) phones open.
 
-The server is cheroot (CherryPy's WSGI server, pure Python, the same on Linux, macOS and
-Windows), which speaks TLS with the standard library's ``ssl``. What it is told:
-
-* **Bodies**: the largest body the app accepts (``MAX_CONTENT_LENGTH``); a declared
-  ``Content-Length`` over it is a 413 before the app runs. A chunked body is read by the
-  app up to its own, smaller limit (``web/security.py``); cheroot stops one that declares
-  a chunk past the largest limit, and :func:`_bounded_bodies` turns that into the same
-  413 instead of an error page.
-* **Connections**: phones keep a connection open between polls. Idle ones wait in
-  cheroot's selector and hold no thread, so ``CONNECTIONS`` of them stay open while the
-  threads (``--threads``) answer whichever one asks; a 304 carries no body and keeps its
-  connection. Past ``CONNECTIONS`` a connection is answered and then closed, never
-  refused.
-* **Proxies**: cheroot passes ``X-Forwarded-*`` through as headers; nothing reads them
-  unless ``SCOREKEEPER_PROXIES`` installs ``ProxyFix`` (``web/security.py``).
-
-``--https`` serves a certificate this laptop signs with an authority of its own
-(``cli/certificates.py``) and, on a second, plain-HTTP port, the page that hands phones
-that authority (the app's ``/https`` page and its ``ca.pem``, nothing else).
-``--cert``/``--key`` serve a certificate the operator already has instead.
+The server itself (cheroot, with what it is told about bodies, connections and TLS) is
+``cli/server.py``. ``--https`` serves a certificate this laptop signs with an authority
+of its own (``cli/certificates.py``) and, on a second, plain-HTTP port, the page that
+hands phones that authority (the app's ``/https`` page and its ``ca.pem``, nothing
+else). ``--cert``/``--key`` serve a certificate the operator already has instead.
 """
 
 from __future__ import annotations
@@ -38,14 +23,10 @@ from typing import Any
 import click
 from flask import Flask, current_app
 from flask.cli import with_appcontext
-from werkzeug.exceptions import RequestEntityTooLarge
 
 from scorekeeper import secret_key
 from scorekeeper.cli import certificates
 
-# Open connections kept, idle keep-alive ones included (Windows' select() stops at 512).
-CONNECTIONS = 500
-BACKLOG = 128  # connections waiting to be accepted (phones opening the page at once)
 AUTHORITY_PATHS = ("/https", "/https/ca.pem")  # what the plain-HTTP port beside HTTPS serves
 
 WsgiApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
@@ -115,55 +96,6 @@ def operator_certificate(cert: Path | None, key: Path | None) -> tuple[Path, Pat
 
 def _no_passphrase() -> bytes:
     raise ValueError("the key asks for a passphrase")
-
-
-def make_server(app: WsgiApp, config: dict[str, Any], host: str, port: int, threads: int,
-                tls: tuple[Path, Path] | None = None) -> Any:
-    """A cheroot server for ``app`` on ``host:port``, with TLS when ``tls`` is a
-    certificate and its key."""
-    from cheroot import wsgi
-
-    server = wsgi.Server((host, port), _bounded_bodies(app), numthreads=threads,
-                         request_queue_size=BACKLOG, server_name="scorekeeper")
-    server.max_request_body_size = config["MAX_CONTENT_LENGTH"]
-    server.keep_alive_conn_limit = CONNECTIONS
-    if tls:
-        from cheroot.ssl.builtin import BuiltinSSLAdapter
-
-        server.ssl_adapter = BuiltinSSLAdapter(str(tls[0]), str(tls[1]))
-    return server
-
-
-class _BoundedInput:
-    """A chunked body as cheroot reads it, where a chunk past the server's limit is the
-    app's 413 (cheroot raises a bare error there, which would be a 500)."""
-
-    def __init__(self, stream: Any) -> None:
-        self._stream = stream
-
-    def read(self, size: int = -1) -> bytes:
-        from cheroot.errors import MaxSizeExceeded
-
-        try:
-            return self._stream.read(size if size >= 0 else None)
-        except (MaxSizeExceeded, OSError) as error:
-            if isinstance(error, MaxSizeExceeded) or "Too Large" in str(error):
-                raise RequestEntityTooLarge("The request body is too large.") from None
-            raise
-
-    def readline(self, size: int = -1) -> bytes:
-        return self._stream.readline(size if size >= 0 else None)
-
-    def __iter__(self) -> Any:
-        return iter(self._stream)
-
-
-def _bounded_bodies(app: WsgiApp) -> WsgiApp:
-    def bounded(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-        if "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower():
-            environ["wsgi.input"] = _BoundedInput(environ["wsgi.input"])
-        return app(environ, start_response)
-    return bounded
 
 
 def authority_site(app: WsgiApp) -> WsgiApp:
@@ -258,6 +190,8 @@ def serve(host: str, port: int, threads: int, use_https: bool, http_port: int | 
     With ``SCOREKEEPER_PUBLIC_URL`` set the address shown (and its QR code) is that URL;
     ``SCOREKEEPER_PROXIES`` = N makes the app trust N proxies' forwarded headers.
     """
+    from scorekeeper.cli.server import make_server
+
     own = operator_certificate(cert, key)
     upgrade_database()
     app = current_app._get_current_object()  # type: ignore[attr-defined]

@@ -154,3 +154,23 @@ def test_unusable_certificate_files_are_one_sentence(tmp_path, cert, key, says):
     assert refused.wait_for_end() != 0
     assert says in refused.printed and "Traceback" not in refused.printed
     assert not (tmp_path / "instance" / "scorekeeper.db").exists()  # nothing started
+
+
+def test_a_silent_connection_holds_no_other(https):
+    """A client that connects and says nothing (a browser's spare connection) waits on
+    its own: the next phone is answered while it is still open. (cheroot shook hands on
+    its accepting thread, so the next phone waited until the silent one timed out.)"""
+    instance, port, _, _ = https
+    authority = certificates.folder(instance) / certificates.AUTHORITY
+    with socket.create_connection(("127.0.0.1", port), timeout=ANSWER) as silent:
+        answer, _ = get_https(port, "/healthz", trusting(authority))
+        assert answer.status == 200
+        silent.setblocking(False)
+        with pytest.raises(BlockingIOError):  # still open, nothing said either way
+            silent.recv(1)
+
+
+def test_plain_http_to_the_https_port_is_told_so(https):
+    _, port, _, _ = https
+    answer, body = get_plain(port, "/")
+    assert answer.status == 400 and b"speaks HTTPS" in body
