@@ -34,14 +34,14 @@ WAKE_LOCK = """navigator.wakeLock.request("screen").then(
 
 @pytest.fixture(scope="module")
 def https(tmp_path_factory):
-    """``serve --https --name table.lan``: (instance folder, HTTPS port)."""
+    """``serve --https --name table.lan``: (instance folder, HTTPS port, plain port)."""
     require_chromium()
     if not SCOREKEEPER.exists():
         pytest.skip("the scorekeeper console script is not installed")
     instance = tmp_path_factory.mktemp("serve")
-    served, port, _ = serve_https(instance, NAME)
+    served, port, plain = serve_https(instance, NAME)
     try:
-        yield instance, port
+        yield instance, port, plain
     finally:
         served.stop()
 
@@ -55,7 +55,7 @@ def chromium(playwright, home):
 
 
 def test_a_phone_that_trusts_the_authority_gets_the_whole_app(playwright, https, tmp_path):
-    instance, port = https
+    instance, port, _ = https
     authority = certificates.folder(instance) / certificates.AUTHORITY
     browser = chromium(playwright, nss_home(tmp_path / "home", authority))
     try:
@@ -69,11 +69,33 @@ def test_a_phone_that_trusts_the_authority_gets_the_whole_app(playwright, https,
 
 
 def test_a_phone_that_does_not_is_refused(playwright, https, tmp_path):
-    _, port = https
+    _, port, _ = https
     browser = chromium(playwright, nss_home(tmp_path / "home"))
     try:
         page = browser.new_page()
         with pytest.raises(Error, match="ERR_CERT_AUTHORITY_INVALID"):
             page.goto(f"https://{NAME}:{port}/")
+    finally:
+        browser.close()
+
+
+@pytest.mark.parametrize("width", [320, 390])
+def test_the_plain_page_hands_a_phone_the_authority(playwright, https, tmp_path, width):
+    instance, port, plain = https
+    browser = chromium(playwright, nss_home(tmp_path / "home"))
+    try:
+        page = browser.new_context(**{**PHONE, "viewport": {"width": width, "height": 740}},
+                                   accept_downloads=True).new_page()
+        page.goto(f"http://{NAME}:{plain}/")  # the address serve prints beside the https one
+        assert page.url == f"http://{NAME}:{plain}/https"
+        assert page.evaluate("document.documentElement.scrollWidth") <= width  # no sideways scroll
+        with page.expect_download() as download:
+            page.get_by_role("link", name="Download the certificate authority").click()
+        assert download.value.suggested_filename == "scorekeeper-ca.crt"
+        saved = tmp_path / "ca.crt"
+        download.value.save_as(saved)
+        assert saved.read_bytes() == (certificates.folder(instance)
+                                      / certificates.AUTHORITY).read_bytes()
+        assert page.get_by_role("link", name=f"https://127.0.0.1:{port}/").is_visible()
     finally:
         browser.close()
