@@ -50,10 +50,28 @@ def make_server(app: WsgiApp, config: dict[str, Any], host: str, port: int, thre
                          request_queue_size=BACKLOG, server_name="scorekeeper")
     server.max_request_body_size = config["MAX_CONTENT_LENGTH"]
     server.keep_alive_conn_limit = CONNECTIONS
+    _room_for_connections()
     if tls:
         server.ssl_adapter = LateHandshake(str(tls[0]), str(tls[1]))
         server.ConnectionClass = HandshakingConnection
     return server
+
+
+def _room_for_connections() -> None:
+    """Let the process hold ``CONNECTIONS`` sockets beside its files: macOS starts a
+    program with 256 file descriptors (Linux 1,024). Raised up to the system's ceiling;
+    Windows has no such limit (its ``select()`` is the bound, see ``CONNECTIONS``)."""
+    try:
+        import resource
+    except ImportError:
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = 2 * CONNECTIONS
+    if soft == resource.RLIM_INFINITY or soft >= wanted:
+        return
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_NOFILE, (
+            wanted if hard == resource.RLIM_INFINITY else min(wanted, hard), hard))
 
 
 class LateHandshake(BuiltinSSLAdapter):
