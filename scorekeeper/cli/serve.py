@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
+import re
 import socket
 import ssl
 import sys
@@ -27,6 +28,7 @@ from flask.cli import with_appcontext
 from scorekeeper import secret_key
 from scorekeeper.cli import certificates
 
+HOST_NAME = re.compile(r"[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*")
 AUTHORITY_PATHS = ("/https", "/https/ca.pem")  # what the plain-HTTP port beside HTTPS serves
 
 WsgiApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
@@ -65,14 +67,33 @@ def print_qr(url: str) -> None:
 def laptop_names(host: str, extra: Iterable[str]) -> list[str]:
     """What phones may call this laptop: its network address, the address served on,
     the loopback, its host name (and ``.local``, the name mDNS answers to) and any
-    names the operator gives (``table.lan``)."""
+    names the operator gives (``table.lan``; one that is no host name stops the start)."""
+    given = []
+    for name in extra:
+        if (usable := certificate_name(name)) is None:
+            raise click.BadParameter(f"{name!r} is not a host name.", param_hint="--name")
+        given.append(usable)
     hostname = socket.gethostname()
-    names = [lan_address(), "127.0.0.1", "::1", "localhost", hostname, *extra]
+    found = [lan_address(), "127.0.0.1", "::1", "localhost", hostname]
     if "." not in hostname:
-        names.append(hostname + ".local")
+        found.append(hostname + ".local")
     if host not in ("0.0.0.0", "::", ""):
-        names.insert(0, host)
-    return list(dict.fromkeys(name.strip().lower() for name in names if name.strip()))
+        found.insert(0, host)
+    names = [certificate_name(name) for name in found]
+    return list(dict.fromkeys([name for name in names if name] + given))
+
+
+def certificate_name(name: str) -> str | None:
+    """``name`` as a certificate names it (an address as it is, a host name in ASCII,
+    lower case), or None when it is neither."""
+    name = name.strip().lower().rstrip(".")
+    if _is_address(name):
+        return name
+    try:
+        ascii_name = name.encode("idna").decode("ascii")
+    except UnicodeError:
+        return None
+    return ascii_name if HOST_NAME.fullmatch(ascii_name) else None
 
 
 def operator_certificate(cert: Path | None, key: Path | None) -> tuple[Path, Path] | None:
@@ -192,32 +213,28 @@ def serve(host: str, port: int, threads: int, use_https: bool, http_port: int | 
     """
     from scorekeeper.cli.server import make_server
 
-    own = operator_certificate(cert, key)
+    own = operator_certificate(cert, key)  # files and names checked before anything starts
+    wanted = laptop_names(host, names) if use_https and not own else []
     upgrade_database()
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     secret_key.check_at_start(app, command=True)  # like a server: refuses a wrong key
-    servers, notes = [], []
-    if own or not use_https:
-        scheme = "https" if own else "http"
-        servers.append(make_server(app, app.config, host, port, threads, own))
-        shown = _shown_name(own[0], host) if own else host
-        url = _url(scheme, shown, port)
-    else:
-        leaf = certificates.ensure(certificates.folder(app.instance_path),
-                                   laptop_names(host, names))
-        url = _url("https", host, port)
-        helper = _url("http", host, http_port or port + 1)
+    notes: list[tuple[str, str]] = []
+    if wanted:
+        leaf = certificates.ensure(certificates.folder(app.instance_path), wanted)
+        url, helper = _url("https", host, port), _url("http", host, http_port or port + 1)
         app.config.update(HTTPS_AUTHORITY=str(leaf.authority), HTTPS_URL=url + "/")
-        servers.append(make_server(app, app.config, host, port, threads,
-                                   (leaf.certificate, leaf.key)))
-        servers.append(make_server(authority_site(app), app.config, host,
-                                   http_port or port + 1, 2))
-        notes.append(("A phone that does not trust this laptop yet: open "
-                      f"{helper}/ first to add its certificate authority (steps there).",
-                      helper + "/"))
-        state = "made now" if leaf.made else "kept"
-        notes.append((f"Certificate ({state}) for {', '.join(leaf.names)}, until "
-                      f"{leaf.expires:%Y-%m-%d}; authority: {leaf.authority}", ""))
+        servers = [make_server(app, app.config, host, port, threads,
+                               (leaf.certificate, leaf.key)),
+                   make_server(authority_site(app), app.config, host, http_port or port + 1, 2)]
+        notes += [(f"A phone that does not trust this laptop yet: open {helper}/ first to "
+                   "add its certificate authority (steps there).", helper + "/"),
+                  (f"Certificate ({'made now' if leaf.made else 'kept'}) for "
+                   f"{', '.join(leaf.names)}, until {leaf.expires:%Y-%m-%d}; "
+                   f"authority: {leaf.authority}", "")]
+    else:
+        url = (_url("https", _shown_name(own[0], host), port) if own
+               else _url("http", host, port))
+        servers = [make_server(app, app.config, host, port, threads, own)]
     _listen(servers)
     _announce(app, url, host, port, notes)
     _run(servers)

@@ -12,6 +12,7 @@ import stat
 import pytest
 
 from scorekeeper.cli import certificates
+from scorekeeper.cli.serve import certificate_name
 from tests.support.serve import SCOREKEEPER, Served, free_port, serve_env, serve_https
 
 ANSWER = 60  # seconds a request may take on a loaded machine
@@ -174,3 +175,22 @@ def test_plain_http_to_the_https_port_is_told_so(https):
     _, port, _, _ = https
     answer, body = get_plain(port, "/")
     assert answer.status == 400 and b"speaks HTTPS" in body
+
+
+def test_a_name_that_is_no_host_name_is_one_sentence(tmp_path):
+    if not SCOREKEEPER.exists():
+        pytest.skip("the scorekeeper console script is not installed")
+    refused = Served(["--https", "--port", str(free_port()), "--name", "table lan"],
+                     serve_env(tmp_path / "instance"), tmp_path)
+    assert refused.wait_for_end() != 0
+    assert "'table lan' is not a host name." in refused.printed
+    assert "Traceback" not in refused.printed
+    assert not (tmp_path / "instance" / "https").exists()
+
+
+@pytest.mark.parametrize(("given", "named"), [
+    ("Table.LAN.", "table.lan"), ("kökö.lan", "xn--kk-fkab.lan"), ("192.168.1.20", "192.168.1.20"),
+    ("::1", "::1"), ("table lan", None), ("a_b.lan", None), ("-a.lan", None), ("", None),
+])
+def test_certificate_names(given, named):
+    assert certificate_name(given) == named
