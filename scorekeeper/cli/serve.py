@@ -17,7 +17,7 @@ import socket
 import ssl
 import sys
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -29,9 +29,6 @@ from scorekeeper import secret_key
 from scorekeeper.cli import certificates
 
 HOST_NAME = re.compile(r"[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*")
-AUTHORITY_PATHS = ("/https", "/https/ca.pem")  # what the plain-HTTP port beside HTTPS serves
-
-WsgiApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
 
 def upgrade_database() -> None:
@@ -119,19 +116,6 @@ def _no_passphrase() -> bytes:
     raise ValueError("the key asks for a passphrase")
 
 
-def authority_site(app: WsgiApp) -> WsgiApp:
-    """The plain-HTTP port beside HTTPS: the page that hands out the authority, its
-    certificate and the page's static files; any other path is sent to that page."""
-    def site(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-        path = environ.get("PATH_INFO", "")
-        if path in AUTHORITY_PATHS or path.startswith("/static/"):
-            return app(environ, start_response)
-        start_response("302 Found", [("Location", AUTHORITY_PATHS[0]),
-                                     ("Content-Length", "0")])
-        return [b""]
-    return site
-
-
 def _url(scheme: str, host: str, port: int) -> str:
     shown = lan_address() if host in ("0.0.0.0", "::", "") else host
     if ":" in shown:
@@ -211,7 +195,7 @@ def serve(host: str, port: int, threads: int, use_https: bool, http_port: int | 
     With ``SCOREKEEPER_PUBLIC_URL`` set the address shown (and its QR code) is that URL;
     ``SCOREKEEPER_PROXIES`` = N makes the app trust N proxies' forwarded headers.
     """
-    from scorekeeper.cli.server import make_server
+    from scorekeeper.cli.server import authority_site, make_server
 
     own = operator_certificate(cert, key)  # files and names checked before anything starts
     wanted = laptop_names(host, names) if use_https and not own else []
@@ -226,7 +210,8 @@ def serve(host: str, port: int, threads: int, use_https: bool, http_port: int | 
         servers = [make_server(app, app.config, host, port, threads,
                                (leaf.certificate, leaf.key)),
                    make_server(authority_site(app), app.config, host, http_port or port + 1, 2)]
-        notes += [(f"A phone that does not trust this laptop yet: open {helper}/ first to "
+        who = "A browser" if _loopback(host) else "A phone"
+        notes += [(f"{who} that does not trust this laptop yet: open {helper}/ first to "
                    "add its certificate authority (steps there).", helper + "/"),
                   (f"Certificate ({'made now' if leaf.made else 'kept'}) for "
                    f"{', '.join(leaf.names)}, until {leaf.expires:%Y-%m-%d}; "

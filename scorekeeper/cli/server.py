@@ -15,6 +15,9 @@ What it is told:
   (:class:`LateHandshake`), not by cheroot's one accepting thread.
 * **Proxies**: cheroot passes ``X-Forwarded-*`` through as headers; nothing reads them
   unless ``SCOREKEEPER_PROXIES`` installs ``ProxyFix`` (``web/security.py``).
+
+Beside HTTPS, :func:`authority_site` is what the plain-HTTP port serves: the app's
+``/https`` page and the authority's certificate, nothing else.
 """
 
 from __future__ import annotations
@@ -38,6 +41,8 @@ BACKLOG = 128  # connections waiting to be accepted (phones opening the page at 
 _SAID = b"This port speaks HTTPS: open the address with https:// in front.\n"
 PLAIN_INTO_TLS = (b"HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nConnection: close\r\n"
                   b"Content-Length: %d\r\n\r\n%s" % (len(_SAID), _SAID))
+
+AUTHORITY_PATHS = ("/https", "/https/ca.pem")  # what the plain-HTTP port beside HTTPS serves
 
 WsgiApp = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
@@ -144,3 +149,16 @@ def _bounded_bodies(app: WsgiApp) -> WsgiApp:
             environ["wsgi.input"] = BoundedInput(environ["wsgi.input"])
         return app(environ, start_response)
     return bounded
+
+
+def authority_site(app: WsgiApp) -> WsgiApp:
+    """The plain-HTTP port beside HTTPS: the page that hands out the authority, its
+    certificate and the page's static files; any other path is sent to that page."""
+    def site(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        path = environ.get("PATH_INFO", "")
+        if path in AUTHORITY_PATHS or path.startswith("/static/"):
+            return app(environ, start_response)
+        start_response("302 Found", [("Location", AUTHORITY_PATHS[0]),
+                                     ("Content-Length", "0")])
+        return [b""]
+    return site

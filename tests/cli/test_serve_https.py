@@ -66,7 +66,7 @@ def test_prints_the_https_address_and_the_page_beside_it(https):
     assert f"open http://127.0.0.1:{plain}/ first" in served.printed
     made = served.wait_for(r"Certificate \(made now\) for (.*), until")
     assert NAME in made.group(1).split(", ") and "127.0.0.1" in made.group(1)
-    assert "phone on the same network" not in served.printed  # the loopback is no LAN address
+    assert "phone" not in served.printed  # the loopback is no address for a phone
 
 
 def test_serves_https_to_a_phone_that_trusts_the_authority(https):
