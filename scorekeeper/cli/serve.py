@@ -179,7 +179,7 @@ def _run(servers: list[Any]) -> None:
 @click.option("--http-port", type=int, default=None,
               help="With --https: the plain-HTTP port of the page handing phones the "
                    "authority.  [default: --port + 1]")
-@click.option("--name", "names", multiple=True, envvar="SCOREKEEPER_HTTPS_NAMES",
+@click.option("--name", "names", multiple=True, envvar="SCOREKEEPER_HTTPS_NAMES", show_envvar=True,
               help="With --https: another name phones open this laptop by (table.lan), "
                    "put in its certificate. Repeatable.")
 @click.option("--cert", type=click.Path(path_type=Path, dir_okay=False), default=None,
@@ -190,7 +190,8 @@ def _run(servers: list[Any]) -> None:
 @with_appcontext
 def serve(host: str, port: int, threads: int, use_https: bool, http_port: int | None,
           names: tuple[str, ...], cert: Path | None, key: Path | None) -> None:
-    """Upgrade the database and serve the app with a production WSGI server.
+    """Upgrade the database and serve the app with a production WSGI server, over plain
+    HTTP, or HTTPS with --https (the laptop's own authority) or --cert and --key.
 
     With ``SCOREKEEPER_PUBLIC_URL`` set the address shown (and its QR code) is that URL;
     ``SCOREKEEPER_PROXIES`` = N makes the app trust N proxies' forwarded headers.
