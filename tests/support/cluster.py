@@ -132,7 +132,9 @@ class Redis:
 class AppHost:
     """One app host: gunicorn with its workers (or, with ``server="serve"``, ``scorekeeper
     serve`` with its threads), on its own loopback address, running the code of
-    ``checkout`` (this one unless told)."""
+    ``checkout`` (this one unless told). ``app`` other than :data:`APP` is served by
+    gunicorn as named, or under ``serve`` by ``python -m MODULE serve`` (a bench's
+    yardstick: ``tests/bench/bare.py``)."""
 
     def __init__(self, address: str, port: int, env: dict[str, str], folder: Path,
                  app: str, workers: int, checkout: Path = ROOT,

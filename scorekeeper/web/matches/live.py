@@ -51,7 +51,9 @@ _POLLS = frozenset({"live.member", "live.spectator"})
 
 @limiter.request_filter
 def _is_poll() -> bool:
-    """No rate limit applies to a live poll: Flask-Limiter skips its bookkeeping."""
+    """No rate limit applies to a live poll: Flask-Limiter skips its bookkeeping. (Its
+    ``exempt`` mark would still resolve the route's limits on every request; a request
+    filter is asked before that.)"""
     return request.endpoint in _POLLS
 
 
@@ -71,6 +73,7 @@ def _unchanged(known: Version) -> Response | None:
 
 
 def _tagged(response: Response, etag: str) -> Response:
+    """The answer with its weak ETag, to be asked again every time (never cached)."""
     response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "no-cache, private"
     return response
