@@ -16,12 +16,15 @@ from flask import abort, after_this_request, current_app, g, request
 from flask.wrappers import Response
 from itsdangerous import BadSignature, URLSafeSerializer
 
-from scorekeeper.store import boards, groups
+from scorekeeper.store import boards, groups, versions
 from scorekeeper.store.boards import GroupView, MatchView
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group
+from scorekeeper.store.versions import Version
 
 _SALT = "scorekeeper.membership"
+_WRONG_VIEW_LINK = "This view link is wrong or no longer works."
+_NO_MATCH = "No such match in this group."
 
 
 def _serializer(secret: str | None = None) -> URLSafeSerializer:
@@ -56,8 +59,12 @@ def _same(a: str, b: str) -> bool:
 
 def is_member(group: Group | GroupView) -> bool:
     """Whether this phone joined the group with its current invite token."""
-    token = memberships().get(group.id)
-    return token is not None and _same(token, group.invite_token)
+    return _joined(group.id, group.invite_token)
+
+
+def _joined(group_id: int, invite_token: str) -> bool:
+    token = memberships().get(group_id)
+    return token is not None and _same(token, invite_token)
 
 
 def member_groups() -> list[Group]:
@@ -117,7 +124,7 @@ def member_board(group_id: int, match_id: int) -> tuple[GroupView, MatchView]:
     view = boards.board_match(group_id, match_id)
     if view is None or not is_member(view.group):
         current_group(group_id)  # a group this phone is not in: that 404
-        abort(404, "No such match in this group.")
+        abort(404, _NO_MATCH)
     return view.group, view
 
 
@@ -125,5 +132,24 @@ def watched_board(token: str) -> MatchView:
     """What a spectator's view link shows: the match's read-only view, else 404."""
     view = boards.watched_match(token)
     if view is None:
-        abort(404, "This view link is wrong or no longer works.")
+        abort(404, _WRONG_VIEW_LINK)
     return view
+
+
+def member_version(group_id: int, match_id: int) -> Version:
+    """A live poll's look-up on a member's phone: only the match's version, with the
+    404s of :func:`member_board`. A poll answered 304 needs nothing more."""
+    found = versions.member_version(group_id, match_id)
+    if found is None or not _joined(group_id, found.invite_token):
+        current_group(group_id)  # a group this phone is not in: that 404
+        abort(404, _NO_MATCH)
+    return found
+
+
+def watched_version(token: str) -> Version:
+    """A live poll's look-up through a view link: only the match's version, else the
+    404 of :func:`watched_board`."""
+    found = versions.watched_version(token)
+    if found is None:
+        abort(404, _WRONG_VIEW_LINK)
+    return found

@@ -118,4 +118,6 @@ def register(app: Flask) -> None:
     app.config.setdefault("COMPRESS_MIMETYPES", [
         "text/html", "application/json", "text/css", "application/javascript", "text/javascript",
         "image/svg+xml", "text/csv", "application/manifest+json"])
-    Compress(app)
+    # Kept where the live poll finds it: it compresses a spectator's answer once per
+    # version (web/matches/live.py) with these same settings.
+    app.extensions["compress"] = Compress(app)

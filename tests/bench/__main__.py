@@ -5,7 +5,8 @@ against a bare route), ``browser`` (Chromium: page weight and "Record hand"),
 ``history`` (history pages at 10 and N matches), ``import`` (a large import),
 ``cluster`` (hands/s on one host and three behind nginx, and the polling cost),
 ``leaderboard`` (the leaderboard and a finishing save at 10 and N matches, a rating
-rebuild), ``replay`` (a 5,000-event replay through the core and the API). Each
+rebuild), ``replay`` (a 5,000-event replay through the core and the API),
+``spectators`` (browsers polling a match's live URL beside a bare Flask app). Each
 prints its figures; none is collected by the test suite.
 """
 
@@ -24,6 +25,7 @@ from tests.bench.engine import run_bench, undo_bytes_per_move
 from tests.bench.history import bench_history, bench_import
 from tests.bench.leaderboard import bench_leaderboard
 from tests.bench.replay import bench_replay
+from tests.bench.spectators import bench_spectators_command
 from tests.bench.web import bench_web
 
 
@@ -110,7 +112,7 @@ def _versus(games: int, repeats: int, seed: int, as_json: bool,
 
 
 for command in (bench_history, bench_import, bench_web, bench_browser, bench_cluster,
-                bench_leaderboard, bench_replay):
+                bench_leaderboard, bench_replay, bench_spectators_command):
     bench.add_command(command)
 
 if __name__ == "__main__":

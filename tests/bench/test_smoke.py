@@ -35,15 +35,20 @@ def test_a_bad_argument_is_one_line_and_exit_2(args, words):
 
 
 def test_spectators_watch_scorekeeper_serve_on_sqlite(capsys):
-    """A few seconds of the spectators' round against ``scorekeeper serve`` (it needs no
-    PostgreSQL, Redis or nginx): hands recorded, polls timed, none failed."""
+    """A few seconds of the spectators' rounds against ``scorekeeper serve`` and the bare
+    app on it (they need no PostgreSQL, Redis or nginx): hands recorded, polls timed,
+    none failed, every unchanged poll a 304."""
     bench_spectators([("after", ROOT)], spectators=3, every=0.5, hand_every=1.0, seconds=5,
-                     rounds=1, workers=1, server="serve")
+                     rounds=1, workers=1, server="serve", pollers=2, unchanged_seconds=2)
     out = capsys.readouterr().out
-    assert "scorekeeper serve: waitress" in out and "own script asks every: after 3 s" in out
-    row = next(line for line in out.splitlines() if line.startswith("| after |"))
-    cells = [cell.strip() for cell in row.strip("| ").split(" | ")]
-    assert int(cells[2]) >= 1 and int(cells[3]) >= 3 and cells[-1] == "0", row
+    assert "on scorekeeper serve" in out and "own script asks every: after 3 s" in out
+    for label in ("after", "bare Flask"):
+        row = next(line for line in out.splitlines() if line.startswith(f"| {label} |"))
+        cells = [cell.strip() for cell in row.strip("| ").split(" | ")]
+        assert int(cells[2]) >= 3 and cells[7] == "0", row  # polls, failures
+        assert "not 304" not in cells[9] and int(cells[11].replace(",", "")) > 0, row
+    after = next(line for line in out.splitlines() if line.startswith("| after |"))
+    assert int(after.split(" | ")[1]) >= 1, after  # hands
 
 
 def test_serve_spectators_alone_need_no_cluster_parts(monkeypatch):

@@ -35,6 +35,7 @@ HOST_CONFIG = ('RATELIMIT_BEARER_FAILURES = "6 per minute"\n'
                'RATELIMIT_GROUPS = "1000 per hour"\n')
 SERVERS = ("gunicorn", "serve")  # gunicorn on PostgreSQL and Redis; scorekeeper serve on SQLite
 SERVE_THREADS = 8  # scorekeeper serve's default, given explicitly so the figures can say it
+APP = "scorekeeper:create_app()"  # what the hosts serve unless told otherwise
 
 
 def missing_parts() -> list[str]:
@@ -131,7 +132,9 @@ class Redis:
 class AppHost:
     """One app host: gunicorn with its workers (or, with ``server="serve"``, ``scorekeeper
     serve`` with its threads), on its own loopback address, running the code of
-    ``checkout`` (this one unless told)."""
+    ``checkout`` (this one unless told). ``app`` other than :data:`APP` is served by
+    gunicorn as named, or under ``serve`` by ``python -m MODULE serve`` (a bench's
+    yardstick: ``tests/bench/bare.py``)."""
 
     def __init__(self, address: str, port: int, env: dict[str, str], folder: Path,
                  app: str, workers: int, checkout: Path = ROOT,
@@ -147,7 +150,11 @@ class AppHost:
                "-w", str(self.workers), "-b", f"{self.address}:{self.port}",
                "--graceful-timeout", "3", self.app]
         if self.server == "serve":  # the README's command for one machine (it upgrades too)
-            cmd = [str(BIN / "scorekeeper"), "serve", "--host", self.address,
+            # Another app than Scorekeeper's (a bench's yardstick) is served by the same
+            # command from its own module: ``python -m MODULE serve …``.
+            command = ([str(BIN / "scorekeeper")] if self.app == APP
+                       else [sys.executable, "-m", self.app.split(":")[0]])
+            cmd = [*command, "serve", "--host", self.address,
                    "--port", str(self.port), "--threads", str(SERVE_THREADS)]
         with open(self.log, "a") as log:
             self.proc = subprocess.Popen(cmd, env=self.env, cwd=self.checkout, stdout=log,
@@ -304,7 +311,7 @@ class Deployment:
     ADDRESSES = ("127.0.0.2", "127.0.0.3", "127.0.0.4")
 
     def __init__(self, hosts: int = 3, workers: int = 2,
-                 app: str = "scorekeeper:create_app()", checkout: Path = ROOT,
+                 app: str = APP, checkout: Path = ROOT,
                  server: str = "gunicorn") -> None:
         """``checkout``: the code the hosts run (and the release step), for a benchmark's
         "before"; another checkout is only read (no bytecode is written into it)."""
