@@ -6,6 +6,8 @@ tap on what is on the screen at that moment."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
@@ -166,31 +168,39 @@ class Thumb(Finger):
         super().tap(target)
 
 
-FOUR_WIDTHS = [(320, 640, "light"), (360, 740, "dark"), (390, 844, "light"), (430, 932, "dark")]
+FOUR_SIZES = [(320, 640, "light"), (360, 740, "dark"), (390, 844, "light"), (430, 932, "dark")]
 
 
-@pytest.mark.parametrize(("width", "height", "scheme"), FOUR_WIDTHS)
-def test_four_players_melee_on_dans_turn_with_no_scroll_said_back_as_entered(
-        page: Page, live_server: str, app, backend: str, width: int, height: int,
-        scheme: str):
-    """Ben's 4♥ started a melee, Cat answers 5♥ while the table says it is Dan's turn:
-    the answer says back what was entered (no attacker the table did not name)."""
+def dispute(page: Page, base: str, app, size: tuple[int, int, str], up: str, card: str,
+            said: list[str], shot: Path) -> Thumb:
+    """From a four-player Last One scoreboard: Check a play, the two cards on the keys,
+    then each radio ``said`` and Check, all on the first screen (photographed before
+    Check into ``shot``). The thumb that did it, with its taps."""
+    width, height, scheme = size
     page.set_viewport_size({"width": width, "height": height})
     page.emulate_media(color_scheme=scheme)
     thumb = Thumb(page)
-    page.goto(phone_match(app, live_server, page)["board"])
+    page.goto(phone_match(app, base, page)["board"])
     thumb.tap(page.get_by_role("link", name="Check a play"))
-    thumb.card("4h")
-    thumb.card("5h")
+    thumb.card(up)
+    thumb.card(card)
     expect(page.locator("[data-picker]")).to_be_hidden()
-    thumb.tap(page.get_by_role("radio", name="Who plays: Cat"))
-    thumb.tap(page.get_by_role("radio", name="A melee is on (the upcard is its last card)? Yes"))
-    thumb.tap(page.get_by_role("radio", name="Whose turn: Dan"))
+    for name in said:
+        thumb.tap(page.get_by_role("radio", name=name))
     assert scrolled(page) == 0
-    if backend == "sqlite":
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / f"check-four-melee-{width}-{scheme}.png"))
+    page.screenshot(path=str(shot))
     thumb.tap(page.get_by_role("button", name="Check"))
+    return thumb
+
+
+@pytest.mark.parametrize("size", FOUR_SIZES)
+def test_four_players_melee_on_dans_turn_with_no_scroll_said_back_as_entered(
+        page: Page, live_server: str, app, size: tuple[int, int, str], tmp_path: Path):
+    """Ben's 4♥ started a melee, Cat answers 5♥ while the table says it is Dan's turn:
+    the answer says back what was entered (no attacker the table did not name)."""
+    thumb = dispute(page, live_server, app, size, "4h", "5h", [
+        "Who plays: Cat", "A melee is on (the upcard is its last card)? Yes",
+        "Whose turn: Dan"], tmp_path / "check-four-melee.png")
     answer = page.locator("[data-check-answer]")
     expect(answer).to_contain_text("✓ Legal")
     expect(answer).to_contain_text("Upcard 4♥; a melee is on; Dan's turn. May Cat play 5♥?")
@@ -199,24 +209,11 @@ def test_four_players_melee_on_dans_turn_with_no_scroll_said_back_as_entered(
     answer_in_view_and_keys_closed(page)
 
 
-@pytest.mark.parametrize(("width", "height", "scheme"), FOUR_WIDTHS)
+@pytest.mark.parametrize("size", FOUR_SIZES)
 def test_four_players_six_of_hearts_after_an_eight_naming_diamonds_with_no_scroll(
-        page: Page, live_server: str, app, backend: str, width: int, height: int,
-        scheme: str):
-    page.set_viewport_size({"width": width, "height": height})
-    page.emulate_media(color_scheme=scheme)
-    thumb = Thumb(page)
-    page.goto(phone_match(app, live_server, page)["board"])
-    thumb.tap(page.get_by_role("link", name="Check a play"))
-    thumb.card("8c")
-    thumb.card("6h")
-    expect(page.locator("[data-picker]")).to_be_hidden()
-    thumb.tap(page.get_by_role("radio", name="Suit named (after an 8): ♦"))
-    assert scrolled(page) == 0
-    if backend == "sqlite":
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / f"check-four-suit-{width}-{scheme}.png"))
-    thumb.tap(page.get_by_role("button", name="Check"))
+        page: Page, live_server: str, app, size: tuple[int, int, str], tmp_path: Path):
+    thumb = dispute(page, live_server, app, size, "8c", "6h",
+                    ["Suit named (after an 8): ♦"], tmp_path / "check-four-suit.png")
     expect(page.locator("[data-check-answer]")).to_contain_text("✗ Not legal")
     assert thumb.taps == 7
     answer_in_view_and_keys_closed(page)

@@ -6,10 +6,12 @@ player), with no scroll to a button under them."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.support.browser import SCREENSHOTS, Taps, in_view, phone_match
+from tests.support.browser import Taps, in_view, phone_match
 
 pytestmark = pytest.mark.browser
 
@@ -43,7 +45,7 @@ def field_in_view(page: Page, seat: int) -> bool:
     (390, 844, "dark", "crazy-eights", 3), (430, 932, "dark", "last-one", 4)])
 def test_the_last_players_field_stays_above_the_keys_while_they_are_tapped(
         page: Page, live_server: str, app, width: int, height: int, scheme: str,
-        game: str, players: int):
+        game: str, players: int, tmp_path: Path):
     page.set_viewport_size({"width": width, "height": height})
     page.emulate_media(color_scheme=scheme)
     names = NAMES[:players]
@@ -60,8 +62,7 @@ def test_the_last_players_field_stays_above_the_keys_while_they_are_tapped(
         expect(page.locator(f'.held[data-seat="{last}"] .pc')).not_to_have_count(0)
         assert field_in_view(page, last), f"{names[last]}'s field is under the keys"
     expect(page.locator(f'.held[data-seat="{last}"] .pc')).to_have_count(3)
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"hand-last-field-{width}-{players}-{scheme}.png"))
+    page.screenshot(path=str(tmp_path / f"hand-last-field-{width}-{players}-{scheme}.png"))
 
 
 @pytest.mark.parametrize(("width", "height", "scheme"), [
@@ -77,13 +78,15 @@ def test_an_edited_hand_is_saved_from_the_keys(
                                          "held": {"0": "kh 7d", "2": "8s 2h", "3": "4c"}})
     assert added.status_code == 201
     page.goto(match["board"] + "/hands/1")
-    page.locator(".held label[for=seat-3]").tap()
+    taps = Taps()
+    taps.tap(page.locator(".held label[for=seat-3]"))
     key = page.locator(".picker [data-next-seat]")
-    tap_cards(page, "5S")  # Dan held 4♣ and 5♠
+    tap_cards(page, "5S", taps)  # Dan held 4♣ and 5♠
     expect(key).to_have_text("Save hand 1")
     assert field_in_view(page, 3)
     expect(page.locator("[data-picker-sum]")).to_have_text(
         "Ann\u00a017 · Ben\u00a0went\u00a0out · Cat\u00a027 · Dan\u00a09")
-    key.tap()
+    taps.tap(key)
     expect(page.locator(".flash").first).to_contain_text("Hand 1 updated")
+    assert taps.count == 4  # Dan's field, 5, ♠, Save hand 1: no scroll
     expect(page.locator(".standings .total")).to_have_text(["17", "0", "27", "9"])

@@ -4,10 +4,12 @@ without a sideways swipe, and no label is squeezed narrower than its longest wor
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.support.browser import SCREENSHOTS, phone
+from tests.support.browser import phone
 from tests.support.pages import seed
 
 pytestmark = pytest.mark.browser
@@ -40,7 +42,7 @@ SQUEEZED = """(card) => {
 @pytest.mark.parametrize(("width", "scheme"), [
     (320, "light"), (360, "dark"), (390, "light"), (430, "dark")])
 def test_the_figures_by_game_read_on_a_phone_without_a_sideways_swipe(
-        browser: Browser, app, live_server: str, backend: str, width: int, scheme: str):
+        browser: Browser, app, live_server: str, width: int, scheme: str, tmp_path: Path):
     ids = seed(app)
     with phone(browser, live_server, ids["invite"], width, 844, dark=scheme == "dark") as page:
         page.goto(f"{live_server}/groups/{ids['gid']}/players/{ids['pid']}/stats")
@@ -54,6 +56,4 @@ def test_the_figures_by_game_read_on_a_phone_without_a_sideways_swipe(
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         assert card.evaluate(SQUEEZED) == []
         card.scroll_into_view_if_needed()
-        if backend == "sqlite":
-            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(SCREENSHOTS / f"player-by-game-{width}-{scheme}.png"))
+        page.screenshot(path=str(tmp_path / f"player-by-game-{width}-{scheme}.png"))
