@@ -114,8 +114,9 @@ const CardPicker = (() => {
     return () => { if (!keys().some((k) => k.tabIndex === 0)) mark(keys()[0]); };
   };
 
-  // A docked picker: fixed to the bottom, with its height kept free under the page.
-  const dock = (picker) => {
+  // A docked picker: fixed to the bottom, with its height kept free under the page;
+  // ``resized`` runs when its height changes (the line of points came or went).
+  const dock = (picker, resized) => {
     picker.classList.add("is-docked");
     document.body.classList.add("has-dock");
     // Keys closed (the play checker) keep their room: the page must not shrink mid-tap.
@@ -123,7 +124,7 @@ const CardPicker = (() => {
       if (picker.offsetHeight) document.documentElement.style.setProperty("--dock", `${picker.offsetHeight}px`);
     };
     room();
-    if (window.ResizeObserver) new ResizeObserver(room).observe(picker);
+    if (window.ResizeObserver) new ResizeObserver(() => { room(); resized(); }).observe(picker);
   };
 
   const attach = (picker) => {
@@ -135,7 +136,8 @@ const CardPicker = (() => {
     const typeKey = picker.querySelector("[data-type-key]");
     const nextKey = picker.querySelector("[data-next-seat]");
     const nextLabel = nextKey ? nextKey.textContent : "";
-    // data-finish (a new hand): the last seat's Next key sends the form.
+    // data-finish: the last seat's Next key sends the form (its value, if any, is the
+    // key's label then: "Save hand 3" when editing; else the button's words).
     const submit = form && picker.dataset.finish !== undefined
       ? form.querySelector(".form-action button[type=submit]") : null;
     const docked = picker.dataset.dock !== undefined;
@@ -174,14 +176,16 @@ const CardPicker = (() => {
       showNext();
       if (docked && !still) reveal(input);
     };
+    // The field being filled stays above the keys while its cards and points grow.
     const write = (value) => {
       active.value = value;
       active.dispatchEvent(new Event("input", { bubbles: true }));
+      if (docked) reveal(active);
     };
     // On the last seat that needs cards, "Next player" becomes "Record hand": the
     // picker sends the form, so finishing a hand needs no scroll to its button.
     const finishing = () => Boolean(submit) && targets.filter(shown).every((t) => t === active || t.value.trim());
-    const finishLabel = submit ? submit.textContent.trim().replace(/\s+\d+$/, "") : "";
+    const finishLabel = submit ? (picker.dataset.finish || submit.textContent.trim().replace(/\s+\d+$/, "")) : "";
     const showNext = () => {
       if (!nextKey) return;
       const finish = finishing();
@@ -242,7 +246,7 @@ const CardPicker = (() => {
     const fixTabStop = grid ? rove(grid) : null;
     if (typeKey) setTyping(false);
     picker.hidden = false;
-    if (docked) dock(picker);
+    if (docked) dock(picker, () => { if (active && !picker.hidden) reveal(active); });
     const empty = targets.find((t) => !t.value.trim() && t.dataset.pickerSkip === undefined && shown(t));
     activate(empty || document.getElementById(picker.dataset.again || "") || targets.find(shown) || targets[0], true);
     controllers.set(form, {

@@ -6,7 +6,8 @@
 //   data-live-swap (the match's buttons, "Delete hand N"), swapped in place from the
 //   poll's answer (never the whole page fetched again);
 // - an open hand form (form[data-live-url]): when its hand number is taken, it says
-//   so at once, and a tap records the hand under the next number instead.
+//   so at once: the first choice drops this form for the hand already recorded, the
+//   second renumbers it as the next hand (it is then sent like any other).
 // Progressive enhancement: without it the page is as fresh as its last load (and the
 // server still refuses a taken number). Events: listens for "scorekeeper:sent"
 // (offline.js stored queued hands: ask now); dispatches "scorekeeper:answered" when
@@ -113,6 +114,8 @@
     const say = () => {
       const number = Number(numberInput.value);
       notice.replaceChildren();
+      notice.className = "flash flash-error live-taken";
+      notice.setAttribute("role", "alert");
       const text = document.createElement("p");
       const board = document.createElement("a");
       board.href = form.dataset.scoreboard || "../";
@@ -121,26 +124,38 @@
         board.textContent = "See the final score";
         notice.append(text, board);
       } else {
-        text.textContent = `Hand ${number} was just recorded on another phone. If it was this hand, `
-          + "there is nothing more to do; if this is the next hand, record it as that.";
+        // Most often the other phone recorded this very hand: the first and biggest
+        // choice looks at it and drops this form; numbering it as the next hand is
+        // the second, and only renumbers the form (sending stays the person's tap).
+        text.textContent = `Hand ${number} was just recorded on another phone, most often this `
+          + "same hand. The first button shows it on the scoreboard and drops what this form holds.";
+        board.textContent = form.dataset.discardLabel || `See hand ${number}`;
+        board.className = "button primary-action";
+        board.dataset.discardMine = "";
         const again = document.createElement("button");
         again.type = "button";
-        again.className = "primary-action";
-        again.textContent = `Record as hand ${taken.next_hand}`;
-        again.addEventListener("click", () => {
-          numberInput.value = String(taken.next_hand);
-          taken = null;
-          notice.hidden = true;
-          form.requestSubmit();
-        });
-        board.textContent = `See hand ${number} on the scoreboard`;
-        board.className = "button secondary";
+        again.className = "secondary";
+        again.textContent = `It's another hand — make it hand ${taken.next_hand}`;
+        again.addEventListener("click", () => renumber(taken.next_hand));
         const actions = document.createElement("p");
         actions.className = "row";
-        actions.append(again, board);
-        notice.append(text, actions);
+        actions.append(again);
+        notice.append(text, board, actions);
       }
       notice.hidden = false;
+    };
+    // The form becomes hand ``next``: its number, its heading and its buttons say so,
+    // and nothing is sent until the person taps "Record hand" again.
+    const renumber = (next) => {
+      numberInput.value = String(next);
+      document.querySelectorAll("[data-hand-number]").forEach((part) => { part.textContent = String(next); });
+      taken = null;
+      notice.replaceChildren();
+      const said = document.createElement("p");
+      said.textContent = `This form is now hand ${next}. Nothing was sent: record it when it is ready.`;
+      notice.append(said);
+      notice.className = "flash live-renumbered";
+      notice.setAttribute("role", "status");
     };
     // Sent with a taken number, the server would refuse it: say so first, before it goes.
     form.addEventListener("submit", (event) => {
@@ -154,7 +169,7 @@
       const number = Number(numberInput.value);
       taken = live.next_hand === null || live.next_hand > number ? live : null;
       if (taken) say();
-      else notice.hidden = true;
+      else if (notice.classList.contains("live-taken")) notice.hidden = true;
     }, () => {});
   }
 })();

@@ -62,7 +62,7 @@ def test_history_record_and_player_on_a_phone(live_server, page, history, backen
     page.locator(".record-totals a").first.click()
     page.wait_for_url("**/stats")
     assert page.locator("h2", has_text="Head to head").is_visible()
-    assert page.locator(".stats-table").is_visible()
+    assert page.locator(".by-game").is_visible()
 
     page.goto(f"{live_server}/groups/{gid}/history")
     page.select_option("select[name=game]", "countdown")

@@ -91,7 +91,9 @@ def test_an_open_hand_form_says_its_number_was_taken_before_it_is_sent(
     second_phone.get_by_role("button", name="Record hand 1").tap()  # not sent: it says why
     expect(taken).to_be_visible()
     assert stored(app, match["match"]) == [1]
-    second_phone.get_by_role("button", name="Record as hand 2").tap()
+    second_phone.get_by_role("button", name="It's another hand — make it hand 2").tap()
+    assert stored(app, match["match"]) == [1]  # renumbered, not sent
+    second_phone.get_by_role("button", name="Record hand 2").tap()
     second_phone.wait_for_url(match["board"])
     assert stored(app, match["match"]) == [1, 2]
     expect(second_phone.locator(".hands-table tbody tr")).to_have_count(2)

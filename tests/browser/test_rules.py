@@ -69,3 +69,22 @@ def test_screenshots_for_the_readme(page: Page, live_server: str, tmp_path: Path
     page.goto(f"{live_server}/deal?game=last-one&players=6&hand_size=7&dealer=2")
     expect(page.locator("[data-deal-answer]")).to_contain_text("7 cards each")
     page.screenshot(path=str(folder / "deal.png"))
+
+
+@pytest.mark.parametrize(("width", "scheme"), [(320, "light"), (360, "dark"), (390, "light"),
+                                               (430, "dark")])
+def test_places_in_a_shared_elimination_are_explained(
+        page: Page, live_server: str, width: int, scheme: str):
+    """"Everyone who reaches it in the same hand goes out together" — and then? The
+    elimination section says how they are placed (RULES.md, Places): by total."""
+    page.set_viewport_size({"width": width, "height": 800})
+    page.emulate_media(color_scheme=scheme)
+    page.goto(f"{live_server}/rules/last-one")
+    page.get_by_role("searchbox").fill("places")
+    section = page.locator("#lo-elimination")
+    expect(section).to_be_visible()
+    places = section.locator("#shared-elimination")
+    expect(places).to_contain_text("Places when several go out in one hand")
+    expect(places).to_contain_text("the smaller total ahead")
+    expect(places).to_contain_text("both 2nd and the next player is 4th")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width

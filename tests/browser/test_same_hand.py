@@ -1,5 +1,6 @@
 """A hand goes in once, on a 390 × 844 touch phone (DESIGN.md): the hand form online
-and the co-scorer's "Record as hand N" show the server's same-hand question (the
+and the co-scorer's notice (its first choice the hand already recorded) show the
+server's same-hand question (the
 offline queue's: tests/browser/test_offline.py). In each, a tap on the biggest button
 stores no second copy; the person sees both hands before a deliberate second tap
 records it anyway. The questions are photographed into the test's own folder
@@ -77,10 +78,13 @@ def test_the_same_cards_online_ask_with_both_hands_and_discard_comes_first(
     assert numbers(app, match["match"]) == [1, 2]
 
 
-# ---- two phones: the co-scorer's "Record as hand N" ---------------------------------
+# ---- two phones: the co-scorer's notice -------------------------------------------
 
-def test_record_as_the_next_hand_asks_when_the_other_phone_had_the_same_cards(
+def test_the_other_phones_hand_comes_first_and_the_next_number_sends_nothing(
         page: Page, second_phone: Page, live_server: str, app, tmp_path: Path):
+    """Another phone recorded the hand this one is tapping in: the first and biggest
+    choice drops this form for the hand recorded; "another hand" only renumbers the
+    form (nothing sent); "Record hand 2" then meets the server's same-hand question."""
     match = phone_match(app, live_server, page, "last-one", ("Ann", "Ben", "Cat", "Dan"))
     second_phone.request.get(f"{live_server}/join/{match['token']}")
     board, form = match["board"], match["board"] + "/hands/new"
@@ -93,7 +97,15 @@ def test_record_as_the_next_hand_asks_when_the_other_phone_had_the_same_cards(
     page.wait_for_url(board)
     notice = second_phone.get_by_role("alert").filter(has_text="just recorded on another phone")
     expect(notice).to_be_visible(timeout=SOON)
-    second_phone.get_by_role("button", name="Record as hand 2").tap()  # the biggest button
+    discard = notice.get_by_role("link", name=DISCARD)
+    another = notice.get_by_role("button", name="It's another hand — make it hand 2")
+    biggest_first(second_phone, discard, another)
+    second_phone.screenshot(path=str(tmp_path / "co-scorer-notice.png"))
+    another.tap()  # renumbers the form: nothing is sent
+    expect(second_phone.get_by_role("heading", name="Record hand 2")).to_be_visible()
+    expect(second_phone.get_by_role("status")).to_contain_text("This form is now hand 2")
+    assert numbers(app, match["match"]) == [1]
+    second_phone.get_by_role("button", name="Record hand 2").tap()
     expect(second_phone.get_by_role("heading", name="Hand 1 again?")).to_be_visible()
     assert numbers(app, match["match"]) == [1]
     discard = second_phone.get_by_role("link", name=DISCARD)
@@ -105,3 +117,21 @@ def test_record_as_the_next_hand_asks_when_the_other_phone_had_the_same_cards(
     anyway.tap()  # the deliberate second tap, having seen both hands
     second_phone.wait_for_url(board)
     assert numbers(app, match["match"]) == [1, 2]
+
+
+def test_the_co_scorers_first_choice_drops_the_form_for_the_board(
+        page: Page, second_phone: Page, live_server: str, app):
+    match = phone_match(app, live_server, page, "crazy-eights", ("Ann", "Bo", "Cy"))
+    second_phone.request.get(f"{live_server}/join/{match['token']}")
+    board, form = match["board"], match["board"] + "/hands/new"
+    second_phone.goto(form)
+    fill_hand(second_phone, 0, {1: "8s kh", 2: "5c"})
+    page.goto(form)
+    fill_hand(page, 0, {1: "8s kh", 2: "5c"})
+    page.get_by_role("button", name="Record hand 1").tap()
+    page.wait_for_url(board)
+    notice = second_phone.get_by_role("alert").filter(has_text="just recorded on another phone")
+    notice.get_by_role("link", name=DISCARD).tap(timeout=SOON * 2)
+    second_phone.wait_for_url(board)
+    expect(second_phone.locator(".hands-table tbody tr")).to_have_count(1)
+    assert numbers(app, match["match"]) == [1]

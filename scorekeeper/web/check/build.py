@@ -93,9 +93,12 @@ def _situation(form: CheckForm, seats: list[str], words: list[str]) -> dict[str,
         situation["upcard_as"] = form.upas.value
     if form.melee_said() is True:
         who = (form.who.value or turn + 1) - 1
-        situation["melee"] = melee_between(who, players, form.ma.value, form.md.value)
-        words.append(f"melee: {seats[situation['melee']['aggressor']]} attacks "
-                     f"{seats[situation['melee']['defender']]}")
+        melee = situation["melee"] = melee_between(who, players, form.ma.value, form.md.value)
+        # Said back as the table entered it: who attacks whom only when the table said.
+        said = (f": {seats[melee['aggressor']]} attacks {seats[melee['defender']]}"
+                if form.ma.value or form.md.value else "")
+        words.append(f"a melee is on{said}")
+        words.append(f"{seats[turn]}'s turn")
     else:
         owed = form.owed.value
         if owed:
@@ -154,8 +157,7 @@ def _single(form: CheckForm, sheet: Sheet, request: dict[str, Any],
     play = parse_card(card).pretty + (f" as {parse_card(as_card).pretty}" if as_card else "")
     play += f" naming {Suit(named).label}" if named else ""
     melee = bool(situation and "melee" in situation)
-    whom = seats[who] + (" (on turn)" if who == turn and not melee
-                         else " (out of turn)" if who != turn else "")
+    whom = seats[who] + ("" if melee else " (on turn)" if who == turn else " (out of turn)")
     return Question(sheet, request, "; ".join(words) + f". May {whom} play {play}?", False,
                     who=who)
 

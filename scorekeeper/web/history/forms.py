@@ -28,6 +28,7 @@ class ImportForm(FlaskForm):
         self.limits = limits
         self.document: Any = None
         self.problems: list[Problem] = []
+        self.unreadable = False  # the upload did not decode: not a JSON export at all
 
     def validate_file(self, field: Field) -> None:
         """Decode the upload; a file too big or not JSON is this field's error."""
@@ -35,4 +36,5 @@ class ImportForm(FlaskForm):
             self.document = parse_json(field.data.read(self.limits.max_bytes + 1), self.limits)
         except TransferError as exc:
             self.problems = list(exc.problems)
+            self.unreadable = True
             raise StopValidation("; ".join(p.message for p in exc.problems)) from None

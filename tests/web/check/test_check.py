@@ -373,7 +373,9 @@ def test_an_unsaid_melee_gives_both_answers_and_one_link_each(client):
     assert said["No melee"].endswith("&melee=no#answer")
     text, _, _ = answer(client, "/check" + said["A melee is on"].removesuffix("#answer"))
     assert text.startswith("✓ Legal 5♥ continues the melee")
-    assert "melee: Seat 2 attacks Seat 3" in text  # the seat before the player started it
+    # Said back as entered: a melee, Seat 4's turn; no attacker the table did not name.
+    assert "Upcard 4♥; a melee is on; Seat 4's turn. May Seat 3 play 5♥?" in text
+    assert "attacks" not in text
     text, _, _ = answer(client, "/check" + said["No melee"].removesuffix("#answer"))
     assert text.startswith("✗ Not legal It is Seat 4's turn")
 
