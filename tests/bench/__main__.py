@@ -16,7 +16,7 @@ from typing import NoReturn
 
 import click
 
-from scorekeeper.core.sheets import GAMES, LO
+from scorekeeper.core.sheets import GAMES
 from tests.bench import versus
 from tests.bench.browser import bench_browser
 from tests.bench.cluster import bench_cluster
@@ -25,6 +25,8 @@ from tests.bench.history import bench_history, bench_import
 from tests.bench.leaderboard import bench_leaderboard
 from tests.bench.replay import bench_replay
 from tests.bench.web import bench_web
+
+LO = "last-one"
 
 
 def fail(message: str) -> NoReturn:
