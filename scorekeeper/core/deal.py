@@ -193,7 +193,9 @@ def _cards_each(info: Game, players: int, hand_size: int | None,
             _check_range(c, 1, START_COUNT.maximum, "counts",
                          "a count (a player at 0 has already won)")
         return counts
-    return (info.cards_each({}, players) or 0,) * players
+    each = info.cards_each({}, players)  # the standard deal reads no option
+    assert each is not None
+    return (each,) * players
 
 
 def _check_range(value: object, low: int | None, high: int | None, field: str,

@@ -489,7 +489,7 @@ class _Tally:
         fallen = [s for s in before if reaches(self.totals[s], threshold)]
         left = [s for s in before if s not in fallen]
         if not left:  # everyone still in reached the threshold together
-            low = min(self.totals[s] for s in fallen)
+            low = self.info.leader([self.totals[s] for s in fallen])
             self.winners = tuple(s for s in fallen if self.totals[s] == low)
             fallen = [s for s in fallen if s not in self.winners]
             self.why = (f"everyone left reached {threshold} in hand {number}; "
@@ -508,14 +508,14 @@ class _Tally:
             if result.out is not None:
                 self.winners, how = (result.out,), "went out"
             else:
-                best = max(self.totals)
+                best = self.info.leader(self.totals)
                 self.winners = tuple(s for s, t in enumerate(self.totals) if t == best)
                 how = "held the least in the jammed hand"
             self.why = f"{WINNERS} {how} in the only hand"
         else:
             reached = [s for s, t in enumerate(self.totals) if reaches(t, target)]
             if reached:
-                best = max(self.totals[s] for s in reached)
+                best = self.info.leader([self.totals[s] for s in reached])
                 self.winners = tuple(s for s in reached if self.totals[s] == best)
                 self.why = f"{WINNERS} reached {target} in hand {number}"
         self.over = bool(self.winners)
