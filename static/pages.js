@@ -66,12 +66,15 @@ document.querySelectorAll("form[data-check-form]").forEach((form) => {
   if (players) players.addEventListener("change", syncSeats);
   syncSeats();
   const picker = CardPicker.of(form);
-  // Questions only one game asks (the melee: Last One) follow the game choice.
+  // Questions only some games ask (the melee: Last One) follow the game choice; the
+  // page lists the games each is for, and the games played with jokers.
+  const among = (list, game) => (list || "").split(" ").includes(game);
   const syncGame = (game) => {
-    form.querySelectorAll("[data-for-game]").forEach((el) => { el.hidden = el.dataset.forGame !== game; });
+    form.querySelectorAll("[data-for-game]").forEach((el) => { el.hidden = !among(el.dataset.forGame, game); });
   };
+  const jokerGames = form.querySelector("[data-joker-games]");
   form.querySelectorAll("input[name=game]").forEach((radio) => radio.addEventListener("change", () => {
-    if (picker) picker.setJokers(radio.value === "last-one");
+    if (picker) picker.setJokers(among(jokerGames && jokerGames.dataset.jokerGames, radio.value));
     syncGame(radio.value);
   }));
 });

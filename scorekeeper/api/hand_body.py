@@ -18,7 +18,7 @@ from scorekeeper.core.cards import Card
 from scorekeeper.core.deal import deal_problem
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.scoring import hands_carry_cards
-from scorekeeper.core.sheets import LO, OPTIONS
+from scorekeeper.core.sheets import GAMES, OPTIONS
 from scorekeeper.store.boards import MatchView
 from scorekeeper.store.reading import current_standings, match_names, match_sheet
 
@@ -75,7 +75,8 @@ def _hand_size(data: dict[str, Any], match: MatchView, players: int) -> int | No
         raise InputError("hand_size must be a whole number of cards", "hand_size")
     if not isinstance(agreed, bool):
         raise InputError("agree_nine must be true or false", "agree_nine")
-    if size is not None and match.game == LO and HAND_SIZE.allows(size):
+    if (size is not None and GAMES[match.game].deal == "hand_size"
+            and HAND_SIZE.allows(size)):
         problem = deal_problem(match_sheet(match), players, size, agreed,
                                "send agree_nine: true")
         if problem:

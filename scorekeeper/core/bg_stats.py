@@ -31,21 +31,15 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
 
-from scorekeeper.core.sheets import C8, CD, LO, Sheet
+from scorekeeper.core.sheets import Sheet
 
 __all__ = ["CREATE_PLAY_URL", "SOURCE_NAME", "PlayedMatch", "PlayedSeat", "link", "play"]
 
 CREATE_PLAY_URL = "https://app.bgstatsapp.com/createPlay.html"
 SOURCE_NAME = "Scorekeeper"  # the app that hands the play over, as BG Stats shows it
 
-# How BG Stats is to read each game's totals: (highestWins, noPoints). Crazy Eights
-# scores points for whoever goes out; Last One's totals are penalties; Countdown keeps
-# counts, not points (the lowest count wins).
-#
 # No game carries a ``bggId`` (no BoardGameGeek id for these games could be checked, and
 # an unchecked one could file the plays under another game): BG Stats matches by name.
-SCORING: Mapping[str, tuple[bool, bool]] = {C8: (True, False), LO: (False, False),
-                                            CD: (False, True)}
 
 
 @dataclass(frozen=True)
@@ -93,7 +87,10 @@ def play(match: PlayedMatch) -> dict[str, Any]:
     same for every match of it), the match's uid as ``sourcePlayId``, ``playDate`` its
     start in UTC, ``durationMin`` start to finish, ``board`` the sheet in a few words,
     and the players in seat order."""
-    highest_wins, no_points = SCORING[match.sheet.game]
+    # How BG Stats is to read the totals: the highest wins where the lowest does not
+    # lead (whoever goes out scores); a game of counts has no points.
+    info = match.sheet.game_info
+    highest_wins, no_points = not info.low_leads, not info.carries_cards
     started = _utc(match.started)
     data: dict[str, Any] = {
         "sourceName": SOURCE_NAME,

@@ -14,10 +14,8 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from scorekeeper.core.errors import InputError
-from scorekeeper.core.sheets import LO
 
 __all__ = [
     "JOKER",
@@ -28,7 +26,6 @@ __all__ = [
     "Rank",
     "Suit",
     "check_entries",
-    "deck_for",
     "fits_deck",
     "format_cards",
     "parse_card",
@@ -241,50 +238,56 @@ def format_cards(cards: Iterable[Card], pretty: bool = False) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Deck:
-    """What a game is played with: how many 52-card decks and how many jokers."""
+    """What a game is played with: how many packs, which ranks a pack holds (all
+    thirteen, or a short pack such as 7 to A) and how many jokers."""
 
     decks: int = 1
     jokers: int = 0
+    ranks: frozenset[Rank] = frozenset(Rank)
+
+    @property
+    def pack(self) -> int:
+        """Cards in one pack, jokers aside (52 for a full pack)."""
+        return 4 * len(self.ranks)
 
     @property
     def size(self) -> int:
         """Total number of cards."""
-        return 52 * self.decks + self.jokers
+        return self.pack * self.decks + self.jokers
 
     def copies(self, c: Card) -> int:
         """How many copies of a card the deck holds."""
-        return self.jokers if c.is_joker else self.decks
+        if c.is_joker:
+            return self.jokers
+        return self.decks if c.rank in self.ranks else 0
 
     def cards(self) -> list[Card]:
         """Every card of the deck, in a fixed order (a new list: shuffle it to deal)."""
-        order = _ORDERS.get((self.decks, self.jokers))
+        order = _ORDERS.get(self)
         if order is None:
-            order = tuple(c for c in ALL_CARDS for _ in range(self.decks))
-            order = _ORDERS[(self.decks, self.jokers)] = order + (JOKER,) * self.jokers
+            order = tuple(c for c in ALL_CARDS if c.rank in self.ranks
+                          for _ in range(self.decks))
+            order = _ORDERS[self] = order + (JOKER,) * self.jokers
         return list(order)
 
     def describe(self) -> str:
-        """Plain words: ``one deck (52) and 2 jokers``."""
+        """Plain words: ``one deck (52) and 2 jokers``; a short pack says its ranks."""
         words = "one deck" if self.decks == 1 else f"{self.decks} decks"
-        text = f"{words} ({52 * self.decks})"
+        text = f"{words} ({self.pack * self.decks})"
+        if len(self.ranks) < len(Rank):
+            low, high = min(self.ranks, key=_rank_order), max(self.ranks, key=_rank_order)
+            text += f" of {low.label} to {high.label}"
         if self.jokers:
             text += f" and {self.jokers} jokers"
         return text
 
 
-_ORDERS: dict[tuple[int, int], tuple[Card, ...]] = {}
+def _rank_order(rank: Rank) -> int:
+    """A rank's place in a short pack's run, the ace high (7 8 9 10 J Q K A)."""
+    return 14 if rank is Rank.ACE else int(rank)
 
 
-@lru_cache(maxsize=32)
-def deck_for(game: str, players: int) -> Deck:
-    """The deck a game uses at that table size (the rules reference "Cards").
-
-    >>> deck_for("last-one", 4).size, deck_for("crazy-eights", 6).size
-    (54, 104)
-    """
-    if game == LO:
-        return Deck(decks=1, jokers=2)
-    return Deck(decks=2 if players >= 6 else 1, jokers=0)
+_ORDERS: dict[Deck, tuple[Card, ...]] = {}
 
 
 def check_entries(entries: Mapping[str, Sequence[Card]], deck: Deck) -> None:
@@ -310,6 +313,9 @@ def check_entries(entries: Mapping[str, Sequence[Card]], deck: Deck) -> None:
         allowed = deck.copies(c)
         if c.is_joker and allowed == 0:
             raise DeckError("this game is played without jokers", _past(entries, c, 0))
+        if allowed == 0:
+            raise DeckError(f"{c.pretty} is not in this game's deck, {deck.describe()}",
+                            _past(entries, c, 0))
         if n > allowed:
             holders = [who for who, cards in entries.items() if c in cards]
             where = " and ".join(holders)
@@ -329,7 +335,9 @@ def fits_deck(cards: Sequence[Card], deck: Deck) -> bool:
     each card once, no joker the deck lacks, not too many. False means: look closer
     (:func:`check_entries` says whether, and what, is wrong)."""
     return bool(deck.decks and len(set(cards)) == len(cards) <= deck.size - 1
-                and (deck.jokers or JOKER not in cards))
+                and (deck.jokers or JOKER not in cards)
+                and (deck.pack == 52 or all([c.rank in deck.ranks for c in cards
+                                             if c.rank is not None])))
 
 
 def _past(entries: Mapping[str, Sequence[Card]], c: Card, allowed: int) -> str | None:

@@ -14,9 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scorekeeper.core.cards import Deck, deck_for
+from scorekeeper.core.cards import Deck
 from scorekeeper.core.errors import InputError
-from scorekeeper.core.sheets import CD, LO, OPTIONS, Game, Sheet, SheetError, game, standard_deal
+from scorekeeper.core.games import GAMES
+from scorekeeper.core.sheets import OPTIONS, Game, Sheet, SheetError, game
 
 __all__ = ["NINE", "DealError", "DealPlan", "deal_problem", "nine_problem", "plan_deal",
            "plan_for_sheet"]
@@ -56,9 +57,14 @@ class DealPlan:
     names: tuple[str, ...] = ()
 
     @property
+    def info(self) -> Game:
+        """The game's definition (what the answer box asks, e.g. who names a starter)."""
+        return GAMES[self.game]
+
+    @property
     def deck(self) -> Deck:
         """The deck in play, e.g. for ``plan.deck.describe()``."""
-        return Deck(self.decks, self.jokers)
+        return GAMES[self.game].deck(self.players)
 
     @property
     def same_for_all(self) -> bool:
@@ -111,8 +117,8 @@ def plan_deal(
     problem = info.players_problem(count)
     if problem:
         raise DealError(problem, "players")
-    each = _cards_each(info.key, count, hand_size, counts)
-    deck = deck_for(info.key, count)
+    each = _cards_each(info, count, hand_size, counts)
+    deck = info.deck(count)
     dealt = sum(each)
     stock = deck.size - dealt - 1
     if stock < 0:
@@ -123,7 +129,7 @@ def plan_deal(
         raise DealError(f"dealer must be a seat from 0 to {count - 1}, not {dealer!r}", "dealer")
     first = None if dealer is None else (dealer + 1) % count
     return DealPlan(info.key, count, each, deck.decks, deck.jokers, deck.size, dealt, stock,
-                    dealer, first, _warnings(info.key, count, each, stock), names)
+                    dealer, first, _warnings(info, count, each, stock), names)
 
 
 def plan_for_sheet(
@@ -140,8 +146,9 @@ def plan_for_sheet(
     >>> plan_for_sheet(Sheet.make("countdown", {"start_count": 5}), 3).cards_each
     (5, 5, 5)
     """
-    size = sheet["hand_size"] if sheet.game == LO else None
-    if sheet.game == CD and counts is None:
+    info = sheet.game_info
+    size = sheet["hand_size"] if info.deal == "hand_size" else None
+    if info.deal == "count" and counts is None:
         n = players if isinstance(players, int) else len(players)
         counts = [sheet["start_count"]] * max(n, 0)
     return plan_deal(sheet.game, players, hand_size=size, counts=counts, dealer=dealer)
@@ -163,21 +170,21 @@ def _seats(players: object) -> tuple[tuple[str, ...], int]:
     raise DealError(f"players must be a whole number, not {players!r}", "players")
 
 
-def _cards_each(key: str, players: int, hand_size: int | None,
+def _cards_each(info: Game, players: int, hand_size: int | None,
                 counts: Sequence[int] | None) -> tuple[int, ...]:
-    if key != LO and hand_size is not None:
+    if info.deal != "hand_size" and hand_size is not None:
         raise DealError("hand_size only applies to Last One; other games fix their deal",
                         "hand_size")
-    if key != CD and counts is not None:
+    if info.deal != "count" and counts is not None:
         raise DealError("counts only apply to Countdown, where each player's count is "
                         "their hand size", "counts")
-    if key == LO:
-        size = HAND_SIZE.defaults[LO] if hand_size is None else hand_size
+    if info.deal == "hand_size":
+        size = info.default("hand_size") if hand_size is None else hand_size
         _check_range(size, HAND_SIZE.minimum, HAND_SIZE.maximum, "hand_size", "cards each")
         return (size,) * players
-    if key == CD:
+    if info.deal == "count":
         if counts is None:
-            return (START_COUNT.defaults[CD],) * players
+            return (info.default("start_count"),) * players
         counts = tuple(counts)
         if len(counts) != players:
             raise DealError(f"give one count per player: {len(counts)} counts for "
@@ -186,7 +193,9 @@ def _cards_each(key: str, players: int, hand_size: int | None,
             _check_range(c, 1, START_COUNT.maximum, "counts",
                          "a count (a player at 0 has already won)")
         return counts
-    return (standard_deal(players),) * players
+    each = info.cards_each({}, players)  # the standard deal reads no option
+    assert each is not None
+    return (each,) * players
 
 
 def _check_range(value: object, low: int | None, high: int | None, field: str,
@@ -197,9 +206,9 @@ def _check_range(value: object, low: int | None, high: int | None, field: str,
         raise DealError(f"{value} is not allowed as {what}: use {low} to {high}", field)
 
 
-def _warnings(key: str, players: int, each: tuple[int, ...], stock: int) -> tuple[str, ...]:
+def _warnings(info: Game, players: int, each: tuple[int, ...], stock: int) -> tuple[str, ...]:
     out = []
-    if key == LO and each[0] == HAND_SIZE.maximum:
+    if info.deal == "hand_size" and each[0] == HAND_SIZE.maximum:
         out.append("Nine cards each only when every player agrees.")
     if stock == 0:
         out.append("Nothing is left to draw after the upcard: the first draw reshuffles "
@@ -234,7 +243,7 @@ def nine_problem(sheet: Sheet, agreed: bool, how: str, size: int | None = None) 
     >>> nine_problem(Sheet.make("last-one", {"hand_size": 9}), False, "tick the box")
     'Nine cards each only when everybody agrees: tick the box.'
     """
-    if sheet.game != LO or agreed:
+    if sheet.game_info.deal != "hand_size" or agreed:
         return None
     nine = sheet["hand_size"] == NINE if size is None else size == NINE != sheet["hand_size"]
     return f"Nine cards each only when everybody agrees: {how}." if nine else None

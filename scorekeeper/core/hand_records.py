@@ -26,14 +26,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from scorekeeper.core.cards import parse_card
+from scorekeeper.core.games import GAMES
 from scorekeeper.core.scoring import card_points
-from scorekeeper.core.sheets import C8, CD, LO
 from scorekeeper.core.stats import HandRow
 
 __all__ = ["NO_WORST", "HandMarks", "hand_records", "held_points"]
 
-# Why a game has no worst hand, in the leaderboard's words.
-NO_WORST = {CD: "Countdown has no worst hand: a hand records only who went out, and "
+# Why a kind of scoring (:attr:`Game.scoring`) gives no worst hand, in the
+# leaderboard's words.
+NO_WORST = {"count": "Counts give no worst hand: a hand records only who went out, and "
                 "everyone else's count stays as it was, so no losing hand is worse than "
                 "another."}
 
@@ -64,19 +65,19 @@ def held_points(game: str, cards: str) -> int:
     return sum(_card_value(game, token) for token in cards.split())
 
 
-def _crazy_eights(seat: int, hands: Sequence[HandRow]) -> HandMarks:
+def _out_scores(game: str, seat: int, hands: Sequence[HandRow]) -> HandMarks:
     return HandMarks(max((hand.points[seat] for hand in hands), default=0),
-                     max((held_points(C8, hand.cards[seat]) for hand in hands
+                     max((held_points(game, hand.cards[seat]) for hand in hands
                           if hand.out != seat), default=0))
 
 
-def _last_one(seat: int, hands: Sequence[HandRow]) -> HandMarks:
+def _own_scores(seat: int, hands: Sequence[HandRow]) -> HandMarks:
     left = [sum(hand.points) - hand.points[seat] for hand in hands if hand.out == seat]
     return HandMarks(max(left, default=0), max((hand.points[seat] for hand in hands),
                                                default=0))
 
 
-def _countdown(seat: int, hands: Sequence[HandRow], start: int) -> HandMarks:
+def _counts(seat: int, hands: Sequence[HandRow], start: int) -> HandMarks:
     count, biggest = start, 0
     for hand in hands:
         if hand.out == seat:
@@ -89,10 +90,9 @@ def hand_records(game: str, seats: int, hands: Sequence[HandRow], start: int
                  ) -> tuple[HandMarks, ...]:
     """Every seat's best and worst hand over a match's hands, in order (``start``:
     Countdown's starting count, unused by the other games)."""
-    if game == C8:
-        return tuple(_crazy_eights(seat, hands) for seat in range(seats))
-    if game == LO:
-        return tuple(_last_one(seat, hands) for seat in range(seats))
-    if game == CD:
-        return tuple(_countdown(seat, hands, start) for seat in range(seats))
-    raise ValueError(f"no hand records for the game {game!r}")
+    scoring = GAMES[game].scoring
+    if scoring == "out":
+        return tuple(_out_scores(game, seat, hands) for seat in range(seats))
+    if scoring == "own":
+        return tuple(_own_scores(seat, hands) for seat in range(seats))
+    return tuple(_counts(seat, hands, start) for seat in range(seats))

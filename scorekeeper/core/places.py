@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from scorekeeper.core.scoring import Standings, card_points
-from scorekeeper.core.sheets import C8, CD, LO, Sheet
+from scorekeeper.core.sheets import Sheet
 
 __all__ = ["needs_hands", "places"]
 
@@ -40,15 +40,17 @@ def places(sheet: Sheet, table: Standings) -> tuple[int, ...] | None:
 
 def needs_hands(sheet: Sheet, seats: int) -> bool:
     """Whether :func:`places` reads the hands' scores (not only the totals) for a
-    match of ``seats`` seats under ``sheet``: Crazy Eights played as one hand."""
+    match of ``seats`` seats under ``sheet``: a match to a target played as one hand."""
     return _rule(sheet, seats) == "one-hand"
 
 
 def _rule(sheet: Sheet, seats: int) -> str:
-    """The end rule places follow: the game key, or ``"one-hand"``."""
-    if sheet.game == C8 and sheet.target_for(seats) is None:
+    """The end rule places follow: the game's kind of end (:attr:`Game.end`), or
+    ``"one-hand"`` for a match to a target that is played as one hand."""
+    end = sheet.game_info.end
+    if end == "target" and sheet.target_for(seats) is None:
         return "one-hand"
-    return sheet.game
+    return end
 
 
 def _ranks(keys: Sequence[Key]) -> tuple[int, ...]:
@@ -56,7 +58,7 @@ def _ranks(keys: Sequence[Key]) -> tuple[int, ...]:
     return tuple(1 + sum(other < key for other in keys) for key in keys)
 
 
-def _last_one(sheet: Sheet, table: Standings) -> list[Key]:
+def _last_left(sheet: Sheet, table: Standings) -> list[Key]:
     """The last player left (or the lowest total when all fell together) first; then
     the later a seat was eliminated the better, and in the same hand the lower total."""
     after_last = table.played + 1
@@ -82,10 +84,10 @@ def _one_hand(sheet: Sheet, table: Standings) -> list[Key]:
             for seat in range(len(table.totals))]
 
 
-def _countdown(sheet: Sheet, table: Standings) -> list[Key]:
+def _by_count(sheet: Sheet, table: Standings) -> list[Key]:
     """By count, lowest first (the winner's is 0)."""
     return [(count,) for count in table.totals]
 
 
 _KEYS: dict[str, Callable[[Sheet, Standings], list[Key]]] = {
-    LO: _last_one, C8: _to_target, "one-hand": _one_hand, CD: _countdown}
+    "threshold": _last_left, "target": _to_target, "one-hand": _one_hand, "count": _by_count}

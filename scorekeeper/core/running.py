@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from scorekeeper.core.sheets import CD, LO
+from scorekeeper.core.games import GAMES
 from scorekeeper.core.stats import HandRow, SeatFigures, _holds
 
 __all__ = ["SEAT_FIGURE_NAMES", "advance_figures", "start_figures"]
@@ -39,16 +39,12 @@ def advance_figures(game: str, figures: Sequence[SeatFigures], number: int, row:
                     threshold: int | None = None) -> tuple[SeatFigures, ...]:
     """The figures after hand ``number`` (``row``), given the totals after it and the
     match's winners (none until the hand that ends it). ``threshold`` is Last One's."""
+    info = GAMES[game]
     fallen = {f.seat: f.fell for f in figures if f.fell is not None}
-    if game == LO and threshold is not None:
-        for seat, total in enumerate(totals):
-            if total >= threshold and seat not in fallen and seat not in winners:
-                fallen[seat] = number
-    alive = [t for seat, t in enumerate(totals) if fallen.get(seat, number) >= number]
-    low = game in (LO, CD)
-    lead = min(alive) if low else max(alive)
-    return tuple(_one(f, fallen.get(f.seat), number, row,
-                      totals[f.seat] - lead if low else lead - totals[f.seat])
+    for seat in info.falls(totals, threshold, fallen, winners):
+        fallen[seat] = number
+    lead = info.leader([t for seat, t in enumerate(totals) if fallen.get(seat, number) >= number])
+    return tuple(_one(f, fallen.get(f.seat), number, row, info.behind(totals[f.seat], lead))
                  for f in figures)
 
 

@@ -24,13 +24,12 @@ from scorekeeper.core.cards import (
     JOKER,
     Card,
     DeckError,
-    Rank,
     check_entries,
-    deck_for,
     fits_deck,
 )
 from scorekeeper.core.errors import InputError
-from scorekeeper.core.sheets import C8, CD, LO, Sheet, standard_deal
+from scorekeeper.core.games import GAMES, Game, reaches
+from scorekeeper.core.sheets import Sheet
 
 __all__ = [
     "HandResult",
@@ -62,25 +61,22 @@ class ScoringError(InputError):
         super().__init__(message, field)
 
 
-_LO_POINTS = {Rank.EIGHT: 25, Rank.ACE: 15, Rank.JACK: 10, Rank.QUEEN: 10, Rank.KING: 10}
-_C8_POINTS = {Rank.EIGHT: 50, Rank.ACE: 1, Rank.JACK: 10, Rank.QUEEN: 10, Rank.KING: 10}
-LO_JOKER_POINTS = 40
 WINNERS = "{winners}"  # in a stored reason, where the winners' names go
 
 
 def card_points(game: str, card: Card) -> int:
-    """What a card left in hand is worth in a game.
+    """What a card left in hand is worth in a game (its definition's values); a card
+    the game is played without is refused.
 
     >>> from scorekeeper.core.cards import parse_card
     >>> card_points("last-one", parse_card("8h")), card_points("crazy-eights", parse_card("8h"))
     (25, 50)
     """
-    if card.rank is None:
-        if game != LO:
-            raise ScoringError(f"{game} is played without jokers")
-        return LO_JOKER_POINTS
-    table = _LO_POINTS if game == LO else _C8_POINTS
-    return table.get(card.rank, int(card.rank))
+    points = GAMES[game].points(card)
+    if points is None:
+        what = "jokers" if card.rank is None else f"{card.rank.label}s"
+        raise ScoringError(f"{game} is played without {what}")
+    return points
 
 
 class _Points(dict[Card, int]):
@@ -154,10 +150,11 @@ def score_hand(sheet: Sheet, held: Sequence[Sequence[Card]], out: int | None,
     value = _points_of(sheet.game).__getitem__  # a card a game refuses raises here
     values = [sum(map(value, cards)) for cards in kept]
     notes = [""] * len(held)
-    if sheet.game == LO:
-        points = _score_last_one(held, out, in_play, values, notes)
-    elif sheet.game == C8:
-        points = _score_crazy_eights(sheet, out, in_play, values, notes)
+    info = sheet.game_info
+    if info.scoring == "own":
+        points = _score_own(info, held, out, in_play, values, notes)
+    elif info.scoring == "out":
+        points = _score_out(sheet, out, in_play, values, notes)
     else:
         points = [0] * len(held)
         if out is not None:
@@ -173,17 +170,19 @@ def _frozen(held: Sequence[Sequence[Card]]) -> tuple[tuple[Card, ...], ...]:
 
 
 def lone_card_scores_nothing(game: str) -> bool:
-    """Whether a seat left holding exactly one card scores 0, whatever the card (Last
-    One). The scorer applies it; the hand form's preview is told it with the page.
+    """Whether a seat left holding exactly one card scores 0, whatever the card (the
+    game's lone-card rule, :meth:`Game.lone_card`). The scorer applies it; the hand
+    form's preview is told it with the page.
 
     >>> lone_card_scores_nothing("last-one"), lone_card_scores_nothing("crazy-eights")
     (True, False)
     """
-    return game == LO
+    return GAMES[game].lone_card_free
 
 
-def _score_last_one(held: Sequence[Sequence[Card]], out: int | None, in_play: Sequence[bool],
-                    values: list[int], notes: list[str]) -> list[int]:
+def _score_own(info: Game, held: Sequence[Sequence[Card]], out: int | None,
+               in_play: Sequence[bool], values: list[int], notes: list[str]) -> list[int]:
+    """Each seat scores its own cards (low is good); who went out scores 0."""
     points = []
     for seat, cards in enumerate(held):
         if not in_play[seat]:
@@ -191,7 +190,7 @@ def _score_last_one(held: Sequence[Sequence[Card]], out: int | None, in_play: Se
         elif seat == out:
             points.append(0)
             notes[seat] = "went out"
-        elif len(cards) == 1:  # lone_card_scores_nothing(LO)
+        elif info.lone_card(cards):
             points.append(0)
             notes[seat] = "held one card: scores 0"
         else:
@@ -199,8 +198,9 @@ def _score_last_one(held: Sequence[Sequence[Card]], out: int | None, in_play: Se
     return points
 
 
-def _score_crazy_eights(sheet: Sheet, out: int | None, in_play: Sequence[bool],
-                        values: list[int], notes: list[str]) -> list[int]:
+def _score_out(sheet: Sheet, out: int | None, in_play: Sequence[bool],
+               values: list[int], notes: list[str]) -> list[int]:
+    """Who went out scores the others' cards; a jammed hand scores by the jam rule."""
     points = [0] * len(values)
     if out is not None:
         points[out] = sum(v for seat, v in enumerate(values) if seat != out and in_play[seat])
@@ -247,15 +247,15 @@ def check_hand(sheet: Sheet, names: Sequence[str], result: HandResult,
             raise ScoringError(f"{names[result.out]} went out, so holds no cards",
                                f"seat:{result.out}")
     every = [c for cards in held for c in cards]
-    if not all(in_play) or (sheet.game != LO and JOKER in every):  # else nothing to find
+    deck = sheet.game_info.deck(sum(in_play))
+    if not all(in_play) or (not deck.jokers and JOKER in every):  # else nothing to find
         for seat, cards in enumerate(held):
             if cards and not in_play[seat]:
                 raise ScoringError(f"{names[seat]} is out of the match and holds no cards",
                                    f"seat:{seat}")
-            if sheet.game != LO and JOKER in cards:  # cards are interned: one joker object
+            if not deck.jokers and JOKER in cards:  # cards are interned: one joker object
                 raise ScoringError(f"{names[seat]}: {sheet.game_info.name} is played "
                                    "without jokers", f"seat:{seat}")
-    deck = deck_for(sheet.game, sum(in_play))
     if fits_deck(every, deck):  # the usual hand: check_entries would find nothing
         return
     try:
@@ -268,13 +268,14 @@ def check_hand(sheet: Sheet, names: Sequence[str], result: HandResult,
 
 def hands_carry_cards(sheet: Sheet) -> bool:
     """Whether a hand is recorded with the cards each player still holds: every game
-    but Countdown, which scores who went out alone. The hand page (no card fields),
-    the JSON API (``held`` may be left out) and :func:`check_complete` all ask this.
+    that scores points (not Countdown, which scores who went out alone). The hand page
+    (no card fields), the JSON API (``held`` may be left out) and :func:`check_complete`
+    all ask this.
 
     >>> hands_carry_cards(Sheet.make("countdown")), hands_carry_cards(Sheet.make("last-one"))
     (False, True)
     """
-    return sheet.game != CD
+    return sheet.game_info.carries_cards
 
 
 def check_complete(sheet: Sheet, names: Sequence[str], result: HandResult,
@@ -303,12 +304,10 @@ def check_complete(sheet: Sheet, names: Sequence[str], result: HandResult,
             raise ScoringError(f"{names[seat]}'s cards are missing", f"seat:{seat}")
 
 
-def deal_size(sheet: Sheet, players: int) -> int:
-    """Cards dealt to each player in a hand (Countdown: see ``Standings.next_deal``)."""
-    if sheet.game == LO:
-        size: int = sheet["hand_size"]
-        return size
-    return standard_deal(players)
+def deal_size(sheet: Sheet, players: int) -> int | None:
+    """Cards dealt to each player in a hand, or None when each seat's count decides
+    (Countdown: see ``Standings.next_deal``)."""
+    return sheet.game_info.cards_each(sheet.options, players)
 
 
 @dataclass(frozen=True)
@@ -404,7 +403,7 @@ def start_position(sheet: Sheet, seats: int, first_dealer: int) -> MatchPosition
     """A match of ``seats`` seats before its first hand."""
     if not 0 <= first_dealer < seats:
         raise ScoringError(f"first dealer {first_dealer} is not a seat", "first_dealer")
-    start = sheet["start_count"] if sheet.game == CD else 0
+    start = sheet.game_info.start_total(sheet.options)
     return MatchPosition(0, (start,) * seats, (True,) * seats, (), (), False, "", first_dealer)
 
 
@@ -433,10 +432,11 @@ def standings_at(sheet: Sheet, names: Sequence[str], position: MatchPosition) ->
 
 class _Tally:
     """The running state of :func:`standings`, resumed from a :class:`MatchPosition`; one
-    method per game's match end."""
+    method per kind of match end (:attr:`Game.end`)."""
 
     def __init__(self, sheet: Sheet, names: Sequence[str], at: MatchPosition) -> None:
         self.sheet = sheet
+        self.info = sheet.game_info
         self.names = list(names)
         self.played = at.played
         self.totals = list(at.totals)
@@ -475,21 +475,21 @@ class _Tally:
         score = score_hand(self.sheet, result.held, result.out, self.in_play)
         self.scores.append(score)
         self.dealers.append(dealer)
-        if self.sheet.game == CD:
+        if self.info.scoring == "count":
             if result.out is not None:
                 self.totals[result.out] -= 1
         else:
             self.totals = [t + p for t, p in zip(self.totals, score.points, strict=True)]
         self.progress.append(tuple(self.totals))
-        _ENDS[self.sheet.game](self, number, result)
+        _ENDS[self.info.end](self, number, result)
 
-    def _end_last_one(self, number: int, result: HandResult) -> None:
+    def _end_threshold(self, number: int, result: HandResult) -> None:
         threshold = self.sheet["threshold"]
         before = [s for s, playing in enumerate(self.in_play) if playing]
-        fallen = [s for s in before if self.totals[s] >= threshold]
+        fallen = [s for s in before if reaches(self.totals[s], threshold)]
         left = [s for s in before if s not in fallen]
         if not left:  # everyone still in reached the threshold together
-            low = min(self.totals[s] for s in fallen)
+            low = self.info.leader([self.totals[s] for s in fallen])
             self.winners = tuple(s for s in fallen if self.totals[s] == low)
             fallen = [s for s in fallen if s not in self.winners]
             self.why = (f"everyone left reached {threshold} in hand {number}; "
@@ -502,25 +502,25 @@ class _Tally:
             self.why = f"{WINNERS} is the last player left"
         self.over = bool(self.winners)
 
-    def _end_crazy_eights(self, number: int, result: HandResult) -> None:
+    def _end_target(self, number: int, result: HandResult) -> None:
         target = self.sheet.target_for(len(self.names))
         if target is None:  # one hand: whoever went out wins, else the lowest holder(s)
             if result.out is not None:
                 self.winners, how = (result.out,), "went out"
             else:
-                best = max(self.totals)
+                best = self.info.leader(self.totals)
                 self.winners = tuple(s for s, t in enumerate(self.totals) if t == best)
                 how = "held the least in the jammed hand"
             self.why = f"{WINNERS} {how} in the only hand"
         else:
-            reached = [s for s, t in enumerate(self.totals) if t >= target]
+            reached = [s for s, t in enumerate(self.totals) if reaches(t, target)]
             if reached:
-                best = max(self.totals[s] for s in reached)
+                best = self.info.leader([self.totals[s] for s in reached])
                 self.winners = tuple(s for s in reached if self.totals[s] == best)
                 self.why = f"{WINNERS} reached {target} in hand {number}"
         self.over = bool(self.winners)
 
-    def _end_countdown(self, number: int, result: HandResult) -> None:
+    def _end_count(self, number: int, result: HandResult) -> None:
         if result.out is not None and self.totals[result.out] <= 0:
             self.winners = (result.out,)
             self.why = f"{WINNERS} counted down to 0 in hand {number}"
@@ -531,18 +531,17 @@ class _Tally:
         next_dealer = self.next_dealer
         active = sum(self.in_play)
         next_first = None if next_dealer is None else next_seat(next_dealer, self.in_play)
+        size = None if self.over else deal_size(sheet, active)
         if self.over:
             deal: dict[int, int] = {}
-        elif sheet.game == CD:
+        elif size is None:  # each seat's count is its deal
             deal = {s: self.totals[s] for s in range(n)}
         else:
-            size = deal_size(sheet, active)
             deal = {s: size for s in range(n) if self.in_play[s]}
-        goal, kind = None, ""
-        if sheet.game == LO:
-            goal, kind = sheet["threshold"], "threshold"
-        elif sheet.game == C8 and sheet.target_for(n) is not None:
-            goal, kind = sheet.target_for(n), "target"
+        goal, kind = self.info.threshold(sheet.options), "threshold"
+        if goal is None:
+            goal = sheet.target_for(n)
+            kind = "" if goal is None else "target"
         names = " and ".join(self.names[s] for s in self.winners)
         return Standings(
             game=sheet.game, totals=tuple(self.totals), progress=tuple(self.progress),
@@ -555,7 +554,8 @@ class _Tally:
         )
 
 
-# Each game's match end (functions, not bound methods: a tally holding its own bound
+# Each kind of match end (functions, not bound methods: a tally holding its own bound
 # method would be a reference cycle, freed only by the cycle collector).
 _ENDS: dict[str, Callable[[_Tally, int, HandResult], None]] = {
-    LO: _Tally._end_last_one, C8: _Tally._end_crazy_eights, CD: _Tally._end_countdown}
+    "threshold": _Tally._end_threshold, "target": _Tally._end_target,
+    "count": _Tally._end_count}

@@ -19,12 +19,12 @@ from types import MappingProxyType
 from typing import Any
 
 from scorekeeper.core.errors import InputError
+from scorekeeper.core.games import GAMES, Game
 
 __all__ = [
     "GAMES",
     "OPTIONS",
     "READABLE_VERSIONS",
-    "SECTIONS",
     "SHEET_KEYS",
     "SHEET_VERSION",
     "STANDARD_RULES",
@@ -34,7 +34,6 @@ __all__ = [
     "SheetError",
     "game",
     "rules_summary",
-    "standard_deal",
 ]
 
 # Version 2: "Drawing, precisely" (the rules reference) changed what draw_limit, play_after_draw
@@ -43,7 +42,6 @@ __all__ = [
 # today's order, so nothing scored changes; only the engine's rulings on drawing do.
 SHEET_VERSION = 2
 READABLE_VERSIONS = (1, 2)
-LO, C8, CD = "last-one", "crazy-eights", "countdown"
 STANDARD_RULES = "standard rules"  # a sheet's summary when no option differs
 SHEET_KEYS = ("game", "options", "version")  # what :meth:`Sheet.to_dict` writes
 
@@ -60,61 +58,11 @@ class SheetError(InputError):
         super().__init__(message, field)
 
 
-@dataclass(frozen=True)
-class Game:
-    """A game that ships: its key, name, table size and reference page."""
-
-    key: str
-    name: str
-    min_players: int
-    max_players: int
-    blurb: str
-
-    def players_problem(self, count: int) -> str | None:
-        """Why ``count`` players cannot sit at this game, or None when they can.
-
-        The one table-size check: the deal helper, the scorer, the engine, the records,
-        the importer and both front doors all ask it, so they all say the same thing.
-
-        >>> GAMES["last-one"].players_problem(1)
-        'Last One needs at least 2 players; 1 is too few.'
-        """
-        if count < self.min_players:
-            return f"{self.name} needs at least {self.min_players} players; {count} is too few."
-        if count > self.max_players:
-            return (f"{self.name} is for {self.min_players} to {self.max_players} players; "
-                    f"{count} is too many. Split into two tables, or pick a game that "
-                    "seats more.")
-        return None
-
-
-GAMES: Mapping[str, Game] = MappingProxyType(
-    {
-        LO: Game(LO, "Last One", 2, 6, "Shed your cards; 2s, 3s, 4s, jacks, aces and jokers bite. "
-                 "Reach the threshold and you are out; the last player standing wins."),
-        C8: Game(C8, "Crazy Eights", 2, 7, "Match the suit or rank, eights are wild. "
-                 "Whoever goes out scores what the others still hold."),
-        CD: Game(CD, "Crazy Eights Countdown", 2, 7, "Crazy Eights where each player's count "
-                 "sets their hand size and their own wild rank; first to count down to 0 wins."),
-    }
-)
-
-
 def rules_summary(lines: list[str]) -> str:
     """The one line that says a sheet's house rules: the lines of the options that
     differ (:meth:`Option.said`), or :data:`STANDARD_RULES` when none does. The setup
     form's folded rules and :meth:`Sheet.summary` both say it this way."""
     return "; ".join(lines) if lines else STANDARD_RULES
-
-
-def standard_deal(players: int) -> int:
-    """Cards each in a Crazy Eights deal: 7 with two players, else 5 (Last One deals
-    its sheet's ``hand_size``, Countdown each player's count).
-
-    >>> standard_deal(2), standard_deal(4)
-    (7, 5)
-    """
-    return 7 if players == 2 else 5
 
 
 def game(key: str) -> Game:
@@ -126,65 +74,14 @@ def game(key: str) -> Game:
         raise SheetError(f"unknown game {key!r}: choose one of {names}", "game") from None
 
 
-# Rules-reference sections per game, in reading order: (anchor id, title).
-# Option help, engine verdicts and the reference page all cite these ids.
-SECTIONS: Mapping[str, tuple[tuple[str, str], ...]] = MappingProxyType(
-    {
-        LO: (
-            ("lo-overview", "Overview"),
-            ("lo-deal", "Dealing"),
-            ("lo-turn", "A turn"),
-            ("lo-drawing", "Drawing"),
-            ("lo-twos", "Twos: draw two"),
-            ("lo-threes", "Threes: a free play"),
-            ("lo-melee", "Fours: the melee"),
-            ("lo-eights", "Eights: name a suit"),
-            ("lo-jacks", "Jacks: skip"),
-            ("lo-aces", "Aces: reverse"),
-            ("lo-jokers", "Jokers: name a card"),
-            ("lo-last-one", "Calling \"last one\""),
-            ("lo-first-upcard", "The first upcard"),
-            ("lo-going-out", "Going out"),
-            ("lo-empty-stock", "When the stock runs out"),
-            ("lo-scoring", "Scoring"),
-            ("lo-elimination", "Elimination and the winner"),
-        ),
-        C8: (
-            ("c8-overview", "Overview"),
-            ("c8-deal", "Dealing"),
-            ("c8-turn", "A turn"),
-            ("c8-eights", "Eights: name a suit"),
-            ("c8-drawing", "Drawing"),
-            ("c8-empty-stock", "When the stock runs out"),
-            ("c8-addons", "Add-on cards"),
-            ("c8-last-card", "Calling \"last card\""),
-            ("c8-starter", "The starter card"),
-            ("c8-going-out", "Going out"),
-            ("c8-scoring", "Scoring"),
-            ("c8-jammed", "A jammed hand"),
-            ("c8-match-end", "How the match ends"),
-        ),
-        CD: (
-            ("cd-overview", "Overview"),
-            ("cd-count", "Your count"),
-            ("cd-wild", "Your wild rank"),
-            ("cd-turn", "A turn"),
-            ("cd-drawing", "Drawing and the empty stock"),
-            ("cd-addons", "Add-on cards"),
-            ("cd-going-out", "Going out and counting down"),
-            ("cd-match-end", "How the match ends"),
-        ),
-    }
-)
-
-
 @dataclass(frozen=True)
 class Option:
     """One house-rule option.
 
     ``kind`` is ``bool``, ``int``, ``choice`` or ``int_or_none`` (an integer, or None
-    for "no limit"). ``defaults`` and ``sections`` are per game key; an option applies
-    to exactly the games in ``defaults``. ``choices`` maps each allowed value of a
+    for "no limit"). Which games have it, with what default and under which section of
+    their rules, each game's definition says (:attr:`Game.options`); ``defaults`` and
+    ``sections`` read them back per game key. ``choices`` maps each allowed value of a
     ``choice`` option to its label.
     """
 
@@ -192,8 +89,6 @@ class Option:
     label: str
     help: str
     kind: str
-    defaults: Mapping[str, Any]
-    sections: Mapping[str, str]
     choices: Mapping[Any, str] = field(default_factory=dict)
     minimum: int | None = None
     maximum: int | None = None
@@ -203,9 +98,20 @@ class Option:
         return ((self.minimum is None or value >= self.minimum)
                 and (self.maximum is None or value <= self.maximum))
 
+    @property
+    def defaults(self) -> dict[str, Any]:
+        """The default per game key, for the games that have this option."""
+        return {k: g.options[self.key][0] for k, g in GAMES.items() if self.key in g.options}
+
+    @property
+    def sections(self) -> dict[str, str]:
+        """The rules-reference section per game key, for the games that have it."""
+        return {k: g.options[self.key][1] for k, g in GAMES.items() if self.key in g.options}
+
     def applies_to(self, game_key: str) -> bool:
         """Whether this option exists for that game."""
-        return game_key in self.defaults
+        found = GAMES.get(game_key)
+        return found is not None and self.key in found.options
 
     def validate(self, value: Any) -> Any:
         """Return the value if allowed, else raise :class:`SheetError` naming the option."""
@@ -245,110 +151,81 @@ class Option:
         return f"{self.label}: {self.describe(value)}"
 
 
-def _all(lo: Any = None, c8: Any = None, *, cd: bool = True) -> dict[str, Any]:
-    """Defaults for LO and C8; Countdown inherits C8's unless ``cd`` is False."""
-    out = {}
-    if lo is not None:
-        out[LO] = lo
-    if c8 is not None:
-        out[C8] = c8
-        if cd:
-            out[CD] = c8
-    return out
-
 # Bounds for the open-ended numbers: far beyond any table's game, small enough that
 # every total, chart and comparison stays an ordinary number (10³⁰⁹ once broke charts).
 MAX_POINTS = 1_000_000
 MAX_DRAWS = 200
 
 
-def _sec(lo: str | None = None, c8: str | None = None, cd: str | None = None) -> dict[str, str]:
-    return {k: v for k, v in ((LO, lo), (C8, c8), (CD, cd)) if v}
-
-
 _OPTION_LIST = [
     Option("hand_size", "Cards dealt", "How many cards each player is dealt (4 to 9; 9 only "
-           "when everybody agrees).", "int", _all(7), _sec("lo-deal"), minimum=4, maximum=9),
+           "when everybody agrees).", "int", minimum=4, maximum=9),
     Option("threshold", "Elimination threshold", "A player whose total reaches this is out "
-           "of the match.", "int", _all(250), _sec("lo-elimination"), minimum=1,
+           "of the match.", "int", minimum=1,
            maximum=MAX_POINTS),
     Option("draw_limit", "Draw limit", "The most cards a player may draw in one turn. "
            "Empty means no limit: keep drawing while the stock lasts. Whether a drawn "
            "card may then be played, or a player holding a playable card may draw at all, "
-           "is set by the next two options.", "int_or_none",
-           _all(1, 1), _sec("lo-drawing", "c8-drawing", "cd-drawing"), minimum=1,
+           "is set by the next two options.", "int_or_none", minimum=1,
            maximum=MAX_DRAWS),
     Option("play_after_draw", "Play after drawing", "Once a player has drawn, they may still "
            "play this turn: any card in hand that fits, not only the one drawn. They may "
-           "also keep it and pass.", "bool", _all(False, True),
-           _sec("lo-drawing", "c8-drawing", "cd-drawing")),
+           "also keep it and pass.", "bool"),
     Option("draw_with_playable", "Draw while holding a playable card", "A player may draw "
            "(and draw again, within the limit) even while holding a card that could be "
            "played. Off: drawing is only for a player who cannot play, and stops once "
-           "they can.", "bool",
-           _all(True, False), _sec("lo-drawing", "c8-drawing", "cd-drawing")),
+           "they can.", "bool"),
     Option("going_out_effects", "Effects of the last card", "Whether the card a player goes "
            "out with still makes others draw before the hand is scored.", "choice",
-           _all("none", "none"), _sec("lo-going-out", "c8-going-out", "cd-going-out"),
            {"none": "no effects", "draws": "draw effects resolve first"}),
     Option("starter_effects", "First upcard acts", "The first upcard has its effect as if "
-           "the dealer had played it.", "bool", _all(True, False),
-           _sec("lo-first-upcard", "c8-starter", "cd-addons")),
+           "the dealer had played it.", "bool"),
     Option("ace_two_players", "Ace with two players", "What an ace does when only two "
-           "players are in the hand.", "choice", _all("none", "skip"),
-           _sec("lo-aces", "c8-addons", "cd-addons"),
+           "players are in the hand.", "choice",
            {"none": "no effect", "skip": "the other player is skipped"}),
     Option("last_card_call", "Call the last card", "A player left holding one card must "
-           "say so, or draw a penalty.", "bool", _all(True, False),
-           _sec("lo-last-one", "c8-last-card", "cd-addons")),
+           "say so, or draw a penalty.", "bool"),
     Option("last_card_penalty", "Penalty for a missed call", "Cards drawn by a player who "
-           "forgot to call their last card.", "int", _all(2, 2),
-           _sec("lo-last-one", "c8-last-card", "cd-addons"), minimum=1, maximum=4),
+           "forgot to call their last card.", "int", minimum=1, maximum=4),
     Option("twos_stack", "Stack twos", "A player told to draw two may play a 2 instead and "
-           "pass the growing draw on.", "bool", _all(False), _sec("lo-twos")),
+           "pass the growing draw on.", "bool"),
     Option("three_free_play", "Free play on a 3", "What the extra card put on a 3 must be.",
-           "choice", _all("any"), _sec("lo-threes"),
+           "choice",
            {"any": "any card", "matching": "a card that matches the 3"}),
     Option("three_chain", "3 on a 3", "A 3 played as the free card gives another free "
-           "play.", "bool", _all(True), _sec("lo-threes")),
+           "play.", "bool"),
     Option("melee_court_values", "Melee court cards", "What a defender draws when a melee "
-           "ends on a court card.", "choice", _all("rank"), _sec("lo-melee"),
+           "ends on a court card.", "choice",
            {"rank": "J 11, Q 12, K 13", "ten": "J, Q and K draw 10"}),
     Option("melee_wrap", "Melee wraps round", "The run continues past the king to the ace, "
-           "2, 3 and so on.", "bool", _all(False), _sec("lo-melee")),
+           "2, 3 and so on.", "bool"),
     Option("melee_effects", "Melee cards act", "Cards played into a melee keep their own "
-           "effects (an 8 that ends it names a suit).", "bool", _all(False), _sec("lo-melee")),
+           "effects (an 8 that ends it names a suit).", "bool"),
     Option("joker_must_be_legal", "Joker must be playable", "The card a joker stands for "
-           "must be one that could be played right now.", "bool", _all(True),
-           _sec("lo-jokers")),
+           "must be one that could be played right now.", "bool"),
     Option("joker_effects", "Joker acts", "A joker has the effect of the card it stands "
-           "for.", "bool", _all(True), _sec("lo-jokers")),
+           "for.", "bool"),
     Option("match_end", "Match ends", "When the match is over.", "choice",
-           _all(None, "first-to-100", cd=False), _sec(c8="c8-match-end"),
            {"one-hand": "after one hand", "first-to-100": "first to 100 points",
             "first-to-50-per-player": "first to 50 points per player",
             "first-to-target": "first to a target you choose"}),
     Option("target", "Target", "The points that win, when the match is first to a target.",
-           "int", _all(None, 100, cd=False), _sec(c8="c8-match-end"), minimum=1,
+           "int", minimum=1,
            maximum=MAX_POINTS),
     Option("jam_scoring", "Jammed hands", "How a hand that nobody can finish is scored.",
-           "choice", _all(None, "difference", cd=False), _sec(c8="c8-jammed"),
+           "choice",
            {"difference": "lowest holder scores the differences",
             "full": "lowest holder scores the others' full totals"}),
-    Option("queen_skips", "Queens skip", "A queen skips the next player.", "bool",
-           _all(None, False), _sec(c8="c8-addons", cd="cd-addons")),
-    Option("ace_reverses", "Aces reverse", "An ace reverses the direction of play.", "bool",
-           _all(None, False), _sec(c8="c8-addons", cd="cd-addons")),
+    Option("queen_skips", "Queens skip", "A queen skips the next player.", "bool"),
+    Option("ace_reverses", "Aces reverse", "An ace reverses the direction of play.", "bool"),
     Option("two_draws_two", "Twos draw two", "A 2 makes the next player draw two unless "
-           "they answer with a 2.", "bool", _all(None, False),
-           _sec(c8="c8-addons", cd="cd-addons")),
+           "they answer with a 2.", "bool"),
     Option("refill", "Refilling the stock", "What happens to the discard pile when the "
            "stock runs out: it is turned over as it lies (the next card is the one played "
            "first), or shuffled (nobody knows what comes next).", "choice",
-           _all(None, "turn"), _sec(c8="c8-empty-stock", cd="cd-drawing"),
            {"turn": "turned over in order", "shuffle": "shuffled"}),
     Option("start_count", "Starting count", "Every player's count at the start (1 to 8): "
-           "both their hand size and their wild rank.", "int", {CD: 8}, _sec(cd="cd-count"),
+           "both their hand size and their wild rank.", "int",
            minimum=1, maximum=8),
 ]
 
@@ -390,7 +267,7 @@ class Sheet:
             if not opt.applies_to(g.key):
                 raise SheetError(f"option {key!r} does not apply to {g.name}", f"options.{key}")
         for opt in options_for(g.key):
-            value = given.get(opt.key, opt.defaults[g.key])
+            value = given.get(opt.key, g.default(opt.key))
             values[opt.key] = opt.validate(value)
         return cls(g.key, MappingProxyType(values))
 
@@ -404,7 +281,8 @@ class Sheet:
 
     def differences(self) -> dict[str, Any]:
         """The options whose value differs from the game's default."""
-        return {k: v for k, v in self.options.items() if OPTIONS[k].defaults[self.game] != v}
+        info = self.game_info
+        return {k: v for k, v in self.options.items() if info.default(k) != v}
 
     def summary(self) -> str:
         """The sheet in a few words: "standard rules", or the options that differ.
@@ -415,18 +293,8 @@ class Sheet:
         return rules_summary([OPTIONS[k].said(v) for k, v in self.differences().items()])
 
     def target_for(self, players: int) -> int | None:
-        """The winning score of a Crazy Eights match, or None when points don't decide."""
-        if self.game != C8:
-            return None
-        end = self["match_end"]
-        if end == "first-to-100":
-            return 100
-        if end == "first-to-50-per-player":
-            return 50 * players
-        if end == "first-to-target":
-            target: int = self["target"]
-            return target
-        return None
+        """The winning score of a match to a target, or None when points don't decide."""
+        return self.game_info.target(self.options, players)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data: ``{"game": ..., "options": {...}, "version": 2}``."""

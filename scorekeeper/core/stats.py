@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from scorekeeper.core.sheets import CD, LO
+from scorekeeper.core.games import GAMES, Game
 
 __all__ = ["Comeback", "GameStats", "HandRow", "HeadToHead", "PlayerStats", "SeatFigures",
            "seat_figures"]
@@ -95,9 +95,16 @@ class GameStats:
         return self.won / self.played if self.played else None
 
     @property
+    def info(self) -> Game | None:
+        """The game's definition (None over all games): which figures it has."""
+        return GAMES.get(self.game)
+
+    @property
     def average_points(self) -> float | None:
         """Points per hand played, or None before any (Countdown scores no points)."""
-        return self.points / self.hands if self.hands and self.game != CD else None
+        info = GAMES.get(self.game)  # None over all games
+        scored = info is None or info.scoring != "count"
+        return self.points / self.hands if self.hands and scored else None
 
     @property
     def eliminated(self) -> int:
@@ -140,10 +147,11 @@ class HeadToHead:
 def _totals_after(game: str, hands: Sequence[HandRow], seats: int, start: int
                   ) -> list[Sequence[int]]:
     """Totals (Countdown: counts) after each hand."""
-    totals: Sequence[int] = [start if game == CD else 0] * seats
+    counts = GAMES[game].scoring == "count"
+    totals: Sequence[int] = [start if counts else 0] * seats
     rows: list[Sequence[int]] = []
     for hand in hands:
-        if game == CD:
+        if counts:
             totals = list(totals)
             if hand.out is not None:
                 totals[hand.out] -= 1
@@ -153,14 +161,14 @@ def _totals_after(game: str, hands: Sequence[HandRow], seats: int, start: int
     return rows
 
 
-def _falls(totals_after: Sequence[Sequence[int]], winners: Sequence[int], threshold: int
-           ) -> dict[int, int]:
-    """Last One: the hand in which each seat (never a winner) first reached the threshold."""
+def _falls(game: str, totals_after: Sequence[Sequence[int]], winners: Sequence[int],
+           threshold: int | None) -> dict[int, int]:
+    """The hand in which each seat (never a winner) fell (:meth:`Game.falls`)."""
+    info = GAMES[game]
     fallen: dict[int, int] = {}
     for number, totals in enumerate(totals_after, start=1):
-        for seat, total in enumerate(totals):
-            if total >= threshold and seat not in fallen and seat not in winners:
-                fallen[seat] = number
+        for seat in info.falls(totals, threshold, fallen, winners):
+            fallen[seat] = number
     return fallen
 
 
@@ -168,8 +176,8 @@ def _comebacks(game: str, totals_after: Sequence[Sequence[int]], fallen: dict[in
                seats: int) -> list[tuple[int, int]]:
     """Each seat's largest deficit to the leader still in the match after any hand, and
     the first hand it stood at that deficit ((0, 0) if never behind)."""
-    low = game in (LO, CD)  # the leader has the lowest total (count), else the highest
-    lead = min if low else max
+    info = GAMES[game]
+    lead = info.leader
     if fallen:
         leads = [lead([t for s, t in enumerate(totals) if fallen.get(s, number) >= number])
                  for number, totals in enumerate(totals_after, start=1)]
@@ -178,8 +186,7 @@ def _comebacks(game: str, totals_after: Sequence[Sequence[int]], fallen: dict[in
     pairs = list(zip(totals_after, leads, strict=True))
     comebacks = []
     for seat in range(seats):
-        behind = ([totals[seat] - best for totals, best in pairs] if low
-                  else [best - totals[seat] for totals, best in pairs])
+        behind = [info.behind(totals[seat], best) for totals, best in pairs]
         deficit = max(behind, default=0)
         comebacks.append((deficit, behind.index(deficit) + 1) if deficit > 0 else (0, 0))
     return comebacks
@@ -218,7 +225,6 @@ def seat_figures(game: str, seats: int, hands: Sequence[HandRow], winners: Seque
     """
     if totals_after is None:
         totals_after = _totals_after(game, hands, seats, start)
-    fallen = (_falls(totals_after, winners, threshold)
-              if game == LO and threshold is not None else {})
+    fallen = _falls(game, totals_after, winners, threshold) if threshold is not None else {}
     comebacks = _comebacks(game, totals_after, fallen, seats)
     return [_one_seat(seat, hands, fallen.get(seat), comebacks[seat]) for seat in range(seats)]

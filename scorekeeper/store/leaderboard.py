@@ -21,7 +21,7 @@ from sqlalchemy import and_, union_all
 
 from scorekeeper.core.hand_records import NO_WORST
 from scorekeeper.core.ratings import ALL, is_provisional
-from scorekeeper.core.sheets import C8, CD, GAMES, LO
+from scorekeeper.core.sheets import GAMES
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, Player, Rating, RatingStep
 from scorekeeper.store.projection.player_totals import record_rank
@@ -109,16 +109,16 @@ _ROW = (R.player_id, Player.name, Player.colour, R.shown, R.change, R.matches, R
         R.best_streak, R.best_streak_match_id, R.best_deficit, R.best_deficit_match_id,
         R.best_hand, R.best_hand_match_id, R.worst_hand, R.worst_hand_match_id)
 BEST_HAND, WORST_HAND = "best-hand", "worst-hand"
-# Each game's hand records in the page's words (scorekeeper.core.hand_records counts
-# them); a game without one says why (NO_WORST).
+# The hand records of each kind of scoring (a game's Game.scoring) in the page's words
+# (scorekeeper.core.hand_records counts them); a kind without one says why (NO_WORST).
 HAND_TITLES: dict[str, dict[str, str]] = {
-    C8: {BEST_HAND: "Best hand (most points scored in one hand)",
+    "out": {BEST_HAND: "Best hand (most points scored in one hand)",
          WORST_HAND: "Worst hand (most points left holding in one hand, when someone else "
                      "went out or the hand jammed)"},
-    LO: {BEST_HAND: "Best hand (went out leaving the most points in the others' hands: "
+    "own": {BEST_HAND: "Best hand (went out leaving the most points in the others' hands: "
                     "the sum they caught)",
          WORST_HAND: "Worst hand (most points caught in one hand)"},
-    CD: {BEST_HAND: "Best hand (went out from the biggest deal: the most cards dealt)"},
+    "count": {BEST_HAND: "Best hand (went out from the biggest deal: the most cards dealt)"},
 }
 # What each record's figure counts, in the page's words (one, many): wins and streaks
 # count matches; a comeback the deficit the stats define (scorekeeper.core.stats:
@@ -126,12 +126,12 @@ HAND_TITLES: dict[str, dict[str, str]] = {
 # scorekeeper.core.hand_records counts.
 _PER_GAME = {"most-wins": ("win", "wins"), "longest-streak": ("win in a row", "wins in a row")}
 UNITS: dict[str, dict[str, tuple[str, str]]] = {
-    C8: {**_PER_GAME, "biggest-comeback": ("point behind", "points behind"),
+    "out": {**_PER_GAME, "biggest-comeback": ("point behind", "points behind"),
          BEST_HAND: ("point scored", "points scored"), WORST_HAND: ("point held", "points held")},
-    LO: {**_PER_GAME, "biggest-comeback": ("point behind", "points behind"),
+    "own": {**_PER_GAME, "biggest-comeback": ("point behind", "points behind"),
          BEST_HAND: ("point caught", "points caught"),
          WORST_HAND: ("point caught", "points caught")},
-    CD: {**_PER_GAME, "biggest-comeback": ("count behind", "counts behind"),
+    "count": {**_PER_GAME, "biggest-comeback": ("count behind", "counts behind"),
          BEST_HAND: ("card dealt", "cards dealt")},
 }
 # The records every game keeps: kind, title, and the row's figure and match columns.
@@ -157,7 +157,8 @@ def _best(rows: Sequence[tuple], value: int, match: int | None) -> tuple | None:
 
 def _records(game: str, rows: Sequence[tuple]) -> tuple[Record, ...]:
     found = []
-    hands = HAND_TITLES[game]
+    scoring = GAMES[game].scoring
+    hands = HAND_TITLES[scoring]
     for kind, title, value, match in _RECORDS:
         title = title or hands.get(kind, "")
         if not title:
@@ -165,13 +166,13 @@ def _records(game: str, rows: Sequence[tuple]) -> tuple[Record, ...]:
         best = _best(rows, value, match)
         if best is not None:
             found.append(Record(kind, title, best[0], best[1], best[value],
-                                None if match is None else best[match], UNITS[game][kind]))
+                                None if match is None else best[match], UNITS[scoring][kind]))
     return tuple(found)
 
 
 def no_records(game: str) -> tuple[NoRecord, ...]:
     """The hand records a game cannot have, each with the reason."""
-    reason = NO_WORST.get(game)
+    reason = NO_WORST.get(GAMES[game].scoring)
     return (NoRecord(WORST_HAND, "Worst hand", reason),) if reason else ()
 
 

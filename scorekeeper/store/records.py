@@ -42,7 +42,7 @@ from scorekeeper.core.cards import Card
 from scorekeeper.core.errors import ConflictError, InputError, SameHandError
 from scorekeeper.core.same_hand import carries_cards, same_as
 from scorekeeper.core.scoring import HandResult, ScoringError, check_complete
-from scorekeeper.core.sheets import LO, OPTIONS, Sheet
+from scorekeeper.core.sheets import GAMES, OPTIONS, Sheet
 from scorekeeper.store import projection
 from scorekeeper.store.boards import EntryView, HandView, MatchView, match_hands, written_match
 from scorekeeper.store.extensions import db
@@ -204,7 +204,8 @@ def _commit(match: MatchView, conflict: str, change: Change, write: Write) -> Ma
 
 def _check_hand_size(match: MatchView, hand_size: int | None) -> None:
     size = OPTIONS["hand_size"]
-    if hand_size is not None and (match.game != LO or not size.allows(hand_size)):
+    if hand_size is not None and (GAMES[match.game].deal != "hand_size"
+                                  or not size.allows(hand_size)):
         raise InputError(f"a hand's own deal size is for Last One, {size.minimum} to "
                           f"{size.maximum} cards", "hand_size")
 

@@ -15,6 +15,7 @@ from flask import Flask
 
 def register(app: Flask) -> None:
     """Register every room's blueprint on the app."""
+    from scorekeeper.core.games import GAMES
     from scorekeeper.web.check import views as check
     from scorekeeper.web.deal import views as deal
     from scorekeeper.web.groups import players
@@ -33,9 +34,11 @@ def register(app: Flask) -> None:
     # csrf_token() in templates is Flask-WTF's own (CSRFProtect puts it there): it signs
     # the session's token once per request that shows a form, about 13 µs of CPU, under
     # 1 % of the lightest page (1.7 ms), so nothing is cached around it.
+    # ``games``: the registry, so a template asks a game's definition (its words,
+    # whether it has jokers) rather than spelling its key.
     app.jinja_env.globals.update(public_url=public_url, url_for_ids=url_for_ids,
                                  static_url=static_url, rating=rating,
-                                 rating_change=rating_change)
+                                 rating_change=rating_change, games=GAMES)
     for blueprint in (groups.bp, players.bp, matches.bp, hands.bp, rules.bp, deal.bp,
                       check.bp, history.bp, leaderboard.bp, live.bp, offline.bp,
                       home_https.bp):

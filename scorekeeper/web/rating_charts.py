@@ -18,6 +18,7 @@ from markupsafe import Markup
 
 from scorekeeper.core.chart import Chart, Series, score_chart
 from scorekeeper.core.ratings import START, Period, is_provisional
+from scorekeeper.core.sheets import GAMES
 from scorekeeper.store.leaderboard import (
     BEST_HAND,
     HAND_TITLES,
@@ -72,7 +73,7 @@ def _counts(game: str, figures: State) -> str:
     words = [f"{figures.wins} won", f"longest winning streak {figures.best_streak}"]
     if figures.best_deficit:
         words.append(f"best comeback {figures.best_deficit}")
-    hands = HAND_TITLES[game]
+    hands = HAND_TITLES[GAMES[game].scoring]
     if figures.best_hand and BEST_HAND in hands:
         words.append(f"best hand {figures.best_hand}")
     if figures.worst_hand and WORST_HAND in hands:

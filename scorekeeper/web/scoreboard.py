@@ -20,7 +20,7 @@ from markupsafe import Markup
 
 from scorekeeper.core.deal import DealError, DealPlan, plan_for_sheet
 from scorekeeper.core.scoring import Standings
-from scorekeeper.core.sheets import CD, LO, Sheet
+from scorekeeper.core.sheets import Sheet
 from scorekeeper.store.bg_stats import bg_stats_play
 from scorekeeper.store.boards import MatchView, PlayerView
 from scorekeeper.store.groups import recent_hands
@@ -111,7 +111,8 @@ def _hand_rows(match: MatchView, sheet: Sheet, st: Standings) -> list[HandLine]:
     recent = running_state_of(match).recent
     if recent is None:
         recent = tuple(recent_hands(match, RECENT))
-    countdown, stuck = sheet.game == CD, ("blocked" if sheet.game == LO else "jammed")
+    info = sheet.game_info
+    countdown, stuck = info.scoring == "count", info.stuck_word
     edit = url_pattern("hands.edit", "group_id", "match_id", "number")
     group_id, match_id = match.group_id, match.id
     return [HandLine(hand.number,
@@ -122,7 +123,7 @@ def _hand_rows(match: MatchView, sheet: Sheet, st: Standings) -> list[HandLine]:
 
 
 def _bar(sheet: Sheet, st: Standings, total: int) -> tuple[int, str]:
-    if sheet.game == CD:
+    if sheet.game_info.scoring == "count":
         start = sheet["start_count"]
         done = start - total
         return round(100 * done / start), f"{total} to go"
@@ -140,7 +141,7 @@ def _plan(sheet: Sheet, st: Standings, players: Sequence[Player | PlayerView]
     if st.over or st.next_dealer is None:
         return None
     seats = [s for s in range(len(players)) if st.in_play[s]]
-    counts = [st.totals[s] for s in seats] if sheet.game == CD else None
+    counts = [st.totals[s] for s in seats] if sheet.game_info.deal == "count" else None
     try:
         return plan_for_sheet(sheet, [players[s].name for s in seats], counts=counts,
                               dealer=seats.index(st.next_dealer))

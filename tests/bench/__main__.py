@@ -17,7 +17,7 @@ from typing import NoReturn
 
 import click
 
-from scorekeeper.core.sheets import GAMES, LO
+from scorekeeper.core.sheets import GAMES
 from tests.bench import versus
 from tests.bench.browser import bench_browser
 from tests.bench.cluster import bench_cluster
@@ -27,6 +27,8 @@ from tests.bench.leaderboard import bench_leaderboard
 from tests.bench.replay import bench_replay
 from tests.bench.spectators import bench_spectators_command
 from tests.bench.web import bench_web
+
+LO = "last-one"
 
 
 def fail(message: str) -> NoReturn:

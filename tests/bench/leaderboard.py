@@ -26,7 +26,7 @@ from flask import Flask
 from sqlalchemy import event
 
 from scorekeeper.core.cards import parse_cards
-from scorekeeper.core.sheets import C8, Sheet
+from scorekeeper.core.sheets import Sheet
 from scorekeeper.store import projection
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Player, RatingStep
@@ -35,6 +35,8 @@ from scorekeeper.store.transfer import Limits, validate, write_plans
 from scorekeeper.store.upkeep import rebuild_groups
 from tests.support.documents import random_document
 from tests.support.views import match_view
+
+C8 = "crazy-eights"
 
 
 def _group(app: Flask, matches: int, seed: int) -> tuple[int, str]:

@@ -32,7 +32,9 @@ import click
 from scorekeeper.core.engine import Game, Move
 from scorekeeper.core.engine.facts import peek
 from scorekeeper.core.engine.replay import MAX_EVENTS, run
-from scorekeeper.core.sheets import C8, Sheet
+from scorekeeper.core.sheets import Sheet
+
+C8 = "crazy-eights"
 
 PLAYERS = 4
 OPTIONS = {"draw_limit": None, "draw_with_playable": True, "play_after_draw": True}

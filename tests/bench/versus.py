@@ -55,8 +55,8 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from scorekeeper.core.cards import deck_for
 from scorekeeper.core.engine.state import Game
+from scorekeeper.core.games import deck_for
 from scorekeeper.core.sheets import Sheet
 from tests.bench import playout
 from tests.support.engine import OPENSPIEL_SHEET

@@ -14,11 +14,11 @@ from scorekeeper.core.cards import (
     Rank,
     Suit,
     check_entries,
-    deck_for,
     format_cards,
     parse_card,
     parse_cards,
 )
+from scorekeeper.core.games import deck_for
 
 TEN_HEARTS = Card(Rank.TEN, Suit.HEARTS)
 QUEEN_SPADES = Card(Rank.QUEEN, Suit.SPADES)

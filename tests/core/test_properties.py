@@ -15,11 +15,11 @@ from scorekeeper.core.cards import (
     Deck,
     DeckError,
     check_entries,
-    deck_for,
     format_cards,
     parse_card,
     parse_cards,
 )
+from scorekeeper.core.games import deck_for
 from scorekeeper.core.scoring import HandResult, ScoringError, score_hand, standings
 from scorekeeper.core.sheets import GAMES, OPTIONS, Sheet, SheetError
 

@@ -9,7 +9,6 @@ import pytest
 from scorekeeper.core.sheets import (
     GAMES,
     OPTIONS,
-    SECTIONS,
     Sheet,
     SheetError,
     options_for,
@@ -85,7 +84,7 @@ def test_games():
 def test_option_sections_exist():
     for option in OPTIONS.values():
         for game, section in option.sections.items():
-            assert section in {anchor for anchor, _ in SECTIONS[game]}, (option.key, game)
+            assert section in {anchor for anchor, _ in GAMES[game].sections}, (option.key, game)
 
 
 # game, option, value: every value in range is kept

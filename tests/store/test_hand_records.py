@@ -95,7 +95,7 @@ def test_countdown_says_why_it_has_no_worst_hand(app):
     group = _imported([(("countdown", {"start_count": 1}), ["Ann", "Bob"], [(0, ["", ""])])])
     found = board(group, "countdown")
     assert [(r.kind, r.reason) for r in found.no_records] == [(WORST_HAND,
-                                                              NO_WORST["countdown"])]
+                                                              NO_WORST["count"])]
     assert "only who went out" in found.no_records[0].reason
     assert board(group, "crazy-eights").no_records == ()
 

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.core.sheets import C8
 from scorekeeper.store import leaderboard
 from scorekeeper.store.projection.player_totals import record_rank
+
+C8 = "crazy-eights"
 
 
 def row(player: int, wins: int = 0, streak: tuple[int, int | None] = (0, None),

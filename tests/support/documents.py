@@ -6,11 +6,14 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from scorekeeper.core.cards import deck_for, format_cards
+from scorekeeper.core.cards import format_cards
+from scorekeeper.core.games import deck_for
 from scorekeeper.core.scoring import HandResult, standings
-from scorekeeper.core.sheets import C8, CD, GAMES, LO, Sheet
+from scorekeeper.core.sheets import GAMES, Sheet
 from scorekeeper.core.text import PALETTE
 from scorekeeper.store.transfer import FORMAT, VERSION
+
+LO, C8, CD = "last-one", "crazy-eights", "countdown"
 
 NAMES = ("Ann", "Bob", "Cat", "Dev", "Eli", "Fay", "Gus", "Hal")
 QUICK = {LO: {"threshold": 100}, C8: {}, CD: {"start_count": 3}}

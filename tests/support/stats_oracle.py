@@ -18,8 +18,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from scorekeeper.core.sheets import CD, LO
 from scorekeeper.core.stats import Comeback, GameStats, HandRow, HeadToHead, PlayerStats
+
+LO, CD = "last-one", "countdown"
 
 __all__ = ["MatchRow", "comeback", "eliminations", "head_to_head", "player_stats", "progress"]
 

@@ -10,10 +10,12 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.core.scoring import HandResult
-from scorekeeper.core.sheets import LO, Sheet
+from scorekeeper.core.sheets import Sheet
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Player
 from scorekeeper.store.records import build_match
+
+LO = "last-one"
 
 NAMES = ("Ann", "Bob", "Cat", "Dev", "Eli", "Fay")
 

@@ -52,7 +52,7 @@ def begin(game: Position) -> None:
     v, up, dealer = game.variant, game.upcard, game.dealer
     first = game.next_seat(dealer)
     _start_turn(game, first)
-    if v.is_last_one:
+    if v.info.dealer_plays_starter:
         if not v.starter_effects:
             if up.is_joker:
                 game.active_suit, game.rank_open = None, False
@@ -89,7 +89,7 @@ def apply(game: Position, move: Move) -> int | None:
         game.uncalled = -1
     at = _HANDLERS[kind](game, move)
     if due:
-        n = game.variant.call_penalty
+        n = game.variant.last_card_penalty
         game.debts = [Debt(prev, n, "penalty", n), *game.debts]
     if game.debts and not can_draw(game):
         _forgive(game)
@@ -159,7 +159,7 @@ def _reverse(game: Position) -> int:
     """Reverse (or, with two players, skip or nothing); returns the steps to the next
     player."""
     if game.players == 2:
-        return 2 if game.variant.ace_skips_two else 1
+        return 2 if game.variant.ace_two_players == "skip" else 1
     game.direction = -game.direction
     return 1
 
@@ -193,7 +193,7 @@ def _play(game: Position, move: Move) -> int:
     if left == 0:
         _go_out(game, p, eff, joker, in_melee)
         return at
-    if left == 1 and game.variant.call_required:
+    if left == 1 and game.variant.last_card_call:
         game.uncalled = p
     elif game.uncalled == p:
         game.uncalled = -1
@@ -230,7 +230,7 @@ def _go_out(game: Position, p: int, eff: Card, joker: bool, in_melee: bool) -> N
     if game.uncalled == p:
         game.uncalled = -1
     melee, game.melee = game.melee, None
-    if not game.variant.going_out_draws:
+    if game.variant.going_out_effects != "draws":
         return
     code = effect_of(game, eff, p, joker)
     value = game.variant.melee_value(eff.rank)
@@ -326,7 +326,7 @@ def _pass(game: Position, move: Move) -> None:
     else:
         _start_turn(game, game.next_seat(p))
     if game.passes >= game.players:
-        game.result = "blocked" if game.variant.is_last_one else "jammed"
+        game.result = game.variant.info.stuck_word
 
 
 def _call(game: Position, move: Move) -> None:

@@ -43,6 +43,7 @@ __all__ = [
     "melee_next",
     "melee_pass",
     "melee_rank",
+    "next_in_run",
     "only_pass_left",
     "peek",
     "playable_cards",
@@ -67,7 +68,7 @@ def playable_cards(g: Position, p: int, cards: Iterable[Card], free: bool = Fals
     or as the free card on a 3 that may be any card (``free``), every one of them.
     The one statement of what may follow the upcard."""
     s = g.active_suit
-    if s is None or (free and not g.variant.three_matching):
+    if s is None or (free and g.variant.three_free_play != "matching"):
         return [c for c in cards if c.rank is not None]
     # The suit first (the usual match), then the wild rank and the upcard's rank while
     # it counts, each by identity (ranks and suits are enum members; a joker has
@@ -251,7 +252,7 @@ def turn_choices(g: Position, playable: Answer) -> tuple[bool, bool, Explained, 
     v = g.variant
     drawn = g.drawn
     play = not drawn or v.play_after_draw
-    name = g.active_suit is None and not drawn and not v.is_last_one
+    name = g.active_suit is None and not drawn and not v.info.dealer_plays_starter
     if not can_draw(g):
         return play, name, (False, "empty"), _PASSES[False, drawn > 0, playable]
     if drawn and v.draw_limit is not None and drawn >= v.draw_limit:
@@ -358,7 +359,7 @@ def may_call(g: Position, p: int) -> tuple[bool, str]:
     call, holding one card, before another seat plays or draws. Why not:
     ``no-call`` (the sheet has none), ``not-one`` (it holds more or fewer cards) or
     ``nothing`` (it has no call to make: made, or too late)."""
-    if not g.variant.call_required:
+    if not g.variant.last_card_call:
         return False, "no-call"
     if g.hand_size(p) != 1:
         return False, "not-one"
@@ -374,7 +375,7 @@ def may_stack(g: Position) -> tuple[bool, str]:
     debt = g.debts[0]
     if debt.reason != "two" or debt.left != debt.total or g.result is not None:
         return False, "must-draw"
-    return (True, "stack") if g.variant.stacking else (False, "no-stacking")
+    return (True, "stack") if g.variant.twos_stack else (False, "no-stacking")
 
 
 def is_two_answer(g: Position, c: Card, named: Card | None) -> bool:
@@ -382,8 +383,8 @@ def is_two_answer(g: Position, c: Card, named: Card | None) -> bool:
     draw on: a 2 as itself, or a joker named as a 2 when jokers have effects."""
     if c.is_joker:
         return (g.variant.joker_effects and named is not None
-                and named.rank is Rank.TWO)
-    return c.rank is Rank.TWO and named is None
+                and named.rank is g.variant.draw_two_rank)
+    return c.rank is g.variant.draw_two_rank and named is None
 
 
 # ------------------------------------------------------------------ melee
@@ -399,9 +400,23 @@ def melee_rank(g: Position) -> Rank:
 def melee_next(g: Position) -> Card | None:
     """The card that continues the melee, or None when the run has stopped at K."""
     up = g.upcard_as
-    if up is None or up.rank is None or up.suit is None:
+    if up is None:
+        return None
+    return next_in_run(up, g.variant.melee_wrap)
+
+
+def next_in_run(up: Card, wrap: bool) -> Card | None:
+    """The card that goes on from ``up`` in a melee's run: the next rank up of its
+    suit; None on a joker, or after the K unless the run wraps (``melee_wrap``).
+
+    >>> from scorekeeper.core.cards import parse_card
+    >>> four, king = parse_card("4h"), parse_card("kh")
+    >>> next_in_run(four, False) is parse_card("5h"), next_in_run(king, False)
+    (True, None)
+    """
+    if up.rank is None or up.suit is None:
         return None  # no melee runs on a joker
-    rank = up.rank.next_up(g.variant.melee_wrap)
+    rank = up.rank.next_up(wrap)
     return None if rank is None else make_card(rank, up.suit)
 
 

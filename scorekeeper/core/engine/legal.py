@@ -145,15 +145,15 @@ def _debt_moves(g: Position) -> list[Move]:
     if not may_stack(g)[0]:
         return moves
     for c in dict.fromkeys(g.known[seat]):
-        for named in (None,) if c.rank is not None else _twos():
+        for named in (None,) if c.rank is not None else _twos(g.variant.draw_two_rank):
             if is_two_answer(g, c, named):
                 moves.append(book.play(seat, c, None, named))
     return moves
 
 
-def _twos() -> tuple[Card, ...]:
-    """The 2 of each suit (what a joker may stand for to pass a draw on)."""
-    return tuple(make_card(Rank.TWO, s) for s in SUITS)
+def _twos(rank: Rank) -> tuple[Card, ...]:
+    """The draw-two rank (a 2) of each suit: what a joker may stand for to pass a draw on."""
+    return tuple(make_card(rank, s) for s in SUITS)
 
 
 def _naming_moves(g: Position) -> list[Move]:

@@ -144,7 +144,7 @@ class Verdict:
     as fields (nobody reads the reason but people).
 
     ``legal`` is True, False, or None when the answer depends on cards nobody at the
-    table has seen. ``rule`` is a rules-reference anchor from ``sheets.SECTIONS``.
+    table has seen. ``rule`` is a rules-reference anchor from the game's ``Game.sections``.
     ``cause`` sorts refusals: ``turn`` (not this player's turn), ``over`` (the hand
     has ended) or ``play`` (any other broken rule). ``implied`` lists the seats whose
     unsaid pass the move takes as said (the move is judged after those passes).

@@ -38,11 +38,15 @@ from typing import Any
 from scorekeeper.core.engine.moves import SetupError
 from scorekeeper.core.engine.replay import read_game
 from scorekeeper.core.engine.state import Game
-from scorekeeper.core.sheets import C8, CD, LO, Sheet
+from scorekeeper.core.games import GAMES
+from scorekeeper.core.sheets import Sheet
 
-__all__ = ["GAME_CODES", "parse_position", "position_request"]
+__all__ = ["game_codes", "parse_position", "position_request"]
 
-GAME_CODES = {"lo": LO, "c8": C8, "cd": CD}
+
+def game_codes() -> dict[str, str]:
+    """A position's short game code (each game's :attr:`Game.code`) → its key."""
+    return {g.code: key for key, g in GAMES.items()}
 
 
 def _hand(text: str) -> Any:
@@ -78,8 +82,11 @@ def position_request(text: str) -> dict[str, Any]:
     [['8S'], 3]
     """
     game, *fields = [f.strip() for f in text.split("|")]
-    if game not in GAME_CODES:
-        raise SetupError(f"position must start with lo, c8 or cd, not {game!r}", "sheet")
+    codes = game_codes()
+    if game not in codes:
+        *most, last = codes
+        raise SetupError(f"position must start with {', '.join(most)} or {last}, "
+                         f"not {game!r}", "sheet")
     req: dict[str, Any] = {"options": {}, "situation": {}, "dealer": 0}
     fresh = False
     for field in fields:
@@ -102,7 +109,7 @@ def position_request(text: str) -> dict[str, Any]:
     if fresh and req["situation"]:
         raise SetupError("'fresh' cannot be combined with turn, suit, owe, melee or a "
                          "named joker: the dealer names a fresh joker", "situation")
-    sheet = Sheet.make(GAME_CODES[game], req.pop("options"))
+    sheet = Sheet.make(codes[game], req.pop("options"))
     req["sheet"] = sheet.to_dict()
     req["players"] = len(req["hands"])
     situation = req.pop("situation")

@@ -60,13 +60,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from scorekeeper.core.cards import Card, CardError, DeckError, Suit, deck_for, parse_card
+from scorekeeper.core.cards import Card, CardError, DeckError, Suit, parse_card
 from scorekeeper.core.engine import setup as engine_setup
 from scorekeeper.core.engine.moves import IllegalMoveError, Move, SetupError, Verdict
 from scorekeeper.core.engine.state import Game
 from scorekeeper.core.engine.wording import draws_reason
 from scorekeeper.core.errors import InputError
-from scorekeeper.core.sheets import GAMES, Sheet, read_sheet
+from scorekeeper.core.sheets import Sheet, read_sheet
 
 __all__ = ["read_event_moves", "read_events", "read_game", "replay", "run"]
 
@@ -139,7 +139,7 @@ def _check_deck(sheet: Sheet, players: int, hands: list[Any], upcard: str) -> No
         seen += known
         held += len(known) + unknown
     try:
-        engine_setup.check_deck(deck_for(sheet.game, players), [*seen, parse_card(upcard)],
+        engine_setup.check_deck(sheet.game_info.deck(players), [*seen, parse_card(upcard)],
                                 held + 1)
     except DeckError as exc:
         raise InputError(str(exc), "hands") from None
@@ -188,7 +188,7 @@ def read_game(data: Mapping[str, Any]) -> Game:
         if key not in REQUEST_KEYS:
             raise InputError(f"unknown field {key!r}", str(key)[:60])
     sheet = read_sheet(data.get("sheet"))
-    info = GAMES[sheet.game]
+    info = sheet.game_info
     players = data.get("players")
     if isinstance(players, bool) or not isinstance(players, int):
         raise InputError(f"players must be a whole number, not {players!r}", "players")

@@ -16,7 +16,7 @@ from typing import Any
 
 from scorekeeper.core.cards import Card, Deck, DeckError, Rank, Suit, parse_card, parse_cards
 from scorekeeper.core.engine.moves import SetupError
-from scorekeeper.core.sheets import CD, GAMES, LO, OPTIONS, Sheet, standard_deal
+from scorekeeper.core.sheets import OPTIONS, Sheet
 
 __all__ = [
     "SITUATION_KEYS",
@@ -119,8 +119,9 @@ def read_pile(pile: Any, room: int) -> list[Card | None] | None:
 
 
 def read_counts(sheet: Sheet, players: int, counts: Sequence[int] | None) -> list[int] | None:
-    """Countdown counts per seat (default: the sheet's start_count); None otherwise."""
-    if sheet.game != CD:
+    """Each seat's count, in a game whose counts are its deal (Countdown; default: the
+    sheet's start_count); None otherwise."""
+    if sheet.game_info.deal != "count":
         if counts is not None:
             raise SetupError("counts are only used in Crazy Eights Countdown", "counts")
         return None
@@ -156,16 +157,15 @@ def hand_sizes(sheet: Sheet, players: int, counts: Sequence[int] | None = None) 
     >>> hand_sizes(Sheet.make("crazy-eights"), 3)
     [5, 5, 5]
     """
-    if sheet.game == LO:
-        return [sheet["hand_size"]] * players
-    if sheet.game == CD:
+    each = sheet.game_info.cards_each(sheet.options, players)
+    if each is None:
         return list(read_counts(sheet, players, counts) or [])
-    return [standard_deal(players)] * players
+    return [each] * players
 
 
 def check_players(sheet: Sheet, players: Any, dealer: Any) -> None:
     """The table size fits the game and the dealer is one of the seats."""
-    info = GAMES[sheet.game]
+    info = sheet.game_info
     if isinstance(players, bool) or not isinstance(players, int):
         raise SetupError(f"players must be a whole number, not {players!r}", "players")
     problem = info.players_problem(players)
@@ -183,6 +183,8 @@ def check_deck(deck: Deck, seen: list[Card], total: int) -> None:
         allowed = deck.copies(c)
         if c.is_joker and not allowed:
             raise DeckError("this game is played without jokers")
+        if not allowed:
+            raise DeckError(f"{c.pretty} is not in this game's deck, {deck.describe()}")
         if n > allowed:
             raise DeckError(f"{c.pretty} appears {n} times; the deck holds it {allowed}")
     if total > deck.size:

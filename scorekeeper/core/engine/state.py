@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scorekeeper.core.cards import Card, Deck, deck_for
+from scorekeeper.core.cards import Card, Deck
 from scorekeeper.core.engine import effects, legal, setup, undo, verdicts
 from scorekeeper.core.engine.apply_listed import apply as apply_move
 from scorekeeper.core.engine.facts import melee_next, only_pass_left
@@ -31,7 +31,7 @@ from scorekeeper.core.engine.moves import (
     Verdict,
 )
 from scorekeeper.core.engine.position import Debt, Melee, Position
-from scorekeeper.core.engine.variant import CD, Variant
+from scorekeeper.core.engine.variant import Variant
 from scorekeeper.core.scoring import score_hand
 from scorekeeper.core.sheets import Sheet
 
@@ -116,7 +116,7 @@ class Game(Position):
                 hands) != players:
             raise SetupError(f"hands must list one entry per seat ({players})", "hands")
         counts_ = setup.read_counts(sheet, players, counts)
-        game = cls(Variant.of(sheet), players, dealer, deck_for(sheet.game, players),
+        game = cls(Variant.of(sheet), players, dealer, sheet.game_info.deck(players),
                    counts_, seed, setup.read_names(names, players))
         for seat, entry in enumerate(hands):
             game.known[seat], game.unknown[seat] = setup.read_hand(entry, seat)
@@ -171,7 +171,7 @@ class Game(Position):
                                                          s["uncalled"])
         self.melee = None if s["melee"] is None else Melee(*s["melee"])
         if self.melee is not None:
-            if not self.variant.is_last_one:
+            if not self.variant.info.has_melee:
                 raise SetupError("a melee happens only in Last One", "situation.melee")
             self.turn = self.melee.defender
         if s["pending_draw"]:
@@ -195,13 +195,14 @@ class Game(Position):
         sheet = setup.read_sheet(sheet)
         setup.check_players(sheet, players, dealer)
         rng = rng if isinstance(rng, random.Random) else random.Random(rng)
-        deck = deck_for(sheet.game, players)
+        deck = sheet.game_info.deck(players)
         cards = deck.cards()
         rng.shuffle(cards)
         sizes = setup.hand_sizes(sheet, players, counts)
         if sum(sizes) >= len(cards):
             raise SetupError(f"{sum(sizes)} cards dealt leave no upcard",
-                             "counts" if sheet.game == CD else "sheet.options.hand_size")
+                             "counts" if sheet.game_info.deal == "count"
+                             else "sheet.options.hand_size")
         # A shuffled deck needs none of the checks a position from the table gets.
         game = cls(Variant.of(sheet), players, dealer, deck,
                    setup.read_counts(sheet, players, counts), rng.getrandbits(32))
@@ -264,7 +265,7 @@ class Game(Position):
         if not self.is_over:
             return None
         counts = None
-        if self.variant.game == CD and self.counts is not None:
+        if self.variant.info.scoring == "count" and self.counts is not None:
             counts = tuple(c - (seat == self.winner) for seat, c in enumerate(self.counts))
         hands = tuple(tuple(k) for k in self.known)
         points = None

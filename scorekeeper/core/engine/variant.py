@@ -1,8 +1,11 @@
 """A rule sheet turned into the flat facts the engine reads on every move.
 
-Every sheet option is read here, once; the rest of the engine asks the
-:class:`Variant` (``variant.stacking``, ``variant.effects[rank]`` ...) instead of
-branching on option keys. Effects are data: a table from rank to effect code.
+A thin view: every sheet option is read here, once, under its own name (``variant.
+twos_stack`` is the sheet's ``twos_stack``), and the game's own facts come from its
+definition (:class:`~scorekeeper.core.games.definition.Game`): which ranks act and how
+(a rank → effect table), whether 2s stack where no option says, whether the pile is
+always shuffled, who names a starting wild. The rest of the engine asks the
+:class:`Variant` instead of branching on option keys or on the game.
 
 >>> v = Variant.of(Sheet.make("crazy-eights", {"queen_skips": True}))
 >>> v.effects[Rank.QUEEN], v.rule["turn"], v.draw_limit
@@ -16,67 +19,47 @@ from typing import Any, ClassVar
 
 from scorekeeper.core.cards import Rank
 from scorekeeper.core.engine.book import MoveBook
-from scorekeeper.core.sheets import C8, CD, GAMES, LO, SECTIONS, Sheet
+from scorekeeper.core.games import Game
+from scorekeeper.core.sheets import Sheet
 
-__all__ = ["C8", "CD", "LO", "Variant"]
+__all__ = ["Variant"]
 
 # Effect codes: "two" (next player draws two), "three" (free play), "melee" (a 4),
 # "skip", "reverse". Wild cards (8s; a Countdown player's own rank) are handled apart.
-_LO_EFFECTS = {Rank.TWO: "two", Rank.THREE: "three", Rank.FOUR: "melee",
-               Rank.JACK: "skip", Rank.ACE: "reverse"}
-
-# Which reference section each kind of rule lives in, per game.
-_RULE_IDS = {
-    LO: dict(turn="lo-turn", draw="lo-drawing", two="lo-twos", three="lo-threes",
-             melee="lo-melee", eight="lo-eights", skip="lo-jacks", reverse="lo-aces",
-             joker="lo-jokers", call="lo-last-one", starter="lo-first-upcard",
-             out="lo-going-out", stock="lo-empty-stock", jam="lo-empty-stock"),
-    C8: dict(turn="c8-turn", draw="c8-drawing", two="c8-addons", three="c8-turn",
-             melee="c8-turn", eight="c8-eights", skip="c8-addons", reverse="c8-addons",
-             joker="c8-turn", call="c8-last-card", starter="c8-starter",
-             out="c8-going-out", stock="c8-empty-stock", jam="c8-jammed"),
-    CD: dict(turn="cd-turn", draw="cd-drawing", two="cd-addons", three="cd-turn",
-             melee="cd-turn", eight="cd-wild", skip="cd-addons", reverse="cd-addons",
-             joker="cd-turn", call="cd-addons", starter="cd-addons",
-             out="cd-going-out", stock="cd-drawing", jam="cd-going-out"),
-}
-
-
-def _check_rule_ids() -> None:
-    for game, ids in _RULE_IDS.items():
-        known = {anchor for anchor, _ in SECTIONS[game]}
-        missing = set(ids.values()) - known
-        assert not missing, f"{game}: unknown reference ids {missing}"
-
-
-_check_rule_ids()
 
 
 @dataclass(frozen=True, slots=True)
 class Variant:
-    """The sheet's options as plain attributes, plus the effect table and rule ids."""
+    """The sheet's options as plain attributes under their own names (an option the
+    game lacks reads as off), the game's definition, the effect table and rule ids.
+
+    ``refill_shuffles`` is the one derived fact: the pile is shuffled into a new stock
+    when the game always shuffles (its definition says so) or the sheet's ``refill``
+    is ``"shuffle"``."""
 
     game: str
     sheet: Sheet
+    info: Game
     effects: dict[Rank, str]
     rule: dict[str, str]
     draw_limit: int | None
     play_after_draw: bool
     draw_with_playable: bool
-    going_out_draws: bool
+    going_out_effects: str
     starter_effects: bool
-    ace_skips_two: bool
-    call_required: bool
-    call_penalty: int
-    stacking: bool
-    three_matching: bool
+    ace_two_players: str
+    last_card_call: bool
+    last_card_penalty: int
+    twos_stack: bool
+    three_free_play: str
     three_chain: bool
-    court_ten: bool
+    melee_court_values: str
     melee_wrap: bool
     melee_effects: bool
     joker_must_be_legal: bool
     joker_effects: bool
     refill_shuffles: bool
+    draw_two_rank: Rank = Rank.TWO  # the rank whose draw a card of the same rank passes on
     rank_effects: tuple[str | None, ...] = ()  # effects by rank number: Enum hashing is slow
     moves: MoveBook = field(init=False, compare=False, repr=False)
     # The undo log's rarely changing facts, one tuple per value, shared by the records
@@ -96,7 +79,7 @@ class Variant:
     def __post_init__(self) -> None:
         table = tuple(self.effects.get(Rank(n)) if n else None for n in range(14))
         object.__setattr__(self, "rank_effects", table)
-        object.__setattr__(self, "moves", MoveBook(GAMES[self.game].max_players))
+        object.__setattr__(self, "moves", MoveBook(self.info.max_players))
         object.__setattr__(self, "rare_facts", {})
 
     @classmethod
@@ -126,50 +109,33 @@ class Variant:
 
     @classmethod
     def _read(cls, sheet: Sheet) -> Variant:
-        g = sheet.game
-        opt = sheet.options
-        lo = g == LO
+        info, opt = sheet.game_info, sheet.options
+        effects = info.effects_under(opt)
+        twos = [rank for rank, code in info.effects_under(
+            {key: True for key in info.optional_effects}).items() if code == "two"]
         return cls(
-            game=g, sheet=sheet, effects=_effects(g, opt), rule=_RULE_IDS[g],
-            draw_limit=opt["draw_limit"], play_after_draw=opt["play_after_draw"],
+            game=info.key, sheet=sheet, info=info, effects=effects,
+            draw_two_rank=twos[0] if twos else Rank.TWO,
+            rule=dict(info.rule_ids), draw_limit=opt["draw_limit"],
+            play_after_draw=opt["play_after_draw"],
             draw_with_playable=opt["draw_with_playable"],
-            going_out_draws=opt["going_out_effects"] == "draws",
-            starter_effects=opt["starter_effects"],
-            ace_skips_two=opt.get("ace_two_players", "none") == "skip",
-            call_required=opt["last_card_call"], call_penalty=opt["last_card_penalty"],
-            # Crazy Eights' optional 2s always stack; Last One's only by option.
-            stacking=opt["twos_stack"] if lo else True,
-            three_matching=lo and opt["three_free_play"] == "matching",
-            three_chain=lo and opt["three_chain"],
-            court_ten=lo and opt["melee_court_values"] == "ten",
-            melee_wrap=lo and opt["melee_wrap"], melee_effects=lo and opt["melee_effects"],
-            joker_must_be_legal=lo and opt["joker_must_be_legal"],
-            joker_effects=lo and opt["joker_effects"],
-            # Last One always shuffles the pile into a new stock (the rules reference).
-            refill_shuffles=lo or opt["refill"] == "shuffle",
+            going_out_effects=opt["going_out_effects"], starter_effects=opt["starter_effects"],
+            ace_two_players=opt.get("ace_two_players", "none"),
+            last_card_call=opt["last_card_call"], last_card_penalty=opt["last_card_penalty"],
+            twos_stack=opt.get("twos_stack", info.twos_stack),
+            three_free_play=opt.get("three_free_play", "any"),
+            three_chain=opt.get("three_chain", False),
+            melee_court_values=opt.get("melee_court_values", "rank"),
+            melee_wrap=opt.get("melee_wrap", False),
+            melee_effects=opt.get("melee_effects", False),
+            joker_must_be_legal=opt.get("joker_must_be_legal", False),
+            joker_effects=opt.get("joker_effects", False),
+            refill_shuffles=info.refill_shuffles or opt.get("refill") == "shuffle",
         )
-
-    @property
-    def is_last_one(self) -> bool:
-        """True for Last One (jokers, melees, 3s; blocked rather than jammed)."""
-        return self.game == LO
 
     def melee_value(self, rank: Rank) -> int:
         """Cards the defender draws when a melee ends on ``rank``."""
-        if rank >= Rank.JACK and self.court_ten:
+        if rank >= Rank.JACK and self.melee_court_values == "ten":
             return 10
         return int(rank)
 
-
-def _effects(game: str, opt: Any) -> dict[Rank, str]:
-    """Rank → effect code for the game under these options (8s are wild apart)."""
-    if game == LO:
-        return dict(_LO_EFFECTS)
-    table: dict[Rank, str] = {}
-    if opt["queen_skips"]:
-        table[Rank.QUEEN] = "skip"
-    if opt["ace_reverses"]:
-        table[Rank.ACE] = "reverse"
-    if opt["two_draws_two"]:
-        table[Rank.TWO] = "two"
-    return table

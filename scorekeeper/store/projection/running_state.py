@@ -27,7 +27,7 @@ from scorekeeper.core.scoring import (
     play_hand,
     position_of,
 )
-from scorekeeper.core.sheets import LO, Sheet
+from scorekeeper.core.sheets import Sheet
 from scorekeeper.core.stats import HandRow, SeatFigures
 
 __all__ = ["FIGURES_OF", "KEPT", "Last", "Recent", "Running", "advance", "at_end", "from_text",
@@ -137,7 +137,7 @@ def advance(sheet: Sheet, names: Sequence[str], state: Running, result: HandResu
     scored raises :class:`~scorekeeper.core.scoring.ScoringError` as a replay would."""
     position, score, dealer = play_hand(sheet, names, state.position, result)
     row = HandRow(result.out, held_texts(result), score.points)
-    threshold = sheet["threshold"] if sheet.game == LO else None
+    threshold = sheet.game_info.threshold(sheet.options)
     figures = advance_figures(sheet.game, state.figures, position.played, row,
                               position.totals, position.winners, threshold)
     recent = None if state.last is None else (

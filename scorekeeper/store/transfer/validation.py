@@ -19,7 +19,7 @@ from typing import Any
 from scorekeeper.core.cards import ALL_CARDS, JOKER, Card, CardError, parse_card, parse_cards
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.scoring import HandResult, ScoringError, Standings, standings
-from scorekeeper.core.sheets import LO, OPTIONS, Sheet, SheetError
+from scorekeeper.core.sheets import OPTIONS, Sheet, SheetError
 from scorekeeper.core.text import COLOUR, clean_text, json_number, name_key
 from scorekeeper.store.projection.states import Replayed, replay_of
 
@@ -248,7 +248,8 @@ def _hand(data: Any, where: str, number: int, names: list[str], sheet: Sheet,
     if out is not None and not (_is_int(out) and 0 <= out < len(names)):
         raise _Bad(f"{where}.out", f"must be a seat from 0 to {len(names) - 1} or null")
     deal = OPTIONS["hand_size"]
-    if size is not None and not (sheet.game == LO and _is_int(size) and deal.allows(size)):
+    by_size = sheet.game_info.deal == "hand_size"
+    if size is not None and not (by_size and _is_int(size) and deal.allows(size)):
         raise _Bad(f"{where}.hand_size", f"a hand's own deal size is for Last One, "
                    f"{deal.minimum} to {deal.maximum}")
     if not isinstance(held, list) or len(held) != len(names):

@@ -20,7 +20,8 @@ from flask_wtf import FlaskForm
 from wtforms import Field, StringField, TextAreaField
 
 from scorekeeper.core.errors import InputError
-from scorekeeper.core.sheets import GAMES, LO, Sheet, SheetError, options_for
+from scorekeeper.core.games import DEFAULT_GAME
+from scorekeeper.core.sheets import GAMES, Sheet, SheetError, options_for
 from scorekeeper.web.check.fields import (
     HAND_MOST,
     CardField,
@@ -56,7 +57,7 @@ class Question:
 
 
 def _game(key: str | None) -> str:
-    key = key or LO
+    key = key or DEFAULT_GAME
     if key not in GAMES:
         raise InputError(f"There is no game called {key!r} here.", "game")
     return key
@@ -132,7 +133,7 @@ class CheckForm(FlaskForm):
         if sheet is not None:
             self.sheet = sheet
             return sheet
-        self.sheet = sheet_from_args({"game": LO})
+        self.sheet = sheet_from_args({"game": DEFAULT_GAME})
         if not self.game.validate(self):
             return self.sheet
         # Every opt- parameter, as links always carried them (an unknown one is refused).
@@ -170,8 +171,8 @@ def check_form(formdata: Any, sheet: Sheet | None = None, names: list[str] | Non
     fields: dict[str, Field] = {}
     for n in range(1, max(MOST_SEATS, len(names or [])) + 1):
         fields[f"hold_{n}"] = HoldField(name=f"hold-{n}")
-    game = (formdata.get("game") if sheet is None else sheet.game) or LO
-    for opt in options_for(game if game in GAMES else LO) if sheet is None else []:
+    game = (formdata.get("game") if sheet is None else sheet.game) or DEFAULT_GAME
+    for opt in options_for(game if game in GAMES else DEFAULT_GAME) if sheet is None else []:
         fields[f"opt_{opt.key}"] = OptionField(opt, name=f"opt-{opt.key}")
     form = type("CheckerForm", (CheckForm,), fields)(formdata=formdata)
     form.names, form.sent = names, formdata

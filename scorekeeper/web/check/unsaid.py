@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorekeeper.core.cards import Card, Rank, parse_card
-from scorekeeper.core.sheets import LO, Sheet
+from scorekeeper.core.engine.facts import next_in_run
+from scorekeeper.core.sheets import Sheet
 from scorekeeper.web.check.build import melee_between
 from scorekeeper.web.check.forms import CheckForm, Question
 
@@ -49,7 +50,7 @@ def _melee(form: CheckForm, question: Question) -> Way | None:
     """Last One, a plain turn, an upcard 4 (or higher, with the card played going on
     from it): a melee may be on."""
     request, situation = question.request, question.request["situation"]
-    if question.sheet.game != LO or form.melee_said() is not None or situation is None:
+    if not question.sheet.game_info.has_melee or form.melee_said() is not None or situation is None:
         return None
     if situation.get("pending_draw") or situation.get("drawn") or request["players"] < 2:
         return None
@@ -91,4 +92,4 @@ def _goes_on(up: Card, card: Card, sheet: Sheet) -> bool:
     if card.is_joker:
         return True
     assert up.rank is not None
-    return card.suit is up.suit and card.rank is up.rank.next_up(bool(sheet["melee_wrap"]))
+    return card is next_in_run(up, bool(sheet["melee_wrap"]))

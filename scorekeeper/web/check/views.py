@@ -17,7 +17,7 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from markupsafe import Markup, escape
 from werkzeug.datastructures import MultiDict
 
-from scorekeeper.core.sheets import GAMES, SECTIONS, Sheet
+from scorekeeper.core.sheets import GAMES, Sheet
 from scorekeeper.store.boards import MatchView
 from scorekeeper.store.reading import match_names, match_sheet
 from scorekeeper.store.rulings import is_saved, save_ruling
@@ -56,7 +56,7 @@ def _render(args: MultiDict[str, str], sheet: Sheet | None, match: MatchView | N
         seat_count=len(names) if names else _players(args, sheet), suits=SUITS,
         owed_choices=[(str(n), str(n)) for n in OWED_CHOICES],
         game_choices=[(k, g.name) for k, g in GAMES.items()],
-        rule_titles=dict(SECTIONS[sheet.game]), question=question, result=result, errors=errors,
+        rule_titles=dict(sheet.game_info.sections), question=question, result=result, errors=errors,
         verdict=verdict, suit_keys=suit_keys(form, verdict, args) if verdict else [],
         branches=branches(form, result, args) if result else [],
         notes=assumptions(result, question.lines, question.request["names"])

@@ -13,10 +13,11 @@ from wtforms import Form, StringField
 
 from scorekeeper.core.deal import DealError, DealPlan, plan_deal
 from scorekeeper.core.errors import InputError
-from scorekeeper.core.sheets import CD, GAMES, LO, OPTIONS
+from scorekeeper.core.games import DEFAULT_GAME
+from scorekeeper.core.sheets import GAMES, OPTIONS
 from scorekeeper.web.fields import WholeListField, asks_core, whole
 
-START = OPTIONS["start_count"].defaults[CD]
+START = OPTIONS["start_count"].maximum  # the highest count a seat can hold
 MOST_PLAYERS = max(g.max_players for g in GAMES.values())
 # The deal's own field names, as the form calls them.
 _FIELDS = {"counts": "count", "game": "game", "players": "players", "hand_size": "hand_size",
@@ -24,9 +25,9 @@ _FIELDS = {"counts": "count", "game": "game", "players": "players", "hand_size":
 
 
 def _game(key: str | None) -> str:
-    if (key or LO) not in GAMES:
+    if (key or DEFAULT_GAME) not in GAMES:
         raise InputError(f"There is no game called {key!r} here.", "game")
-    return key or LO
+    return key or DEFAULT_GAME
 
 
 def _number(field: str) -> Any:
@@ -36,7 +37,7 @@ def _number(field: str) -> Any:
 class DealForm(Form):
     """Game, players, Last One's cards each, Countdown's counts, and the dealer."""
 
-    game = StringField(validators=[asks_core(_game)], default=LO)
+    game = StringField(validators=[asks_core(_game)], default=DEFAULT_GAME)
     players = StringField(validators=[_number("players")])
     hand_size = StringField(validators=[_number("hand_size")])
     count = WholeListField(validators=[asks_core(lambda c: [whole(n, "counts") for n in c])])
@@ -52,15 +53,18 @@ class DealForm(Form):
         if not self.validate() or self.players.data is None:
             return None
         game, players = self.game.data, self.players.data
-        if game == CD and players <= MOST_PLAYERS:
+        info = GAMES[game]
+        if info.deal == "count" and players <= MOST_PLAYERS:
             # One count box per seat of the table the form last drew: new seats start
             # at the usual count.
-            self.counts = (list(self.count.data) + [START] * players)[:players]
-        elif game == CD:
+            usual = info.default("start_count")
+            self.counts = (list(self.count.data) + [usual] * players)[:players]
+        elif info.deal == "count":
             self.counts = list(self.count.data)
         dealer = self._dealer(players)
+        size = self.hand_size.data if info.deal == "hand_size" else None
         try:
-            return plan_deal(game, players, hand_size=self.hand_size.data if game == LO else None,
+            return plan_deal(game, players, hand_size=size,
                              counts=self.counts or None, dealer=dealer)
         except DealError as exc:
             field = self[_FIELDS.get(exc.field or "", "players")]

@@ -31,7 +31,7 @@ from scorekeeper.core.cards import (
 )
 from scorekeeper.core.deal import HAND_SIZE, NINE, deal_problem
 from scorekeeper.core.scoring import card_points, hands_carry_cards
-from scorekeeper.core.sheets import LO, Sheet
+from scorekeeper.core.sheets import Sheet
 from scorekeeper.store.boards import HandView
 
 BLOCKED = "none"
@@ -72,7 +72,8 @@ class DealSizeField(StringField):
     def pre_validate(self, form: Any) -> None:
         self.size = None
         text = (self.data or "").strip()
-        if form.sheet.game != LO or not text or text == str(form.sheet["hand_size"]):
+        by_size = form.sheet.game_info.deal == "hand_size"
+        if not by_size or not text or text == str(form.sheet["hand_size"]):
             return
         low, high = HAND_SIZE.minimum, HAND_SIZE.maximum
         if not (text.isascii() and text.isdigit() and HAND_SIZE.allows(int(text))):
@@ -177,7 +178,9 @@ def form_values(hand: HandView) -> dict[str, Any]:
 
 def picker_data(sheet: Sheet) -> str:
     """Card points for the live preview, as JSON: rank label (and ``JK``) → points."""
-    points = {r.label: card_points(sheet.game, card(r, Suit.SPADES)) for r in Rank}
-    if sheet.game == LO:
-        points["JK"] = card_points(LO, JOKER)
+    info = sheet.game_info
+    points = {r.label: card_points(sheet.game, card(r, Suit.SPADES)) for r in Rank
+              if r in info.ranks}
+    if info.jokers:
+        points["JK"] = card_points(sheet.game, JOKER)
     return json.dumps(points, separators=(",", ":"))

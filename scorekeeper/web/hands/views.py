@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
-from scorekeeper.core.cards import deck_for
 from scorekeeper.core.errors import ConflictError, InputError, SameHandError
 from scorekeeper.core.scoring import lone_card_scores_nothing
 from scorekeeper.core.text import sentence
@@ -52,7 +51,7 @@ def _render(group: GroupView, match: MatchView, number: int, form: HandForm, edi
     sheet = context["sheet"]
     return render_template("hands/form.html", group=group, number=number, form=form,
                            editing=editing, in_play=form.in_play,
-                           deck=deck_for(sheet.game, sum(form.in_play)),
+                           deck=sheet.game_info.deck(sum(form.in_play)),
                            points_json=picker_data(sheet),
                            lone_card=lone_card_scores_nothing(sheet.game),
                            idempotency_key=key or request.form.get(KEY_FIELD) or new_key(),

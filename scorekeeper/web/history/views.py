@@ -23,7 +23,7 @@ from flask import (
 
 from scorekeeper.core.chart import Series, score_chart
 from scorekeeper.core.places import places
-from scorekeeper.core.sheets import CD, GAMES
+from scorekeeper.core.sheets import GAMES
 from scorekeeper.store.bg_stats import bg_stats_play
 from scorekeeper.store.boards import MatchRecord
 from scorekeeper.store.extensions import db
@@ -66,13 +66,13 @@ def record(group_id: int, match_id: int):
     record = record_match(group, match_id)
     match = record.match
     table = match_standings(match, record.hands)
-    start = ((json.loads(match.sheet_json)["options"]["start_count"],) * len(match.seats)
-             if match.game == CD else (0,) * len(match.seats))
+    sheet = match_sheet(match)
+    start = (sheet.game_info.start_total(sheet.options),) * len(match.seats)
     chart = score_chart([Series(seat.player.name, seat.player.colour,
                                 (start[i], *(row[i] for row in table.progress)))
                          for i, seat in enumerate(match.seats)], table.goal,
                         goal_word="target" if table.goal_kind == "target" else "out at")
-    ranks = places(match_sheet(match), table)
+    ranks = places(sheet, table)
     seats = list(match.seats) if ranks is None else sorted(
         match.seats, key=lambda seat: (ranks[seat.position], seat.position))
     return render_template("history/record.html", group=group, match=match,

@@ -20,7 +20,8 @@ from wtforms.validators import StopValidation
 
 from scorekeeper.core.deal import DealError, nine_problem, plan_for_sheet
 from scorekeeper.core.errors import InputError
-from scorekeeper.core.sheets import GAMES, LO, Option, Sheet, SheetError, options_for
+from scorekeeper.core.games import DEFAULT_GAME
+from scorekeeper.core.sheets import GAMES, Option, Sheet, SheetError, options_for
 from scorekeeper.core.text import clean_int, clean_name, sentence
 from scorekeeper.store.models import Player
 
@@ -196,7 +197,7 @@ class SetupForm(FlaskForm):
     def rules_differ(self) -> list[str]:
         """The house rules sent that differ from the game's usual rule, in words
         ("Elimination threshold: 100"), for the one line the rules fold behind."""
-        game = self.game.data if self.game.data in GAMES else LO
+        game = GAMES.get(self.game.data) or GAMES[DEFAULT_GAME]
         differ = []
         for field in self.fields_named("opt-"):
             opt = field.option
@@ -208,7 +209,7 @@ class SetupForm(FlaskForm):
                 value = None
             if field.errors or (value is None and opt.kind != "int_or_none"):
                 differ.append(f"{opt.label}: to fix")
-            elif value != opt.defaults[game]:
+            elif value != game.default(opt.key):
                 differ.append(opt.said(value))
         return differ
 
@@ -227,7 +228,7 @@ def setup_form(game: str, candidates: Sequence[Player], formdata: Any = None) ->
     for i in range(NEW_SLOTS):
         fields[f"new_{i}"] = NewPlayerField(f"New player {i + 1}", name=f"new-{i}")
         fields[f"order_n{i}"] = SeatingField(f"Seat of new player {i + 1}", name=f"order-n{i}")
-    for opt in options_for(game if game in GAMES else LO):
+    for opt in options_for(game if game in GAMES else DEFAULT_GAME):
         fields[f"opt_{opt.key}"] = SheetOptionField(opt, name=f"opt-{opt.key}")
     form_class = type("GroupSetupForm", (SetupForm,), fields)
     form = form_class(formdata=formdata, data={"game": game, "first_dealer": "1"})

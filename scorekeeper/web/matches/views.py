@@ -5,7 +5,8 @@ from __future__ import annotations
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from scorekeeper.core.errors import InputError
-from scorekeeper.core.sheets import GAMES, LO, options_for, rules_summary
+from scorekeeper.core.games import DEFAULT_GAME
+from scorekeeper.core.sheets import GAMES, options_for, rules_summary
 from scorekeeper.core.text import name_key, sentence
 from scorekeeper.store.extensions import db
 from scorekeeper.store.groups import add_player, last_seating, rotate_view_token
@@ -43,8 +44,8 @@ def _render_new(group: Group, game: str, form: SetupForm, status: int = 200):
 def new(group_id: int):
     """The new-match form for the game in ``?game=`` (Last One by default)."""
     group = access.current_group(group_id)
-    game = request.args.get("game", LO)
-    game = game if game in GAMES else LO
+    game = request.args.get("game", DEFAULT_GAME)
+    game = game if game in GAMES else DEFAULT_GAME
     return _render_new(group, game, setup_form(game, list(group.players)))
 
 
@@ -68,7 +69,7 @@ def create(group_id: int):
         else:
             flash(f"{form.sheet.game_info.name} started. Good luck!")
             return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
-    return _render_new(group, game if game in GAMES else LO, form, 400)
+    return _render_new(group, game if game in GAMES else DEFAULT_GAME, form, 400)
 
 
 def _new_field(form, name: str) -> str:

@@ -17,18 +17,11 @@ from typing import Any
 from flask import current_app, has_request_context, url_for
 from markupsafe import Markup
 
-from scorekeeper.core.cards import JOKER, Rank, Suit, card, deck_for
+from scorekeeper.core.cards import JOKER, Rank, Suit, card
 from scorekeeper.core.deal import NINE, DealError, plan_for_sheet
+from scorekeeper.core.games import Game
 from scorekeeper.core.scoring import card_points
-from scorekeeper.core.sheets import (
-    C8,
-    CD,
-    GAMES,
-    LO,
-    Sheet,
-    options_for,
-    standard_deal,
-)
+from scorekeeper.core.sheets import GAMES, Sheet, options_for
 from scorekeeper.web.memo import remembered
 from scorekeeper.web.sheet_text import sheet_query
 
@@ -62,11 +55,14 @@ def points_rows(game_key: str) -> list[tuple[str, str]]:
 def _points_rows(game_key: str) -> tuple[tuple[str, str], ...]:
     """:func:`points_rows`, worked out once per game (the scoreboard shows it each time)."""
     rows: list[tuple[str, str]] = []
-    if game_key == LO:
-        rows.append(("Joker", str(card_points(LO, JOKER))))
+    info = GAMES[game_key]
+    if info.jokers:
+        rows.append(("Joker", str(card_points(game_key, JOKER))))
     numbered: list[int] = []
     court_first = (Rank.EIGHT, Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK)
     for rank in court_first + tuple(r for r in Rank if r not in court_first):
+        if rank not in info.ranks:
+            continue
         points = str(card_points(game_key, card(rank, Suit.SPADES)))
         if 2 <= rank <= 10 and points == str(int(rank)):
             numbered.append(int(rank))
@@ -102,80 +98,74 @@ class CardLine:
 
 def rules_card_facts(sheet: Sheet, players: int | None = None) -> dict[str, Any]:
     """What a rules card shows: changed options first, then the deal, scoring and end."""
+    info = sheet.game_info
     lines = [CardLine(o.key, o.label, o.describe(sheet[o.key]),
-                      o.describe(o.defaults[sheet.game]), o.sections[sheet.game])
+                      o.describe(info.default(o.key)), info.options[o.key][1])
              for o in options_for(sheet.game) if _applies(o.key, sheet, players)]
     changed = sheet.differences()
     return {
         "changed": [line for line in lines if line.key in changed],
         "usual": [line for line in lines if line.key not in changed],
         "deal": _deal_words(sheet, players),
-        "wild": _wild_words(sheet),
+        "wild": info.wild_words,
+        "stuck": info.stuck_word,
+        "scores_points": info.carries_cards,
         "end": _end_words(sheet, players),
     }
 
 
 def _applies(key: str, sheet: Sheet, players: int | None) -> bool:
     """Whether an option can matter at this table: the two-player ace needs two players
-    (and, in Crazy Eights, aces that reverse); a target needs the target match end;
-    Countdown scores no points, so the last card's effects never change a result."""
+    (and aces that reverse); a target needs the target match end; a game without
+    points (Countdown) never has a result changed by the last card's effects."""
+    info = sheet.game_info
     if key == "ace_two_players":
-        reverses = sheet.game == LO or sheet["ace_reverses"]
+        reverses = info.effects_under(sheet.options).get(Rank.ACE) == "reverse"
         return reverses and players in (None, 2)
     if key == "target":
         return sheet["match_end"] == "first-to-target"
-    return not (key == "going_out_effects" and sheet.game == CD)
-
-
-def _wild_words(sheet: Sheet) -> str | None:
-    """Which rank is wild, said plainly (Countdown: each player's own count)."""
-    if sheet.game != CD:
-        return None
-    return ("your own count's rank, for you alone: at count 8 your 8s, at 7 your 7s, "
-            "… at 1 your aces; every other 8 is an ordinary card")
+    return not (key == "going_out_effects" and not info.carries_cards)
 
 
 NINE_AGREED = f" ({NINE} only when everyone agrees)"
 
 
-def _decks_words(game: str) -> str:
+def _decks_words(info: Game) -> str:
     """``one deck, two for 6–7 players``, from the core's deck rule."""
-    info = GAMES[game]
     two = [p for p in range(info.min_players, info.max_players + 1)
-           if deck_for(game, p).decks == 2]
+           if info.deck(p).decks == 2]
+    one = info.deck(info.min_players).describe() if len(info.ranks) < len(Rank) else "one deck"
     if not two:
-        return "one deck"
-    return f"one deck, two for {two[0]}–{two[-1]} players"
+        return one
+    return f"{one}, two for {two[0]}–{two[-1]} players"
 
 
 def _deal_words(sheet: Sheet, players: int | None) -> str:
+    info = sheet.game_info
     if players is None:
-        if sheet.game == LO:
+        if info.deal == "hand_size":
             agreed = NINE_AGREED if sheet["hand_size"] == NINE else ""
             return (f"{sheet['hand_size']} cards each{agreed} from "
-                    f"{deck_for(LO, 2).describe()}")
-        if sheet.game == CD:
+                    f"{info.deck(info.min_players).describe()}")
+        if info.deal == "count":
             return (f"each player's count (everyone starts at {sheet['start_count']}); "
-                    f"{_decks_words(CD)}")
-        return (f"{standard_deal(2)} cards each for 2 players, {standard_deal(3)} for 3 or "
-                f"more; {_decks_words(C8)}")
+                    f"{_decks_words(info)}")
+        two, more = info.cards_each(sheet.options, 2), info.cards_each(sheet.options, 3)
+        return f"{two} cards each for 2 players, {more} for 3 or more; {_decks_words(info)}"
     try:
         plan = plan_for_sheet(sheet, players)
     except DealError as exc:
         return str(exc)
     n = plan.cards_each[0]
     each = f"{n} card{'s' if n != 1 else ''} each" if plan.same_for_all else "each player's count"
-    agreed = NINE_AGREED if sheet.game == LO and n == NINE else ""
+    agreed = NINE_AGREED if info.deal == "hand_size" and n == NINE else ""
     return f"{each}{agreed} from {plan.deck.describe()} for {players} players"
 
 
 def _end_words(sheet: Sheet, players: int | None) -> str:
-    if sheet.game == LO:
-        return (f"Reach {sheet['threshold']} points and you are out; "
-                "the last player left wins.")
-    if sheet.game == CD:
-        return (f"Everyone starts at count {sheet['start_count']}; going out takes one off; "
-                "first to 0 wins.")
+    info = sheet.game_info
+    if info.end != "target":
+        return info.end_words.format(**sheet.options)
     end = sheet["match_end"]
     if end == "one-hand":
         return "One hand: whoever goes out wins."

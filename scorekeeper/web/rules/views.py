@@ -1,11 +1,11 @@
 """The rules reference (``/rules``, ``/rules/<game>``) and the table's rules card.
 
 The prose lives in ``templates/rules/prose/<game>.html``, one macro per section named
-after its anchor id (``lo-melee`` → ``lo_melee``); titles and ids come from
-:data:`sheets.SECTIONS` and the house-rule boxes from :data:`sheets.OPTIONS`, so the
-reference cannot drift from the sheets, the scorer or the engine. ``/rules/card`` shows
-what one sheet (a match's, or one being set up) agreed; matches include the same
-partial, ``templates/rules/_card.html``.
+after its anchor id (``lo-melee`` → ``lo_melee``); titles and ids come from each
+game's definition (``Game.sections``) and the house-rule boxes from
+:data:`sheets.OPTIONS`, so the reference cannot drift from the sheets, the scorer or
+the engine. ``/rules/card`` shows what one sheet (a match's, or one being set up)
+agreed; matches include the same partial, ``templates/rules/_card.html``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from flask import Blueprint, current_app, render_template, request
 from markupsafe import Markup
 
 from scorekeeper.core.deal import DealError, plan_for_sheet
-from scorekeeper.core.sheets import GAMES, SECTIONS, Option, SheetError, options_for
+from scorekeeper.core.sheets import GAMES, Option, SheetError, options_for
 from scorekeeper.web.rules.rules_card import (
     points_rows,
     rules_card_facts,
@@ -53,11 +53,11 @@ class Section:
 def sections(game_key: str) -> list[Section]:
     """The sections of a game's reference, in reading order."""
     prose = current_app.jinja_env.get_template(f"rules/prose/{game_key}.html").module
-    opts = options_for(game_key)
+    opts, info = options_for(game_key), GAMES[game_key]
     return [
         Section(game_key, anchor, title, Markup(getattr(prose, anchor.replace("-", "_"))()),
-                tuple(o for o in opts if o.sections.get(game_key) == anchor))
-        for anchor, title in SECTIONS[game_key]
+                tuple(o for o in opts if info.options[o.key][1] == anchor))
+        for anchor, title in info.sections
     ]
 
 
@@ -126,7 +126,7 @@ def card_page():
 
 def option_values(opt: Option, game_key: str) -> tuple[str, str]:
     """An option's default and its alternatives, in words."""
-    default = opt.defaults[game_key]
+    default = GAMES[game_key].default(opt.key)
     if opt.kind == "bool":
         others = opt.describe(not default)
     elif opt.kind == "choice":

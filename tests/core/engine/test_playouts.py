@@ -75,7 +75,7 @@ def playout(g: Game, rng: random.Random, checks: bool) -> int:
     if out.result == "out":
         assert out.winner is not None and not out.hands[out.winner]
     else:
-        assert out.result == ("blocked" if g.variant.is_last_one else "jammed")
+        assert out.result == g.variant.info.stuck_word
     return moves
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper.core.engine import Move, parse_position
-from scorekeeper.core.sheets import SECTIONS
+from scorekeeper.core.games import GAMES
 
 EMPTY_C8 = "hands 49/9S,5C"  # 49 + 2 cards in hands + the upcard: nothing left to draw
 EMPTY_LO = "hands 51/5D,5C"  # neither card follows the 9H upcard
@@ -181,6 +181,6 @@ def test_verdict(position: str, move: str, legal: bool | None, rule: str) -> Non
 def test_every_verdict_cites_a_reference_section() -> None:
     for position, move, _, _ in ROWS:
         g = parse_position(position)
-        ids = {anchor for anchor, _ in SECTIONS[g.variant.game]}
+        ids = {anchor for anchor, _ in GAMES[g.variant.game].sections}
         for m in [*g.legal_moves(), Move.parse(move)]:
             assert g.check(m).rule in ids

@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 import pytest
 from sqlalchemy import event
 
+from scorekeeper.core.games import GAMES
 from scorekeeper.store.extensions import db
 from scorekeeper.store.leaderboard import (
     BEST_HAND,
@@ -284,7 +285,7 @@ def test_the_countdown_leaderboard_says_why_it_has_no_worst_hand(app, client):
     ("countdown", "best-hand", 7, "7 cards dealt"),
 ])
 def test_a_record_says_what_its_figure_counts(game, kind, value, said):
-    record = Record(kind, "", 1, "Cat", value, None, UNITS[game][kind])
+    record = Record(kind, "", 1, "Cat", value, None, UNITS[GAMES[game].scoring][kind])
     assert record.said == said
 
 

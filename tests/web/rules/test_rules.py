@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from flask import render_template_string
 
-from scorekeeper.core.sheets import GAMES, OPTIONS, SECTIONS, Sheet
+from scorekeeper.core.sheets import GAMES, OPTIONS, Sheet
 from scorekeeper.web.rules import rules_card
 from scorekeeper.web.rules import views as rules
 from scorekeeper.web.sheet_text import sheet_from_args
@@ -35,7 +35,7 @@ def page(client, url: str, status: int = 200) -> str:
 def test_every_section_has_its_anchor_and_a_contents_link(client, game):
     html = page(client, f"/rules/{game}")
     ids = ids_on(html)
-    for anchor, title in SECTIONS[game]:
+    for anchor, title in GAMES[game].sections:
         assert anchor in ids
         assert f'href="#{anchor}"' in html, f"{anchor} is missing from the contents"
         assert title.replace('"', "&#34;") in html
@@ -60,7 +60,7 @@ def test_every_option_is_explained_where_it_applies(client, game):
 def test_every_option_cites_an_existing_section():
     for opt in OPTIONS.values():
         for game, anchor in opt.sections.items():
-            assert anchor in {a for a, _ in SECTIONS[game]}, (opt.key, game, anchor)
+            assert anchor in {a for a, _ in GAMES[game].sections}, (opt.key, game, anchor)
         assert set(opt.sections) == set(opt.defaults), opt.key
 
 
@@ -86,7 +86,7 @@ def test_the_index_links_every_game_and_section(client):
     html = page(client, "/rules")
     for game in GAMES:
         assert f'href="/rules/{game}"' in html
-        for anchor, _ in SECTIONS[game]:
+        for anchor, _ in GAMES[game].sections:
             assert f'href="/rules/{game}#{anchor}"' in html
 
 
