@@ -43,31 +43,31 @@ class ListedVerdict(Verdict):
     ``implied``; the fields left unset here (the reason, the rule...) are judged all
     at once when one of them is first read."""
 
-    __slots__ = ("_depth", "_game", "_made")
+    __slots__ = ("_game", "_made")
 
     def __init__(self, game: History) -> None:
         self.legal, self.cause, self.implied = True, "play", ()
         self._game = game
         self._made = game.history[-1]
-        self._depth = len(game.history)
 
     def __getattr__(self, name: str) -> Any:
         # Python asks here only for an attribute not set yet.
         if name not in Verdict.__slots__:
             raise AttributeError(name)
-        full = _judge(self._game, self._made, self._depth)
+        full = _judge(self._game, self._made)
         del self._game  # judged: the verdict no longer keeps the game alive
         for field in Verdict.__slots__:
             setattr(self, field, getattr(full, field))
         return getattr(full, name)
 
 
-def _judge(game: History, made: Made, depth: int) -> Verdict:
-    """The full verdict on the move ``made``, the ``depth``-th of the game; when it has
-    been taken back since, the position it was made in is gone."""
-    move = made[0]
+def _judge(game: History, made: Made) -> Verdict:
+    """The full verdict on the move ``made`` (that very entry of the game's history, the
+    latest looked at first); when it has been taken back since, the position it was
+    made in is gone."""
     history = game.history
-    if len(history) < depth or history[depth - 1] is not made:
-        return Verdict(True, f"{move} was listed by legal_moves (the position has been "
-                       "taken back since)", game.variant.rule["turn"])
-    return verdicts.check(game.rebuilt(depth - 1), move)
+    for depth in range(len(history), 0, -1):
+        if history[depth - 1] is made:
+            return verdicts.check(game.rebuilt(depth - 1), made[0])
+    return Verdict(True, f"{made[0]} was listed by legal_moves (the position has been "
+                   "taken back since)", game.variant.rule["turn"])
