@@ -144,15 +144,14 @@ class Position:
         self.passes_taken: tuple[tuple[int, str], ...] = ()
 
     def copy(self) -> Position:
-        """A copy of this position, of the same class (a game's copy has no moves
-        made), with lists of its own: judging a move after an unsaid pass works on a
-        copy, never on the position itself.
+        """A copy of this position with lists of its own: judging a move after an
+        unsaid pass works on a copy, never on the position itself.
 
         >>> p = Position(None, 2, 0, None); q = p.copy(); q.known[0].append("card")
         >>> p.known, q.known
         ([[], []], [['card'], []])
         """
-        other = type(self)(self.variant, self.players, self.dealer, self.deck)
+        other = Position(self.variant, self.players, self.dealer, self.deck)
         other.take(self)
         return other
 

@@ -329,8 +329,9 @@ class Game(Position):
         (seeded by the game's seed and the refills so far), so this is exactly the
         position they led to."""
         start = min(moves, len(self.kept) - 1)
-        game = self.kept[start].copy()
-        assert isinstance(game, Game)
+        game = Game(self.variant, self.players, self.dealer, self.deck)
+        game.take(self.kept[start])
+        game.kept = [self.kept[start]]  # a game of its own: it may take its moves back
         for move, implied in self.history[start:moves]:
             game.make(move, implied)
         return game
