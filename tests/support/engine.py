@@ -77,19 +77,13 @@ def random_sheet(game: str, rng: random.Random, players: int = 2) -> Sheet:
 
 
 def undo_bytes(g: Game) -> int:
-    """Bytes a game's undo log holds: the list, each record with everything in it
-    that is not shared (numbers past the small ones Python keeps, and lists no longer
-    the game's own: an old pile, an old debts list). The rare facts' tuples are the
-    variant's, shared by every game, so they are not counted."""
-    live = {id(g.pile), id(g.stock), id(g.debts)}
-    seen: set[int] = set()
+    """Bytes a game keeps to take its moves back: the history list and each entry (the
+    move's pair with the passes it implied; moves are the move book's, shared, and
+    the passes usually the one empty tuple). The positions kept to rebuild from are
+    not counted: one per game, the one it started from, until a move is taken back."""
     total = sys.getsizeof(g.history)
-    for rec in g.history:
-        total += sys.getsizeof(rec)
-        for item in rec:
-            if isinstance(item, list) and id(item) not in live | seen:
-                seen.add(id(item))
-                total += sys.getsizeof(item)
-            elif isinstance(item, int) and not isinstance(item, bool) and item > 256:
-                total += sys.getsizeof(item)
+    for move, implied in g.history:
+        total += sys.getsizeof((move, implied))
+        if implied:
+            total += sys.getsizeof(implied)
     return total

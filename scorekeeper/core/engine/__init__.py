@@ -36,9 +36,10 @@ its suit or card; in Crazy Eights the first player may name the suit of a starti
 The engine is split by concern: :mod:`.position` holds a hand's data; :mod:`.facts`
 the predicates (may draw, may pass, may play this card, only the pass left...), each
 written once and asked by both :mod:`.verdicts` (``check``, with the reason and the
-rule) and :mod:`.legal` (``legal_moves``); :mod:`.effects` carries moves out and
-:mod:`.undo` takes them back; :mod:`.apply_listed` makes a move listed with every card
-known without judging it again. Judging never changes the game. When the seat on turn
+rule) and :mod:`.legal` (``legal_moves``); :mod:`.effects` carries moves out, and a
+game takes one back by making the moves before it again from a position it kept; a
+move listed with every card known is made without judging it again, its verdict judged
+when read (:mod:`.apply_listed`). Judging never changes the game. When the seat on turn
 has nothing left but the pass (:func:`.facts.only_pass_left`), the turn moves on by
 itself, after a move and in the position a game starts from (``g.forced`` names the
 seats passed so; a pass written out for them is still accepted). A pass the table

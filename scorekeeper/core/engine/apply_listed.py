@@ -1,16 +1,12 @@
-"""The fast path: a move the game listed with every card known is made unjudged.
+"""The verdict on a move the game listed with every card known, judged when first read.
 
 With every card known, :func:`.legal.legal_moves` lists only moves
-:func:`.verdicts.check` accepts, so a move taken from that very list (the move book's
-object) needs no second judgment: it is made at once, and its verdict is worked out
-only if someone reads more of it than ``legal``. Simulation makes millions of such
-moves and reads none of their reasons. What it buys, counted in machine instructions
-(callgrind) over the bench's playout loop (``tests/bench/playout.py``, the same 300
-hands, 2026-12-04): with every move judged first instead (each handed over as an equal
-copy), two-player Crazy Eights (draw_limit 5, shuffled refill) took 4.79 million
-instructions a hand against 2.72, and four-player Last One 11.70 million against 7.06:
-this path makes simulation about 1.7× as fast. (Timed by CPU on 2026-12-02, before
-:func:`apply` took both ways: 1.7× and 1.5×.)
+:func:`.verdicts.check` accepts, so :meth:`.state.Game.apply` makes a move taken from
+that very list (the move book's object) without judging it a second time. Its verdict
+is legal, with no pass implied; the reason, the rule and the other fields are worked
+out only if someone reads them, in the position before the move, which the game
+rebuilds from the moves made (:meth:`.state.Game.rebuilt`). A simulation makes
+millions of such moves and reads none of their reasons.
 
 >>> from scorekeeper.core.engine import Game, Sheet
 >>> g = Game.deal(Sheet.make("crazy-eights"), 2, rng=3)
@@ -21,90 +17,57 @@ this path makes simulation about 1.7× as fast. (Timed by CPU on 2026-12-02, bef
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import Any, Protocol
 
-from scorekeeper.core.engine import undo, verdicts
+from scorekeeper.core.engine import verdicts
 from scorekeeper.core.engine.moves import Move, Verdict
 from scorekeeper.core.engine.position import Position
 
-__all__ = ["ListedVerdict", "apply"]
+__all__ = ["ListedVerdict"]
+
+Made = tuple[Move, tuple[int, ...]]  # a move made, with the seats whose pass it implied
 
 
-class Listing(Protocol):
-    """What the fast path needs of the game: its kept listing, its undo log, taking
-    the turn on after a move, a copy of its position, and the judged way to make any
-    other move."""
+class History(Protocol):
+    """What the verdict needs of the game: the moves made, and the position rebuilt
+    after the first of them."""
 
-    listed: tuple[Move, ...]
-    history: list[undo.Record]
+    variant: Any
+    history: list[Made]
 
-    def move_on(self, move: Move | None = None) -> None: ...
-
-    def copy(self) -> Position: ...
-
-    def judge_and_apply(self, move: Move) -> Verdict: ...
-
-
-def apply(game: Listing, move: Move) -> Verdict:
-    """Make ``move`` and return its verdict (this is :meth:`.state.Game.apply`):
-    unjudged when it is one of the moves the game listed (the very object), else
-    through ``game.judge_and_apply``, which judges it first and raises when it is
-    refused. Both ways start here, so a simulated move makes no call to choose."""
-    for made in game.listed:
-        if made is move:
-            history = game.history
-            undo.make(game, history, move)  # type: ignore[arg-type]
-            game.move_on(move)
-            verdict = ListedVerdict()  # filled here: no call frame of its own
-            verdict._game = game
-            verdict._record = history[-1]
-            verdict._depth = len(history)
-            return verdict
-    return game.judge_and_apply(move)
+    def rebuilt(self, moves: int) -> Position: ...
 
 
 class ListedVerdict(Verdict):
-    """The verdict on a listed move: legal, its other fields judged when first read,
-    on a copy of the position taken back to just before the move."""
+    """The verdict on the move the game made last, as listed: ``legal`` True, nothing
+    ``implied``; the fields left unset here (the reason, the rule...) are judged all
+    at once when one of them is first read."""
 
-    __slots__ = ("_depth", "_full", "_game", "_record")
+    __slots__ = ("_game", "_made")
 
-    # What every such verdict says (class attributes shadow the base class's slots).
-    legal = True
-    cause = "play"
-    implied = ()
+    def __init__(self, game: History) -> None:
+        self.legal, self.cause, self.implied = True, "play", ()
+        self._game = game
+        self._made = game.history[-1]
 
-    _game: Listing
-    _record: undo.Record
-    _depth: int
-    _full: Verdict  # set when first judged
-    if TYPE_CHECKING:
-        def __init__(self) -> None: ...
-    else:
-        __init__ = object.__init__  # built bare by apply, which fills the slots
-
-    def _judged(self) -> Verdict:
-        try:
-            return self._full
-        except AttributeError:  # first read
-            full = self._full = _judge(self._game, self._record, self._depth)
-            del self._game  # judged: the verdict no longer keeps the game alive
-            return full
-
-    reason = property(lambda self: self._judged().reason)
-    rule = property(lambda self: self._judged().rule)
-    needs_suit = property(lambda self: self._judged().needs_suit)
-    assumed = property(lambda self: self._judged().assumed)
-    draws = property(lambda self: self._judged().draws)
+    def __getattr__(self, name: str) -> Any:
+        # Python asks here only for an attribute not set yet.
+        if name not in Verdict.__slots__:
+            raise AttributeError(name)
+        full = _judge(self._game, self._made)
+        del self._game  # judged: the verdict no longer keeps the game alive
+        for field in Verdict.__slots__:
+            setattr(self, field, getattr(full, field))
+        return getattr(full, name)
 
 
-def _judge(game: Listing, record: undo.Record, depth: int) -> Verdict:
-    """The full verdict on the move ``record`` logs at ``depth`` in the history; when
-    it has been undone since, the position it was made in is gone."""
-    history, before = game.history, game.copy()
-    if len(history) < depth or history[depth - 1] is not record:
-        return Verdict(True, f"{record.move} was listed by legal_moves (the position has "
-                       "been taken back since)", before.variant.rule["turn"])
-    for later in reversed(history[depth - 1:]):
-        undo.restore(before, later)
-    return verdicts.check(before, record.move)
+def _judge(game: History, made: Made) -> Verdict:
+    """The full verdict on the move ``made`` (that very entry of the game's history, the
+    latest looked at first); when it has been taken back since, the position it was
+    made in is gone."""
+    history = game.history
+    for depth in range(len(history), 0, -1):
+        if history[depth - 1] is made:
+            return verdicts.check(game.rebuilt(depth - 1), made[0])
+    return Verdict(True, f"{made[0]} was listed by legal_moves (the position has been "
+                   "taken back since)", game.variant.rule["turn"])

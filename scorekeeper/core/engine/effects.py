@@ -12,14 +12,14 @@ knows the seat on turn may do nothing but pass, it takes that pass itself
 why, until the next play or draw, so the pass written out is still accepted). The game asks
 :func:`.facts.only_pass_left` after each move and of the position it starts from.
 
-``game.debts`` is replaced, never changed in place, so the undo log can keep the
-list a move started from by reference.
+``game.debts`` is replaced, never changed in place, so a copy of the position
+(:meth:`.position.Position.copy`) can share it.
 
 >>> from scorekeeper.core.engine import Game, Move, Sheet, parse_card
 >>> g = Game.start(Sheet.make("last-one"), 3, 0, [["8S"], ["2H", "5C"], 5], "4H",
 ...                situation={"turn": 1})
->>> apply(g, Move.play(1, parse_card("2H"))), g.debts
-(0, [Debt(seat=2, left=2, reason='two', total=2)])
+>>> apply(g, Move.play(1, parse_card("2H"))); g.debts
+[Debt(seat=2, left=2, reason='two', total=2)]
 """
 
 from __future__ import annotations
@@ -68,18 +68,15 @@ def begin(game: Position) -> None:
         _card_effect(game, dealer, v.effects.get(up.rank))
 
 
-def apply(game: Position, move: Move) -> int | None:
+def apply(game: Position, move: Move) -> None:
     """Carry out an accepted move, with the call penalty it makes due, then settle
     debts and the blocked/jammed check. The passes that are all the seats on turn
-    then have left are the caller's to take (:func:`forced_pass`).
-
-    Returns, for a play, where its card sat in the seat's known hand (-1: among its
-    unseen cards): the undo log keeps that, and only taking the card out finds it."""
+    then have left are the caller's to take (:func:`forced_pass`)."""
     kind = move.kind
     if game.passes_taken:  # rarely: only just after the engine took a pass
         if kind == "pass" and move.player in game.forced:
             _noted(game, move.player)  # a pass the engine already took, written out
-            return None
+            return
         if kind != "call":
             game.passes_taken = ()
     prev = game.uncalled
@@ -87,13 +84,12 @@ def apply(game: Position, move: Move) -> int | None:
            and not (game.debts and game.debts[0].reason == "penalty"))
     if due:
         game.uncalled = -1
-    at = _HANDLERS[kind](game, move)
+    _HANDLERS[kind](game, move)
     if due:
         n = game.variant.last_card_penalty
         game.debts = [Debt(prev, n, "penalty", n), *game.debts]
     if game.debts and not can_draw(game):
         _forgive(game)
-    return at
 
 
 def forced_pass(game: Position, why: str) -> None:
@@ -166,17 +162,13 @@ def _reverse(game: Position) -> int:
 
 # -------------------------------------------------------------- moves
 
-def _play(game: Position, move: Move) -> int:
+def _play(game: Position, move: Move) -> None:
     p, c = move.player, move.card
     assert c is not None
-    held = game.known[p]
     try:
-        at = held.index(c)
+        game.known[p].remove(c)
     except ValueError:  # one of the seat's unseen cards
-        at = -1
         game.unknown[p] -= 1
-    else:
-        del held[at]
     joker = c.rank is None
     eff = move.as_card if joker else c
     assert eff is not None
@@ -192,7 +184,7 @@ def _play(game: Position, move: Move) -> int:
     left = len(game.known[p]) + game.unknown[p]
     if left == 0:
         _go_out(game, p, eff, joker, in_melee)
-        return at
+        return
     if left == 1 and game.variant.last_card_call:
         game.uncalled = p
     elif game.uncalled == p:
@@ -209,7 +201,6 @@ def _play(game: Position, move: Move) -> int:
             game.turn, game.drawn = (p + game.direction) % game.players, 0
         else:
             _card_effect(game, p, code, was_free)
-    return at
 
 
 def _pass_draw_on(game: Position, p: int) -> None:
@@ -361,5 +352,5 @@ def _forgive(game: Position) -> None:
         _debt_done(game, debt.seat, debt.reason)
 
 
-_HANDLERS: dict[str, Callable[[Position, Move], int | None]] = {
+_HANDLERS: dict[str, Callable[[Position, Move], None]] = {
     "play": _play, "draw": _draw, "pass": _pass, "call": _call, "name": _name}

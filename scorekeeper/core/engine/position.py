@@ -2,7 +2,7 @@
 
 This module holds data and the questions read straight off it (hand sizes, the next
 seat, who must act); it imports no other engine module, so every other one (the
-predicates, the verdicts, the listing, the effects, the undo log) can read a
+predicates, the verdicts, the listing, the effects) can read a
 :class:`Position` without importing the :class:`~.state.Game` built on it.
 
 >>> Debt(2, 2, "two", 2).left, Melee(0, 1).defender
@@ -71,8 +71,8 @@ class Position:
     its turn had nothing else left (:func:`.facts.only_pass_left`'s answer), so a pass
     the table writes out for them is still accepted (``forced``: those seats).
 
-    Attributes are plain and public for speed and for tests; the effects and the undo
-    log change them, nothing else.
+    Attributes are plain and public for speed and for tests; the effects change them,
+    and :meth:`take` (a move taken back), nothing else.
     """
 
     __slots__ = (
@@ -144,15 +144,24 @@ class Position:
         self.passes_taken: tuple[tuple[int, str], ...] = ()
 
     def copy(self) -> Position:
-        """A copy of this position with lists of its own (cards are frozen and debts
-        lists are replaced, never changed, so both are shared): judging a move after
-        an unsaid pass works on a copy, never on the position itself."""
+        """A copy of this position with lists of its own: judging a move after an
+        unsaid pass works on a copy, never on the position itself.
+
+        >>> p = Position(None, 2, 0, None); q = p.copy(); q.known[0].append("card")
+        >>> p.known, q.known
+        ([[], []], [['card'], []])
+        """
         other = Position(self.variant, self.players, self.dealer, self.deck)
-        for name in Position.__slots__:
-            setattr(other, name, getattr(self, name))
-        other.known = [k[:] for k in self.known]
-        other.unknown, other.stock, other.pile = self.unknown[:], self.stock[:], self.pile[:]
+        other.take(self)
         return other
+
+    def take(self, other: Position) -> None:
+        """Become the position ``other`` is, with lists of its own (cards are frozen
+        and debts lists are replaced, never changed, so both are shared)."""
+        for name in Position.__slots__:
+            setattr(self, name, getattr(other, name))
+        self.known = [k[:] for k in other.known]
+        self.unknown, self.stock, self.pile = other.unknown[:], other.stock[:], other.pile[:]
 
     @property
     def upcard(self) -> Card:

@@ -4,8 +4,9 @@
 from the table, hands possibly partly unseen) or :meth:`Game.deal` (a random deal with
 every card known, for simulation). The position's data is :class:`~.position.Position`;
 legality lives in :mod:`.verdicts` and :mod:`.legal` (both asking the predicates of
-:mod:`.facts`), the effects of moves in :mod:`.effects`, taking them back in
-:mod:`.undo`; the methods here delegate to them.
+:mod:`.facts`), the effects of moves in :mod:`.effects`; the methods here delegate to
+them. A game keeps the position it started from and the moves made (as OpenSpiel
+keeps its history), and takes a move back by making the moves before it again.
 
 >>> g = Game.start(Sheet.make("crazy-eights"), 2, 0, ["8S KH", "4H 5C"], "4S")
 >>> g.current_player, [str(m) for m in g.legal_moves()]
@@ -20,8 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorekeeper.core.cards import Card, Deck
-from scorekeeper.core.engine import effects, legal, setup, undo, verdicts
-from scorekeeper.core.engine.apply_listed import apply as apply_move
+from scorekeeper.core.engine import effects, legal, setup, verdicts
+from scorekeeper.core.engine.apply_listed import ListedVerdict, Made
 from scorekeeper.core.engine.facts import melee_next, only_pass_left
 from scorekeeper.core.engine.moves import (
     ERRORS,
@@ -67,19 +68,22 @@ class Game(Position):
     """One hand of Last One, Crazy Eights or Countdown, move by move.
 
     The position's data and the questions read off it are :class:`~.position.Position`'s;
-    a game adds the moves made (``history``, for :meth:`undo`) and the rules: legal
-    moves, verdicts, applying a move. Change the position only through :meth:`apply`
-    and :meth:`undo`.
+    a game adds the rules (legal moves, verdicts, applying a move) and what taking
+    moves back needs: the moves made, each with the unsaid passes it implied
+    (``history``), and the positions they led through as far as they are kept
+    (``kept``: the position the game started from, and more once a move is taken
+    back). Change the position only through :meth:`apply` and :meth:`undo`.
     """
 
-    __slots__ = ("_exact", "history", "listed")
+    __slots__ = ("_exact", "history", "kept", "listed")
     variant: Variant
 
     def __init__(self, variant: Variant, players: int, dealer: int, deck: Deck,
                  counts: list[int] | None = None, seed: int | None = None,
                  names: list[str] | None = None) -> None:
         super().__init__(variant, players, dealer, deck, counts, seed, names)
-        self.history: list[undo.Record] = []
+        self.history: list[Made] = []
+        self.kept: list[Position] = []  # kept[i]: the position after i moves (see _ready)
         self._exact = False  # every card known, now and after any refill: see legal_moves
         self.listed: tuple[Move, ...] = ()  # the moves allowed now, kept when every card is known
 
@@ -129,11 +133,18 @@ class Game(Position):
             effects.begin(game)
         else:
             game._resume(setup.read_situation(situation, players, up, (dealer + 1) % players))
-        game.move_on()  # a seat that starts with nothing but the pass has passed
-        game._exact = (not any(game.unknown) and None not in game.stock
-                       and None not in game.pile
-                       and (game.known_stock or not game.variant.refill_shuffles))
+        game._ready(not any(game.unknown) and None not in game.stock
+                    and None not in game.pile
+                    and (game.known_stock or not game.variant.refill_shuffles))
         return game
+
+    def _ready(self, exact: bool) -> None:
+        """Set up: take the passes a seat that starts with nothing but the pass has
+        made, note whether every card is known, now and after any refill (see
+        :meth:`legal_moves`), and keep a copy of the position the moves start from."""
+        self.move_on()
+        self._exact = exact
+        self.kept = [self.copy()]
 
     def _place_cards(self, up: Card, stock: Any, pile: Any) -> None:
         """Upcard, stock and the rest of the pile (unseen unless listed); check them
@@ -216,8 +227,7 @@ class Game(Position):
         game.known_stock = True
         game.upcard_as, game.active_suit, game.rank_open = up, up.suit, not up.is_joker
         effects.begin(game)
-        game.move_on()
-        game._exact = True
+        game._ready(True)
         return game
 
     # ------------------------------------------------------------ questions
@@ -232,8 +242,7 @@ class Game(Position):
 
         When every card is known these moves are certainly legal: the game keeps them
         until the next move (``listed``), so asking again (:meth:`actors`,
-        :meth:`summary`) copies them, and :meth:`apply` makes any of them unjudged
-        (:func:`.apply_listed.apply`)."""
+        :meth:`summary`) copies them, and :meth:`apply` makes any of them unjudged."""
         listed = self.listed
         if listed:
             return [*listed]
@@ -276,20 +285,33 @@ class Game(Position):
 
     # -------------------------------------------------------------- moving
 
-    # Make a move (:func:`.apply_listed.apply`): one that legal_moves listed with every
-    # card known unjudged, any other through judge_and_apply.
-    apply = apply_move
+    def apply(self, move: Move) -> Verdict:
+        """Make ``move`` and return its verdict (``legal`` may be None), or raise an
+        :class:`IllegalMoveError` subclass carrying the verdict (nothing changes then).
 
-    def judge_and_apply(self, move: Move) -> Verdict:
-        """Judge a move and make it, or raise an :class:`IllegalMoveError` subclass
-        carrying the verdict (nothing changes then). Returns the verdict (legal may be
-        None). :meth:`apply` comes here for every move it cannot make unjudged."""
+        A move :meth:`legal_moves` listed with every card known (that very object) is
+        certainly legal: it is made without judging it again, and its verdict is
+        judged when first read (:class:`~.apply_listed.ListedVerdict`)."""
+        for listed in self.listed:
+            if listed is move:
+                self.make(move, ())
+                return ListedVerdict(self)
         verdict = verdicts.check(self, move)
         if verdict.legal is False:
             raise ERRORS[verdict.cause](move, verdict)
-        undo.make(self, self.history, move, verdict.implied)
-        self.move_on(move)
+        self.make(move, verdict.implied)
         return verdict
+
+    push = apply
+
+    def make(self, move: Move, implied: tuple[int, ...]) -> None:
+        """Carry out an accepted move after the unsaid passes it implies, and note it
+        in the history."""
+        self.history.append((move, implied))
+        for seat in implied:
+            effects.unsaid_pass(self, seat)
+        effects.apply(self, move)
+        self.move_on(move)
 
     def move_on(self, move: Move | None = None) -> None:
         """After ``move`` (None: of the position the game starts from), let go of the
@@ -301,14 +323,33 @@ class Game(Position):
             while why := only_pass_left(self):
                 effects.forced_pass(self, why)
 
-    push = apply
+    def rebuilt(self, moves: int) -> Game:
+        """This hand as it stood after its first ``moves`` moves, on a copy (the game
+        itself does not change): the last position kept before it with the moves
+        after it made again. Moves are deterministic, a refill's shuffle included
+        (seeded by the game's seed and the refills so far), so this is exactly the
+        position they led to."""
+        start = min(moves, len(self.kept) - 1)
+        game = Game(self.variant, self.players, self.dealer, self.deck)
+        game.take(self.kept[start])
+        game.kept = [self.kept[start]]  # a game of its own: it may take its moves back
+        for move, implied in self.history[start:moves]:
+            game.make(move, implied)
+        return game
 
     def undo(self) -> None:
-        """Take back the last move exactly."""
-        if not self.history:
+        """Take back the last move exactly. The positions the moves led through are
+        rebuilt (:meth:`rebuilt`) and kept from the last one kept, so taking back
+        move after move, or trying moves from one position, costs a copy a move."""
+        history, kept = self.history, self.kept
+        if not history:
             raise IndexError("no move to undo")
+        del kept[len(history):]  # none after the move taken back
+        while len(kept) < len(history):
+            kept.append(self.rebuilt(len(kept)))
+        self.take(kept[-1])
+        history.pop()
         self.listed = ()
-        undo.restore(self, self.history.pop())
 
     pop = undo
 

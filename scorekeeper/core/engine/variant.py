@@ -62,12 +62,6 @@ class Variant:
     draw_two_rank: Rank = Rank.TWO  # the rank whose draw a card of the same rank passes on
     rank_effects: tuple[str | None, ...] = ()  # effects by rank number: Enum hashing is slow
     moves: MoveBook = field(init=False, compare=False, repr=False)
-    # The undo log's rarely changing facts, one tuple per value, shared by the records
-    # of every game under this variant (few values recur; bounded all the same).
-    rare_facts: dict[tuple[Any, ...], tuple[Any, ...]] = field(
-        init=False, compare=False, repr=False)
-
-    RARE_MOST: ClassVar[int] = 1024
     _known: ClassVar[dict[tuple[Any, ...], Variant]] = {}  # by sheet value, bounded
     _KNOWN_MOST: ClassVar[int] = 64
     # The sheet object last read and its variant: a simulation deals every hand from
@@ -80,7 +74,6 @@ class Variant:
         table = tuple(self.effects.get(Rank(n)) if n else None for n in range(14))
         object.__setattr__(self, "rank_effects", table)
         object.__setattr__(self, "moves", MoveBook(self.info.max_players))
-        object.__setattr__(self, "rare_facts", {})
 
     @classmethod
     def of(cls, sheet: Sheet) -> Variant:
@@ -97,15 +90,6 @@ class Variant:
             variant = cls._known[key] = cls._read(sheet)
         cls._last = (sheet, variant)
         return variant
-
-    def shared(self, facts: tuple[Any, ...]) -> tuple[Any, ...]:
-        """The one tuple kept for this value of the undo log's rare facts."""
-        kept = self.rare_facts.get(facts)
-        if kept is None:
-            if len(self.rare_facts) >= self.RARE_MOST:
-                self.rare_facts.clear()
-            kept = self.rare_facts[facts] = facts
-        return kept
 
     @classmethod
     def _read(cls, sheet: Sheet) -> Variant:

@@ -8,14 +8,13 @@ of each seeded deal, played in step, must stay in the same state at every move.
 from __future__ import annotations
 
 import random
-import sys
 from typing import Any
 
 import pytest
 
 from scorekeeper.core.engine import Game, Move
 from scorekeeper.core.sheets import Sheet
-from tests.support.engine import OPENSPIEL_SHEET, choose, random_sheet
+from tests.support.engine import OPENSPIEL_SHEET, choose, random_sheet, undo_bytes
 
 UNDO_BYTES_PER_MOVE = 200
 
@@ -69,6 +68,16 @@ def test_a_listed_move_is_judged_in_full_when_it_is_no_longer_listed() -> None:
         g.apply(move)  # the same object: now it is not this seat's turn
 
 
+def test_a_fast_verdict_on_a_move_taken_back_says_so_when_read() -> None:
+    g = Game.deal(Sheet.make("crazy-eights"), 3, 0, random.Random(5))
+    first = g.legal_moves()[0]
+    verdict = g.apply(first)
+    g.undo()
+    g.apply(g.legal_moves()[-1])  # another move in its place
+    assert verdict.legal is True and "taken back" in verdict.reason
+    assert verdict.rule == g.variant.rule["turn"]
+
+
 def test_a_fast_verdict_read_after_the_game_moved_on_is_the_full_one() -> None:
     rng = random.Random(9)
     fast, checked = twins(Sheet.make("last-one"), 4, 9)
@@ -78,24 +87,6 @@ def test_a_fast_verdict_read_after_the_game_moved_on_is_the_full_one() -> None:
         verdicts.append((fast.apply(move), checked.apply(Move.parse(str(move)))))
     for fast_verdict, full in verdicts:
         assert fast_verdict == full
-
-
-def undo_bytes(g: Game) -> int:
-    """Bytes the undo log holds: each record, the numbers it packs, and any list it
-    keeps that is no longer the game's own (an old pile, an old debts list)."""
-    live = {id(g.pile), id(g.stock), id(g.debts)}
-    seen: set[int] = set()
-    total = sys.getsizeof(g.history)
-    for rec in g.history:
-        total += sys.getsizeof(rec)
-        slots = [n for cls in type(rec).__mro__ for n in getattr(cls, "__slots__", ())]
-        for item in (getattr(rec, name) for name in slots):
-            if isinstance(item, int) and not isinstance(item, bool) and item > 256:
-                total += sys.getsizeof(item)
-            elif isinstance(item, list) and id(item) not in live | seen:
-                seen.add(id(item))
-                total += sys.getsizeof(item)
-    return total
 
 
 @pytest.mark.parametrize(("game", "players"), TABLES)
