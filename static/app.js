@@ -258,10 +258,58 @@ const CardPicker = (() => {
   return { of: (form) => controllers.get(form) || null };
 })();
 
-// Hand entry: a live preview of each card's points (the picker above fills the fields).
+// Hand entry: a live preview of the hand as the server scores it (the picker above fills
+// the fields). Each change asks the open scorer (POST /api/v1/score, data-score) with the
+// match's sheet; the cards show at once, their points when the server answers. Nothing
+// here adds a card's points or applies a rule: where the server has not scored exactly
+// these cards (no answer yet, or none at all) the cards are shown without points.
+// HandPoints.of(form) gives the last answer for the cards now in the form, else null
+// (offline.js keeps it with a hand that has to wait).
+const HandPoints = (() => {
+  const answers = new WeakMap(); // form -> { asked: the request's text, points, notes, breakdown }
+  // The score request for the form as it stands, or null (nobody said who went out).
+  const request = (form) => {
+    const out = form.querySelector("input[name=out]:checked");
+    if (!out || !form.dataset.sheet) return null;
+    const rows = Array.from(form.querySelectorAll(".held[data-seat]"));
+    const remaining = {};
+    rows.forEach((row) => {
+      if (row.dataset.seat !== out.value) remaining[row.dataset.seat] = row.querySelector("input[data-cards]").value;
+    });
+    const seats = rows.map((row) => row.dataset.seat);
+    if (out.value !== "none" && !seats.includes(out.value)) seats.push(out.value);
+    return JSON.stringify({ sheet: JSON.parse(form.dataset.sheet), seats,
+      ...(out.value === "none" ? { blocked: true } : { out: out.value }), remaining });
+  };
+  const of = (form) => {
+    const asked = request(form);
+    const answer = answers.get(form);
+    return asked && answer && answer.asked === asked ? answer : null;
+  };
+  const pending = new WeakMap(); // form -> the request in flight (an AbortController)
+  // Ask the server about the form as it stands; ``done`` runs when the answer is kept.
+  const ask = (form, done) => {
+    const asked = request(form);
+    if (pending.has(form)) pending.get(form).abort();
+    if (!asked || of(form)) { done(); return; }
+    const stop = new AbortController();
+    pending.set(form, stop);
+    const timer = window.setTimeout(() => stop.abort(), 5000);
+    fetch(form.dataset.score, { method: "POST", body: asked, signal: stop.signal, cache: "no-store",
+      headers: { "Content-Type": "application/json", Accept: "application/json" } })
+      .then((response) => (response.ok ? response.json() : null))
+      .then((answer) => {
+        if (answer) answers.set(form, { asked, points: answer.points, notes: answer.notes, breakdown: answer.breakdown });
+        done();
+      })
+      .catch(() => { /* no answer: the cards stay shown without points */ })
+      .finally(() => { window.clearTimeout(timer); if (pending.get(form) === stop) pending.delete(form); });
+  };
+  return { of, ask };
+})();
+window.HandPoints = HandPoints;
+
 document.querySelectorAll("form[data-hand-form]").forEach((form) => {
-  const points = JSON.parse(form.dataset.points || "{}");
-  const loneCard = form.dataset.loneCard;  // the server's word when one card scores 0
   const copies = (card) => (card.suit ? Number(form.dataset.copies) : Number(form.dataset.jokers));
   const rows = Array.from(form.querySelectorAll(".held"));
   const picker = CardPicker.of(form);
@@ -285,24 +333,30 @@ document.querySelectorAll("form[data-hand-form]").forEach((form) => {
     warning.textContent = lines.join(" ");
     warning.hidden = !lines.length;
   };
-  // What "Record hand" sends, in one line above the keys: each seat's points as its
-  // preview shows them (the card values the page was given), who went out.
+  // What "Record hand" sends, in one line above the keys: each seat's points as the
+  // server scored them ("–" until it has), who went out.
   const summary = form.querySelector("[data-picker-sum]");
-  const figures = [];
-  const summarize = () => {
+  const summarize = (scored) => {
     if (!summary) return;
-    summary.textContent = rows.map((row, i) => `${nameOf(row)} ${row.classList.contains("is-out") ? "went out" : figures[i] ?? "–"}`)
-      .join(" · ");
+    summary.textContent = rows.map((row) => {
+      const points = scored ? scored.points[row.dataset.seat] : undefined;
+      if (row.classList.contains("is-out")) return `${nameOf(row)} went out${points ? ` ${points}` : ""}`;
+      return `${nameOf(row)} ${points ?? "–"}`;
+    }).join(" · ");
   };
-  const preview = () => {
+  // Each seat's cards as chips (a tap takes one out), with the server's points for each
+  // card and the seat, when it has scored exactly these cards.
+  const show = () => {
+    const scored = HandPoints.of(form);
     const seen = new Map();
     const parsed = rows.map((row) => CardText.tokens(inputOf(row).value).map((t) => ({ t, card: CardText.parse(t) })));
     parsed.flat().forEach(({ card }) => { if (card) seen.set(card.text, (seen.get(card.text) || 0) + 1); });
     tellDuplicates(parsed, seen);
     rows.forEach((row, i) => {
+      const seat = row.dataset.seat;
       const box = row.querySelector(".preview");
+      const each = scored && scored.breakdown[seat] ? scored.breakdown[seat] : [];
       box.replaceChildren();
-      let total = 0;
       parsed[i].forEach(({ t, card }, at) => {
         if (!card) {
           const bad = document.createElement("span");
@@ -311,36 +365,44 @@ document.querySelectorAll("form[data-hand-form]").forEach((form) => {
           box.append(bad);
           return;
         }
-        const value = points[card.rank];
-        total += value || 0;
         const chip = document.createElement("button");
         chip.type = "button";
         chip.className = "pc " + (card.suit ? (card.suit === "H" || card.suit === "D" ? "red" : "black") : "joker");
-        if (seen.get(card.text) > copies(card) || value === undefined) chip.classList.add("dup");
+        if (seen.get(card.text) > copies(card)) chip.classList.add("dup");
         chip.setAttribute("aria-label", `remove ${CardText.pretty(card)}`);
-        chip.innerHTML = `${CardText.pretty(card)}<span class="pts">${value === undefined ? "no" : value}</span>`;
+        chip.textContent = CardText.pretty(card);
+        if (scored && each[at]) {
+          const pts = document.createElement("span");
+          pts.className = "pts";
+          pts.textContent = String(each[at].points);
+          chip.append(pts);
+        }
         chip.addEventListener("click", () => {
           const left = CardText.tokens(inputOf(row).value).filter((_, k) => k !== at);
           inputOf(row).value = left.join(" ");
-          preview();
+          changed();
         });
         box.append(chip);
       });
-      const one = loneCard !== undefined && parsed[i].length === 1;
-      figures[i] = parsed[i].length ? (one ? 0 : total) : undefined;
       if (parsed[i].length) {
         const sum = document.createElement("span");
         sum.className = "hand-total";
-        sum.textContent = one ? loneCard : `${total} points`;
+        sum.textContent = scored ? (scored.notes[seat] || `${scored.points[seat]} points`) : "";
         box.append(sum);
       }
     });
-    summarize();
+    summarize(scored);
+  };
+  let soon = null;
+  const changed = () => {
+    show();
+    window.clearTimeout(soon);
+    soon = window.setTimeout(() => HandPoints.ask(form, show), 120);
   };
   const markOut = () => {
     const out = form.querySelector("input[name=out]:checked");
     rows.forEach((row) => row.classList.toggle("is-out", !!out && row.dataset.seat === out.value));
-    summarize();
+    changed();
     if (picker) picker.refresh();
     if (picker && picker.active && picker.active.closest(".held").classList.contains("is-out")) {
       const open = rows.filter((r) => !r.classList.contains("is-out"));
@@ -349,40 +411,118 @@ document.querySelectorAll("form[data-hand-form]").forEach((form) => {
     }
   };
 
-  rows.forEach((row) => inputOf(row).addEventListener("input", preview));
+  rows.forEach((row) => inputOf(row).addEventListener("input", changed));
   form.querySelectorAll("input[name=out]").forEach((radio) => radio.addEventListener("change", markOut));
   markOut();
-  preview();
 });
 
 // ---- at the table: keep the screen on ----
-// A [data-wake-lock] toggle (scoreboard, hand entry) holds a screen wake lock while the
-// page is visible, so the phone does not sleep mid-match. The choice is remembered on
-// this phone; where the browser has no wake lock the toggle stays hidden.
-document.querySelectorAll("[data-wake-lock]").forEach((toggle) => {
-  if (!("wakeLock" in navigator)) return;
-  const KEY = "scorekeeper.wake-lock";
-  let lock = null;
-  const wanted = () => window.localStorage.getItem(KEY) === "on";
-  const hold = async () => {
-    if (!wanted() || document.visibilityState !== "visible" || lock) return;
-    try {
-      lock = await navigator.wakeLock.request("screen");
-      lock.addEventListener("release", () => { lock = null; });
-    } catch (_) { lock = null; /* refused (battery saver): the toggle still shows the wish */ }
-  };
-  const show = () => toggle.setAttribute("aria-pressed", String(wanted()));
+// A [data-wake-lock] toggle (scoreboard, hand entry) keeps the phone awake while the page
+// is visible, so it does not sleep mid-match; the choice is remembered on this phone.
+// The browser's Screen Wake Lock where it has one (a secure context). Elsewhere (plain
+// HTTP on the home Wi-Fi) a silent, looping, inline video plays, which phones keep
+// the screen on for: the video is a second of a blank canvas recorded on this phone
+// (MediaRecorder), and the person's tap starts it. Where neither can work the toggle is
+// shown disabled, with the line saying why and what to do (data-wake-note="none").
+const WakeKeepers = {
+  lock() {
+    let lock = null;
+    return {
+      async start() {
+        if (lock || document.visibilityState !== "visible") return;
+        try {
+          lock = await navigator.wakeLock.request("screen");
+          lock.addEventListener("release", () => { lock = null; });
+        } catch (_) { lock = null; /* refused (battery saver): the toggle still shows the wish */ }
+      },
+      stop() { if (lock) lock.release(); },
+    };
+  },
+  // A second of a 2 × 2 canvas, recorded once; the video's source (a blob: URL).
+  recording: null,
+  record() {
+    if (!this.recording) {
+      this.recording = new Promise((resolve, reject) => {
+        const canvas = Object.assign(document.createElement("canvas"), { width: 2, height: 2 });
+        const paint = canvas.getContext("2d");
+        const stream = canvas.captureStream(10);
+        const recorder = new MediaRecorder(stream);
+        const parts = [];
+        let frame = 0;
+        const draw = window.setInterval(() => {
+          paint.fillStyle = frame % 2 ? "#000" : "#010101";
+          paint.fillRect(0, 0, 2, 2);
+          frame += 1;
+        }, 100);
+        recorder.addEventListener("dataavailable", (event) => { if (event.data.size) parts.push(event.data); });
+        recorder.addEventListener("stop", () => {
+          window.clearInterval(draw);
+          stream.getTracks().forEach((track) => track.stop());
+          if (parts.length) resolve(URL.createObjectURL(new Blob(parts, { type: recorder.mimeType })));
+          else reject(new Error("nothing recorded"));
+        });
+        recorder.start();
+        window.setTimeout(() => recorder.stop(), 1000);
+      });
+    }
+    return this.recording;
+  },
+  videoPossible: () => Boolean(window.MediaRecorder && HTMLCanvasElement.prototype.captureStream && window.URL.createObjectURL),
+  video() {
+    const video = Object.assign(document.createElement("video"), { muted: true, loop: true, playsInline: true });
+    video.setAttribute("playsinline", "");
+    video.setAttribute("aria-hidden", "true");
+    video.className = "wake-video";
+    video.dataset.wakeVideo = "";
+    // A recording with no length in its header may not loop by itself: start it again.
+    video.addEventListener("ended", () => { video.currentTime = 0; video.play().catch(() => {}); });
+    let wanted = false;
+    const play = () => { if (wanted && video.src) video.play().catch(() => {}); };
+    return {
+      start() {
+        wanted = true;
+        if (!video.isConnected) document.body.append(video);
+        play(); // within the tap where the source is ready
+        if (!video.src) WakeKeepers.record().then((src) => { video.src = src; play(); }).catch(() => {});
+      },
+      stop() { wanted = false; video.pause(); },
+    };
+  },
+};
+document.querySelectorAll("[data-wake]").forEach((box) => {
+  const toggle = box.querySelector("[data-wake-lock]");
+  const note = (kind, on) => { const line = box.querySelector(`[data-wake-note="${kind}"]`); if (line) line.hidden = !on; };
   toggle.hidden = false;
+  let keeper = null;
+  if ("wakeLock" in navigator) keeper = WakeKeepers.lock();
+  else if (WakeKeepers.videoPossible()) keeper = WakeKeepers.video();
+  if (!keeper) {
+    toggle.disabled = true;
+    toggle.setAttribute("aria-describedby", "wake-none");
+    box.querySelector('[data-wake-note="none"]').id = "wake-none";
+    note("none", true);
+    return;
+  }
+  const byVideo = !("wakeLock" in navigator);
+  const KEY = "scorekeeper.wake-lock";
+  const wanted = () => window.localStorage.getItem(KEY) === "on";
+  const show = () => {
+    toggle.setAttribute("aria-pressed", String(wanted()));
+    note("video", byVideo && wanted());
+  };
   show();
   toggle.addEventListener("click", () => {
     window.localStorage.setItem(KEY, wanted() ? "off" : "on");
     show();
-    if (wanted()) hold();
-    else if (lock) lock.release();
+    if (wanted()) keeper.start();
+    else keeper.stop();
   });
-  document.addEventListener("visibilitychange", hold);
-  hold();
+  document.addEventListener("visibilitychange", () => { if (wanted() && document.visibilityState === "visible") keeper.start(); });
+  if (wanted()) keeper.start();
 });
+
+// ---- plain HTTP: the line that says what this address lacks ----
+document.querySelectorAll("[data-plain-http]").forEach((line) => { line.hidden = window.isSecureContext !== false; });
 
 // ---- offline support (static/offline.js), never in the way of a first visit ----
 // A page the service worker serves gets offline.js at once (from this phone, no
@@ -405,7 +545,9 @@ document.querySelectorAll("[data-wake-lock]").forEach((toggle) => {
   };
   const idle = () => (window.requestIdleCallback ? window.requestIdleCallback(load, { timeout: 2000 })
     : window.setTimeout(load, 200));
-  if (navigator.serviceWorker && navigator.serviceWorker.controller) load();
+  // A new hand's form loads it at once too: it is what sends the hand (a tap on "Record"
+  // before it loaded would post the form, and with no worker a failed post loses it).
+  if ((navigator.serviceWorker && navigator.serviceWorker.controller) || document.querySelector("form[data-offline-match]")) load();
   else if (document.readyState === "complete") idle();
   else window.addEventListener("load", idle, { once: true });
 })();
