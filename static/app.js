@@ -299,13 +299,19 @@ const HandPoints = (() => {
       headers: { "Content-Type": "application/json", Accept: "application/json" } })
       .then((response) => (response.ok ? response.json() : null))
       .then((answer) => {
-        if (answer) answers.set(form, { asked, points: answer.points, notes: answer.notes, breakdown: answer.breakdown });
+        if (answer) {
+          answers.set(form, { asked, points: answer.points, notes: answer.notes, cardPoints: answer.card_points,
+            breakdown: answer.breakdown });
+        }
         done();
       })
       .catch(() => { /* no answer: the cards stay shown without points */ })
       .finally(() => { window.clearTimeout(timer); if (pending.get(form) === stop) pending.delete(form); });
   };
-  return { of, ask };
+  // A seat's one figure: its points where the server noted a rule deciding them (the
+  // lone card, going out), else what its cards count.
+  const figure = (answer, seat) => (answer.notes[seat] ? answer.points[seat] : answer.cardPoints[seat]);
+  return { of, ask, figure };
 })();
 window.HandPoints = HandPoints;
 
@@ -338,10 +344,15 @@ document.querySelectorAll("form[data-hand-form]").forEach((form) => {
   const summary = form.querySelector("[data-picker-sum]");
   const summarize = (scored) => {
     if (!summary) return;
+    // No-break spaces: a seat and its points never part at the end of a line.
     summary.textContent = rows.map((row) => {
-      const points = scored ? scored.points[row.dataset.seat] : undefined;
-      if (row.classList.contains("is-out")) return `${nameOf(row)} went out${points ? ` ${points}` : ""}`;
-      return `${nameOf(row)} ${points ?? "–"}`;
+      const seat = row.dataset.seat;
+      if (row.classList.contains("is-out")) {
+        const points = scored ? scored.points[seat] : 0;
+        return `${nameOf(row)}\u00a0went\u00a0out${points ? `\u00a0${points}` : ""}`;
+      }
+      const typed = inputOf(row).value.trim();
+      return `${nameOf(row)}\u00a0${scored && typed ? HandPoints.figure(scored, seat) : "–"}`;
     }).join(" · ");
   };
   // Each seat's cards as chips (a tap takes one out), with the server's points for each
@@ -387,7 +398,7 @@ document.querySelectorAll("form[data-hand-form]").forEach((form) => {
       if (parsed[i].length) {
         const sum = document.createElement("span");
         sum.className = "hand-total";
-        sum.textContent = scored ? (scored.notes[seat] || `${scored.points[seat]} points`) : "";
+        sum.textContent = scored ? (scored.notes[seat] || `${scored.cardPoints[seat]} points`) : "";
         box.append(sum);
       }
     });

@@ -40,6 +40,7 @@
     const timer = window.setTimeout(() => stop.abort(), SEND_WAIT);
     return fetch(url, { ...options, signal: stop.signal }).finally(() => window.clearTimeout(timer));
   };
+  // A waiting hand, sent to the match API (its body and key kept with it).
   const postHand = (item) => timedFetch(item.api, {
     method: "POST", cache: "no-store",
     headers: { "Content-Type": "application/json", Authorization: `Bearer ${item.token}`, "Idempotency-Key": item.key },
@@ -156,7 +157,7 @@
       const label = handForm.querySelector(`label[for="seat-${seat}"]`);
       seats.push({ seat: Number(seat), name: label ? label.textContent.trim() : `Seat ${Number(seat) + 1}`,
         cards: CardText.tokens(text).map(CardText.show).join(" "), out: fields.out === seat,
-        points: scored ? scored.points[seat] : null, note: scored ? scored.notes[seat] || "" : "" });
+        points: scored ? window.HandPoints.figure(scored, seat) : null, note: scored ? scored.notes[seat] || "" : "" });
     });
     const size = handForm.querySelector("input[name=hand_size]");
     if (size && size.value.trim() && size.value.trim() !== size.placeholder) body.hand_size = Number(size.value);
@@ -228,15 +229,21 @@
       queueEntry(entryOf(Number(fields.number), null, fields.idempotency_key), null, fields.trouble || null, 0, false);
     } catch (_) { /* nothing kept: the form is shown as it is */ }
   };
-  // A new hand, sent by this page (not posted: a failed post is an error page, and with
-  // no worker the typed cards would be gone with it).
+  // A new hand, sent by this page: the form's own fields to the form's own address (its
+  // idempotency key with them), so a stored hand leads to the scoreboard with the
+  // server's message, as a post does; but a failure leaves the hand here, where a post
+  // would show an error page (with no worker, the typed cards gone with it).
   const sendFromForm = async (number) => {
     const entry = entryOf(number, null, keyField() ? keyField().value : null);
+    entry.viaForm = true; // its key went with the form's fields (see "sent already" in send)
     const buttons = Array.from(handForm.querySelectorAll("button[type=submit]"));
     buttons.forEach((b) => { b.disabled = true; });
     let response;
     try {
-      response = await postHand(entry);
+      response = await timedFetch(handForm.action, {
+        method: "POST", body: new FormData(handForm), redirect: "manual", cache: "no-store",
+        credentials: "same-origin", headers: { Accept: "text/html" },
+      });
     } catch (error) {
       buttons.forEach((b) => { b.disabled = false; });
       const silent = error && error.name === "AbortError";
@@ -245,14 +252,14 @@
       return;
     }
     buttons.forEach((b) => { b.disabled = false; });
-    if (response.status === 201) {
-      window.location.assign(entry.scoreboard);
+    if (response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400)) {
+      window.location.assign(entry.scoreboard); // stored: the scoreboard says so
     } else if (later(response.status)) {
       lastTrouble = "server";
       await queueEntry(entry, null, `The server could not store it just now (${response.status}).`, retryAfter(response), false);
     } else {
-      // Refused: the form goes to the server as typed (the same key), whose page says
-      // what is wrong with the hand (or asks the same-hand question).
+      // Not stored, and the server's page says why (the hand refused, or its question):
+      // the form goes to it as typed, with the same key.
       HTMLFormElement.prototype.submit.call(handForm);
     }
   };
@@ -330,6 +337,17 @@
   };
   // A hand just joined the queue: send now, or once the pause the server asked for is over.
   const delayNext = (wait) => { notBefore = Math.max(notBefore, Date.now() + wait); };
+  // The server's answer that this key was used before (for the form's fields: the API
+  // fingerprints its own body, so the same hand reads as another request).
+  const sentAlready = async (response) => {
+    if (response.status !== 422) return false;
+    try {
+      const answer = await response.clone().json();
+      return answer.error.field === "idempotency_key";
+    } catch (_) {
+      return false;
+    }
+  };
   const noteTrouble = (key, text) => change((list) => {
     const found = list.find((x) => x.key === key);
     if (found) found.trouble = text;
@@ -364,7 +382,9 @@
           noteTrouble(item.key, silent ? "The server did not answer." : "The server could not be reached.");
           return; // no server: the next try sends it (the key makes a resend safe)
         }
-        if (response.status === 201) {
+        // Stored; or, for a hand first sent with the form's fields, its key already used:
+        // that first send reached the server after all (the key is this hand's alone).
+        if (response.status === 201 || (item.viaForm && await sentAlready(response))) {
           change((list) => { const at = list.findIndex((x) => x.key === item.key); if (at >= 0) list.splice(at, 1); });
           stored = true;
           continue;
@@ -487,8 +507,9 @@
     item.seats.forEach((seat) => {
       const line = element("li");
       line.append(element("span", "queued-name", seat.name));
-      const figure = typeof seat.points === "number" ? `${seat.points} points` : "";
-      const words = [seat.note || (seat.out ? "went out" : ""), figure].filter(Boolean); // the server's note says "went out" too
+      // The server's note where a rule decided the points (it says "went out" too).
+      const figure = typeof seat.points !== "number" ? "" : `${seat.points} ${seat.note ? "points" : "card points"}`;
+      const words = [seat.note || (seat.out ? "went out" : ""), figure].filter(Boolean);
       if (words.length) line.append(" ", element("strong", "queued-points", words.join(", ")));
       if (seat.cards) line.append(" ", element("span", "small muted", seat.cards));
       seats.append(line);
