@@ -507,10 +507,12 @@
     item.seats.forEach((seat) => {
       const line = element("li");
       line.append(element("span", "queued-name", seat.name));
-      // The server's note where a rule decided the points (it says "went out" too).
-      const figure = typeof seat.points !== "number" ? "" : `${seat.points} ${seat.note ? "points" : "card points"}`;
-      const words = [seat.note || (seat.out ? "went out" : ""), figure].filter(Boolean);
-      if (words.length) line.append(" ", element("strong", "queued-points", words.join(", ")));
+      // The server's figure, and its note where a rule decided the points.
+      const scored = typeof seat.points === "number";
+      const figure = seat.out && !seat.points ? "went out"
+        : (scored ? `${seat.points} ${seat.note ? "points" : "card points"}` : "");
+      if (figure) line.append(" ", element("strong", "queued-points", figure));
+      if (scored && seat.note && figure !== "went out") line.append(" ", element("span", "small muted", `(${seat.note})`));
       if (seat.cards) line.append(" ", element("span", "small muted", seat.cards));
       seats.append(line);
     });

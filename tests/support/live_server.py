@@ -15,9 +15,9 @@ ways a phone meets (:meth:`Server.fault`):
 - ``broken``: every save of a hand fails with an unexpected error (a 500), raised in
   the app by a hook this test server adds; the database is not touched.
 
-``lose_next_answer`` stores the next hand sent through the API and cuts the connection
-instead of answering (its key goes in ``lost``), as a network that drops the way back
-does. Pages are opened at ``url(host)``: ``127.0.0.1`` (a secure context) or
+``lose_next_answer`` stores the next hand sent (through the API or the hand form) and
+cuts the connection instead of answering (its key goes in ``lost``), as a network that
+drops the way back does. Pages are opened at ``url(host)``: ``127.0.0.1`` (a secure context) or
 ``table.lan`` (:data:`INSECURE_HOST`, mapped to the loopback by the browser, so the
 page is not a secure context, as on a home Wi-Fi address).
 """
@@ -72,11 +72,11 @@ class Server:
 
     def _serve(self, environ, start_response):
         if not (self.lose_next_answer and environ["REQUEST_METHOD"] == "POST"
-                and re.fullmatch(r"/api/v1/matches/\d+/hands", environ["PATH_INFO"])):
+                and _HAND_POST.fullmatch(environ["PATH_INFO"])):
             return self.app(environ, start_response)
         self.lose_next_answer = False
         b"".join(self.app(environ, lambda status, headers, exc_info=None: None))
-        self.lost.append(environ["HTTP_IDEMPOTENCY_KEY"])
+        self.lost.append(environ.get("HTTP_IDEMPOTENCY_KEY", "(in the form)"))
         environ["werkzeug.socket"].shutdown(socket.SHUT_RDWR)
         raise ConnectionAbortedError("the answer was lost on the way back (on purpose)")
 
