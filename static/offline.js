@@ -3,7 +3,7 @@
 // queue on this phone, sending them in order until they are stored. Progressive
 // enhancement only: every page works without it, and without it hand forms post as they
 // always did. Card text is read by CardText (static/cards.js); the live scoreboard poll
-// is static/live.js; a hand's points come from the server (HandPoints, static/app.js).
+// is static/live.js; a hand's points come from the server (HandPoints, static/hand.js).
 //
 // A typed hand leaves the phone only into the database: no network, no answer within
 // SEND_WAIT, a 5xx (after Retry-After when given) or a 408/425/429 all leave it waiting
@@ -141,7 +141,7 @@
   };
   // The hand as the match API takes it, and what the scoreboard shows while it waits:
   // each seat's cards, and its points only where the server scored exactly these cards
-  // (HandPoints, static/app.js); the phone never works them out.
+  // (HandPoints, static/hand.js); the phone never works them out.
   const entryOf = (number, replacing, key) => {
     const fields = {};
     new FormData(handForm).forEach((value, name) => {
@@ -348,10 +348,15 @@
       return false;
     }
   };
-  const noteTrouble = (key, text) => change((list) => {
-    const found = list.find((x) => x.key === key);
-    if (found) found.trouble = text;
-  });
+  // What kept a hand, on its card; the list is drawn again only when that changes.
+  const noteTrouble = (key, text) => {
+    const kept = load().find((x) => x.key === key);
+    if (!kept || kept.trouble === text) return;
+    change((list) => {
+      const found = list.find((x) => x.key === key);
+      if (found) found.trouble = text;
+    });
+  };
   const send = async () => {
     if (sending) {
       again = true;
