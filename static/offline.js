@@ -175,7 +175,9 @@
   let formNumber = 0;
   const nextHandForm = () => {
     handForm.querySelectorAll("input[data-cards]").forEach((input) => { input.value = ""; });
-    handForm.querySelectorAll("input[name=out]").forEach((radio) => { radio.checked = false; });
+    handForm.querySelectorAll("input[name=out], input[name=agree_nine]").forEach((box) => { box.checked = false; });
+    const size = handForm.querySelector("input[name=hand_size]");
+    if (size) size.value = "";
     handForm.querySelectorAll("input[data-cards], input[name=out]").forEach((el) => el.dispatchEvent(new Event("change", { bubbles: true })));
     handForm.querySelectorAll("input[data-cards]").forEach((el) => el.dispatchEvent(new Event("input", { bubbles: true })));
     if (keyField()) keyField().value = newKey();
