@@ -262,131 +262,11 @@ const CardPicker = (() => {
   return { of: (form) => controllers.get(form) || null };
 })();
 
-// Hand entry: a live preview of each card's points (the picker above fills the fields).
-document.querySelectorAll("form[data-hand-form]").forEach((form) => {
-  const points = JSON.parse(form.dataset.points || "{}");
-  const loneCard = form.dataset.loneCard;  // the server's word when one card scores 0
-  const copies = (card) => (card.suit ? Number(form.dataset.copies) : Number(form.dataset.jokers));
-  const rows = Array.from(form.querySelectorAll(".held"));
-  const picker = CardPicker.of(form);
+// The hand form's live preview (the server's points) is static/hand.js, and "Keep
+// screen on" is static/wake.js: both come after the page has loaded (data-after-load).
 
-  const inputOf = (row) => row.querySelector("input[data-cards]");
-  const warning = form.querySelector("[data-duplicates]");
-  const nameOf = (row) => row.querySelector("label").textContent.trim();
-  // A card entered more often than the deck holds it, named at once in words (as the
-  // server will word it), not only outlined.
-  const tellDuplicates = (parsed, seen) => {
-    if (!warning) return;
-    const lines = [];
-    seen.forEach((n, text) => {
-      const card = CardText.parse(text);
-      const allowed = copies(card);
-      if (n <= allowed) return;
-      const where = rows.filter((_, i) => parsed[i].some((p) => p.card && p.card.text === text)).map(nameOf);
-      const times = allowed === 1 ? "once" : allowed === 0 ? "not at all" : `${allowed} times`;
-      lines.push(`${CardText.pretty(card)} is entered ${n} times (${where.join(" and ")}); the deck holds it ${times}.`);
-    });
-    warning.textContent = lines.join(" ");
-    warning.hidden = !lines.length;
-  };
-  // What "Record hand" sends, in one line above the keys: each seat's points as its
-  // preview shows them (the card values the page was given), who went out.
-  const summary = form.querySelector("[data-picker-sum]");
-  const figures = [];
-  const summarize = () => {
-    if (!summary) return;
-    summary.textContent = rows.map((row, i) => `${nameOf(row)} ${row.classList.contains("is-out") ? "went out" : figures[i] ?? "–"}`)
-      .join(" · ");
-  };
-  const preview = () => {
-    const seen = new Map();
-    const parsed = rows.map((row) => CardText.tokens(inputOf(row).value).map((t) => ({ t, card: CardText.parse(t) })));
-    parsed.flat().forEach(({ card }) => { if (card) seen.set(card.text, (seen.get(card.text) || 0) + 1); });
-    tellDuplicates(parsed, seen);
-    rows.forEach((row, i) => {
-      const box = row.querySelector(".preview");
-      box.replaceChildren();
-      let total = 0;
-      parsed[i].forEach(({ t, card }, at) => {
-        if (!card) {
-          const bad = document.createElement("span");
-          bad.className = "bad-token";
-          bad.textContent = `“${t}”?`;
-          box.append(bad);
-          return;
-        }
-        const value = points[card.rank];
-        total += value || 0;
-        const chip = document.createElement("button");
-        chip.type = "button";
-        chip.className = "pc " + (card.suit ? (card.suit === "H" || card.suit === "D" ? "red" : "black") : "joker");
-        if (seen.get(card.text) > copies(card) || value === undefined) chip.classList.add("dup");
-        chip.setAttribute("aria-label", `remove ${CardText.pretty(card)}`);
-        chip.innerHTML = `${CardText.pretty(card)}<span class="pts">${value === undefined ? "no" : value}</span>`;
-        chip.addEventListener("click", () => {
-          const left = CardText.tokens(inputOf(row).value).filter((_, k) => k !== at);
-          inputOf(row).value = left.join(" ");
-          preview();
-        });
-        box.append(chip);
-      });
-      const one = loneCard !== undefined && parsed[i].length === 1;
-      figures[i] = parsed[i].length ? (one ? 0 : total) : undefined;
-      if (parsed[i].length) {
-        const sum = document.createElement("span");
-        sum.className = "hand-total";
-        sum.textContent = one ? loneCard : `${total} points`;
-        box.append(sum);
-      }
-    });
-    summarize();
-  };
-  const markOut = () => {
-    const out = form.querySelector("input[name=out]:checked");
-    rows.forEach((row) => row.classList.toggle("is-out", !!out && row.dataset.seat === out.value));
-    summarize();
-    if (picker) picker.refresh();
-    if (picker && picker.active && picker.active.closest(".held").classList.contains("is-out")) {
-      const open = rows.filter((r) => !r.classList.contains("is-out"));
-      const next = open.find((r) => !inputOf(r).value.trim()) || open[0];
-      if (next) picker.activate(inputOf(next));
-    }
-  };
-
-  rows.forEach((row) => inputOf(row).addEventListener("input", preview));
-  form.querySelectorAll("input[name=out]").forEach((radio) => radio.addEventListener("change", markOut));
-  markOut();
-  preview();
-});
-
-// ---- at the table: keep the screen on ----
-// A [data-wake-lock] toggle (scoreboard, hand entry) holds a screen wake lock while the
-// page is visible, so the phone does not sleep mid-match. The choice is remembered on
-// this phone; where the browser has no wake lock the toggle stays hidden.
-document.querySelectorAll("[data-wake-lock]").forEach((toggle) => {
-  if (!("wakeLock" in navigator)) return;
-  const KEY = "scorekeeper.wake-lock";
-  let lock = null;
-  const wanted = () => window.localStorage.getItem(KEY) === "on";
-  const hold = async () => {
-    if (!wanted() || document.visibilityState !== "visible" || lock) return;
-    try {
-      lock = await navigator.wakeLock.request("screen");
-      lock.addEventListener("release", () => { lock = null; });
-    } catch (_) { lock = null; /* refused (battery saver): the toggle still shows the wish */ }
-  };
-  const show = () => toggle.setAttribute("aria-pressed", String(wanted()));
-  toggle.hidden = false;
-  show();
-  toggle.addEventListener("click", () => {
-    window.localStorage.setItem(KEY, wanted() ? "off" : "on");
-    show();
-    if (wanted()) hold();
-    else if (lock) lock.release();
-  });
-  document.addEventListener("visibilitychange", hold);
-  hold();
-});
+// ---- plain HTTP: the line that says what this address lacks ----
+document.querySelectorAll("[data-plain-http]").forEach((line) => { line.hidden = window.isSecureContext !== false; });
 
 // ---- offline support (static/offline.js), never in the way of a first visit ----
 // A page the service worker serves gets offline.js at once (from this phone, no
@@ -409,7 +289,11 @@ document.querySelectorAll("[data-wake-lock]").forEach((toggle) => {
   };
   const idle = () => (window.requestIdleCallback ? window.requestIdleCallback(load, { timeout: 2000 })
     : window.setTimeout(load, 200));
+  // A new hand's form gets it at its load event, not when idle: it is what sends the
+  // hand (a post before it ran goes as a plain post, and with no worker a failed post
+  // loses the typed cards).
+  const now = document.querySelector("form[data-offline-match]") ? load : idle;
   if (navigator.serviceWorker && navigator.serviceWorker.controller) load();
-  else if (document.readyState === "complete") idle();
-  else window.addEventListener("load", idle, { once: true });
+  else if (document.readyState === "complete") now();
+  else window.addEventListener("load", now, { once: true });
 })();

@@ -1,8 +1,14 @@
-// Scorekeeper offline: registers the service worker, keeps hands recorded without a
-// network in a queue on this phone and sends them, in order, as soon as the server
-// answers again. Progressive enhancement only: every page works without it, and
-// without it hand forms post as they always did. Card text is read by CardText
-// (static/cards.js); the live scoreboard poll is static/live.js.
+// Scorekeeper offline: registers the service worker (where the page is a secure
+// context), sends a new hand itself, and keeps every hand the server has not stored in a
+// queue on this phone, sending them in order until they are stored. Progressive
+// enhancement only: every page works without it, and without it hand forms post as they
+// always did. Card text is read by CardText (static/cards.js); the live scoreboard poll
+// is static/live.js; a hand's points come from the server (HandPoints, static/hand.js).
+//
+// A typed hand leaves the phone only into the database: no network, no answer within
+// SEND_WAIT, a 5xx (after Retry-After when given) or a 408/425/429 all leave it waiting
+// here, shown with its cards on the page it is on. Only the server's refusal of the hand
+// itself (any other 4xx) sends the form as typed, so the server shows what is wrong.
 //
 // When to send never rests on navigator.onLine or the "online" event: a phone on Wi-Fi
 // whose server is unreachable says it is online, and some browsers report a page the
@@ -18,6 +24,28 @@
   // first to the most, so a server that answers again has the hands within about 2 s.
   const RETRY_FIRST = 500;
   const RETRY_MOST = 2000;
+  // ms a send waits for the server's answer: a laptop asleep answers nothing at all.
+  const SEND_WAIT = 6000;
+  // Answers that say "not now" rather than "not this hand": the hand waits and goes again.
+  const LATER = new Set([408, 425, 429]);
+  const later = (status) => status >= 500 || LATER.has(status);
+  // The wait a 503 (or 429) asks for, in ms (Retry-After in seconds; a date is not sent).
+  const retryAfter = (response) => {
+    const seconds = Number(response.headers.get("Retry-After"));
+    return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 60) * 1000 : 0;
+  };
+  // fetch, given up after SEND_WAIT with no answer (then it throws, as with no network).
+  const timedFetch = (url, options) => {
+    const stop = new AbortController();
+    const timer = window.setTimeout(() => stop.abort(), SEND_WAIT);
+    return fetch(url, { ...options, signal: stop.signal }).finally(() => window.clearTimeout(timer));
+  };
+  // A waiting hand, sent to the match API (its body and key kept with it).
+  const postHand = (item) => timedFetch(item.api, {
+    method: "POST", cache: "no-store",
+    headers: { "Content-Type": "application/json", Authorization: `Bearer ${item.token}`, "Idempotency-Key": item.key },
+    body: JSON.stringify(item.body),
+  });
 
   // Work that can wait until the page has loaded and the browser is idle: the page's
   // own requests (and a saved hand's scoreboard) go first.
@@ -75,13 +103,6 @@
     : `${Date.now()}-${Math.random().toString(16).slice(2)}`);
   const forMatch = (matchId) => load().filter((item) => item.match === matchId);
 
-  // A waiting hand's card points, as the hand form's preview shows them (the server
-  // stays the judge: these are only shown until it has the hand).
-  const pointsOf = (cards, points) => cards.reduce((sum, token) => {
-    const card = CardText.parse(token);
-    return sum + ((card && points[card.rank]) || 0);
-  }, 0);
-
   // ---- the hand form: offline (or with hands already waiting) it queues the hand ----
   const handForm = document.querySelector("form[data-offline-match]");
   const setNumber = (number) => {
@@ -118,44 +139,86 @@
     box.textContent = text;
     box.scrollIntoView({ block: "center" });
   };
-  // The hand as the match API takes it, and what the scoreboard shows while it waits.
-  const entryOf = (number, replacing) => {
+  // The hand as the match API takes it, and what the scoreboard shows while it waits:
+  // each seat's cards, and its points only where the server scored exactly these cards
+  // (HandPoints, static/hand.js); the phone never works them out.
+  const entryOf = (number, replacing, key) => {
     const fields = {};
     new FormData(handForm).forEach((value, name) => {
       if (name !== "csrf_token" && name !== "idempotency_key") fields[name] = String(value);
     });
     const body = { number, out: fields.out === "none" ? null : Number(fields.out), blocked: fields.out === "none", held: {} };
-    const points = JSON.parse(handForm.dataset.points || "{}");
+    const scored = window.HandPoints ? window.HandPoints.of(handForm) : null;
     const seats = [];
     handForm.querySelectorAll(".held[data-seat]").forEach((row) => {
       const seat = row.dataset.seat;
       const text = fields[`seat-${seat}`] || "";
       body.held[seat] = text;
       const label = handForm.querySelector(`label[for="seat-${seat}"]`);
-      const cards = CardText.tokens(text);
-      seats.push({ seat: Number(seat), name: label ? label.textContent.trim() : `Seat ${Number(seat) + 1}`, cards: cards.map(CardText.show).join(" "),
-        points: pointsOf(cards, points), out: fields.out === seat });
+      seats.push({ seat: Number(seat), name: label ? label.textContent.trim() : `Seat ${Number(seat) + 1}`,
+        cards: CardText.tokens(text).map(CardText.show).join(" "), out: fields.out === seat,
+        points: scored ? window.HandPoints.figure(scored, seat) : null, note: scored ? scored.notes[seat] || "" : "" });
     });
     const size = handForm.querySelector("input[name=hand_size]");
     if (size && size.value.trim() && size.value.trim() !== size.placeholder) body.hand_size = Number(size.value);
     if (fields.agree_nine) body.agree_nine = true;
     return {
-      key: newKey(), match: handForm.dataset.offlineMatch, number, body, fields, seats,
+      key: key || newKey(), match: handForm.dataset.offlineMatch, number, body, fields, seats, scored: Boolean(scored),
       api: handForm.dataset.api, token: handForm.dataset.token, form: window.location.pathname,
       scoreboard: handForm.dataset.scoreboard, queuedAt: replacing ? replacing.queuedAt : Date.now(),
-      error: null, nextHand: null, hold: null,
+      error: null, nextHand: null, hold: null, trouble: null,
     };
   };
-  const queueFromForm = (number, replacing) => {
-    // The server asks when it gets the hand if it looks like one already recorded.
-    const entry = entryOf(number, replacing);
+  const keyField = () => handForm.querySelector("input[name=idempotency_key]");
+  // After a hand joined the queue from this page, the form is the next hand's: empty,
+  // numbered after the waiting ones, with a key of its own.
+  let formNumber = 0;
+  const nextHandForm = () => {
+    handForm.querySelectorAll("input[data-cards]").forEach((input) => { input.value = ""; });
+    handForm.querySelectorAll("input[name=out], input[name=agree_nine]").forEach((box) => { box.checked = false; });
+    const size = handForm.querySelector("input[name=hand_size]");
+    if (size) size.value = "";
+    handForm.querySelectorAll("input[data-cards], input[name=out]").forEach((el) => el.dispatchEvent(new Event("change", { bubbles: true })));
+    handForm.querySelectorAll("input[data-cards]").forEach((el) => el.dispatchEvent(new Event("input", { bubbles: true })));
+    if (keyField()) keyField().value = newKey();
+    formNumber = Math.max(formNumber, ...forMatch(handForm.dataset.offlineMatch).map((item) => item.number + 1));
+    setNumber(formNumber);
+  };
+  // Whether a person has begun the next hand on this form.
+  const begun = () => Boolean(handForm.querySelector("input[name=out]:checked"))
+    || Array.from(handForm.querySelectorAll("input[data-cards]")).some((input) => input.value.trim());
+  // The scoreboard is shown only where the phone itself can serve it: a service worker
+  // controls this page and keeps a copy (a network failure is then no dead end).
+  const boardKept = async (scoreboard) => {
+    if (!(navigator.serviceWorker && navigator.serviceWorker.controller && window.caches)) return false;
+    try {
+      return Boolean(await caches.match(new URL(scoreboard, window.location.href).pathname, { ignoreSearch: true }));
+    } catch (_) {
+      return false;
+    }
+  };
+  // The hand waits on this phone: in the queue, shown with its cards. ``trouble`` is what
+  // kept it (shown on its card); ``wait`` the ms the server asked for.
+  const queueEntry = async (entry, replacing, trouble, wait, toBoard) => {
+    entry.trouble = trouble;
     change((list) => {
       const at = replacing ? list.findIndex((item) => item.key === replacing.key) : -1;
       if (at >= 0) list[at] = entry; else list.push(entry);
     });
-    window.location.assign(entry.scoreboard);
+    if (replacing || (toBoard && await boardKept(entry.scoreboard))) {
+      window.location.assign(entry.scoreboard);
+      return;
+    }
+    nextHandForm();
+    waitingHere = true;
+    delayNext(wait);
+    send();
   };
-  // The service worker kept a form the server never got (see sw.js): queue it.
+  // A hand queued behind others goes to the kept scoreboard only while the last try
+  // found no network (a worker answers at once then); a silent or troubled server would
+  // keep the phone waiting for a page, so it stays on this one.
+  const queueFromForm = (number, replacing) => queueEntry(entryOf(number, replacing), replacing, null, 0, lastTrouble === "unreachable");
+  // The service worker kept a form the server never stored (see sw.js): queue it.
   const resend = async (id) => {
     try {
       const pending = await caches.open("sk-pending");
@@ -165,9 +228,45 @@
       fill(fields);
       setNumber(Number(fields.number));
       await pending.delete(`/__pending/${id}`);
-      queueFromForm(Number(fields.number), null);
+      queueEntry(entryOf(Number(fields.number), null, fields.idempotency_key), null, fields.trouble || null, 0, false);
     } catch (_) { /* nothing kept: the form is shown as it is */ }
   };
+  // A new hand, sent by this page: the form's own fields to the form's own address (its
+  // idempotency key with them), so a stored hand leads to the scoreboard with the
+  // server's message, as a post does; but a failure leaves the hand here, where a post
+  // would show an error page (with no worker, the typed cards gone with it).
+  const sendFromForm = async (number) => {
+    const entry = entryOf(number, null, keyField() ? keyField().value : null);
+    entry.viaForm = true; // its key went with the form's fields (see "sent already" in send)
+    const buttons = Array.from(handForm.querySelectorAll("button[type=submit]"));
+    buttons.forEach((b) => { b.disabled = true; });
+    let response;
+    try {
+      response = await timedFetch(handForm.action, {
+        method: "POST", body: new FormData(handForm), redirect: "manual", cache: "no-store",
+        credentials: "same-origin", headers: { Accept: "text/html" },
+      });
+    } catch (error) {
+      buttons.forEach((b) => { b.disabled = false; });
+      const silent = error && error.name === "AbortError";
+      lastTrouble = silent ? "silent" : "unreachable";
+      await queueEntry(entry, null, silent ? "The server did not answer." : "The server could not be reached.", 0, !silent);
+      return;
+    }
+    buttons.forEach((b) => { b.disabled = false; });
+    if (response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400)) {
+      window.location.assign(entry.scoreboard); // stored: the scoreboard says so
+    } else if (later(response.status)) {
+      lastTrouble = "server";
+      await queueEntry(entry, null, `The server could not store it just now (${response.status}).`, retryAfter(response), false);
+    } else {
+      // Not stored, and the server's page says why (the hand refused, or its question):
+      // the form goes to it as typed, with the same key.
+      HTMLFormElement.prototype.submit.call(handForm);
+    }
+  };
+  let waitingHere = false; // a hand joined the queue from this form: the board follows once it is stored
+  let lastTrouble = null; // what the last try met: "unreachable", "silent" or "server"
   if (handForm) {
     const matchId = handForm.dataset.offlineMatch;
     const resendId = new URLSearchParams(window.location.search).get("resend");
@@ -175,14 +274,14 @@
     const fixing = new URLSearchParams(window.location.search).get("queued");
     const waiting = forMatch(matchId);
     const replacing = fixing ? waiting.find((item) => item.key === fixing) : null;
-    let number = Number(handForm.querySelector("input[name=number]").value);
+    formNumber = Number(handForm.querySelector("input[name=number]").value);
     if (replacing) {
       fill(replacing.fields);
-      number = replacing.number;
+      formNumber = replacing.number;
     } else if (waiting.length) {
-      number = Math.max(number, ...waiting.map((item) => item.number + 1));
+      formNumber = Math.max(formNumber, ...waiting.map((item) => item.number + 1));
     }
-    setNumber(number);
+    setNumber(formNumber);
     // Wake the service worker while a hand is being entered: a browser stops an idle
     // worker after about 30 s, and the save would otherwise wait for it to start.
     let woken = 0;
@@ -194,14 +293,22 @@
     };
     ["input", "change", "focusin", "pointerdown"].forEach((type) => handForm.addEventListener(type, wake, { passive: true }));
     handForm.addEventListener("submit", (event) => {
-      if (navigator.onLine && !replacing && !forMatch(matchId).length) return; // posts as usual
       event.preventDefault();
       event.stopPropagation();
+      if (!replacing && !forMatch(matchId).length) {
+        sendFromForm(formNumber);
+        return;
+      }
+      // Hands wait before it (or it is one of them, fixed): it queues behind them.
       if (!handForm.querySelector("input[name=out]:checked")) {
         formProblem("Choose who went out, or that nobody could (blocked).");
         return;
       }
-      queueFromForm(number, replacing);
+      queueFromForm(formNumber, replacing);
+    });
+    // Every hand from this form is stored: the scoreboard, unless the next hand is begun.
+    window.addEventListener("scorekeeper:sent", () => {
+      if (waitingHere && !forMatch(matchId).length && !begun()) window.location.assign(handForm.dataset.scoreboard);
     });
   }
 
@@ -220,18 +327,45 @@
   let unreachable = false; // the last try found no server: its next answer sends at once
   let retryIn = RETRY_FIRST;
   let retryTimer = null;
+  let notBefore = 0; // the server asked for a pause (Retry-After): no try before this time
   // After a try that left hands it could have sent: try again soon, backing off, while
   // the page is in view (a page coming back into view tries at once).
   const retryLater = () => {
     window.clearTimeout(retryTimer);
     retryTimer = null;
     if (document.hidden || !sendable().length) return;
-    retryTimer = window.setTimeout(send, retryIn);
+    retryTimer = window.setTimeout(send, Math.max(retryIn, notBefore - Date.now()));
     retryIn = Math.min(retryIn * 2, RETRY_MOST);
+  };
+  // A hand just joined the queue: send now, or once the pause the server asked for is over.
+  const delayNext = (wait) => { notBefore = Math.max(notBefore, Date.now() + wait); };
+  // The server's answer that this key was used before (for the form's fields: the API
+  // fingerprints its own body, so the same hand reads as another request).
+  const sentAlready = async (response) => {
+    if (response.status !== 422) return false;
+    try {
+      const answer = await response.clone().json();
+      return answer.error.field === "idempotency_key";
+    } catch (_) {
+      return false;
+    }
+  };
+  // What kept a hand, on its card; the list is drawn again only when that changes.
+  const noteTrouble = (key, text) => {
+    const kept = load().find((x) => x.key === key);
+    if (!kept || kept.trouble === text) return;
+    change((list) => {
+      const found = list.find((x) => x.key === key);
+      if (found) found.trouble = text;
+    });
   };
   const send = async () => {
     if (sending) {
       again = true;
+      return;
+    }
+    if (Date.now() < notBefore) {
+      retryLater();
       return;
     }
     sending = true;
@@ -246,23 +380,30 @@
         if (item.error || item.hold || stuck.has(item.match)) { stuck.add(item.match); continue; }
         let response;
         try {
-          response = await fetch(item.api, {
-            method: "POST", cache: "no-store",
-            headers: { "Content-Type": "application/json", Authorization: `Bearer ${item.token}`, "Idempotency-Key": item.key },
-            body: JSON.stringify(item.body),
-          });
-        } catch (_) {
+          response = await postHand(item);
+        } catch (error) {
           failed = true;
           unreachable = true;
+          const silent = error && error.name === "AbortError";
+          lastTrouble = silent ? "silent" : "unreachable";
+          noteTrouble(item.key, silent ? "The server did not answer." : "The server could not be reached.");
           return; // no server: the next try sends it (the key makes a resend safe)
         }
-        if (response.status === 201) {
+        // Stored; or, for a hand first sent with the form's fields, its key already used:
+        // that first send reached the server after all (the key is this hand's alone).
+        if (response.status === 201 || (item.viaForm && await sentAlready(response))) {
           change((list) => { const at = list.findIndex((x) => x.key === item.key); if (at >= 0) list.splice(at, 1); });
           stored = true;
           continue;
         }
         stuck.add(item.match);
-        if (response.status >= 500) { failed = true; continue; } // the server's trouble: keep it, try later
+        if (later(response.status)) { // the server's trouble: keep it, try later
+          failed = true;
+          lastTrouble = "server";
+          delayNext(retryAfter(response));
+          noteTrouble(item.key, `The server could not store it just now (${response.status}).`);
+          continue;
+        }
         let message = `The server refused this hand (${response.status}).`;
         let next = null;
         let sameAs = null; // the server's same-hand question: the hand it looks like
@@ -296,7 +437,8 @@
     retryIn = RETRY_FIRST;
     send();
   };
-  const sendNow = () => {
+  const sendNow = () => { // a person's tap: now, whatever pause the server asked for
+    notBefore = 0;
     change((list) => list.forEach((item) => { item.error = null; }));
     send();
   };
@@ -358,8 +500,9 @@
     b.addEventListener("click", action);
     return b;
   };
-  // One waiting hand: its number, its state, each seat's cards and card points, and
-  // what a person can do about it when it is refused or held.
+  // One waiting hand: its number, its state, what kept it, each seat's cards with the
+  // points the server gave for exactly these cards (none where it never scored them),
+  // and what a person can do about it when it is refused or held.
   const queuedCard = (item) => {
     const state = item.error ? "refused" : (item.hold ? "held" : "waiting");
     const card = element("div", `queued-hand is-${state}`);
@@ -370,12 +513,19 @@
     const seats = element("ul", "queued-seats");
     item.seats.forEach((seat) => {
       const line = element("li");
-      line.append(element("span", "queued-name", seat.name), " ",
-        element("strong", "queued-points", seat.out ? "went out" : `${seat.points} card points`));
+      line.append(element("span", "queued-name", seat.name));
+      // The server's figure, and its note where a rule decided the points.
+      const scored = typeof seat.points === "number";
+      const figure = seat.out && !seat.points ? "went out"
+        : (scored ? `${seat.points} ${seat.note ? "points" : "card points"}` : "");
+      if (figure) line.append(" ", element("strong", "queued-points", figure));
+      if (scored && seat.note && figure !== "went out") line.append(" ", element("span", "small muted", `(${seat.note})`));
       if (seat.cards) line.append(" ", element("span", "small muted", seat.cards));
       seats.append(line);
     });
     card.append(head, seats);
+    if (!item.scored) card.append(element("p", "small muted queued-unscored", "Points shown once the server has scored these cards."));
+    if (state === "waiting" && item.trouble) card.append(element("p", "small muted queued-trouble", item.trouble));
     if (state !== "waiting") card.append(...choices(item, state));
     return card;
   };
@@ -481,8 +631,9 @@
     box.hidden = !waiting.length;
     box.replaceChildren();
     if (!waiting.length) return;
-    box.append(element("h2", "", "Waiting to sync"),
-      element("p", "help", "Recorded on this phone without a network. They are sent in order as soon as the server answers again; nothing is dropped. The totals below are from before them until then."));
+    const board = document.getElementById("board");
+    box.append(element("h2", "", "Waiting to reach the server"),
+      element("p", "help", `Kept on this phone until the server has stored them, and sent in order as soon as it answers; nothing is dropped.${board ? " The totals below are from before them until then." : ""}`));
     waiting.forEach((item) => box.append(queuedCard(item)));
     box.append(button("Sync now", "secondary sync-now", sendNow));
   }

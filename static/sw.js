@@ -133,17 +133,37 @@ function offlinePage() {
   return new Response(html, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
 }
 
-// Pages: the network first (a scoreboard must be current), the kept copy when offline.
+// ms the network has to answer a page or a hand before the phone's own copy (or queue)
+// takes over: a laptop asleep answers nothing at all.
+const ANSWER_WAIT = 8000;
+const NO_ANSWER = "no answer";
+// ``promise``, or a rejection with NO_ANSWER after ANSWER_WAIT (``stop`` aborts the fetch).
+function withinWait(promise, stop) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => { if (stop) stop.abort(); reject(new Error(NO_ANSWER)); }, ANSWER_WAIT);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+// Pages: the network first (a scoreboard must be current), the kept copy when offline,
+// when the server answers nothing, or when it answers with its own trouble (a 5xx).
 // The page gets its answer at once; the copy is written while it renders.
 async function pageFirstFromNetwork(event, url) {
   const request = event.request;
+  const keptCopy = async () => {
+    const pages = await caches.open(PAGES);
+    return await pages.match(pageKey(url)) || await pages.match(url.pathname, { ignoreSearch: true });
+  };
   try {
-    const response = (await event.preloadResponse) || await fetch(request);
+    const stop = new AbortController();
+    const response = (await withinWait(event.preloadResponse, stop))
+      || await withinWait(fetch(request, { signal: stop.signal }), stop);
     if (keepable(response)) event.waitUntil(put(PAGES, pageKey(url), response.clone()));
+    if (response.status >= 500) return (await keptCopy()) || response;
     return response;
   } catch (error) {
-    const pages = await caches.open(PAGES);
-    const kept = await pages.match(pageKey(url)) || await pages.match(url.pathname, { ignoreSearch: true });
+    const kept = await keptCopy();
     if (kept) return kept;
     if (request.mode === "navigate") return offlinePage();
     throw error;
@@ -161,24 +181,30 @@ async function staticFromCache(request, url) {
   return response;
 }
 
-// A hand form posted while the server cannot be reached (Wi-Fi without internet: the
-// phone believes it is online, so the page did not queue it): keep what was typed and
-// go back to the form, whose script puts the hand in the queue instead of losing it.
+// A hand form posted natively (the page's script, which sends hands itself, was not
+// running yet) that the server did not store: no network, no answer, or a 5xx. Keep
+// what was typed and go back to the form, whose script puts the hand in the queue
+// instead of losing it. Any other answer (stored, or the hand refused) goes to the page.
 async function postHand(request) {
   const copy = request.clone();
+  let trouble;
   try {
-    return await fetch(request);
+    const stop = new AbortController();
+    const response = await withinWait(fetch(request, { signal: stop.signal }), stop);
+    if (response.status < 500) return response;
+    trouble = `The server could not store it just now (${response.status}).`;
   } catch (error) {
-    const fields = {};
-    (await copy.formData()).forEach((value, name) => { fields[name] = String(value); });
-    const id = String(Date.now());
-    const pending = await caches.open(PENDING);
-    await pending.put(`/__pending/${id}`, new Response(JSON.stringify(fields),
-      { headers: { "Content-Type": "application/json" } }));
-    const back = new URL(request.url);
-    back.search = `?resend=${id}`;
-    return Response.redirect(back.href, 303);
+    trouble = error && error.message === NO_ANSWER ? "The server did not answer." : "The server could not be reached.";
   }
+  const fields = { trouble };
+  (await copy.formData()).forEach((value, name) => { fields[name] = String(value); });
+  const id = String(Date.now());
+  const pending = await caches.open(PENDING);
+  await pending.put(`/__pending/${id}`, new Response(JSON.stringify(fields),
+    { headers: { "Content-Type": "application/json" } }));
+  const back = new URL(request.url);
+  back.search = `?resend=${id}`;
+  return Response.redirect(back.href, 303);
 }
 
 self.addEventListener("fetch", (event) => {

@@ -85,6 +85,7 @@ def score():
     scored = score_hand(sheet, result.held, out)
     return jsonify(
         points={n: scored.points[s] for s, n in enumerate(names)},
+        card_points={n: sum(p for _, p in scored.breakdown[s]) for s, n in enumerate(names)},
         breakdown={
             n: [{"card": str(c), "points": p} for c, p in scored.breakdown[s]]
             for s, n in enumerate(names)
@@ -114,9 +115,13 @@ SCHEMAS = {
     },
     "ScoreResponse": {
         "type": "object",
-        "required": ["points", "breakdown", "notes"],
+        "required": ["points", "card_points", "breakdown", "notes"],
         "properties": {
             "points": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "card_points": {"type": "object", "additionalProperties": {"type": "integer"},
+                            "description": "What each seat's cards count (its breakdown "
+                                           "summed), before a rule such as the lone card "
+                                           "or going out decides its points."},
             "breakdown": {
                 "type": "object",
                 "additionalProperties": {

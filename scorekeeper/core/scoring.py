@@ -169,17 +169,6 @@ def _frozen(held: Sequence[Sequence[Card]]) -> tuple[tuple[Card, ...], ...]:
     return tuple([tuple(cards) for cards in held])
 
 
-def lone_card_scores_nothing(game: str) -> bool:
-    """Whether a seat left holding exactly one card scores 0, whatever the card (the
-    game's lone-card rule, :meth:`Game.lone_card`). The scorer applies it; the hand
-    form's preview is told it with the page.
-
-    >>> lone_card_scores_nothing("last-one"), lone_card_scores_nothing("crazy-eights")
-    (True, False)
-    """
-    return GAMES[game].lone_card_free
-
-
 def _score_own(info: Game, held: Sequence[Sequence[Card]], out: int | None,
                in_play: Sequence[bool], values: list[int], notes: list[str]) -> list[int]:
     """Each seat scores its own cards (low is good); who went out scores 0."""

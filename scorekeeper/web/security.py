@@ -43,6 +43,7 @@ CSP = "; ".join((
     "script-src 'self'",
     "style-src 'self'",
     "img-src 'self' data:",
+    "media-src 'self' blob:",  # the screen kept on without a wake lock (app.js)
     "connect-src 'self'",
     "worker-src 'self'",
     "manifest-src 'self'",

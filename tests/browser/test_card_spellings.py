@@ -16,7 +16,7 @@ TABLE = json.loads((Path(__file__).resolve().parents[1] / "support" / "card_spel
                    .read_text("utf-8"))
 STATIC = Path(__file__).resolve().parents[2] / "static"
 CARDS_JS = STATIC / "cards.js"
-SCRIPTS = ("app.js", "pages.js", "offline.js", "live.js")
+SCRIPTS = ("app.js", "hand.js", "wake.js", "pages.js", "offline.js", "live.js")
 
 
 @pytest.mark.parametrize(("text", "expected"), TABLE["cards"])

@@ -1,6 +1,6 @@
 """The hand form shows what is sent: once the keys' last key has become "Record hand",
-one line above the keys gives every seat's points (the card points the server gave the
-page) and who went out — on phones 320 to 430 px wide, for four to seven players, in
+one line above the keys gives every seat's points (as the server scored those cards)
+and who went out — on phones 320 to 430 px wide, for four to seven players, in
 the light and the dark theme. The last seat's points are on the screen, not under
 the keys."""
 
@@ -10,7 +10,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scorekeeper.core.cards import parse_cards
-from scorekeeper.core.scoring import card_points
+from scorekeeper.core.scoring import score_hand
+from scorekeeper.core.sheets import Sheet
 from tests.support.browser import SCREENSHOTS, phone_match
 
 pytestmark = pytest.mark.browser
@@ -49,9 +50,15 @@ def test_record_hand_on_the_keys_shows_every_seats_points(
         page.locator(f'.picker [data-rank="{card[:-1]}"]').tap()
         page.locator(".picker").get_by_role("button", name=SUITS[card[-1]], exact=True).tap()
 
-    points = [sum(card_points(game, c) for c in parse_cards(HELD[s])) for s in range(players)]
+    # The server's figures: a seat's points where a rule decided them, else what its
+    # cards count; the one who went out, what they scored if anything (Crazy Eights:
+    # the others' cards).
+    scored = score_hand(Sheet.make(game), [parse_cards(HELD[s]) for s in range(players)], 0)
+    points = [scored.points[s] if scored.notes[s] else sum(p for _, p in scored.breakdown[s])
+              for s in range(players)]
     # A seat and its points never part at the end of a line (no-break spaces).
-    said = " · ".join([f"{names[0]}\u00a0went\u00a0out"] + [
+    out = f"\u00a0{scored.points[0]}" if scored.points[0] else ""
+    said = "\u00a0· ".join([f"{names[0]}\u00a0went\u00a0out{out}"] + [
         f"{names[s]}\u00a0{points[s]}" for s in range(1, players)])
     expect(summary).to_have_text(said)
     # The whole line is on the screen, the last seat's points with it.

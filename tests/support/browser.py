@@ -20,6 +20,8 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 
+from tests.support.live_server import HOST_RULES
+
 # Where the README's phone screenshots go. Only a run with SCOREKEEPER_SCREENSHOTS=1
 # rewrites the ones kept in static/screenshots; other runs write to a scratch folder,
 # so running the tests never dirties the work tree.
@@ -39,6 +41,7 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    HOST_RULES,  # table.lan is the loopback, but no secure context (a phone on the Wi-Fi)
 ]
 PHONE = {
     "viewport": {"width": 390, "height": 844},
@@ -112,6 +115,20 @@ def phone_match(app: Any, base: str, page: Page, game: str = "last-one",
     page.request.get(f"{base}/join/{token}")
     return {"board": f"{base}/groups/{group_id}/matches/{match['id']}", "token": token,
             "match": match["id"], "auth": auth}
+
+
+def kept_for_offline(page: Page, *paths: str) -> None:
+    """Wait until the service worker is active and has kept ``paths`` in the cache it
+    answers pages from (its own ``sk-pages-<version>``). Not that it controls this
+    page: one whose navigation began before the worker took over stays uncontrolled,
+    yet the worker answers every navigation from it."""
+    wait_until(page, """async (paths) => {
+        if (!(await navigator.serviceWorker.ready).active) return false;
+        const names = (await caches.keys()).filter((n) => n.startsWith("sk-pages-"));
+        if (names.length !== 1) return false;  // a new version is taking over
+        const pages = await caches.open(names[0]);
+        for (const p of paths) { if (!(await pages.match(p))) return false; }
+        return true; }""", list(paths))
 
 
 class Taps:

@@ -11,7 +11,6 @@ back on the field it names with :meth:`HandForm.refuse`.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -20,17 +19,13 @@ from wtforms import BooleanField, Field, IntegerField, RadioField, StringField
 from wtforms.validators import InputRequired, NumberRange, StopValidation
 
 from scorekeeper.core.cards import (
-    JOKER,
     Card,
     CardError,
-    Rank,
-    Suit,
-    card,
     format_cards,
     parse_cards,
 )
 from scorekeeper.core.deal import HAND_SIZE, NINE, deal_problem
-from scorekeeper.core.scoring import card_points, hands_carry_cards
+from scorekeeper.core.scoring import hands_carry_cards
 from scorekeeper.core.sheets import Sheet
 from scorekeeper.store.boards import HandView
 
@@ -175,12 +170,3 @@ def form_values(hand: HandView) -> dict[str, Any]:
         values[f"seat_{entry.seat}"] = format_cards(parse_cards(entry.cards))
     return values
 
-
-def picker_data(sheet: Sheet) -> str:
-    """Card points for the live preview, as JSON: rank label (and ``JK``) → points."""
-    info = sheet.game_info
-    points = {r.label: card_points(sheet.game, card(r, Suit.SPADES)) for r in Rank
-              if r in info.ranks}
-    if info.jokers:
-        points["JK"] = card_points(sheet.game, JOKER)
-    return json.dumps(points, separators=(",", ":"))

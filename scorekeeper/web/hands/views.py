@@ -5,7 +5,6 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
 from scorekeeper.core.errors import ConflictError, InputError, SameHandError
-from scorekeeper.core.scoring import lone_card_scores_nothing
 from scorekeeper.core.text import sentence
 from scorekeeper.store.boards import GroupView, MatchView, match_hand, reread
 from scorekeeper.store.idempotency import KeyReuseError
@@ -27,7 +26,6 @@ from scorekeeper.web.hands.forms import (
     HandForm,
     form_values,
     hand_form,
-    picker_data,
 )
 from scorekeeper.web.hands.once import KEY_FIELD, already_recorded, form_key, new_key
 from scorekeeper.web.scoreboard import board, hand_news
@@ -52,8 +50,6 @@ def _render(group: GroupView, match: MatchView, number: int, form: HandForm, edi
     return render_template("hands/form.html", group=group, number=number, form=form,
                            editing=editing, in_play=form.in_play,
                            deck=sheet.game_info.deck(sum(form.in_play)),
-                           points_json=picker_data(sheet),
-                           lone_card=lone_card_scores_nothing(sheet.game),
                            idempotency_key=key or request.form.get(KEY_FIELD) or new_key(),
                            **context), status
 

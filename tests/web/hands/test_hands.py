@@ -43,7 +43,8 @@ def test_hand_form_offers_picker_and_typing(client, lo):
     assert 'name="number" value="1"' in page
     assert 'name="seat-0"' in page and "data-picker" in page and "data-joker" in page
     assert 'value="none"' in page and "Nobody: blocked" in page
-    assert "&#34;JK&#34;:40" in page and "&#34;8&#34;:25" in page
+    # The preview asks the open scorer with the match's sheet (the server scores).
+    assert "&#34;game&#34;:&#34;last-one&#34;" in page and 'data-score="/api/v1/score"' in page
 
 
 def test_record_a_hand_then_redirect_with_the_news(app, client, lo):
