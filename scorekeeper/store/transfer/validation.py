@@ -20,7 +20,7 @@ from scorekeeper.core.cards import ALL_CARDS, JOKER, Card, CardError, parse_card
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.scoring import HandResult, ScoringError, Standings, standings
 from scorekeeper.core.sheets import LO, OPTIONS, Sheet, SheetError
-from scorekeeper.core.text import COLOUR, clean_text, json_number, name_key
+from scorekeeper.core.text import COLOUR, DuplicateKeyError, clean_text, name_key, read_json
 from scorekeeper.store.projection.states import Replayed, replay_of
 
 __all__ = ["FORMAT", "VERSION", "Limits", "Plan", "Problem", "TransferError", "parse_json",
@@ -89,7 +89,10 @@ def parse_json(raw: bytes | str, limits: Limits = Limits()) -> Any:
     if len(raw) > limits.max_bytes:
         raise TransferError([Problem("", f"the file is larger than {limits.max_bytes} bytes")])
     try:
-        return json.loads(raw, parse_float=json_number)  # 867.0 is the integer 867
+        return read_json(raw)  # 867.0 is the integer 867; a key given twice is refused
+    except DuplicateKeyError as exc:
+        raise TransferError([Problem("", f"the file names the key {exc.key!r} twice in one "
+                                     "object, so which value was meant is unknown")]) from None
     except RecursionError:
         raise TransferError([Problem("", "the file is nested too deeply")]) from None
     except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError, huge integers

@@ -19,6 +19,7 @@ from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.core.text import name_key
 from scorekeeper.store.extensions import db
+from scorekeeper.store.groups import seen_text, told_apart
 from scorekeeper.store.models import Group, Match, Player
 from scorekeeper.store.records import NewMatch, add_matches
 from scorekeeper.store.timeouts import allow_long_statements
@@ -60,14 +61,28 @@ def _players(group: Group, plans: list[Plan], colours: dict[str, str], key_of: _
     """Existing players by :func:`name_key`, plus the ones to create (not yet added)."""
     found = {name_key(p.name): p for p in db.session.scalars(
         db.select(Player).where(Player.group_id == group.id))}
+    by_length: dict[int, list[str]] = {}  # look-alikes have the same length
+    for player in found.values():
+        by_length.setdefault(len(seen_text(player.name)), []).append(player.name)
     created = []
     for name in (n for plan in plans for n in plan.names):
         key = key_of[name]
         if key not in found:
+            _check_told_apart(name, by_length.setdefault(len(seen_text(name)), []))
             found[key] = player = Player(group_id=group.id, name=name,
                                          colour=colours.get(key, "#1f77b4"))
             created.append(player)
     return found, created
+
+
+def _check_told_apart(name: str, others: list[str]) -> None:
+    """Refuse the file if a new player's name looks the same as a player's of the
+    group or another new one (the rule of :func:`told_apart`); else count it in."""
+    for other in others:
+        why = told_apart(name, other)
+        if why is not None:
+            raise TransferError([Problem("players", why)])
+    others.append(name)
 
 
 def _new_matches(plans: list[Plan], found: dict[str, Player], key_of: _Keys) -> list[NewMatch]:
