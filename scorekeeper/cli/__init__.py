@@ -20,13 +20,18 @@ from scorekeeper import secret_key
 
 
 def upgrade_database() -> None:
-    """Create or upgrade the database to the newest migration.
+    """Create or upgrade the database to the newest migration, and remember that an
+    SQLite file was made (``store/database_file.py``: a lost one is then named, not
+    replaced by an empty one).
 
     The migration run holds the database's upgrade lock (``store/upgrade_lock.py``), so
     hosts started together take turns and the later ones find nothing to do."""
     from flask_migrate import upgrade
 
+    from scorekeeper.store import database_file
+
     upgrade()
+    database_file.mark_created(current_app.config["SQLALCHEMY_DATABASE_URI"])
 
 
 def lan_address() -> str:
@@ -65,6 +70,11 @@ def serve(host: str, port: int, threads: int) -> None:
     """
     from waitress import serve as waitress_serve
 
+    from scorekeeper.store.database_file import start_fault
+
+    fault = start_fault(current_app.config["SQLALCHEMY_DATABASE_URI"])
+    if fault:  # one sentence naming the file and what is wrong, no traceback
+        raise click.ClickException(f"Scorekeeper will not start: {fault}.")
     upgrade_database()
     app = current_app._get_current_object()  # type: ignore[attr-defined]
     secret_key.check_at_start(app, command=True)  # like a server: refuses a wrong key

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
-from confusable_homoglyphs.confusables import confusables_data
 from sqlalchemy import bindparam, update
 from sqlalchemy.exc import IntegrityError
 
@@ -101,10 +100,19 @@ def group_player(group: Group, player_id: int) -> Player | None:
 _UNSEEN = dict.fromkeys(map(ord, "\ufe0e\ufe0f\u200d"))
 
 
+@lru_cache(maxsize=1)
+def _confusables() -> dict[str, list[dict[str, str]]]:
+    """Unicode's confusables table, loaded on the first name checked (it takes a tenth
+    of a second, which a server's start need not wait for)."""
+    from confusable_homoglyphs.confusables import confusables_data
+
+    return cast(dict[str, list[dict[str, str]]], confusables_data)
+
+
 def _near(char: str) -> set[str]:
     """The character and those Unicode's confusables table (UTS #39) links it to: its
     prototype, or the characters whose prototype it is (``а`` Cyrillic → ``a``)."""
-    return {char, *(glyph["c"] for glyph in confusables_data.get(char, ()))}
+    return {char, *(glyph["c"] for glyph in _confusables().get(char, ()))}
 
 
 def seen_text(name: str) -> str:
