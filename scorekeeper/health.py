@@ -66,7 +66,7 @@ def _database(app: Flask) -> dict[str, str]:
             db.session.execute(text("SELECT 1"))
         except SQLAlchemyError as exc:
             outage.report(db.engine, exc)
-            named = error_fault(exc)
+            named = error_fault(exc, app.config["SQLALCHEMY_DATABASE_URI"])
             return {"database": named or f"does not answer ({type(exc).__name__})"}
         finally:
             db.session.remove()

@@ -35,6 +35,7 @@ __all__ = ["LOST", "error_fault", "file_fault", "mark_created", "refuse_lost",
 LOST = "is empty or missing where a database was"  # refuse_lost's error, read back
 HEADER = b"SQLite format 3\x00"  # the first 16 bytes of every SQLite database
 MIN_FREE = 1024 * 1024  # bytes: below this the disk is full for a database
+_CANNOT_OPEN = "it cannot be opened"
 # SQLite's error messages (their stable text) → the fault in our words.
 _ERRORS = (
     ("database or disk is full", "the disk holding it is full"),
@@ -43,7 +44,7 @@ _ERRORS = (
     ("file is not a database", "it is not an SQLite database"),
     ("disk i/o error", "reading or writing it failed (disk I/O error: a full or "
                        "failing disk?)"),
-    ("unable to open database file", "it cannot be opened"),
+    ("unable to open database file", _CANNOT_OPEN),
     (LOST, "it is empty or missing, though a database was created there; restore it "
            "from a backup"),
 )
@@ -125,24 +126,27 @@ def file_fault(url: str) -> str | None:
     """What is wrong with the database file, in one sentence naming it, or None: the
     quick checks (no database query), cheap enough for every ``/readyz``."""
     path = sqlite_file(url)
-    if path is None:
-        return None
+    fault = None if path is None else _fault(path)
+    return None if path is None or fault is None else _said(path, fault)
+
+
+def _fault(path: Path) -> str | None:
+    """:func:`file_fault`'s finding, without the file's name."""
     try:
         there = path.exists()
     except OSError as exc:  # a folder on the way that this user may not open
-        return _said(path, f"it cannot be read ({exc.strerror or exc})")
+        return f"it cannot be read ({exc.strerror or exc})"
     if not there:
         if _marker(path).is_file():
-            return _said(path, "it is missing, though a database was created there; "
-                               "restore it from a backup (or delete "
-                               f"{_marker(path)} to start a new, empty one)")
+            return ("it is missing, though a database was created there; restore it from "
+                    f"a backup (or delete {_marker(path)} to start a new, empty one)")
         return None
     if not path.is_file():
-        return _said(path, "it is not a file")
+        return "it is not a file"
     fault = _present_fault(path)
     if fault is None and shutil.disk_usage(path.parent).free < MIN_FREE:
         fault = "the disk holding it is full"
-    return None if fault is None else _said(path, fault)
+    return fault
 
 
 def start_fault(url: str) -> str | None:
@@ -166,10 +170,16 @@ def start_fault(url: str) -> str | None:
     return None
 
 
-def error_fault(exc: BaseException) -> str | None:
+def error_fault(exc: BaseException, url: str | None = None) -> str | None:
     """The fault of the file that SQLite's error ``exc`` names (a full disk, a
-    read-only or damaged file…), or None for any other error."""
+    read-only or damaged file…), or None for any other error. SQLite says only that it
+    cannot open a file it may not write its journal beside: with the database's
+    ``url`` the file is looked at to say why (without naming it)."""
     text = str(getattr(exc, "orig", None) or exc).lower()
     if not isinstance(getattr(exc, "orig", exc), sqlite3.Error):
         return None
-    return next((fault for found, fault in _ERRORS if found in text), None)
+    fault = next((fault for found, fault in _ERRORS if found in text), None)
+    path = None if url is None else sqlite_file(url)
+    if fault == _CANNOT_OPEN and path is not None:
+        fault = _fault(path) or fault
+    return fault

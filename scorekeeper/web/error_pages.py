@@ -111,7 +111,8 @@ def _database_error(exc: SQLAlchemyError):
     with contextlib.suppress(SQLAlchemyError):  # the connection may be gone already
         db.session.rollback()
     retry = [("Retry-After", str(outage.RETRY_AFTER))]
-    fault = error_fault(exc)  # the database file's own fault, named (database_file.py)
+    # the database file's own fault, named (database_file.py)
+    fault = error_fault(exc, current_app.config["SQLALCHEMY_DATABASE_URI"])
     if wants_json():
         body, status = _json_error(503, f"The database file has a fault: {fault}; nothing "
                                    "was saved." if fault else "The database is not "
