@@ -1,7 +1,9 @@
 """Health checks for load balancers: ``/healthz`` (alive) and ``/readyz`` (ready).
 
 * ``/healthz`` answers 200 while the process serves requests; it touches nothing else.
-* ``/readyz`` answers 200 when the database answers a query within
+* ``/readyz`` answers 200 when an SQLite database's file has no fault (it is there,
+  readable, writable, an SQLite database, with room on its disk) and the database
+  answers a query within
   :data:`PROBE_SECONDS`, this host's secret key is the one the database knows
   (``secret_key.py``) and the rate-limit storage is the shared one configured;
   otherwise 503 naming each part that failed.
@@ -29,6 +31,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from scorekeeper import secret_key
 from scorekeeper.extensions import storage_problem
 from scorekeeper.store import outage
+from scorekeeper.store.database_file import error_fault, file_fault
 from scorekeeper.store.extensions import db
 
 LIVE = "/healthz"
@@ -52,13 +55,19 @@ def readiness(app: Flask) -> dict[str, str]:
 
 
 def _database(app: Flask) -> dict[str, str]:
-    """Ask the database (one query), then check the secret key against it."""
+    """Check an SQLite database's file (gone, empty, read-only, not a database, a full
+    disk: ``store/database_file.py``), ask the database (one query), then check the
+    secret key against it."""
+    fault = file_fault(app.config["SQLALCHEMY_DATABASE_URI"])
+    if fault:
+        return {"database": fault}
     with app.app_context():
         try:
             db.session.execute(text("SELECT 1"))
         except SQLAlchemyError as exc:
             outage.report(db.engine, exc)
-            return {"database": f"does not answer ({type(exc).__name__})"}
+            named = error_fault(exc, app.config["SQLALCHEMY_DATABASE_URI"])
+            return {"database": named or f"does not answer ({type(exc).__name__})"}
         finally:
             db.session.remove()
     key = secret_key.check(app)

@@ -20,13 +20,12 @@ import psycopg
 import pytest
 from sqlalchemy import text
 
-from scorekeeper import create_app
 from scorekeeper.health import PROBE_SECONDS
 from scorekeeper.store.extensions import db
-from scorekeeper.store.models import Group
 from scorekeeper.store.timeouts import LONG_STATEMENT_MS, allow_long_statements
 from tests.support import pgcluster
 from tests.support.cluster import FIGURES
+from tests.support.faults import app_with_group
 
 pytestmark = pytest.mark.postgres
 _names = itertools.count()
@@ -51,14 +50,7 @@ def served(cluster, tmp_path, monkeypatch):
     """An app on a new database of the module's cluster, with one group: (app, token)."""
     url = cluster.create_database(f"faults_{next(_names)}")
     monkeypatch.setenv("SCOREKEEPER_INSTANCE_PATH", str(tmp_path / "instance"))
-    app = create_app({"TESTING": True, "SECRET_KEY": "faults", "WTF_CSRF_ENABLED": False,
-                      "RATE_LIMITS": False, "SQLALCHEMY_DATABASE_URI": url})
-    with app.app_context():
-        db.create_all()
-        group = Group(name="Kitchen")
-        db.session.add(group)
-        db.session.commit()
-        token = group.invite_token
+    app, token = app_with_group(url, "faults")
     yield app, token
     cluster.thaw()
     with app.app_context():

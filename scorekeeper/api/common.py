@@ -13,7 +13,7 @@ from flask import current_app, jsonify, request
 from scorekeeper.core.cards import Card, CardError, parse_cards
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.sheets import GAMES, OPTIONS
-from scorekeeper.core.text import json_number
+from scorekeeper.core.text import DuplicateKeyError, read_json
 
 # Table sizes over every game: a seat index in any body is below MAX_SEATS.
 MIN_SEATS = min(g.min_players for g in GAMES.values())
@@ -73,8 +73,10 @@ def json_object() -> dict[str, Any]:
         raise InputError(f"the request body nests arrays and objects more than {limit} deep",
                          "body")
     try:  # a whole number written 867.0 is the integer 867, as the document reads it
-        data = (current_app.json.loads(request.get_data(cache=True), parse_float=json_number)
-                if request.is_json else None)
+        data = read_json(request.get_data(cache=True)) if request.is_json else None
+    except DuplicateKeyError as exc:
+        raise InputError(f"the request body names the key {exc.key!r} twice in one "
+                         "object; send each key once", "body") from None
     except (ValueError, RecursionError):  # not JSON, or (never with a sane limit) too deep
         data = None
     if not isinstance(data, dict):

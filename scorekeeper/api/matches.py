@@ -99,5 +99,10 @@ def create():
 
 @bp.get("/matches/<int:match_id>")
 def show(match_id: int):
-    """A match with its hands and standings."""
-    return jsonify(match_json(bearer_board(match_id)))
+    """A match with its hands and standings, its row and hands read in one snapshot
+    (what a client reads after a 409, while other phones keep recording)."""
+    match = bearer_board(match_id)
+    found = boards.match_records(match.group_id, match.id)
+    if not found:  # deleted since the line above
+        raise NotFoundError("no such match in this group", "match")
+    return jsonify(match_json(found[0].match, found[0].hands))

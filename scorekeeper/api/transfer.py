@@ -40,17 +40,17 @@ def _format() -> str:
     return fmt
 
 
-def _answer(group: Group, matches: list[MatchRecord]) -> Response:
+def _answer(group: Group, matches: list[MatchRecord], *, whole: bool) -> Response:
     if _format() == "csv":
         return Response(to_csv(matches), content_type="text/csv; charset=utf-8")
-    return jsonify(export_document(group, matches))
+    return jsonify(export_document(group, matches, whole=whole))
 
 
 @bp.get("/export")
 def export_group():
     """Every match of the token's group."""
     group = bearer_group()
-    return _answer(group, load_matches(group))
+    return _answer(group, load_matches(group), whole=True)
 
 
 @bp.get("/matches/<int:match_id>/export")
@@ -61,7 +61,7 @@ def export_match(match_id: int):
     matches = load_matches(group, match_id)
     if not matches:
         raise NotFoundError("no such match in this group", "match")
-    return _answer(group, matches)
+    return _answer(group, matches, whole=False)
 
 
 @bp.post("/import")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorekeeper.api.auth import AUTH_RESPONSES, SECURITY, id_param
+from scorekeeper.api.auth import AUTH_RESPONSES, MAX_ID, SECURITY, id_param
 from scorekeeper.api.common import (
     MAX_SEATS,
     MIN_SEATS,
@@ -39,6 +39,8 @@ _TEXT = {"type": "string", "maxLength": MAX_TEXT}
 _MOMENT = {"type": ["string", "null"], "maxLength": 40,
            "description": "An ISO 8601 date and time, e.g. 2024-05-01T19:30:00+00:00 "
                           "(UTC when it names no zone)."}
+_DAY = {"type": "string", "format": "date", "maxLength": 10,
+        "description": "A day, e.g. 2026-12-31"}
 HAND = {
     "type": "object", "required": ["held"],
     "properties": {
@@ -59,7 +61,9 @@ HAND = {
 RULING = {
     "type": "object", "required": ["question", "reason"],
     "properties": {
-        "hand_number": {"type": ["integer", "null"], "minimum": 1},
+        "hand_number": {"type": ["integer", "null"], "minimum": 1, "maximum": MAX_ID,
+                        "description": "The hand it was asked in: the hand in progress "
+                                       "is one past the last recorded"},
         "question": {**_TEXT, "minLength": 1},
         "legal": {"type": ["boolean", "null"]},
         "reason": _TEXT,
@@ -76,12 +80,18 @@ SCHEMAS: dict[str, Any] = {
             "version": {"type": "integer", "const": VERSION},
             "exported_at": {"type": "string"},
             "group": {"type": "object"},
-            "players": {"type": "array", "items": {
+            "players": {"type": "array", "description": "A group's export lists every "
+                        "player, seated or not; one match's, its seats", "items": {
                 "type": "object", "required": ["name"], "properties": {
                     "name": _NAME,
-                    "colour": {"type": ["string", "null"], "pattern": COLOUR.pattern}}}},
-            "matches": {"type": "array", "description": "An import needs at least one",
+                    "colour": {"type": ["string", "null"], "pattern": COLOUR.pattern},
+                    "hidden": {"type": "boolean", "default": False}}}},
+            "seasons": {"type": "array", "description": "The group's named seasons (a "
+                        "group's export); one of the same name already there is skipped",
                         "items": {
+                "type": "object", "required": ["name", "first_day", "last_day"],
+                "properties": {"name": _NAME, "first_day": _DAY, "last_day": _DAY}}},
+            "matches": {"type": "array", "items": {
                 "type": "object", "required": ["sheet", "seats", "hands"],
                 "properties": {
                     "uid": {"type": "string", "pattern": UID.pattern,
@@ -103,9 +113,8 @@ SCHEMAS: dict[str, Any] = {
         },
     },
     "Import": {
-        "description": "An export file, with at least one match.",
-        "allOf": [{"$ref": "#/components/schemas/Export"},
-                  {"type": "object", "properties": {"matches": {"minItems": 1}}}],
+        "description": "An export file (a group's backup, or one match).",
+        "allOf": [{"$ref": "#/components/schemas/Export"}],
     },
     "ImportReport": {
         "type": "object", "required": ["matches", "hands", "players_created"],

@@ -32,13 +32,18 @@ HOST_NAME = re.compile(r"[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]
 
 
 def upgrade_database() -> None:
-    """Create or upgrade the database to the newest migration.
+    """Create or upgrade the database to the newest migration, and remember that an
+    SQLite file was made (``store/database_file.py``: a lost one is then named, not
+    replaced by an empty one).
 
     The migration run holds the database's upgrade lock (``store/upgrade_lock.py``), so
     hosts started together take turns and the later ones find nothing to do."""
     from flask_migrate import upgrade
 
+    from scorekeeper.store import database_file
+
     upgrade()
+    database_file.mark_created(current_app.config["SQLALCHEMY_DATABASE_URI"])
 
 
 def lan_address() -> str:
@@ -197,7 +202,11 @@ def serve(host: str, port: int, threads: int, use_https: bool, http_port: int | 
     ``SCOREKEEPER_PROXIES`` = N makes the app trust N proxies' forwarded headers.
     """
     from scorekeeper.cli.server import authority_site, make_server
+    from scorekeeper.store.database_file import start_fault
 
+    fault = start_fault(current_app.config["SQLALCHEMY_DATABASE_URI"])
+    if fault:  # one sentence naming the file and what is wrong, no traceback
+        raise click.ClickException(f"Scorekeeper will not start: {fault}.")
     own = operator_certificate(cert, key)  # files and names checked before anything starts
     wanted = laptop_names(host, names) if use_https and not own else []
     upgrade_database()

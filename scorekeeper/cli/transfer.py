@@ -47,7 +47,8 @@ def export_command(group_id: int, match_id: int | None, fmt: str, output: str | 
     matches = load_matches(group, match_id)
     if match_id is not None and not matches:
         raise click.ClickException(f"group {group_id} has no match {match_id}")
-    text = (json.dumps(export_document(group, matches), ensure_ascii=False, indent=1)
+    text = (json.dumps(export_document(group, matches, whole=match_id is None),
+                       ensure_ascii=False, indent=1)
             if fmt == "json" else to_csv(matches))
     if output:
         Path(output).write_text(text, encoding="utf-8", newline="")

@@ -7,11 +7,13 @@ the rest of finding it. So these read-only views are THE read model of a match: 
 pages (scoreboard, live summary, hand entry, edit and delete, history, the group's
 page, the match's record) and the API (its save, edit, delete and read) and the
 exports all take one, under the models' own attribute names, and the writer writes
-from it. A page that needs every hand reads them beside it (:func:`match_hands`,
-frozen :class:`HandView` rows too; a record or an export reads a
-:class:`MatchRecord`: the view, its hands and its rulings); the mapped classes stay in
-the store. A write answers the match's view after it; nothing changes a view. A row
-stored before the running state was kept gets it worked out from its hands, read-only.
+from it. A write that needs every hand reads them beside it (:func:`match_hands`,
+frozen :class:`HandView` rows too, refused when the match moved on meanwhile); a page,
+the API's match and an export read a :class:`MatchRecord` (the view, its hands and its
+rulings) in one snapshot (:mod:`.snapshot`), so a hand saved or edited while they read
+is in all of it or none of it. The mapped classes stay in the store. A write answers
+the match's view after it; nothing changes a view. A row stored before the running
+state was kept gets it worked out from its hands, read-only.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import Any
 from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Connection
 
+from scorekeeper.core.errors import ConflictError
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import (
     MAX_ID,
@@ -39,8 +42,9 @@ from scorekeeper.store.models import (
     Seat,
 )
 from scorekeeper.store.projection.recomputed import running_text
+from scorekeeper.store.snapshot import snapshot
 
-__all__ = ["EntryView", "GroupView", "HandView", "MatchRecord", "MatchView", "PlayerView",
+__all__ = ["RACED", "EntryView", "GroupView", "HandView", "MatchRecord", "MatchView", "PlayerView",
            "RulingView", "SeatView", "board_match", "invited_match", "listed_matches",
            "match_hand", "match_hands", "match_records", "reread", "watched_match",
            "written_match"]
@@ -100,6 +104,9 @@ class MatchView:
     group: GroupView
     seats: tuple[SeatView, ...]
 
+
+# The start of a write's refusal when another phone changed the match first.
+RACED = "another phone changed this match at the same moment; "
 
 _MATCH = ("id", "group_id", "game", "sheet_json", "first_dealer", "view_token", "uid",
           "created_at", "status", "hand_count", "finished_at", "running_json", "version")
@@ -182,17 +189,17 @@ def watched_match(token: str) -> MatchView | None:
     return _read(_statements()[1], {"token": token})
 
 
-def listed_matches(where: Any, *, newest_first: bool = False, limit: int | None = None
-                   ) -> list[MatchView]:
+def listed_matches(where: Any, *, newest_first: bool = False, limit: int | None = None,
+                   connection: Connection | None = None) -> list[MatchView]:
     """The views of the matches ``where`` picks out (a condition on the match's row),
     oldest or newest first by when they started, at most ``limit`` of them: one
-    statement whatever their number, read in the session's transaction (a list of
-    history, a group's page, an export)."""
+    statement whatever their number, read on ``connection`` (a snapshot's), else in the
+    session's transaction (a list of history, a group's page)."""
     order: tuple[Any, ...] = (_M.c.created_at, _M.c.id)
     if newest_first:
         order = (_M.c.created_at.desc(), _M.c.id.desc())
     picked = select(_M.c.id).where(where).order_by(*order).limit(limit)
-    connection = db.session.connection()
+    connection = connection or db.session.connection()
     rows = connection.execute(_seated().where(_M.c.id.in_(picked))
                               .order_by(*order, _S.c.position)).all()
     views = (_view(list(seats), connection) for _, seats in groupby(rows, lambda row: row[0]))
@@ -226,44 +233,47 @@ _H, _E = Hand.__table__, HandEntry.__table__
 _HAND = (_H.c.id, _H.c.number, _H.c.dealer, _H.c.out_seat, _H.c.hand_size, _H.c.created_at)
 
 
-def _hand_views(connection: Connection, where: Any) -> dict[int, list[HandView]]:
+def _hand_views(connection: Connection, where: Any
+                ) -> tuple[dict[int, list[HandView]], dict[int, int]]:
     """The hands of the matches ``where`` picks out (a condition on the hand's or the
-    match's row) with their entries, in order, by match: two statements however many
-    matches, one when no hand is found."""
-    hands = connection.execute(select(_H.c.match_id, *_HAND).join(_M, _M.c.id == _H.c.match_id)
-                               .where(where).order_by(_H.c.match_id, _H.c.number)).all()
-    if not hands:
-        return {}
-    entries: dict[int, list[EntryView]] = {hand.id: [] for hand in hands}
-    for hand_id, seat, cards, points in connection.execute(
-            select(_E.c.hand_id, _E.c.seat, _E.c.cards, _E.c.points)
-            .join(_H, _H.c.id == _E.c.hand_id).join(_M, _M.c.id == _H.c.match_id)
-            .where(where).order_by(_E.c.hand_id, _E.c.seat)):
-        entries[hand_id].append(EntryView(seat, cards, points))
+    match's row) with their entries, in order, by match, and the version of each match
+    they were read with: ONE statement however many matches, so a hand and its seats'
+    cards are always read as they were written together."""
+    rows = connection.execute(
+        select(_H.c.match_id, _M.c.version, *_HAND, _E.c.seat, _E.c.cards, _E.c.points)
+        .join(_M, _M.c.id == _H.c.match_id).join(_E, _E.c.hand_id == _H.c.id)
+        .where(where).order_by(_H.c.match_id, _H.c.number, _E.c.seat)).all()
     found: dict[int, list[HandView]] = {}
-    for hand in hands:
-        found.setdefault(hand.match_id, []).append(HandView(
-            hand.id, hand.number, hand.dealer, hand.out_seat, hand.hand_size, hand.created_at,
-            tuple(entries[hand.id])))
-    return found
+    versions: dict[int, int] = {}
+    for _, seats in groupby(rows, lambda row: row.id):
+        first, *rest = seats
+        versions[first.match_id] = first.version
+        found.setdefault(first.match_id, []).append(HandView(
+            first.id, first.number, first.dealer, first.out_seat, first.hand_size,
+            first.created_at, tuple(EntryView(row.seat, row.cards, row.points)
+                                    for row in (first, *rest))))
+    return found, versions
 
 
 def match_hands(match: MatchView) -> tuple[HandView, ...]:
-    """Every hand of the match with its entries, in order (two queries), read in the
-    session's transaction: what a page that lists or replays every hand reads beside
-    the view, and what an edit or a delete starts from. None is read for a match
-    without hands."""
+    """Every hand of the match with its entries, in order (one query), read in the
+    session's transaction: what an edit or a delete starts from. None is read for a
+    match without hands. Hands that another phone changed since ``match`` was read
+    are :class:`ConflictError` (the write would lose its race anyway); a page that
+    only reads takes a :func:`match_records` snapshot instead."""
     if not match.hand_count:
         return ()
-    return tuple(_hand_views(db.session.connection(), _H.c.match_id == match.id)
-                 .get(match.id, ()))
+    found, versions = _hand_views(db.session.connection(), _H.c.match_id == match.id)
+    if versions.get(match.id) != match.version:
+        raise ConflictError(RACED + "nothing was saved", "number")
+    return tuple(found[match.id])
 
 
 def match_hand(match: MatchView, number: int) -> HandView | None:
     """Hand ``number`` of the match with its entries, or None (one hand of a long
     match, without reading the others)."""
-    found = _hand_views(db.session.connection(),
-                        (_H.c.match_id == match.id) & (_H.c.number == number))
+    found, _ = _hand_views(db.session.connection(),
+                           (_H.c.match_id == match.id) & (_H.c.number == number))
     return found[match.id][0] if found else None
 
 
@@ -304,19 +314,21 @@ _RULING = (_R.c.match_id, _R.c.hand_number, _R.c.question, _R.c.legal, _R.c.reas
 
 def match_records(group_id: int, match_id: int | None = None) -> list[MatchRecord]:
     """The group's matches (or the one with this id), oldest first, each with its hands
-    and rulings: four statements however many matches, in the session's transaction."""
+    and rulings: three statements however many matches, read in one
+    :func:`~scorekeeper.store.snapshot.snapshot`, so a hand recorded or edited
+    meanwhile is in all of them or in none."""
     where = _M.c.group_id == group_id
     if match_id is not None:
         where = where & (_M.c.id == match_id)
-    views = listed_matches(where)
-    if not views:
-        return []
-    connection = db.session.connection()
-    hands = _hand_views(connection, where)
-    rulings: dict[int, list[RulingView]] = {}
-    for found_in, *ruling in connection.execute(
-            select(*_RULING).join(_M, _M.c.id == _R.c.match_id).where(where)
-            .order_by(_R.c.id)):
-        rulings.setdefault(found_in, []).append(RulingView(*ruling))
+    with snapshot() as connection:
+        views = listed_matches(where, connection=connection)
+        if not views:
+            return []
+        hands, _ = _hand_views(connection, where)
+        rulings: dict[int, list[RulingView]] = {}
+        for found_in, *ruling in connection.execute(
+                select(*_RULING).join(_M, _M.c.id == _R.c.match_id).where(where)
+                .order_by(_R.c.id)):
+            rulings.setdefault(found_in, []).append(RulingView(*ruling))
     return [MatchRecord(view, tuple(hands.get(view.id, ())), tuple(rulings.get(view.id, ())))
             for view in views]

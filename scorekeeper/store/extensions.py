@@ -11,6 +11,8 @@ from sqlalchemy import MetaData, event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase
 
+from scorekeeper.store.database_file import refuse_lost
+
 # A naming convention gives every constraint a stable name, so migrations written on
 # SQLite (batch mode) run unchanged on PostgreSQL.
 NAMING = {
@@ -53,6 +55,7 @@ SQLITE_PRAGMAS = ("journal_mode=WAL", "synchronous=NORMAL", "busy_timeout=5000",
 @event.listens_for(Engine, "connect")
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     if isinstance(connection, sqlite3.Connection):
+        refuse_lost(connection)  # never an empty database where one was (database_file.py)
         cursor = connection.cursor()
         for pragma in SQLITE_PRAGMAS:
             cursor.execute(f"PRAGMA {pragma}")

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import bindparam, update
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.core.errors import ConflictError, InputError
-from scorekeeper.core.text import clean_colour, clean_name, name_key, next_colour
+from scorekeeper.core.text import char_name, clean_colour, clean_name, name_key, next_colour
 from scorekeeper.store.boards import MatchView, listed_matches
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import (
@@ -95,18 +95,78 @@ def group_player(group: Group, player_id: int) -> Player | None:
         db.select(Player).where(Player.id == player_id, Player.group_id == group.id))
 
 
+# Characters that change nothing a person sees in a name: an emoji's presentation
+# selectors and the joiner between emoji (the only ones core.text lets through).
+_UNSEEN = dict.fromkeys(map(ord, "\ufe0e\ufe0f\u200d"))
+
+
+@lru_cache(maxsize=1)
+def _confusables() -> dict[str, list[dict[str, str]]]:
+    """Unicode's confusables table, loaded on the first name checked (it takes a tenth
+    of a second, which a server's start need not wait for)."""
+    from confusable_homoglyphs.confusables import confusables_data
+
+    return cast(dict[str, list[dict[str, str]]], confusables_data)
+
+
+def _near(char: str) -> set[str]:
+    """The character and those Unicode's confusables table (UTS #39) links it to: its
+    prototype, or the characters whose prototype it is (``а`` Cyrillic → ``a``)."""
+    return {char, *(glyph["c"] for glyph in _confusables().get(char, ()))}
+
+
+def seen_text(name: str) -> str:
+    """A name as the eye compares it: case folded, NFC, without an emoji's unseen
+    characters (two look-alikes have seen texts of one length)."""
+    return name_key(name).translate(_UNSEEN)
+
+
+def look_alike(name: str, other: str) -> tuple[str, str] | None:
+    """Whether a person could not tell ``name`` from ``other``: case aside, the same
+    length and each character the same or a look-alike (a Cyrillic ``о`` for a Latin
+    ``o``, a Greek ``Α`` for an ``A``). Answers the first pair of characters that
+    differ only in look (``("а", "a")``; two empty strings when the names differ by
+    case or by an emoji's unseen characters alone), else None.
+
+    >>> look_alike("B\u043eb", "Bob")
+    ('о', 'o')
+    >>> look_alike("\u0410\u043d\u043d\u0430", "Ann") is None
+    True
+    """
+    mine, theirs = seen_text(name), seen_text(other)
+    if len(mine) != len(theirs):
+        return None
+    pairs = [(a, b) for a, b in zip(mine, theirs, strict=True) if a != b]
+    if any(not _near(a) & _near(b) for a, b in pairs):
+        return None
+    return pairs[0] if pairs else ("", "")
+
+
+def told_apart(name: str, other: str) -> str | None:
+    """Why ``name`` cannot be told from ``other``, a player already, else None."""
+    pair = look_alike(name, other)
+    if pair is None:
+        return None
+    if pair == ("", ""):
+        return f"{name!r} is already a player in this group; pick another name."
+    mine, theirs = (f"{char} ({char_name(char)})" for char in pair)
+    return (f"{name!r} looks the same as {other!r}, already a player in this group: "
+            f"{mine} looks like {theirs}. Pick a name people can tell apart.")
+
+
 def check_unique_name(group: Group, name: str, field: str, player: Player | None = None
                       ) -> None:
-    """Refuse a name already used in the group, compared by :func:`name_key` (case
-    folded, NFC): ``Émile`` and ``ÉMILE`` are one name. A group has few players, so they
-    are compared here rather than by the database's byte-wise ``lower()``."""
+    """Refuse a name a person could not tell from one already in the group: the same
+    by :func:`name_key` (case folded, NFC: ``Émile`` and ``ÉMILE`` are one name) or a
+    :func:`look_alike` (``Bоb`` with a Cyrillic ``о`` beside ``Bob``). A group has few
+    players, so they are compared here rather than by the database's ``lower()``."""
     query = db.select(Player.id, Player.name).where(Player.group_id == group.id)
     if player is not None:
         query = query.where(Player.id != player.id)
-    key = name_key(name)
-    if any(name_key(other) == key for _, other in db.session.execute(query)):
-        raise ConflictError(f"{name!r} is already a player in this group; pick another name.",
-                            field)
+    for _, other in db.session.execute(query):
+        why = told_apart(name, other)
+        if why is not None:
+            raise ConflictError(why, field)
 
 
 def add_player(group: Group, name_text: str | None, colour: str | None = None,
@@ -158,8 +218,9 @@ def delete_player(player: Player) -> None:
 
 def name_problems() -> list[str]:
     """Stored names that today's rules refuse: text :func:`clean_name` rejects (a NUL,
-    a zero-width space, a bidi override…) and players of one group whose names are the
-    same by :func:`name_key` (``Émile`` and ``ÉMILE``, stored before the rule). The
+    a zero-width space, a bidi override, a variation selector…) and players of one
+    group whose names a person cannot tell apart (:func:`look_alike`: ``Émile`` and
+    ``ÉMILE``, ``Bob`` and ``Bоb``, stored before the rule). The
     ``scorekeeper check-names`` command lists them, so they can be renamed by hand."""
     problems = []
     for kind, rows, limit in (
@@ -171,13 +232,18 @@ def name_problems() -> list[str]:
                 clean_name(name, "name", limit)
             except InputError as exc:
                 problems.append(f"group {group_id}, {kind} {row_id} {name!r}: {exc.message}")
-    seen: dict[tuple[int, str], tuple[int, str]] = {}
+    seen: dict[int, list[tuple[int, str]]] = {}
     for group_id, player_id, name in db.session.execute(
             db.select(Player.group_id, Player.id, Player.name).order_by(Player.id)):
-        first = seen.setdefault((group_id, name_key(name)), (player_id, name))
-        if first[0] != player_id:
-            problems.append(f"group {group_id}, player {player_id} {name!r}: the same name "
-                            f"as player {first[0]} {first[1]!r}")
+        others = seen.setdefault(group_id, [])
+        for other_id, other in others:
+            pair = look_alike(name, other)
+            if pair is not None:
+                how = "the same name" if pair == ("", "") else "looks the same"
+                problems.append(f"group {group_id}, player {player_id} {name!r}: {how} as "
+                                f"player {other_id} {other!r}")
+                break
+        others.append((player_id, name))
     return problems
 
 

@@ -20,6 +20,8 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, OperationalError, SQLAlchemyError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
+from scorekeeper.store.database_file import error_fault
+
 log = logging.getLogger("scorekeeper")  # the app's logger (Flask names it after the app)
 RETRY_AFTER = 5  # seconds a client should wait before it resends
 _down: dict[str, float] = {}  # database (its URL, no password) → when the outage began
@@ -35,8 +37,9 @@ def unavailable(exc: BaseException) -> bool:
         return False
     if exc.connection_invalidated:
         return True
-    if isinstance(exc.orig, sqlite3.Error):  # a file, not a server: only a busy one counts
-        return "locked" in str(exc.orig) or "busy" in str(exc.orig)
+    if isinstance(exc.orig, sqlite3.Error):  # a file, not a server: busy, or at fault
+        busy = "locked" in str(exc.orig) or "busy" in str(exc.orig)
+        return busy or error_fault(exc) is not None  # full disk, read-only, damaged…
     return isinstance(exc, OperationalError)  # psycopg: refused, closed, timed out
 
 

@@ -44,7 +44,14 @@ from scorekeeper.core.same_hand import carries_cards, same_as
 from scorekeeper.core.scoring import HandResult, ScoringError, check_complete
 from scorekeeper.core.sheets import GAMES, OPTIONS, Sheet
 from scorekeeper.store import projection
-from scorekeeper.store.boards import EntryView, HandView, MatchView, match_hands, written_match
+from scorekeeper.store.boards import (
+    RACED,
+    EntryView,
+    HandView,
+    MatchView,
+    match_hands,
+    written_match,
+)
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import (
     Group,
@@ -92,7 +99,6 @@ __all__ = [
 # A refused write is an InputError whose ``field`` names the form field at fault (``out``,
 # ``seat-<n>``, ``hand_size``, ``number``, ``players``, ``first_dealer``); a hand number
 # already recorded (another phone was quicker) or not next is its ConflictError.
-RACED = "another phone changed this match at the same moment; "
 T = TypeVar("T")
 
 

@@ -18,12 +18,19 @@ from flask import Flask, current_app, render_template, request
 from flask.globals import request_ctx
 from flask.typing import ResponseReturnValue
 from flask_wtf.csrf import CSRFError
-from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import (
+    DatabaseError,
+    IntegrityError,
+    InterfaceError,
+    OperationalError,
+    SQLAlchemyError,
+)
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import Conflict, HTTPException, InternalServerError
 
 from scorekeeper.core.errors import InputError
 from scorekeeper.store import outage
+from scorekeeper.store.database_file import error_fault
 from scorekeeper.store.extensions import db
 
 # The JSON error body and its status, given the status, message and field at fault.
@@ -104,14 +111,20 @@ def _database_error(exc: SQLAlchemyError):
     with contextlib.suppress(SQLAlchemyError):  # the connection may be gone already
         db.session.rollback()
     retry = [("Retry-After", str(outage.RETRY_AFTER))]
+    # the database file's own fault, named (database_file.py)
+    fault = error_fault(exc, current_app.config["SQLALCHEMY_DATABASE_URI"])
     if wants_json():
-        body, status = _json_error(503, "The database is not answering just now, so "
-                                   "nothing was saved. Send the same request again in a few "
-                                   "seconds (a new hand with the same Idempotency-Key).")
+        body, status = _json_error(503, f"The database file has a fault: {fault}; nothing "
+                                   "was saved." if fault else "The database is not "
+                                   "answering just now, so nothing was saved. Send the same "
+                                   "request again in a few seconds (a new hand with the "
+                                   "same Idempotency-Key).")
         return body, status, retry
+    message = (f"The scorekeeper cannot save: its database file has a fault ({fault}). "
+               "Nothing was saved." if fault else "The scorekeeper cannot reach its records "
+               "just now, so nothing was saved. Wait a few seconds and try again.")
     page = render_template("error.html", status=503, title="Back in a moment",
-                           message="The scorekeeper cannot reach its records just now, so "
-                           "nothing was saved. Wait a few seconds and try again.")
+                           message=message)
     return page, 503, retry
 
 
@@ -129,6 +142,7 @@ def register(app: Flask, json_prefix: str, json_error: JsonError) -> None:
     app.register_error_handler(InputError, _input_error)
     app.register_error_handler(IntegrityError, _integrity_error)
     app.register_error_handler(OperationalError, _database_error)
+    app.register_error_handler(DatabaseError, _database_error)  # a damaged SQLite file
     app.register_error_handler(InterfaceError, _database_error)
     app.register_error_handler(PoolTimeout, _database_error)
     app.register_error_handler(HTTPException, _http_error)

@@ -37,7 +37,7 @@ CASES = [
     ("NewPlayer", "/players", {"name": "De\u007fe"}, False),
     ("NewPlayer", "/players", {"name": "De\u0000e"}, False),
     ("NewPlayer", "/players", {"name": "x" * 41}, False),
-    ("Import", "/import", {**FILE, "matches": []}, False),
+    ("Import", "/import", {**FILE, "matches": []}, True),  # a new group's backup
     ("Import", "/import", {**FILE, "matches": [{"sheet": SHEET, "seats": ["Ann", "Bob"],
                                                 "first_dealer": 1.0, "hands": []}]}, True),
     # a sheet: its game's options only, each within its range; game, options, version

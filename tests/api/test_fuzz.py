@@ -117,7 +117,8 @@ REFUSED: list[tuple[str, int, str, str]] = [
     (MATCHES, 400, r"agree_nine|sheet\.options\.hand_size",
      "nine cards each needs agree_nine, and the deal must fit the deck at this table"),
     (PLAYERS, 400, r"name", TEXT),
-    (PLAYERS, 409, r"name", "a name the group already has (ignoring case): its data"),
+    (PLAYERS, 409, r"name", "a name the group already has (ignoring case), or a look-alike "
+                            "of one: its data"),
     *((operation, 400, pattern, why) for operation in (RECORD, EDIT) for pattern, why in (
         (r"out", f"{SEAT}, and not a seat already out of the match"),
         (r"held(\.\d+)?", f"one entry per seat of the match; {CARDS}; empty only in "
@@ -164,8 +165,13 @@ REFUSED: list[tuple[str, int, str, str]] = [
      "a time as Python's ISO 8601 reader reads it, which no JSON Schema format is"),
     (IMPORT, 400, r"matches\[\d+\]\.rulings\[\d+\]\.(hand_number|request|question|"
                   r"reason|rule)",
-     f"a hand of this match; the request at most 4000 characters as JSON; {TEXT}"),
+     f"the request at most 4000 characters as JSON; {TEXT}"),
     (IMPORT, 400, r"matches\[\d+\]\.uid", "a match once in a file"),
+    (IMPORT, 400, r"players", "a new player's name that looks the same as a player of the "
+                              "group or of the file: their data"),
+    (IMPORT, 400, r"seasons(\[\d+\]\.(name|first_day|last_day))?",
+     f"a season the group has by the same name runs the same days (its data); names once "
+     f"in a file ignoring case; the last day 0 to 3660 days after the first; {TEXT}"),
 ]
 
 

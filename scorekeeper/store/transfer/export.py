@@ -23,6 +23,7 @@ from scorekeeper.core.scoring import Standings
 from scorekeeper.store.boards import EntryView, HandView, MatchRecord, MatchView, match_records
 from scorekeeper.store.models import Group, utcnow
 from scorekeeper.store.reading import match_sheet, match_standings
+from scorekeeper.store.seasons import group_seasons
 from scorekeeper.store.transfer.validation import FORMAT, VERSION
 
 __all__ = ["CSV_COLUMNS", "export_document", "load_matches", "to_csv"]
@@ -71,16 +72,32 @@ def _places(match: MatchView, table: Standings) -> list[int] | None:
     return None if ranked is None else list(ranked)
 
 
-def export_document(group: Group, matches: Iterable[MatchRecord]) -> dict[str, Any]:
+def _players(group: Group, matches: list[MatchRecord], whole: bool) -> list[dict[str, Any]]:
+    """The players a file lists: the whole group's (seated or not, hidden or not), or
+    those seated in the matches of a one-match file."""
+    if whole:
+        listed = [(p.name, p.colour, p.hidden) for p in group.players]
+    else:
+        seated = {seat.player.id: seat.player for m in matches for seat in m.match.seats}
+        listed = [(p.name, p.colour, False) for p in seated.values()]
+    return [{"name": name, "colour": colour, **({"hidden": True} if hidden else {})}
+            for name, colour, hidden in sorted(listed, key=lambda p: p[0].lower())]
+
+
+def export_document(group: Group, matches: Iterable[MatchRecord], *, whole: bool = True
+                    ) -> dict[str, Any]:
     """The JSON export of the given matches of a group (as :func:`load_matches` reads
-    them)."""
+    them). ``whole``: the group's backup, so every player and its seasons go with them
+    (a one-match file carries its seated players only)."""
     matches = list(matches)
-    players = {seat.player.id: seat.player for m in matches for seat in m.match.seats}
+    seasons = [{"name": s.name, "first_day": s.first_day.isoformat(),
+                "last_day": s.last_day.isoformat()}
+               for s in reversed(group_seasons(group))] if whole else []
     return {
         "format": FORMAT, "version": VERSION, "exported_at": _iso(utcnow()),
         "group": {"name": group.name},
-        "players": [{"name": p.name, "colour": p.colour}
-                    for p in sorted(players.values(), key=lambda p: p.name.lower())],
+        "players": _players(group, matches, whole),
+        **({"seasons": seasons} if whole else {}),
         "matches": [_export_match(m) for m in matches],
     }
 

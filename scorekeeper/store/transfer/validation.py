@@ -9,25 +9,28 @@ the seats, every hand replayed through :func:`scoring.standings`, all text throu
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from dataclasses import dataclass, field, replace
+from datetime import UTC, date, datetime
 from typing import Any
 
 from scorekeeper.core.cards import ALL_CARDS, JOKER, Card, CardError, parse_card, parse_cards
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.scoring import HandResult, ScoringError, Standings, standings
 from scorekeeper.core.sheets import OPTIONS, Sheet, SheetError
-from scorekeeper.core.text import COLOUR, clean_text, json_number, name_key
+from scorekeeper.core.text import COLOUR, DuplicateKeyError, clean_text, name_key, read_json
+from scorekeeper.store.models import MAX_ID
 from scorekeeper.store.projection.states import Replayed, replay_of
+from scorekeeper.store.seasons import LONGEST
 
-__all__ = ["FORMAT", "VERSION", "Limits", "Plan", "Problem", "TransferError", "parse_json",
-           "validate"]
+__all__ = ["FORMAT", "VERSION", "GroupNotes", "Limits", "Plan", "Problem", "TransferError",
+           "parse_json", "validate"]
 
 FORMAT, VERSION = "scorekeeper-export", 1
-MAX_NAME, MAX_CARDS_TEXT, MAX_TEXT, MAX_RULE = 40, 400, 4000, 40
+MAX_NAME, MAX_CARDS_TEXT, MAX_TEXT, MAX_RULE, MAX_SEASONS = 40, 400, 4000, 40, 1000
 UID = re.compile(r"^[0-9A-Za-z_-]{1,32}$")
 
 
@@ -89,7 +92,10 @@ def parse_json(raw: bytes | str, limits: Limits = Limits()) -> Any:
     if len(raw) > limits.max_bytes:
         raise TransferError([Problem("", f"the file is larger than {limits.max_bytes} bytes")])
     try:
-        return json.loads(raw, parse_float=json_number)  # 867.0 is the integer 867
+        return read_json(raw)  # 867.0 is the integer 867; a key given twice is refused
+    except DuplicateKeyError as exc:
+        raise TransferError([Problem("", f"the file names the key {exc.key!r} twice in one "
+                                     "object, so which value was meant is unknown")]) from None
     except RecursionError:
         raise TransferError([Problem("", "the file is nested too deeply")]) from None
     except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError, huge integers
@@ -300,12 +306,14 @@ def _moment(value: Any, where: str) -> datetime | None:
     return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def _ruling(data: Any, where: str, hands: int) -> dict[str, Any]:
+def _ruling(data: Any, where: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise _Bad(where, "must be an object")
+    # The hand a ruling was asked in: often the hand in progress (one past the last
+    # recorded), or one deleted since; any hand number is kept as it was saved.
     number, legal = data.get("hand_number"), data.get("legal")
-    if number is not None and not (_is_int(number) and 1 <= number <= max(hands, 1)):
-        raise _Bad(f"{where}.hand_number", f"must be a hand from 1 to {hands} or null")
+    if number is not None and not (_is_int(number) and 1 <= number <= MAX_ID):
+        raise _Bad(f"{where}.hand_number", f"must be a hand number from 1 to {MAX_ID} or null")
     if legal is not None and not isinstance(legal, bool):
         raise _Bad(f"{where}.legal", "must be true, false or null")
     request = data.get("request", {})
@@ -348,7 +356,7 @@ def _match(data: Any, where: str, limits: Limits, read: _Reader) -> Plan:
                 tuple([(result.out, result.hand_size) for result in results]),
                 _moment(data.get("created_at"), f"{where}.created_at"),
                 _moment(data.get("finished_at"), f"{where}.finished_at"),
-                tuple([_ruling(r, f"{where}.rulings[{i}]", len(hands))
+                tuple([_ruling(r, f"{where}.rulings[{i}]")
                        for i, r in enumerate(rulings)]),
                 replay_of(sheet.game, sheet_json, table, texts, outs), uid, texts, sheet_json)
 
@@ -361,9 +369,12 @@ def _envelope(doc: Any, limits: Limits) -> list[Any]:
     if doc.get("version") != VERSION:
         raise _Bad("version", f"export version {doc.get('version')!r} is not supported; "
                    f"this server reads version {VERSION}")
+    for key, kind, words in (("group", dict, "an object"), ("exported_at", str, "text")):
+        if key in doc and not isinstance(doc[key], kind):  # not read, but a file's part
+            raise _Bad(key, f"must be {words}")
     matches = doc.get("matches")
-    if not isinstance(matches, list) or not 1 <= len(matches) <= limits.max_matches:
-        raise _Bad("matches", f"must be a list of 1 to {limits.max_matches} matches")
+    if not isinstance(matches, list) or len(matches) > limits.max_matches:
+        raise _Bad("matches", f"must be a list of at most {limits.max_matches} matches")
     total = sum(len(m["hands"]) for m in matches
                 if isinstance(m, dict) and isinstance(m.get("hands"), list))
     if total > limits.max_total_hands:
@@ -372,21 +383,73 @@ def _envelope(doc: Any, limits: Limits) -> list[Any]:
     return matches
 
 
-def _colours(doc: dict[str, Any], limits: Limits) -> dict[str, str]:
+@dataclass(frozen=True)
+class GroupNotes:
+    """What a file says of the group besides its matches: its players (every one, in
+    order, seated or not), their colours and who is hidden, by :func:`name_key`, and
+    its named seasons (name, first day, last day)."""
+
+    names: tuple[str, ...] = ()
+    colours: dict[str, str] = field(default_factory=dict)
+    hidden: frozenset[str] = frozenset()
+    seasons: tuple[tuple[str, date, date], ...] = ()
+
+
+def _player(data: Any, where: str) -> tuple[str, str | None, bool]:
+    """A listed player: name, colour (or None), hidden."""
+    if not isinstance(data, dict):
+        raise _Bad(where, "must be an object with name and colour")
+    name = _name(data.get("name"), f"{where}.name")
+    colour, hidden = data.get("colour"), data.get("hidden", False)
+    if colour is not None and not (isinstance(colour, str) and COLOUR.match(colour)):
+        raise _Bad(f"{where}.colour", "must be a colour like #1f77b4")
+    if not isinstance(hidden, bool):
+        raise _Bad(f"{where}.hidden", "must be true or false")
+    return name, colour.lower() if colour else None, hidden
+
+
+def _day(value: Any, where: str) -> date:
+    try:
+        return date.fromisoformat(_text(value, where, 10))
+    except ValueError:
+        raise _Bad(where, f"not a date like 2026-12-31: {value!r}") from None
+
+
+def _seasons(data: Any) -> tuple[tuple[str, date, date], ...]:
+    """The file's named seasons, each checked as a page checks one."""
+    if not isinstance(data, list) or len(data) > MAX_SEASONS:
+        raise _Bad("seasons", f"must be a list of at most {MAX_SEASONS} seasons")
+    found, keys = [], set()
+    for i, season in enumerate(data):
+        where = f"seasons[{i}]"
+        if not isinstance(season, dict):
+            raise _Bad(where, "must be an object with name, first_day and last_day")
+        name = _name(season.get("name"), f"{where}.name")
+        first = _day(season.get("first_day"), f"{where}.first_day")
+        last = _day(season.get("last_day"), f"{where}.last_day")
+        if not 0 <= (last - first).days <= LONGEST:
+            raise _Bad(f"{where}.last_day", f"must be 0 to {LONGEST} days after the first day")
+        if name_key(name) in keys:
+            raise _Bad(f"{where}.name", f"a second season called {name!r}")
+        keys.add(name_key(name))
+        found.append((name, first, last))
+    return tuple(found)
+
+
+def _group_notes(doc: dict[str, Any], limits: Limits) -> GroupNotes:
     players = doc.get("players", [])
     if not isinstance(players, list) or len(players) > limits.max_players:
         raise _Bad("players", f"must be a list of at most {limits.max_players} players")
-    colours = {}
-    for i, p in enumerate(players):
-        if not isinstance(p, dict):
-            raise _Bad(f"players[{i}]", "must be an object with name and colour")
-        name = _name(p.get("name"), f"players[{i}].name")
-        colour = p.get("colour")
-        if colour is not None and not (isinstance(colour, str) and COLOUR.match(colour)):
-            raise _Bad(f"players[{i}].colour", "must be a colour like #1f77b4")
+    names, colours, hidden = [], {}, set()
+    for i, data in enumerate(players):
+        name, colour, hides = _player(data, f"players[{i}]")
+        names.append(name)
         if colour:
-            colours[name_key(name)] = colour.lower()
-    return colours
+            colours[name_key(name)] = colour
+        if hides:
+            hidden.add(name_key(name))
+    return GroupNotes(tuple(names), colours, frozenset(hidden),
+                      _seasons(doc.get("seasons", [])))
 
 
 def _where_words(where: str) -> str:
@@ -398,7 +461,7 @@ def _where_words(where: str) -> str:
 
 
 def validate(doc: Any, limits: Limits = Limits(), *, lean: bool = True
-             ) -> tuple[list[Plan], dict[str, str]]:
+             ) -> tuple[list[Plan], GroupNotes]:
     """Check a whole document; raise :class:`TransferError` listing every bad match.
 
     ``lean=False`` reads every sheet, name and card text afresh: slower, and what the
@@ -407,10 +470,10 @@ def validate(doc: Any, limits: Limits = Limits(), *, lean: bool = True
     return _validate(doc, limits, _Reader(lean))
 
 
-def _validate(doc: Any, limits: Limits, read: _Reader) -> tuple[list[Plan], dict[str, str]]:
+def _validate(doc: Any, limits: Limits, read: _Reader) -> tuple[list[Plan], GroupNotes]:
     try:
         matches = _envelope(doc, limits)
-        colours = _colours(doc, limits)
+        notes = _group_notes(doc, limits)
     except _Bad as bad:
         raise TransferError([Problem(bad.where, bad.message)]) from None
     plans, problems = [], []
@@ -427,7 +490,24 @@ def _validate(doc: Any, limits: Limits, read: _Reader) -> tuple[list[Plan], dict
     problems += _twice(plans)
     if problems:
         raise TransferError(problems)
-    return plans, colours
+    return _fingerprinted(plans, matches), notes
+
+
+def _fingerprinted(plans: list[Plan], matches: list[Any]) -> list[Plan]:
+    """Each match without a ``uid`` given one made from its own text in the file (and
+    which copy of that text it is), so a file sent again — a client resending after a
+    dropped connection, when the first try had committed — finds its matches already
+    there instead of doubling them. The same file gives the same ids every time."""
+    copies: dict[str, int] = {}
+    marked = []
+    for plan, data in zip(plans, matches, strict=True):
+        if plan.uid is None:
+            text = json.dumps(data, sort_keys=True, ensure_ascii=False).encode()
+            digest = hashlib.sha256(text).hexdigest()[:26]
+            copies[digest] = copy = copies.get(digest, 0) + 1
+            plan = replace(plan, uid=f"f{digest}-{copy}")
+        marked.append(plan)
+    return marked
 
 
 def _twice(plans: list[Plan]) -> list[Problem]:

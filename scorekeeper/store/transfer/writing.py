@@ -1,7 +1,8 @@
 """Writing an import: validated plans handed to the one writer, all or nothing.
 
 Players are matched by name (case-folded NFC) within the target group and created
-when missing; matches the group holds already (the same stable ``uid``, from an
+when missing (a look-alike of a player there refuses the file), seasons likewise by
+name; matches the group holds already (the same stable ``uid``, from an
 earlier import of the file) are skipped and counted. The rest go to
 :func:`scorekeeper.store.records.add_matches` — the same write path as a match set up
 on a phone, its derived rows written by the projection — in one transaction.
@@ -18,11 +19,21 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.core.text import name_key
+from scorekeeper.store import projection
 from scorekeeper.store.extensions import db
-from scorekeeper.store.models import Group, Match, Player
+from scorekeeper.store.groups import seen_text, told_apart
+from scorekeeper.store.models import Group, Match, Player, Season
 from scorekeeper.store.records import NewMatch, add_matches
+from scorekeeper.store.seasons import group_seasons
 from scorekeeper.store.timeouts import allow_long_statements
-from scorekeeper.store.transfer.validation import Limits, Plan, Problem, TransferError, validate
+from scorekeeper.store.transfer.validation import (
+    GroupNotes,
+    Limits,
+    Plan,
+    Problem,
+    TransferError,
+    validate,
+)
 
 __all__ = ["ImportReport", "import_document", "write_plans"]
 
@@ -55,19 +66,51 @@ class _Keys(dict[str, str]):
         return key
 
 
-def _players(group: Group, plans: list[Plan], colours: dict[str, str], key_of: _Keys
+def _players(group: Group, plans: list[Plan], notes: GroupNotes, key_of: _Keys
              ) -> tuple[dict[str, Player], list[Player]]:
-    """Existing players by :func:`name_key`, plus the ones to create (not yet added)."""
+    """Existing players by :func:`name_key`, plus the ones to create (not yet added):
+    everyone seated in a new match and everyone the file lists, seated or not."""
     found = {name_key(p.name): p for p in db.session.scalars(
         db.select(Player).where(Player.group_id == group.id))}
+    by_length: dict[int, list[str]] = {}  # look-alikes have the same length
+    for player in found.values():
+        by_length.setdefault(len(seen_text(player.name)), []).append(player.name)
     created = []
-    for name in (n for plan in plans for n in plan.names):
+    for name in (*(n for plan in plans for n in plan.names), *notes.names):
         key = key_of[name]
         if key not in found:
+            _check_told_apart(name, by_length.setdefault(len(seen_text(name)), []))
             found[key] = player = Player(group_id=group.id, name=name,
-                                         colour=colours.get(key, "#1f77b4"))
+                                         colour=notes.colours.get(key, "#1f77b4"),
+                                         hidden=key in notes.hidden)
             created.append(player)
     return found, created
+
+
+def _seasons(group: Group, notes: GroupNotes) -> list[Season]:
+    """The file's seasons the group lacks (not yet added); one the group has under the
+    same name is skipped when its days agree, else the file is refused."""
+    here = {name_key(s.name): s for s in group_seasons(group)}
+    new = []
+    for name, first, last in notes.seasons:
+        season = here.get(name_key(name))
+        if season is None:
+            new.append(Season(group_id=group.id, name=name, first_day=first, last_day=last))
+        elif (season.first_day, season.last_day) != (first, last):
+            raise TransferError([Problem("seasons", (
+                f"the group's season {season.name!r} runs {season.first_day} to "
+                f"{season.last_day}, the file's {first} to {last}; rename one of them"))])
+    return new
+
+
+def _check_told_apart(name: str, others: list[str]) -> None:
+    """Refuse the file if a new player's name looks the same as a player's of the
+    group or another new one (the rule of :func:`told_apart`); else count it in."""
+    for other in others:
+        why = told_apart(name, other)
+        if why is not None:
+            raise TransferError([Problem("players", why)])
+    others.append(name)
 
 
 def _new_matches(plans: list[Plan], found: dict[str, Player], key_of: _Keys) -> list[NewMatch]:
@@ -88,12 +131,12 @@ def import_document(group: Group, doc: Any, limits: Limits | None = None) -> Imp
     Everything is checked before the first write; the matches the group already holds
     (the same stable id, from an earlier import of this file) are skipped and counted.
     """
-    plans, colours = validate(doc, limits or Limits())
+    plans, notes = validate(doc, limits or Limits())
     # The decoded file is let go before the write (when the caller holds no other
     # reference, as the API and the CLI do not): its many containers would otherwise
     # be walked by every full collection the write's allocations set off.
     del doc
-    return write_plans(group, plans, colours)
+    return write_plans(group, plans, notes)
 
 
 @contextmanager
@@ -111,7 +154,7 @@ def _out_of_the_collectors_way() -> Iterator[None]:
         gc.unfreeze()
 
 
-def write_plans(group: Group, plans: list[Plan], colours: dict[str, str]) -> ImportReport:
+def write_plans(group: Group, plans: list[Plan], notes: GroupNotes) -> ImportReport:
     """The writing half of :func:`import_document`, for plans :func:`validate` returned:
     one transaction, committed, or rolled back on any error. Separate so that the
     import benchmark can time validation and writing apart."""
@@ -120,10 +163,14 @@ def write_plans(group: Group, plans: list[Plan], colours: dict[str, str]) -> Imp
         here = _already_here(group, plans)
         fresh = [plan for plan in plans if plan.uid not in here]
         key_of = _Keys()
-        found, created = _players(group, fresh, colours, key_of)
-        db.session.add_all(created)
+        found, created = _players(group, fresh, notes, key_of)
+        seasons = _seasons(group, notes)
+        db.session.add_all([*created, *seasons])
         with _out_of_the_collectors_way():
             add_matches(group, _new_matches(fresh, found, key_of))
+        if seasons:  # their ratings, from every match the group now holds
+            db.session.flush()
+            projection.reseason(db.session.connection(), group.id)
         db.session.commit()
     except IntegrityError:
         db.session.rollback()

@@ -100,7 +100,9 @@ def _download(group: Group, matches: list[MatchRecord], fmt: str, stem: str) -> 
     if fmt == "csv":
         body, kind = to_csv(matches), "text/csv; charset=utf-8"
     else:
-        body = json.dumps(export_document(group, matches), ensure_ascii=False, indent=1)
+        whole = stem.startswith("scorekeeper-group")  # a group's backup, not one match
+        body = json.dumps(export_document(group, matches, whole=whole), ensure_ascii=False,
+                          indent=1)
         kind = "application/json"
     return Response(body, content_type=kind, headers={
         "Content-Disposition": f'attachment; filename="{stem}.{fmt}"'})

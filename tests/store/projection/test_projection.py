@@ -113,7 +113,7 @@ def test_any_sequence_of_writes_leaves_nothing_for_verify_to_find(app, seed):
         import_document(group, random_document(rng, 4))
         assert_derived_rows_match_hands(group.id)
         done: dict[str, int] = {}
-        for _ in range(45):
+        for _ in range(60):
             try:
                 action = one_write(group, rng)
             except InputError:  # a hand this game refuses: nothing was stored
