@@ -109,12 +109,8 @@
     const input = handForm.querySelector("input[name=number]");
     if (!input || Number(input.value) === number) return;
     input.value = String(number);
-    const heading = document.querySelector("h1");
-    const renumber = (node) => {
-      if (node && node.nodeType === Node.TEXT_NODE) node.textContent = node.textContent.replace(/\d+/, String(number));
-    };
-    if (heading) renumber(heading.firstChild);
-    handForm.querySelectorAll("button[type=submit]").forEach((b) => { b.textContent = b.textContent.replace(/\d+/, String(number)); });
+    // The heading's and the button's number (data-hand-number, as live.js renumbers them).
+    document.querySelectorAll("[data-hand-number]").forEach((part) => { part.textContent = String(number); });
     document.title = document.title.replace(/\d+/, String(number));
   };
   const fill = (fields) => {

@@ -38,9 +38,8 @@ SHARED_MODULES = {
 # Public class names defined twice with two meanings, left as they are for now: a new
 # twin is not added here but named for what it is.
 SHARED_CLASSES = {
-    "Game": {"core/sheets.py", "core/engine/state.py"},  # a game's rules; a game in play
+    "Game": {"core/games/definition.py", "core/engine/state.py"},  # a game's rules; one in play
     "Line": {"core/chart.py", "store/transfer/export.py"},  # a chart's line; a CSV row's
-    "Record": {"core/engine/undo.py", "store/leaderboard.py"},  # an undo step; a record
 }
 
 

@@ -28,7 +28,7 @@ __all__ = ["ListedVerdict"]
 Made = tuple[Move, tuple[int, ...]]  # a move made, with the seats whose pass it implied
 
 
-class History(Protocol):
+class PlayedGame(Protocol):
     """What the verdict needs of the game: the moves made, and the position rebuilt
     after the first of them."""
 
@@ -45,7 +45,7 @@ class ListedVerdict(Verdict):
 
     __slots__ = ("_game", "_made")
 
-    def __init__(self, game: History) -> None:
+    def __init__(self, game: PlayedGame) -> None:
         self.legal, self.cause, self.implied = True, "play", ()
         self._game = game
         self._made = game.history[-1]
@@ -61,7 +61,7 @@ class ListedVerdict(Verdict):
         return getattr(full, name)
 
 
-def _judge(game: History, made: Made) -> Verdict:
+def _judge(game: PlayedGame, made: Made) -> Verdict:
     """The full verdict on the move ``made`` (that very entry of the game's history, the
     latest looked at first); when it has been taken back since, the position it was
     made in is gone."""
