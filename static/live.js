@@ -127,8 +127,8 @@
         // Most often the other phone recorded this very hand: the first and biggest
         // choice looks at it and drops this form; numbering it as the next hand is
         // the second, and only renumbers the form (sending stays the person's tap).
-        text.textContent = `Hand ${number} was just recorded on another phone, most often the very `
-          + "one this form holds. The first button shows it on the scoreboard and drops what this form holds.";
+        text.textContent = `Hand ${number} was just recorded on another phone, most often the `
+          + "hand on this form. The first button shows it on the scoreboard and drops this form's copy.";
         board.textContent = form.dataset.discardLabel || `See hand ${number}`;
         board.className = "button primary-action";
         board.dataset.discardMine = "";
