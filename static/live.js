@@ -168,8 +168,13 @@
     watch(form.dataset.liveUrl, Number(form.dataset.live) || 3000, (live) => {
       const number = Number(numberInput.value);
       taken = live.next_hand === null || live.next_hand > number ? live : null;
-      if (taken) say();
-      else if (notice.classList.contains("live-taken")) notice.hidden = true;
+      if (taken) {
+        // Brought into view when it first appears (the phone may be scrolled down to
+        // the keys), not again at every poll while it stands.
+        const appearing = notice.hidden || !notice.classList.contains("live-taken");
+        say();
+        if (appearing) notice.scrollIntoView({ block: "nearest" });
+      } else if (notice.classList.contains("live-taken")) notice.hidden = true;
     }, () => {});
   }
 })();

@@ -146,7 +146,11 @@ def test_a_hand_typed_during_a_fault_waits_on_the_phone_and_is_stored_once(
         no_error_page(page)
         if fault == "stopped" and host == INSECURE_HOST and backend == "sqlite":
             shoot(page, "wifi-waiting-form")
-        assert stored(app, match["match"]) == []
+        if not (fault == "offline" and host == SECURE_HOST):
+            # Playwright's offline emulation does not hold a service worker's own requests
+            # every time (microsoft/playwright#2311): there a worker's send may already
+            # reach the server, so only the end below (each hand once, in order) is checked.
+            assert stored(app, match["match"]) == []
     rows = until_stored(page, app, match["match"], [1, 2])
     assert all(key for _, key in rows) and rows[0][1] != rows[1][1]
     expect(page.locator("#board")).to_be_visible(timeout=30000)  # the board, once both are in
