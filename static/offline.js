@@ -335,8 +335,8 @@
   };
   // A hand just joined the queue: send now, or once the pause the server asked for is over.
   const delayNext = (wait) => { notBefore = Math.max(notBefore, Date.now() + wait); };
-  // The server's answer that this key was used before (for the form's fields: the API
-  // fingerprints its own body, so the same hand reads as another request).
+  // The server's answer that this key was used before: the hand is stored (the key was
+  // first sent with the form's fields, so the API's resend counts as another body).
   const sentAlready = async (response) => {
     if (response.status !== 422) return false;
     try {
