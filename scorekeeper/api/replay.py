@@ -1,8 +1,10 @@
 """``POST /api/v1/replay``: replay what the table saw and judge every event.
 
-The request format and its reader live in :mod:`scorekeeper.core.engine.replay` (the
-play checker page calls the same :func:`run`); this module is the route and its part
-of the OpenAPI document.
+The request format and its one reader live in :mod:`scorekeeper.core.engine.replay`:
+the body is read into the engine's :class:`~scorekeeper.core.engine.question.Question`
+(the play checker page builds the same object from its form), answered by
+:func:`~scorekeeper.core.engine.replay.answer` and sent back as its JSON. This module is
+the route and its part of the OpenAPI document.
 """
 
 from __future__ import annotations
@@ -19,7 +21,14 @@ from scorekeeper.api.common import (
     json_object,
     ok_response,
 )
-from scorekeeper.core.engine.replay import ACTIONS, MAX_EVENTS, MAX_NAME, MAX_OWED, run
+from scorekeeper.core.engine.replay import (
+    ACTIONS,
+    MAX_EVENTS,
+    MAX_NAME,
+    MAX_OWED,
+    answer,
+    read_question,
+)
 
 bp = Blueprint("api_replay", __name__)
 
@@ -28,7 +37,7 @@ bp = Blueprint("api_replay", __name__)
 def replay_view():
     """Replay a hand's events and judge each; 400 names the field at fault. The body
     may be up to ``REPLAY_MAX_BYTES`` (see ``scorekeeper/web/security.py``)."""
-    return jsonify(run(json_object()))
+    return jsonify(answer(read_question(json_object())).to_json())
 
 
 # ----------------------------------------------------------------- OpenAPI

@@ -1,12 +1,15 @@
 """The replay request: what the table saw, read into a game and moves, and judged.
 
 A request describes a hand (sheet, seats, hands, upcard, optionally the stock and a
-mid-hand situation) and the events that followed; :func:`run` answers with a verdict
-per event, the first illegal one and the position after the last event. This is the
-one reader of that format: the JSON API (``POST /api/v1/replay``) and the play checker
-page both call :func:`run`, so they always agree. Bad input raises
-:class:`~scorekeeper.core.errors.InputError` whose ``field`` names the request field at
-fault (``hands[1]``, ``events[3].play``, ``situation.melee``...).
+mid-hand situation) and the events that followed. :func:`read_question` is the one
+reader of that format: it makes the engine's :class:`~.question.Question`, which
+:func:`answer` judges, a verdict per event, the first illegal one and the position
+after the last event (an :class:`~.question.Answer`). The JSON API (``POST
+/api/v1/replay``) reads its body so; the play checker page builds the question from
+its form; both are answered by :func:`answer`, so they always agree (:func:`run` does
+both steps on JSON data). Bad input raises :class:`~scorekeeper.core.errors.InputError`
+whose ``field`` names the request field at fault (``hands[1]``, ``events[3].play``,
+``situation.melee``...).
 
 Request::
 
@@ -57,18 +60,21 @@ its hand).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from scorekeeper.core.cards import Card, CardError, DeckError, Suit, parse_card
 from scorekeeper.core.engine import setup as engine_setup
 from scorekeeper.core.engine.moves import IllegalMoveError, Move, SetupError, Verdict
+from scorekeeper.core.engine.question import Answer, Held, Judged, Question, Situation
 from scorekeeper.core.engine.state import Game
 from scorekeeper.core.engine.wording import draws_reason
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.sheets import Sheet, read_sheet
 
-__all__ = ["read_event_moves", "read_events", "read_game", "replay", "run"]
+__all__ = ["answer", "read_event_moves", "read_events", "read_game", "read_question", "replay",
+           "run", "start"]
 
 MAX_EVENTS = 5000  # a 7-player hand with reshuffles runs past 500
 MAX_TEXT = 200  # characters of one card or hand text
@@ -108,9 +114,11 @@ def _suit(value: Any, field: str) -> Suit:
 
 # ----------------------------------------------------------------- the table
 
-def _hands(data: Any, players: int) -> list[Any]:
+def _hands(data: Any, players: int) -> tuple[Held, ...]:
+    """What each seat holds, from the request's ``hands``."""
     if not isinstance(data, list) or len(data) != players:
         raise InputError(f"hands must list one entry per seat ({players})", "hands")
+    held: list[Held] = []
     for seat, entry in enumerate(data):
         field = f"hands[{seat}]"
         if isinstance(entry, str):
@@ -128,19 +136,16 @@ def _hands(data: Any, players: int) -> list[Any]:
             raise InputError(str(exc), field) from None
         if not known and not unknown:
             raise InputError(f"{field} is empty: somebody who went out has ended the hand", field)
-    return data
+        held.append(Held(tuple(known), unknown))
+    return tuple(held)
 
 
-def _check_deck(sheet: Sheet, players: int, hands: list[Any], upcard: str) -> None:
+def _check_deck(sheet: Sheet, players: int, hands: Sequence[Held], upcard: Card) -> None:
     """Hands and upcard against the deck, before the stock is considered."""
-    seen, held = [], 0
-    for seat, entry in enumerate(hands):
-        known, unknown = engine_setup.read_hand(entry, seat)
-        seen += known
-        held += len(known) + unknown
+    seen = [c for hand in hands for c in hand.cards]
+    count = sum(len(hand.cards) + hand.unknown for hand in hands)
     try:
-        engine_setup.check_deck(sheet.game_info.deck(players), [*seen, parse_card(upcard)],
-                                held + 1)
+        engine_setup.check_deck(sheet.game_info.deck(players), [*seen, upcard], count + 1)
     except DeckError as exc:
         raise InputError(str(exc), "hands") from None
 
@@ -184,6 +189,12 @@ def _names(data: Any, players: int) -> list[str] | None:
 
 def read_game(data: Mapping[str, Any]) -> Game:
     """The game a replay request describes, or :class:`InputError` naming the field."""
+    return _start(*_read_setup(data))
+
+
+def _read_setup(data: Mapping[str, Any]) -> tuple[Question, Mapping[str, Any] | None]:
+    """The request's hand without its events, and its situation as sent (type checked:
+    the engine reads it with the seats when the game starts)."""
     for key in data:
         if key not in REQUEST_KEYS:
             raise InputError(f"unknown field {key!r}", str(key)[:60])
@@ -197,7 +208,7 @@ def read_game(data: Mapping[str, Any]) -> Game:
         raise InputError(problem, "players")
     dealer = _int(data.get("dealer", 0), "dealer", 0, players - 1, "a seat")
     hands = _hands(data.get("hands"), players)
-    upcard = str(_card(data.get("upcard"), "upcard"))
+    upcard = _card(data.get("upcard"), "upcard")
     _check_deck(sheet, players, hands, upcard)
     stock = _cards_or_count(data.get("stock"), "stock", "the cards, top first")
     pile = _cards_or_count(data.get("pile"), "pile", "the cards under the upcard, "
@@ -207,14 +218,51 @@ def read_game(data: Mapping[str, Any]) -> Game:
         raise InputError("counts must list each seat's count", "counts")
     situation = _situation(data.get("situation"))
     names = _names(data.get("names"), players)
+    return Question(sheet, players, hands, upcard, dealer, names=_kept(names), stock=_kept(stock),
+                    pile=_kept(pile), counts=_kept(counts)), situation
+
+
+def _kept(value: Any) -> Any:
+    """A request's list as a tuple (a question does not change)."""
+    return tuple(value) if isinstance(value, list) else value
+
+
+def _start(question: Question, situation: Mapping[str, Any] | None) -> Game:
+    """The game the question's hand starts (from ``situation``, as the request says
+    it); the position's own checks are the engine's, refusals name the field."""
+    hands = [{"cards": list(h.cards), "unknown": h.unknown} for h in question.hands]
     try:
-        return Game.start(sheet, players, dealer, hands, upcard, stock, situation, counts,
-                          names=names, pile=pile)
+        return Game.start(question.sheet, question.players, question.dealer, hands,
+                          question.upcard, question.stock, situation, question.counts,
+                          names=question.names, pile=question.pile)
     except DeckError as exc:
-        raise InputError(str(exc), "pile" if pile is not None else "stock") from None
+        raise InputError(str(exc), "pile" if question.pile is not None else "stock") from None
     except CardError as exc:  # card text in the stock, the pile or the situation
-        at = "stock" if stock is not None else "pile" if pile is not None else "situation"
+        at = ("stock" if question.stock is not None else "pile" if question.pile is not None
+              else "situation")
         raise InputError(str(exc), at) from None
+
+
+def start(question: Question) -> Game:
+    """The game a question starts from, or :class:`InputError` naming the request
+    field at fault (a question built in code is checked as a request is)."""
+    _check_deck(question.sheet, question.players, question.hands, question.upcard)
+    situation = None if question.situation is None else question.situation.to_json()
+    return _start(question, situation)
+
+
+def read_question(data: Mapping[str, Any]) -> Question:
+    """A whole replay request as a :class:`Question`: the one reader of the format.
+    :class:`InputError` names the field at fault; the position is checked (by starting
+    its game) before the events are read, as the engine would."""
+    question, situation = _read_setup(data)
+    _start(question, situation)
+    events = read_event_moves(data.get("events"), question.players)
+    want = data.get("include_legal_moves", False)
+    if not isinstance(want, bool):
+        raise InputError("include_legal_moves must be true or false", "include_legal_moves")
+    return replace(question, situation=None if situation is None else Situation.of(situation),
+                   events=tuple(tuple(moves) for moves in events), include_legal_moves=want)
 
 
 def _cards_or_count(value: Any, field: str, cards: str) -> Any:
@@ -341,58 +389,51 @@ def _judge(game: Game, moves: list[Move]) -> tuple[Verdict, list[int], bool]:
     return shown, implied, True
 
 
-def replay(game: Game, events: list[list[Move]], want_moves: bool = False) -> dict[str, Any]:
+def replay(game: Game, events: Sequence[Sequence[Move]], want_moves: bool = False) -> Answer:
     """Apply each event's moves in order, judging each event; stop at the first
     illegal one.
 
     A move the engine cannot rule on (``legal`` None: it depends on cards nobody saw)
     is applied as if allowed, since the table saw it happen. A step whose event came
-    after a pass the table left unsaid lists it in ``implied`` ("pass by seat 1") and
-    its seat in ``implied_seats``; a step after which the engine took the pass of a
-    seat with nothing else left (the turn moved on) lists it in ``moved_on`` and
-    ``moved_on_seats``.
+    after a pass the table left unsaid lists that seat in ``implied``; a step after
+    which the engine took the pass of a seat with nothing else left (the turn moved
+    on) lists it in ``moved_on``.
     """
-    steps: list[dict[str, Any]] = []
+    steps: list[Judged] = []
     first_illegal = None
+    names = tuple(game.seat_name(seat) for seat in range(game.players))
     for i, moves in enumerate(events):
         before = legal_moves_json(game) if want_moves else None
         taken = game.passes_taken
-        verdict, implied, ok = _judge(game, moves)
+        verdict, implied, ok = _judge(game, list(moves))
         if not ok:
             first_illegal = i
-        step = verdict.to_dict()
-        step["rule_url"] = rule_url(game.variant.game, verdict.rule)
-        if implied:
-            step["implied"] = [f"pass by {game.seat_name(seat)}" for seat in implied]
-            step["implied_seats"] = implied
         now = game.passes_taken
-        if now and now is not taken and len(now) >= len(taken):
-            step["moved_on"] = [f"pass by {game.seat_name(seat)}" for seat in game.forced]
-            step["moved_on_seats"] = list(game.forced)
-        if before is not None:
-            step["legal_moves"] = before
-        steps.append(step)
+        moved_on = tuple(game.forced) if now and now is not taken and len(now) >= len(
+            taken) else ()
+        steps.append(Judged(verdict, rule_url(game.variant.game, verdict.rule),
+                            tuple(implied), moved_on, names, before))
         if first_illegal is not None:
             break
     state = state_json(game)
     if want_moves:
         state["legal_moves"] = legal_moves_json(game)
-    return {"ok": first_illegal is None, "first_illegal": first_illegal,
-            "uncertain": [i for i, s in enumerate(steps) if s["legal"] is None],
-            "steps": steps, "state": state}
+    return Answer(tuple(steps), first_illegal, state)
+
+
+def answer(question: Question) -> Answer:
+    """Judge the question's events from its hand; :class:`InputError` names the
+    request field at fault."""
+    return replay(start(question), question.events, question.include_legal_moves)
 
 
 def run(data: Mapping[str, Any]) -> dict[str, Any]:
-    """Read a whole replay request and answer it; :class:`InputError` names the field.
+    """Read a whole replay request and answer it as JSON data; :class:`InputError`
+    names the field.
 
     >>> run({"sheet": {"game": "crazy-eights"}, "players": 2, "hands": [["8S", "KH"], 3],
     ...      "upcard": "KD", "events": [{"player": 1, "play": "QD"},
     ...                                 {"player": 0, "play": "8S", "suit": "H"}]})["ok"]
     True
     """
-    game = read_game(data)
-    moves = read_event_moves(data.get("events"), game.players)
-    want = data.get("include_legal_moves", False)
-    if not isinstance(want, bool):
-        raise InputError("include_legal_moves must be true or false", "include_legal_moves")
-    return replay(game, moves, want)
+    return answer(read_question(data)).to_json()

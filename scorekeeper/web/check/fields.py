@@ -3,8 +3,9 @@
 A field keeps the text as sent (so the page shows what was typed, and shared links
 read back unchanged) and puts the core's reading in ``value``: a card by
 :func:`~scorekeeper.core.cards.parse_card`, a suit by :meth:`Suit.parse`, a count or
-a seat as a bounded whole number, a seat's hand by :func:`parse_cards`. The core's
-error becomes the field's error. Checks that need several fields (a seat past the
+a seat as a bounded whole number, a seat's hand by :func:`parse_cards` (as the engine's
+:class:`~scorekeeper.core.engine.question.Held`). The core's error becomes the field's
+error. Checks that need several fields (a seat past the
 table size, the deal against a described situation) are :mod:`.build`'s.
 """
 
@@ -15,7 +16,8 @@ from typing import Any
 from wtforms import StringField
 from wtforms.validators import StopValidation
 
-from scorekeeper.core.cards import CardError, Suit, parse_card, parse_cards
+from scorekeeper.core.cards import Card, CardError, Suit, parse_card, parse_cards
+from scorekeeper.core.engine.question import Held
 from scorekeeper.core.sheets import Option
 
 HAND_MOST = 30  # the most cards a count may say a seat holds or drew
@@ -46,17 +48,17 @@ class CheckField(StringField):
 
 
 class CardField(CheckField):
-    """One card (``4h``, ``jk``) as the core writes it (``4H``)."""
+    """One card (``4h``, ``jk``), the core's :class:`Card`."""
 
-    def read(self, text: str, form: Any) -> str:
-        return str(parse_card(text[:40]))
+    def read(self, text: str, form: Any) -> Card:
+        return parse_card(text[:40])
 
 
 class SuitField(CheckField):
-    """A suit (``D``, ``diamonds``) as its letter."""
+    """A suit (``D``, ``diamonds``), the core's :class:`Suit`."""
 
-    def read(self, text: str, form: Any) -> str:
-        return Suit.parse(text[:20]).value
+    def read(self, text: str, form: Any) -> Suit:
+        return Suit.parse(text[:20])
 
 
 class NumberField(CheckField):
@@ -82,18 +84,18 @@ class NumberField(CheckField):
 
 class HoldField(CheckField):
     """One seat's own hand: cards (``8s kh``), a count (``6``), or both (``8s kh +3``);
-    its value is the replay request's ``hands`` entry."""
+    its value is what the seat holds (:class:`Held`)."""
 
-    def read(self, text: str, form: Any) -> Any:
+    def read(self, text: str, form: Any) -> Held:
         words = text.replace(",", " ").split()
         counts = [w for w in words if w.lstrip("+").isdigit()]  # a card always has a suit
         if len(counts) > 1 or (counts and int(counts[0].lstrip("+")) > HAND_MOST):
             raise StopValidation("Write the cards (8s kh), a count (6), or both (8s kh +3).")
-        cards = [str(c) for c in parse_cards(" ".join(w for w in words if w not in counts)[:400])]
+        cards = tuple(parse_cards(" ".join(w for w in words if w not in counts)[:400]))
         unknown = int(counts[0].lstrip("+")) if counts else 0
         if not cards and not unknown:
             raise StopValidation("A seat still in the hand holds at least one card.")
-        return {"cards": cards, "unknown": unknown} if cards and unknown else (cards or unknown)
+        return Held(cards, unknown)
 
 
 class SeatField(CheckField):

@@ -1,4 +1,4 @@
-"""The play checker's form (Flask-WTF): query parameters become a replay request.
+"""The play checker's form (Flask-WTF): query parameters become the engine's question.
 
 A GET form (no CSRF token: every ruling is a shareable link, and the parameter names
 are part of those links). Each field's validator is the core (:mod:`.fields`): cards
@@ -9,6 +9,8 @@ checks. What needs several fields (:func:`.build.ask`), and the replay itself, i
 :mod:`.build`'s and the core's; their :class:`InputError` is put back on the field it
 names, so every error renders from ``field.errors``. This module imports nothing of
 the room's but the field kinds: :mod:`.build` reads the form, never the other way.
+The engine names a field at fault in the request's terms (``hands[1]``); :func:`form_field`
+is the one mapping from those to the form's inputs.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 from flask_wtf import FlaskForm
 from wtforms import Field, StringField, TextAreaField
 
+from scorekeeper.core.engine.question import Question
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.games import DEFAULT_GAME
 from scorekeeper.core.sheets import GAMES, Sheet, SheetError, options_for
@@ -40,20 +43,20 @@ OWED_CHOICES = (0, 2, 4, 6, 8)
 MOST_SEATS = max(g.max_players for g in GAMES.values())
 PLAYERS_USUAL = 4
 
-__all__ = ["OWED_CHOICES", "CheckForm", "Question", "check_form", "form_field"]
+__all__ = ["OWED_CHOICES", "Asked", "CheckForm", "check_form", "form_field"]
 
 
-@dataclass
-class Question:
-    """What the form asks: the replay request, the question in words, the mode."""
+@dataclass(frozen=True)
+class Asked:
+    """What the form asks: the engine's question, the question in words, the mode
+    (``sequence``: event lines, else one disputed play by ``who``, a seat from 0)."""
 
-    sheet: Sheet
-    request: dict[str, Any]
+    question: Question
     words: str
     sequence: bool
-    lines: list[str] = field(default_factory=list)
-    held_seats: set[int] = field(default_factory=set)  # seats (from 0) with own hands
-    who: int = 0  # the seat (from 0) whose play is in dispute (single-play questions)
+    lines: tuple[str, ...] = ()
+    held_seats: frozenset[int] = field(default_factory=frozenset)  # seats with own hands
+    who: int = 0
 
 
 def _game(key: str | None) -> str:
@@ -65,7 +68,7 @@ def _game(key: str | None) -> str:
 
 class CheckForm(FlaskForm):
     """The fields every checker has; :func:`check_form` adds the seats' hands and the
-    game's options. ``sheet`` and ``question`` are what the form asks once read."""
+    game's options. ``sheet`` and ``asked`` are what the form asks once read."""
 
     class Meta:
         csrf = False  # a GET form: nothing changes, and links must stay shareable
@@ -94,7 +97,7 @@ class CheckForm(FlaskForm):
     names: list[str] | None = None
     sent: Any = None  # the query parameters as sent
     sheet: Sheet
-    question: Question | None = None
+    asked: Asked | None = None
 
     @property
     def seat_count(self) -> int:
@@ -148,9 +151,9 @@ class CheckForm(FlaskForm):
 
     def refuse(self, exc: InputError) -> None:
         """Put the replay's error on the form field its request field comes from."""
-        question = self.question
-        name = form_field(exc.field, question.sequence if question else False,
-                          question.held_seats if question else set())
+        asked = self.asked
+        name = form_field(exc.field, asked.sequence if asked else False,
+                          asked.held_seats if asked else frozenset())
         self.put(name, exc.message)
 
     def put(self, name: str, message: str) -> None:
@@ -188,8 +191,8 @@ _FIELD_MAP = (("upcard", "up"), ("situation.turn", "turn"), ("situation.active_s
               ("events", "events"), ("hands", "card"), ("stock", "held"))
 
 
-def form_field(api_field: str | None, sequence: bool, held_seats: set[int] | None = None
-               ) -> str:
+def form_field(api_field: str | None, sequence: bool,
+               held_seats: frozenset[int] | set[int] = frozenset()) -> str:
     """The form field for a replay request field (``sheet.options.x`` → ``opt-x``,
     ``hands[1]`` → ``hold-2`` when that seat's hand was given)."""
     api_field = api_field or "up"
@@ -198,7 +201,7 @@ def form_field(api_field: str | None, sequence: bool, held_seats: set[int] | Non
     if api_field.startswith("events[") and not sequence:
         return "card"
     seat = _seat_of(api_field)
-    if seat is not None and seat in (held_seats or set()):
+    if seat is not None and seat in held_seats:
         return f"hold-{seat + 1}"
     for prefix, name in _FIELD_MAP:
         if api_field.startswith(prefix):

@@ -1,4 +1,4 @@
-"""Event lines of the play checker's advanced part, as replay events.
+"""Event lines of the play checker's advanced part, as the engine's moves.
 
 Seats are counted from 1 (or named, inside a match)::
 
@@ -12,15 +12,13 @@ which line and why.
 
 from __future__ import annotations
 
-from typing import Any
-
-from scorekeeper.core.cards import CardError, Suit, parse_card
+from scorekeeper.core.cards import Card, CardError, Suit, parse_card
+from scorekeeper.core.engine.moves import Move
 from scorekeeper.core.errors import InputError
 
 MAX_EVENTS = 60
 _VERBS = {"play": "play", "plays": "play", "draw": "draw", "draws": "draw", "pass": "pass",
           "passes": "pass", "call": "call", "calls": "call", "name": "name", "names": "name"}
-
 
 
 def _split(text: str) -> tuple[str, str, list[str]] | None:
@@ -40,14 +38,15 @@ def _seat(who: str, players: int, names: list[str] | None) -> int | None:
     return lowered.index(who.lower()) if who.lower() in lowered else None
 
 
-def read_lines(lines: list[str], players: int, names: list[str] | None) -> list[dict]:
-    """Event lines (``2 plays 8C names D``) as replay events; seats counted from 1."""
+def read_lines(lines: tuple[str, ...], players: int, names: list[str] | None
+               ) -> tuple[tuple[Move, ...], ...]:
+    """Event lines (``2 plays 8C names D``), each as its moves; seats counted from 1."""
     if len(lines) > MAX_EVENTS:
         raise InputError(f"At most {MAX_EVENTS} lines.", "events")
-    return [_line(text[:200], n, players, names) for n, text in enumerate(lines, 1)]
+    return tuple(_line(text[:200], n, players, names) for n, text in enumerate(lines, 1))
 
 
-def _line(text: str, n: int, players: int, names: list[str] | None) -> dict[str, Any]:
+def _line(text: str, n: int, players: int, names: list[str] | None) -> tuple[Move, ...]:
     found = _split(text)
     seat = _seat(found[0], players, names) if found else None
     if found is None or seat is None:
@@ -61,44 +60,48 @@ def _line(text: str, n: int, players: int, names: list[str] | None) -> dict[str,
         raise InputError(f"Line {n} ({text!r}): {exc}", "events") from None
 
 
-def _drawn(words: list[str]) -> Any:
+def _drawn(seat: int, words: list[str]) -> tuple[Move, ...]:
     """``draws``, ``draws 7C``, ``draws 7C KD`` or ``draws 3`` (three unseen cards)."""
     if words and words[-1].lower() in ("card", "cards"):
         words = words[:-1]
-    if not words:
-        return None
     if len(words) == 1 and words[0].isdigit():
         if not 1 <= int(words[0]) <= 30:
             raise ValueError("draw from 1 to 30 cards in one line")
-        return int(words[0])
-    cards = [str(parse_card(w)) for w in words]
-    return cards[0] if len(cards) == 1 else cards
+        return (Move.draw(seat),) * int(words[0])
+    return tuple(Move.draw(seat, parse_card(w)) for w in words) or (Move.draw(seat),)
 
 
-def _event(verb: str, seat: int, words: list[str]) -> dict[str, Any]:
-    event: dict[str, Any] = {"player": seat}
+def _event(verb: str, seat: int, words: list[str]) -> tuple[Move, ...]:
     if verb in ("pass", "call"):
         if words:
             raise ValueError(f"nothing follows '{verb}'")
-        return event | {verb: True}
+        return (Move.pass_(seat) if verb == "pass" else Move.call(seat),)
     if verb == "draw":
-        return event | {"draw": _drawn(words)}
-    if verb == "play":
-        event["play"] = str(parse_card(words.pop(0)))
-    else:
-        event["name"] = True
-        if words and words[0].lower() not in ("as", "names", "name"):
-            first = words.pop(0)
-            try:
-                event["suit"] = Suit.parse(first).value
-            except CardError:
-                event["as"] = str(parse_card(first))
+        return _drawn(seat, words)
+    card = parse_card(words.pop(0)) if verb == "play" else None
+    suit, as_card = _named(words, card is None)
+    if card is None:
+        return (Move.name(seat, suit, as_card),)
+    return (Move.play(seat, card, suit, as_card),)
+
+
+def _named(words: list[str], naming: bool) -> tuple[Suit | None, Card | None]:
+    """What a play or a naming says after its card: the suit (``names D``, or first
+    for a ``naming``: ``1 names D``) and the card a joker stands for (``as 5H``)."""
+    suit: Suit | None = None
+    as_card: Card | None = None
+    if naming and words and words[0].lower() not in ("as", "names", "name"):
+        first = words.pop(0)
+        try:
+            suit = Suit.parse(first)
+        except CardError:
+            as_card = parse_card(first)
     while words:
         key, value = words.pop(0).lower(), words.pop(0)
         if key == "as":
-            event["as"] = str(parse_card(value))
+            as_card = parse_card(value)
         elif key in ("names", "name", "naming"):
-            event["suit"] = Suit.parse(value).value
+            suit = Suit.parse(value)
         else:
             raise ValueError(f"write 'names <suit>' or 'as <card>', not {key!r}")
-    return event
+    return suit, as_card

@@ -1,25 +1,28 @@
 """What the table left unsaid but a ruling may turn on: a melee, the player's last card.
 
 A table describing a dispute easily leaves out two facts that can reverse the answer:
-whether a melee is on (Last One: an upcard from 4 up may be the last card of a run,
-and then anyone but its aggressor may answer out of turn), and whether the card played
-is the player's last (going out changes what a play needs). When the form leaves one
-unsaid, :func:`ways` gives the question the other way too; the page asks the core
-both and, where the answers differ, shows each with the words that decide it, and
-one tap to say which holds.
+whether a melee is on (Last One: the upcard may be the card that starts one, or the
+last card of a run, and then anyone but its aggressor may answer out of turn), and
+whether the card played is the player's last (going out changes what a play needs).
+When the form leaves one unsaid, :func:`ways` gives the question the other way too;
+the page asks the core both and, where the answers differ, shows each with the words
+that decide it, and one tap to say which holds.
+
+Which rank starts a melee is the game's (its effects); which card goes on from
+another is the engine's (:func:`~scorekeeper.core.engine.facts.next_in_run`).
 """
 
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
 
-from scorekeeper.core.cards import Card, Rank, parse_card
+from scorekeeper.core.cards import Card, Rank
 from scorekeeper.core.engine.facts import next_in_run
+from scorekeeper.core.engine.question import Held, Question
+from scorekeeper.core.engine.wording import article
 from scorekeeper.core.sheets import Sheet
 from scorekeeper.web.check.build import melee_between
-from scorekeeper.web.check.forms import CheckForm, Question
+from scorekeeper.web.check.forms import Asked, CheckForm
 
 __all__ = ["Way", "ways"]
 
@@ -27,7 +30,7 @@ __all__ = ["Way", "ways"]
 @dataclass(frozen=True)
 class Way:
     """One unsaid fact: ``words`` describe it holding ("the 4♥ was just played …");
-    ``request`` is the question with it holding (the question as asked is the other
+    ``question`` is the question with it holding (the question as asked is the other
     way). ``field`` and ``values`` say it in the form, ``says`` on the page's buttons:
     (holds, does not)."""
 
@@ -35,55 +38,77 @@ class Way:
     values: tuple[str, str]
     says: tuple[str, str]
     words: str
-    request: dict[str, Any]
+    question: Question
 
 
-def ways(form: CheckForm, question: Question) -> list[Way]:
+def ways(form: CheckForm, asked: Asked) -> list[Way]:
     """The unsaid facts that could change the answer to a one-play question."""
-    if question.sequence:
+    if asked.sequence:
         return []
-    found = [_melee(form, question), _last_card(form, question)]
+    found = [_melee(form, asked), _last_card(form, asked)]
     return [way for way in found if way is not None]
 
 
-def _melee(form: CheckForm, question: Question) -> Way | None:
-    """Last One, a plain turn, an upcard 4 (or higher, with the card played going on
-    from it): a melee may be on."""
-    request, situation = question.request, question.request["situation"]
-    if not question.sheet.game_info.has_melee or form.melee_said() is not None or situation is None:
+def _melee(form: CheckForm, asked: Asked) -> Way | None:
+    """A game with a melee, a plain turn, an upcard that starts one (or is a later
+    card of a run, with the card played going on from it): a melee may be on."""
+    question = asked.question
+    situation, sheet = question.situation, question.sheet
+    if form.melee_said() is not None or situation is None or question.players < 2:
         return None
-    if situation.get("pending_draw") or situation.get("drawn") or request["players"] < 2:
+    if situation.pending_draw or situation.drawn:
         return None
-    up, card = parse_card(request["upcard"]), parse_card(request["events"][0]["play"])
-    if up.rank is None or up.rank < Rank.FOUR:
+    up, card = question.upcard, question.events[0][0].card
+    starts = _starting(sheet)
+    if up.rank is None or card is None or up.rank not in _in_runs(starts, sheet):
         return None
-    # A 4 just played starts a melee; a higher upcard is one only as the last card of a
-    # run, which matters when the card played could go on with it.
-    if up.rank > Rank.FOUR and not _goes_on(up, card, question.sheet):
+    # A starting card just played starts a melee; a later card of a run is one only as
+    # the last card of the run, which matters when the card played could go on with it.
+    if up.rank not in starts and not _goes_on(up, card, sheet):
         return None
-    other = copy.deepcopy(request)
-    other["situation"]["melee"] = melee_between(question.who, request["players"])
-    name = request["names"][question.who]
-    words = (f"the {up.pretty} was just played into a melee (a 4 starts one, the next card "
-             f"up of the suit goes on) by someone other than {name}, and nobody has drawn "
-             "since")
-    return Way("melee", ("1", "no"), ("A melee is on", "No melee"), words, other)
+    melee = replace(situation, melee=melee_between(asked.who, question.players))
+    name = (question.names or ())[asked.who]
+    start = " or ".join(article(rank.label) for rank in sorted(starts))
+    words = (f"the {up.pretty} was just played into a melee ({start} starts one, the next "
+             f"card up of the suit goes on) by someone other than {name}, and nobody has "
+             "drawn since")
+    return Way("melee", ("1", "no"), ("A melee is on", "No melee"), words,
+               replace(question, situation=melee))
 
 
-def _last_card(form: CheckForm, question: Question) -> Way | None:
+def _last_card(form: CheckForm, asked: Asked) -> Way | None:
     """The played card may be the player's last, unless the form says how many they
     hold (their own hand, one for everyone, or a card drawn this turn)."""
-    request, who = question.request, question.who
-    if form.last.value is not None or who in question.held_seats:
+    question, who = asked.question, asked.who
+    if form.last.value is not None or who in asked.held_seats:
         return None
-    if form.held.value == 1 or form.drawn.value:
+    card = question.events[0][0].card
+    if form.held.value == 1 or form.drawn.value or card is None:
         return None
-    other = copy.deepcopy(request)
-    card = request["events"][0]["play"]
-    other["hands"][who] = [card]
-    name = request["names"][who]
+    hands = list(question.hands)
+    hands[who] = Held((card,))
+    name = (question.names or ())[who]
     return Way("last", ("yes", "no"), ("It is the last card", "Not the last card"),
-               f"the {parse_card(card).pretty} is {name}'s last card", other)
+               f"the {card.pretty} is {name}'s last card", replace(question, hands=tuple(hands)))
+
+
+def _starting(sheet: Sheet) -> frozenset[Rank]:
+    """The ranks that start a melee under this sheet (none in a game without one)."""
+    effects = sheet.game_info.effects_under(sheet.options)
+    return frozenset(rank for rank, effect in effects.items() if effect == "melee")
+
+
+def _in_runs(starts: frozenset[Rank], sheet: Sheet) -> set[Rank]:
+    """The ranks a melee's run can stand on: a starting rank, then each next rank up
+    (around past the K where the run wraps)."""
+    found: set[Rank] = set()
+    wrap = _wraps(sheet)
+    for rank in starts:
+        step: Rank | None = rank
+        while step is not None and step not in found:
+            found.add(step)
+            step = step.next_up(wrap)
+    return found
 
 
 def _goes_on(up: Card, card: Card, sheet: Sheet) -> bool:
@@ -91,5 +116,10 @@ def _goes_on(up: Card, card: Card, sheet: Sheet) -> bool:
     ending in ``up``: same suit, one rank higher (K → A where the run wraps)."""
     if card.is_joker:
         return True
-    assert up.rank is not None
-    return card is next_in_run(up, bool(sheet["melee_wrap"]))
+    return card is next_in_run(up, _wraps(sheet))
+
+
+def _wraps(sheet: Sheet) -> bool:
+    """Whether a melee's run goes on past the K, to the A (off where the game has no
+    such option)."""
+    return bool(sheet.options.get("melee_wrap", False))
