@@ -17,7 +17,7 @@ back gives the same question).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from scorekeeper.core.cards import Card, Suit, parse_card
@@ -122,6 +122,10 @@ class Question:
     pile: Any = None
     counts: tuple[Any, ...] | None = None
     include_legal_moves: bool = False
+
+    def holding(self, seat: int, held: Held) -> Question:
+        """The same question with ``seat`` holding ``held``."""
+        return replace(self, hands=(*self.hands[:seat], held, *self.hands[seat + 1:]))
 
     def to_json(self) -> dict[str, Any]:
         """The question in the request format (:mod:`.replay`)."""

@@ -141,10 +141,10 @@ def _single(form: CheckForm, question: Question, words: list[str],
         raise InputError("Say which card was played.", "card")
     who = (form.who.value or turn + 1) - 1
     named, as_card = form.csuit.value, form.cas.value
-    question = _holding(question, who, question.hands[who].with_card(card))
+    question = question.holding(who, question.hands[who].with_card(card))
     question = _drew(form, question, words, who, turn)
     if form.last.value == "yes":
-        question = _holding(question, who, Held((card,)))
+        question = question.holding(who, Held((card,)))
         words.append(f"it is {seats[who]}'s last card")
     question = replace(question, events=((Move.play(who, card, named, as_card),),))
     play = card.pretty + (f" as {as_card.pretty}" if as_card else "")
@@ -153,13 +153,6 @@ def _single(form: CheckForm, question: Question, words: list[str],
     whom = seats[who] + ("" if melee else " (on turn)" if who == turn else " (out of turn)")
     return Asked(question, "; ".join(words) + f". May {whom} play {play}?", False,
                  held_seats=own_seats, who=who)
-
-
-def _holding(question: Question, seat: int, held: Held) -> Question:
-    """The question with ``seat`` holding ``held``."""
-    hands = list(question.hands)
-    hands[seat] = held
-    return replace(question, hands=tuple(hands))
 
 
 def _drew(form: CheckForm, question: Question, words: list[str], who: int,
@@ -179,7 +172,7 @@ def _drew(form: CheckForm, question: Question, words: list[str], who: int,
         raise InputError(f"Only the player on turn ({seats[turn]}) can have drawn this turn.",
                          "drew")
     if drawn:
-        question = _holding(question, who, question.hands[who].with_card(drawn))
+        question = question.holding(who, question.hands[who].with_card(drawn))
     seen = f" ({drawn.pretty})" if drawn else ""
     words.append(f"{seats[who]} drew {drew} card{'s' if drew > 1 else ''}{seen} this turn")
     return replace(question, situation=replace(situation, drawn=drew))

@@ -85,11 +85,9 @@ def _last_card(form: CheckForm, asked: Asked) -> Way | None:
     card = question.events[0][0].card
     if form.held.value == 1 or form.drawn.value or card is None:
         return None
-    hands = list(question.hands)
-    hands[who] = Held((card,))
     name = (question.names or ())[who]
     return Way("last", ("yes", "no"), ("It is the last card", "Not the last card"),
-               f"the {card.pretty} is {name}'s last card", replace(question, hands=tuple(hands)))
+               f"the {card.pretty} is {name}'s last card", question.holding(who, Held((card,))))
 
 
 def _starting(sheet: Sheet) -> frozenset[Rank]:
