@@ -2,9 +2,10 @@
 
 The request format and its one reader live in :mod:`scorekeeper.core.engine.replay`:
 the body is read into the engine's :class:`~scorekeeper.core.engine.question.Question`
-(the play checker page builds the same object from its form), answered by
-:func:`~scorekeeper.core.engine.replay.answer` and sent back as its JSON. This module is
-the route and its part of the OpenAPI document.
+(the play checker page builds the same object from its form), judged, and the
+:class:`~scorekeeper.core.engine.question.Answer` sent back as its JSON, all by
+:func:`~scorekeeper.core.engine.replay.run`. This module is the route and its part of
+the OpenAPI document.
 """
 
 from __future__ import annotations
@@ -21,14 +22,7 @@ from scorekeeper.api.common import (
     json_object,
     ok_response,
 )
-from scorekeeper.core.engine.replay import (
-    ACTIONS,
-    MAX_EVENTS,
-    MAX_NAME,
-    MAX_OWED,
-    answer,
-    read_question,
-)
+from scorekeeper.core.engine.replay import ACTIONS, MAX_EVENTS, MAX_NAME, MAX_OWED, run
 
 bp = Blueprint("api_replay", __name__)
 
@@ -37,7 +31,7 @@ bp = Blueprint("api_replay", __name__)
 def replay_view():
     """Replay a hand's events and judge each; 400 names the field at fault. The body
     may be up to ``REPLAY_MAX_BYTES`` (see ``scorekeeper/web/security.py``)."""
-    return jsonify(answer(read_question(json_object())).to_json())
+    return jsonify(run(json_object()))
 
 
 # ----------------------------------------------------------------- OpenAPI

@@ -6,10 +6,10 @@ reader of that format: it makes the engine's :class:`~.question.Question`, which
 :func:`answer` judges, a verdict per event, the first illegal one and the position
 after the last event (an :class:`~.question.Answer`). The JSON API (``POST
 /api/v1/replay``) reads its body so; the play checker page builds the question from
-its form; both are answered by :func:`answer`, so they always agree (:func:`run` does
-both steps on JSON data). Bad input raises :class:`~scorekeeper.core.errors.InputError`
-whose ``field`` names the request field at fault (``hands[1]``, ``events[3].play``,
-``situation.melee``...).
+its form; both are judged by :func:`replay`, so they always agree (:func:`run` reads
+and answers JSON data, for the API). Bad input raises
+:class:`~scorekeeper.core.errors.InputError` whose ``field`` names the request field at
+fault (``hands[1]``, ``events[3].play``, ``situation.melee``...).
 
 Request::
 
@@ -253,16 +253,23 @@ def start(question: Question) -> Game:
 
 def read_question(data: Mapping[str, Any]) -> Question:
     """A whole replay request as a :class:`Question`: the one reader of the format.
-    :class:`InputError` names the field at fault; the position is checked (by starting
-    its game) before the events are read, as the engine would."""
+    :class:`InputError` names the field at fault."""
+    return _read(data)[0]
+
+
+def _read(data: Mapping[str, Any]) -> tuple[Question, Game]:
+    """The question and the game it starts: the position is checked (by starting the
+    game) before the events are read, so a request wrong in both is refused for its
+    position."""
     question, situation = _read_setup(data)
-    _start(question, situation)
+    game = _start(question, situation)
     events = read_event_moves(data.get("events"), question.players)
     want = data.get("include_legal_moves", False)
     if not isinstance(want, bool):
         raise InputError("include_legal_moves must be true or false", "include_legal_moves")
     return replace(question, situation=None if situation is None else Situation.of(situation),
-                   events=tuple(tuple(moves) for moves in events), include_legal_moves=want)
+                   events=tuple(tuple(moves) for moves in events),
+                   include_legal_moves=want), game
 
 
 def _cards_or_count(value: Any, field: str, cards: str) -> Any:
@@ -428,7 +435,8 @@ def answer(question: Question) -> Answer:
 
 
 def run(data: Mapping[str, Any]) -> dict[str, Any]:
-    """Read a whole replay request and answer it as JSON data; :class:`InputError`
+    """Read a whole replay request into its question and answer it as JSON data (the
+    game started to check the position is the one replayed); :class:`InputError`
     names the field.
 
     >>> run({"sheet": {"game": "crazy-eights"}, "players": 2, "hands": [["8S", "KH"], 3],
@@ -436,4 +444,5 @@ def run(data: Mapping[str, Any]) -> dict[str, Any]:
     ...                                 {"player": 0, "play": "8S", "suit": "H"}]})["ok"]
     True
     """
-    return answer(read_question(data)).to_json()
+    question, game = _read(data)
+    return replay(game, question.events, question.include_legal_moves).to_json()

@@ -387,6 +387,11 @@ def test_an_unsaid_melee_gives_both_answers_and_one_link_each(client):
     ({"up": "4h", "card": "5h", "who": "3", "owed": "2"}, False),  # cards owed: no melee
     ({"up": "4h", "card": "5h", "who": "3", "melee": "no"}, False),  # said
     ({"up": "4h", "card": "5h", "who": "3", "game": "crazy-eights"}, False),  # no melees
+    # Which cards a run stands on is the game's: past the K only where the run wraps.
+    ({"up": "ah", "card": "2h", "who": "3", "opt-melee_wrap": "true"}, True),
+    ({"up": "ah", "card": "2h", "who": "3"}, False),
+    ({"up": "kh", "card": "ah", "who": "3", "opt-melee_wrap": "true"}, True),
+    ({"up": "kh", "card": "ah", "who": "3"}, False),
 ])
 def test_the_melee_is_asked_about_only_where_it_could_change_the_answer(client, params, depends):
     text, _, _ = answer(client, check(**{"game": "last-one", **params}))
