@@ -74,9 +74,7 @@ def verdict_of(result: Answer, single: bool = True) -> Shown:
     """The one step the big answer shows: the last one (the play in dispute), unless
     an earlier one was illegal (the replay stops there); ``single``: a one-play
     question."""
-    index = result.first_illegal
-    if index is None:
-        index = len(result.steps) - 1
+    index = len(result.steps) - 1 if result.first_illegal is None else result.first_illegal
     step = result.steps[index]
     return Shown(step.verdict, step.rule_url, index, kind_of(step.verdict, single))
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from scorekeeper.core.cards import Card, Rank
+from scorekeeper.core.cards import Rank
 from scorekeeper.core.engine.facts import next_in_run
 from scorekeeper.core.engine.question import Held, Question
 from scorekeeper.core.engine.wording import article
@@ -59,12 +59,13 @@ def _melee(form: CheckForm, asked: Asked) -> Way | None:
     if situation.pending_draw or situation.drawn:
         return None
     up, card = question.upcard, question.events[0][0].card
-    starts = _starting(sheet)
-    if up.rank is None or card is None or up.rank not in _in_runs(starts, sheet):
+    starts, wrap = _starting(sheet), bool(sheet.options.get("melee_wrap", False))
+    if up.rank is None or card is None or up.rank not in _in_runs(starts, wrap):
         return None
     # A starting card just played starts a melee; a later card of a run is one only as
-    # the last card of the run, which matters when the card played could go on with it.
-    if up.rank not in starts and not _goes_on(up, card, sheet):
+    # the last card of the run, which matters when the card played (a joker may stand
+    # for anything) could go on with it: the next rank up of its suit.
+    if up.rank not in starts and not (card.is_joker or card is next_in_run(up, wrap)):
         return None
     melee = replace(situation, melee=melee_between(asked.who, question.players))
     name = (question.names or ())[asked.who]
@@ -96,28 +97,13 @@ def _starting(sheet: Sheet) -> frozenset[Rank]:
     return frozenset(rank for rank, effect in effects.items() if effect == "melee")
 
 
-def _in_runs(starts: frozenset[Rank], sheet: Sheet) -> set[Rank]:
+def _in_runs(starts: frozenset[Rank], wrap: bool) -> set[Rank]:
     """The ranks a melee's run can stand on: a starting rank, then each next rank up
-    (around past the K where the run wraps)."""
+    (around past the K where the run ``wrap``s)."""
     found: set[Rank] = set()
-    wrap = _wraps(sheet)
     for rank in starts:
         step: Rank | None = rank
         while step is not None and step not in found:
             found.add(step)
             step = step.next_up(wrap)
     return found
-
-
-def _goes_on(up: Card, card: Card, sheet: Sheet) -> bool:
-    """Whether ``card`` (a joker may stand for anything) is the next card up of a run
-    ending in ``up``: same suit, one rank higher (K → A where the run wraps)."""
-    if card.is_joker:
-        return True
-    return card is next_in_run(up, _wraps(sheet))
-
-
-def _wraps(sheet: Sheet) -> bool:
-    """Whether a melee's run goes on past the K, to the A (off where the game has no
-    such option)."""
-    return bool(sheet.options.get("melee_wrap", False))
