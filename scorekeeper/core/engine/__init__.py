@@ -17,8 +17,10 @@ Quick tour::
 (True, 'c8-turn')
 
 A replay request (what the table saw: the deal and the events that followed) is read
-and judged by :func:`~scorekeeper.core.engine.replay.run`; its format is documented
-once, in :mod:`scorekeeper.core.engine.replay`. In code, build a game with
+into a :class:`~.question.Question` by :func:`~.replay.read_question` and judged by
+:func:`~.replay.answer` into an :class:`~.question.Answer` (a :class:`Verdict` per
+event); its format is documented once, in :mod:`scorekeeper.core.engine.replay`, and
+a question built in code is checked as a request is. In code, build a game with
 :meth:`Game.start` and apply :class:`Move` objects; ``g.replay(moves)`` returns how many
 were applied and the error of the first refused one (its ``verdict`` says why and
 cites the rule). ``g.summary()`` is JSON-ready. A position that cannot be raises
