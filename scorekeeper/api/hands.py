@@ -98,11 +98,11 @@ def _write(match: MatchView, action: Callable[[], SavedHand | Rewritten], status
         db.session.rollback()
         done = replayed(match, *key)
         return _replay(done) if done else _conflict(boards.reread(match), str(exc))
-    except InputError as exc:  # the records name the page's fields; the API's differ
+    except InputError as exc:  # its field is the request's path already (``held.2``)
         db.session.rollback()
-        field = exc.field or "held"
-        field = {"cards": "held"}.get(field, field.replace("seat-", "held."))
-        raise InputError(exc.message, field) from None
+        if exc.field is None:
+            raise InputError(exc.message, "held") from None
+        raise
     if isinstance(result, SavedHand):  # a new hand (an edit or delete answers the match)
         if result.reply_json is not None:
             return _replay(result)

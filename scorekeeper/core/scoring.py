@@ -52,13 +52,26 @@ __all__ = [
 
 
 class ScoringError(InputError):
-    """A hand that cannot be scored as entered; ``field`` names the seat or input at fault
-    (``"seat:<n>"``, ``"out"``, ``"hands"``)."""
+    """A hand that cannot be scored as entered. ``field`` is the path of the input at
+    fault, the same in every layer: ``"held.<n>"`` (the cards of seat ``n``; ``seat``
+    is then ``n``), ``"held"`` (the cards as a whole), ``"out"``, ``"number"``. In a
+    replay, ``hand`` is the number of the hand at fault. A layer that names the input
+    otherwise (the hand form's ``seat-<n>``, the score request's ``remaining.<name>``,
+    an import's ``hands[k].held[n]``) builds its name from ``seat`` and ``hand``; no
+    one reads them off the message.
+
+    >>> err = ScoringError("Bo went out, so holds no cards", seat=1)
+    >>> err.field, err.seat, err.hand
+    ('held.1', 1, None)
+    """
 
     field: str  # always given, unlike the base class's
 
-    def __init__(self, message: str, field: str = "hands") -> None:
-        super().__init__(message, field)
+    def __init__(self, message: str, field: str = "held", *, seat: int | None = None,
+                 hand: int | None = None) -> None:
+        super().__init__(message, field if seat is None else f"held.{seat}")
+        self.seat = seat
+        self.hand = hand
 
 
 WINNERS = "{winners}"  # in a stored reason, where the winners' names go
@@ -220,7 +233,7 @@ def check_hand(sheet: Sheet, names: Sequence[str], result: HandResult,
     ...     check_hand(Sheet.make("crazy-eights"), ["Ann", "Bo", "Cy"], HandResult.of(1, held))
     ... except ScoringError as exc:
     ...     print(exc.field, exc)
-    seat:2 8♠ is entered 2 times (Ann and Cy); the deck holds it once
+    held.2 8♠ is entered 2 times (Ann and Cy); the deck holds it once
     """
     seats = len(names)
     held = result.held
@@ -234,25 +247,25 @@ def check_hand(sheet: Sheet, names: Sequence[str], result: HandResult,
             raise ScoringError(f"{names[result.out]} is out of the match", "out")
         if held[result.out]:
             raise ScoringError(f"{names[result.out]} went out, so holds no cards",
-                               f"seat:{result.out}")
+                               seat=result.out)
     every = [c for cards in held for c in cards]
     deck = sheet.game_info.deck(sum(in_play))
     if not all(in_play) or (not deck.jokers and JOKER in every):  # else nothing to find
         for seat, cards in enumerate(held):
             if cards and not in_play[seat]:
                 raise ScoringError(f"{names[seat]} is out of the match and holds no cards",
-                                   f"seat:{seat}")
+                                   seat=seat)
             if not deck.jokers and JOKER in cards:  # cards are interned: one joker object
                 raise ScoringError(f"{names[seat]}: {sheet.game_info.name} is played "
-                                   "without jokers", f"seat:{seat}")
+                                   "without jokers", seat=seat)
     if fits_deck(every, deck):  # the usual hand: check_entries would find nothing
         return
     try:
         check_entries(dict(zip(names, held, strict=True)), deck)
     except DeckError as exc:
         seat_of = {name: seat for seat, name in enumerate(names)}
-        field = "hands" if exc.key is None else f"seat:{seat_of[exc.key]}"
-        raise ScoringError(str(exc), field) from None
+        raise ScoringError(str(exc), seat=None if exc.key is None else seat_of[exc.key]
+                           ) from None
 
 
 def hands_carry_cards(sheet: Sheet) -> bool:
@@ -283,14 +296,14 @@ def check_complete(sheet: Sheet, names: Sequence[str], result: HandResult,
     ...     check_complete(Sheet.make("last-one"), ["Ann", "Ben", "Cy"], HandResult.of(2, held))
     ... except ScoringError as exc:
     ...     print(exc.field, exc)
-    seat:1 Ben's cards are missing
+    held.1 Ben's cards are missing
     """
     if not hands_carry_cards(sheet):
         return
     in_play = tuple(in_play) if in_play is not None else (True,) * len(names)
     for seat, cards in enumerate(result.held):
         if in_play[seat] and seat != result.out and not cards:
-            raise ScoringError(f"{names[seat]}'s cards are missing", f"seat:{seat}")
+            raise ScoringError(f"{names[seat]}'s cards are missing", seat=seat)
 
 
 def deal_size(sheet: Sheet, players: int) -> int | None:
@@ -444,11 +457,12 @@ class _Tally:
         number = self.played + 1
         if self.over or self.next_dealer is None:
             raise ScoringError(f"the match was decided in hand {number - 1}, but hand "
-                               f"{number} is recorded after it", f"hand:{number}")
+                               f"{number} is recorded after it", "number")
         try:
             check_hand(self.sheet, self.names, result, self.in_play)
         except ScoringError as exc:
-            raise ScoringError(f"hand {number}: {exc}", exc.field) from None
+            raise ScoringError(f"hand {number}: {exc}", exc.field, seat=exc.seat,
+                               hand=number) from None
         dealer = self.next_dealer
         self.add(number, dealer, result)
         self.played = number

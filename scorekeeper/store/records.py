@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import lru_cache
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
 from sqlalchemy import Table, bindparam, delete, insert, select, update
 from sqlalchemy.engine import Connection
@@ -41,7 +41,7 @@ from sqlalchemy.exc import IntegrityError
 from scorekeeper.core.cards import Card
 from scorekeeper.core.errors import ConflictError, InputError, SameHandError
 from scorekeeper.core.same_hand import carries_cards, same_as
-from scorekeeper.core.scoring import HandResult, ScoringError, check_complete
+from scorekeeper.core.scoring import HandResult, check_complete
 from scorekeeper.core.sheets import GAMES, OPTIONS, Sheet
 from scorekeeper.store import projection
 from scorekeeper.store.boards import (
@@ -96,28 +96,11 @@ __all__ = [
 ]
 
 
-# A refused write is an InputError whose ``field`` names the form field at fault (``out``,
-# ``seat-<n>``, ``hand_size``, ``number``, ``players``, ``first_dealer``); a hand number
-# already recorded (another phone was quicker) or not next is its ConflictError.
-T = TypeVar("T")
-
-
-def _field(exc: ScoringError) -> str:
-    """Map a scoring error's field to the hand form's field name."""
-    if exc.field.startswith("seat:"):
-        return "seat-" + exc.field[5:]
-    if exc.field.startswith("hand:"):
-        return "number"
-    return "cards" if exc.field == "hands" else exc.field
-
-
-def _asked(derive: Callable[[], T]) -> T:
-    """What ``derive`` answers (the projection's change, the core's check); a hand the
-    core refuses is an :class:`InputError` on the form's field."""
-    try:
-        return derive()
-    except ScoringError as exc:
-        raise InputError(str(exc), _field(exc)) from None
+# A refused write is an InputError whose ``field`` is the path of the input at fault,
+# as the core names it (``out``, ``held.<n>``, ``held``, ``hand_size``, ``number``,
+# ``players``, ``first_dealer``): a hand the core refuses is its ScoringError, passed on
+# as raised. A hand number already recorded (another phone was quicker) or not next is
+# its ConflictError.
 
 
 # ---- the match as stored: what the projection is handed --------------------------------
@@ -277,8 +260,8 @@ def record_hand(match: MatchView, number: int, out: int | None,
         raise InputError("the match is over: no more hands can be recorded", "number")
     _check_hand_size(match, hand_size)
     before, sheet, names = _stored_state(match), match_sheet(match), match_names(match)
-    change = _asked(lambda: projection.next_hand(before, sheet, names, result))
-    _asked(lambda: check_complete(sheet, names, result, before.running.position.in_play))
+    change = projection.next_hand(before, sheet, names, result)
+    check_complete(sheet, names, result, before.running.position.in_play)
     dealer, points = change.scored(number)
     texts, created = held_texts(result), utcnow()
     entries = tuple(SavedEntry(seat, text, scored)
@@ -320,9 +303,8 @@ def _rescored(hands: Sequence[HandView], results: Sequence[HandResult], change: 
 def _rewritten(match: MatchView, results: Sequence[HandResult]) -> Change:
     """The change that rewriting the match's hands as ``results`` makes, as the
     projection replays them."""
-    return _asked(lambda: projection.rewritten(_stored_state(match), match.sheet_json,
-                                               match_names(match), match.first_dealer,
-                                               results))
+    return projection.rewritten(_stored_state(match), match.sheet_json, match_names(match),
+                                match.first_dealer, results)
 
 
 def edit_hand(match: MatchView, number: int, out: int | None, held: Sequence[Sequence[Card]],
@@ -341,9 +323,8 @@ def edit_hand(match: MatchView, number: int, out: int | None, held: Sequence[Seq
     change = _rewritten(match, results)
     # Every seat still in the edited hand holds cards but the one who went out.
     fell = dict(change.after.running.position.eliminated)
-    _asked(lambda: check_complete(match_sheet(match), match_names(match), result,
-                                  [fell.get(seat, number) >= number
-                                   for seat in range(len(match.seats))]))
+    check_complete(match_sheet(match), match_names(match), result,
+                   [fell.get(seat, number) >= number for seat in range(len(match.seats))])
     edited = hands[number - 1]
 
     def write(connection: Connection, view: MatchView) -> Sequence[EnteredHand]:
@@ -428,7 +409,7 @@ def new_match(group: Group, sheet: Sheet, players: Sequence[Player], first_deale
     replay); ``given`` are :class:`NewMatch`'s optional fields."""
     _check_seats(group, sheet, players, first_dealer)
     sheet_json, names = sheet.to_json(), [p.name for p in players]
-    done = _asked(lambda: projection.replayed(sheet_json, names, first_dealer, hands))
+    done = projection.replayed(sheet_json, names, first_dealer, hands)
     return NewMatch(sheet, sheet_json, players, first_dealer,
                     [(r.out, r.hand_size) for r in hands], done,
                     [held_texts(result) for result in hands], **given)

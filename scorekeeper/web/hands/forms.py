@@ -116,7 +116,7 @@ class HandForm(FlaskForm):
     def validate(self, extra_validators: Mapping[str, Any] | None = None) -> bool:
         """The fields, then cards sent for seats that are not at the table (or out)."""
         valid = super().validate(extra_validators)
-        seats = {f"seat-{s}" for s in range(len(self.in_play))}
+        seats = {seat_name(s) for s in range(len(self.in_play))}
         for key, text in (self._sent or {}).items():
             if not key.startswith("seat-") or not str(text).strip():
                 continue
@@ -127,9 +127,11 @@ class HandForm(FlaskForm):
                                         "holds no cards.")
         return valid and not self.form_errors
 
-    def refuse(self, field: str, message: str) -> None:
-        """Put an error from the store on the field it names (``seat-1``, ``out``...)."""
-        target = next((f for f in self if f.name == field), None)
+    def refuse(self, path: str | None, message: str) -> None:
+        """Put an error from the store or the core on the field its path names (see
+        :func:`field_name`); the form's own error when no field here answers to it."""
+        name = field_name(path)
+        target = next((f for f in self if f.name == name), None)
         if target is None:
             self.form_errors.append(message)
         else:
@@ -141,13 +143,32 @@ class HandForm(FlaskForm):
         return bool(self.form_errors) or any(f.errors for f in self)
 
 
+def seat_name(seat: int) -> str:
+    """The name of a seat's cards field on the page (what the browser sends)."""
+    return f"seat-{seat}"
+
+
+def field_name(path: str | None) -> str:
+    """The form field an input's path names, the one place the two meet: a seat's cards
+    (``held.<n>``, the core's and the API's path) are that seat's cards field; every
+    other path (``out``, ``hand_size``, ``number``) is the field of that name. The
+    cards as a whole (``held``) and no path at all have no field of their own.
+
+    >>> field_name("held.2"), field_name("out"), field_name(None)
+    ('seat-2', 'out', 'held')
+    """
+    path = path or "held"
+    where, _, seat = path.partition(".")
+    return seat_name(int(seat)) if where == "held" and seat.isdigit() else path
+
+
 def hand_form(sheet: Sheet, names: Sequence[str], in_play: Sequence[bool],
               formdata: Any = None, data: Mapping[str, Any] | None = None) -> HandForm:
     """The form for a table: a cards field for each seat still playing, named
     ``seat-<n>`` (no card fields in Countdown); ``out`` offers those seats and blocked."""
     fields: dict[str, Field] = {}
     if hands_carry_cards(sheet):
-        fields = {f"seat_{s}": CardsField(names[s], name=f"seat-{s}")
+        fields = {f"seat_{s}": CardsField(names[s], name=seat_name(s))
                   for s, playing in enumerate(in_play) if playing}
     form_class = type("TableHandForm", (HandForm,), fields)
     form = form_class(formdata=formdata, data=data)

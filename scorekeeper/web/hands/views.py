@@ -82,7 +82,7 @@ def new(group_id: int, match_id: int):
         except ConflictError:
             return _conflict(group, match, form)
         except InputError as exc:
-            form.refuse(exc.field or "cards", sentence(exc))
+            form.refuse(exc.field, sentence(exc))
         else:
             flash(hand_news(saved.match, form.number.data))
             return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
@@ -176,7 +176,7 @@ def edit(group_id: int, match_id: int, number: int):
         except ConflictError:
             return _clash(group, match, edit_clash(reread(match), number, request.form))
         except InputError as exc:
-            form.refuse(exc.field or "cards", sentence(exc))
+            form.refuse(exc.field, sentence(exc))
         else:
             message = f"Hand {number} updated; totals recomputed."
             if was_over and edited.match.status != "finished":
