@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask_wtf import FlaskForm
+from werkzeug.datastructures import MultiDict
 from wtforms import BooleanField, Field, IntegerField, RadioField, StringField
 from wtforms.validators import InputRequired, NumberRange, StopValidation
 
@@ -177,6 +178,14 @@ def hand_form(sheet: Sheet, names: Sequence[str], in_play: Sequence[bool],
     form.out.choices = [(str(s), names[s]) for s, p in enumerate(in_play) if p] + [
         (BLOCKED, "blocked")]
     return form
+
+
+def edit_data(sent: Any, number: int) -> MultiDict:
+    """A sent edit form as the form reads it: the hand's number is the page's (its
+    address), whatever number the form carried."""
+    data = MultiDict(sent)
+    data["number"] = str(number)
+    return data
 
 
 def form_values(hand: HandView) -> dict[str, Any]:
