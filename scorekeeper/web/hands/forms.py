@@ -32,6 +32,7 @@ from scorekeeper.store.boards import HandView
 
 BLOCKED = "none"
 LOST_NUMBER = "This form lost its hand number; reload the page."
+SEAT = "seat-"  # a seat's cards field on the page is named this and its seat number
 
 
 class CardsField(StringField):
@@ -119,12 +120,12 @@ class HandForm(FlaskForm):
         valid = super().validate(extra_validators)
         seats = {seat_name(s) for s in range(len(self.in_play))}
         for key, text in (self._sent or {}).items():
-            if not key.startswith("seat-") or not str(text).strip():
+            if not key.startswith(SEAT) or not str(text).strip():
                 continue
             if key not in seats:
                 self.form_errors.append(f"There is no player {key!r} at this table.")
-            elif self.seat_field(int(key[5:])) is None and hands_carry_cards(self.sheet):
-                self.form_errors.append(f"Seat {int(key[5:]) + 1} is out of the match and "
+            elif self.seat_field(int(key[len(SEAT):])) is None and hands_carry_cards(self.sheet):
+                self.form_errors.append(f"Seat {int(key[len(SEAT):]) + 1} is out of the match and "
                                         "holds no cards.")
         return valid and not self.form_errors
 
@@ -146,7 +147,7 @@ class HandForm(FlaskForm):
 
 def seat_name(seat: int) -> str:
     """The name of a seat's cards field on the page (what the browser sends)."""
-    return f"seat-{seat}"
+    return f"{SEAT}{seat}"
 
 
 def field_name(path: str | None) -> str:
