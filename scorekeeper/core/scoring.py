@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
@@ -33,7 +32,6 @@ from scorekeeper.core.sheets import Sheet
 
 __all__ = [
     "HandResult",
-    "HandScore",
     "MatchPosition",
     "ScoringError",
     "Standings",
@@ -115,16 +113,23 @@ def _points_of(game: str) -> _Points:
 
 @dataclass(frozen=True, slots=True)
 class HandResult:
-    """One recorded hand: who went out (None: blocked or jammed) and what each seat held.
+    """One hand, the core's one shape of it: who went out (None: blocked or jammed),
+    what each seat held, and, once scored (:func:`score_hand`), what each seat scored.
 
     ``held`` has one entry per seat of the match, empty for the player who went out and
     for players no longer in the match. ``hand_size`` is Last One's per-hand deal size,
-    when the table changed it for that hand.
+    when the table changed it for that hand. A scored hand also has ``points`` (one per
+    seat), ``notes`` where a rule changed a seat's sum (e.g. Last One's one-card zero)
+    and the ``game`` it was scored in, which gives each card's value
+    (:attr:`breakdown`); a hand as entered has none of them.
     """
 
     out: int | None
     held: tuple[tuple[Card, ...], ...]
     hand_size: int | None = None
+    points: tuple[int, ...] = ()
+    notes: tuple[str, ...] = ()
+    game: str = ""
 
     @classmethod
     def of(cls, out: int | None, held: Sequence[Sequence[Card]], hand_size: int | None = None
@@ -132,32 +137,19 @@ class HandResult:
         """Build from any sequences."""
         return cls(out, tuple(tuple(cards) for cards in held), hand_size)
 
-
-@dataclass(frozen=True)
-class HandScore:
-    """The points each seat scored in one hand, a note where a rule changed the sum
-    (e.g. Last One's one-card zero), and each card's value (``breakdown``).
-
-    ``held`` and ``game`` are what was scored: the breakdown is worked out from them
-    when first read (the record page and the API read it; a replay of a long match or
-    an import never does, and skips building a pair for every card).
-    """
-
-    points: tuple[int, ...]
-    notes: tuple[str, ...]
-    held: tuple[tuple[Card, ...], ...]
-    game: str
-
-    @cached_property
+    @property
     def breakdown(self) -> tuple[tuple[tuple[Card, int], ...], ...]:
-        """Each seat's cards, each with its value in the game."""
+        """Each seat's cards, each with its value in the game it was scored in (worked
+        out when read: the record page and the API read it, a replay never does)."""
         points_of = _points_of(self.game)
         return tuple([tuple([(c, points_of[c]) for c in cards]) for cards in self.held])
 
 
 def score_hand(sheet: Sheet, held: Sequence[Sequence[Card]], out: int | None,
-               in_play: Sequence[bool] | None = None) -> HandScore:
-    """Score one hand under a sheet. Call :func:`check_hand` first for entered data."""
+               in_play: Sequence[bool] | None = None, hand_size: int | None = None
+               ) -> HandResult:
+    """Score one hand under a sheet: the hand with its points. Call :func:`check_hand`
+    first for entered data."""
     in_play = in_play if in_play is not None else (True,) * len(held)
     kept = _frozen(held)
     value = _points_of(sheet.game).__getitem__  # a card a game refuses raises here
@@ -172,7 +164,7 @@ def score_hand(sheet: Sheet, held: Sequence[Sequence[Card]], out: int | None,
         points = [0] * len(held)
         if out is not None:
             notes[out] = "went out: count down by one"
-    return HandScore(tuple(points), tuple(notes), kept, sheet.game)
+    return HandResult(out, kept, hand_size, tuple(points), tuple(notes), sheet.game)
 
 
 def _frozen(held: Sequence[Sequence[Card]]) -> tuple[tuple[Card, ...], ...]:
@@ -327,7 +319,7 @@ class Standings:
     game: str
     totals: tuple[int, ...]
     progress: tuple[tuple[int, ...], ...]
-    hands: tuple[HandScore, ...]
+    hands: tuple[HandResult, ...]
     dealers: tuple[int, ...]
     eliminated: Mapping[int, int]
     winners: tuple[int, ...]
@@ -410,7 +402,7 @@ def start_position(sheet: Sheet, seats: int, first_dealer: int) -> MatchPosition
 
 
 def play_hand(sheet: Sheet, names: Sequence[str], position: MatchPosition, result: HandResult
-              ) -> tuple[MatchPosition, HandScore, int]:
+              ) -> tuple[MatchPosition, HandResult, int]:
     """One step of :func:`standings`: the position after one more hand, that hand's
     score and its dealer. Replaying hands one at a time from :func:`start_position`
     gives exactly the standings of replaying them all at once (same checks, same
@@ -444,7 +436,7 @@ class _Tally:
         self.totals = list(at.totals)
         self.in_play = list(at.in_play)
         self.progress: list[tuple[int, ...]] = []
-        self.scores: list[HandScore] = []
+        self.scores: list[HandResult] = []
         self.dealers: list[int] = []
         self.eliminated: dict[int, int] = dict(at.eliminated)
         self.winners: tuple[int, ...] = at.winners
@@ -475,7 +467,8 @@ class _Tally:
                         self.why, self.next_dealer)
 
     def add(self, number: int, dealer: int, result: HandResult) -> None:
-        score = score_hand(self.sheet, result.held, result.out, self.in_play)
+        score = score_hand(self.sheet, result.held, result.out, self.in_play,
+                           result.hand_size)
         self.scores.append(score)
         self.dealers.append(dealer)
         if self.info.scoring == "count":

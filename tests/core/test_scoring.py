@@ -7,7 +7,6 @@ import pytest
 from scorekeeper.core.cards import parse_card, parse_cards
 from scorekeeper.core.scoring import (
     HandResult,
-    HandScore,
     ScoringError,
     card_points,
     check_hand,
@@ -49,7 +48,7 @@ def test_card_points(card, last_one, crazy_eights):
         assert card_points(CD, c) == crazy_eights
 
 
-def score(game: str, held: list[str], out: int | None, options=None, in_play=None) -> HandScore:
+def score(game: str, held: list[str], out: int | None, options=None, in_play=None) -> HandResult:
     sheet = Sheet.make(game, options or {})
     return score_hand(sheet, [parse_cards(h) for h in held], out, in_play)
 
