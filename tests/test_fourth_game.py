@@ -53,7 +53,7 @@ def test_the_scorer_counts_the_short_pack(short_eights) -> None:
     names = ["Ann", "Bo", "Cy"]
     with pytest.raises(ScoringError, match="2♠ is not in this game's deck") as bad:
         check_hand(sheet, names, HandResult.of(2, [parse_cards("2s"), [], []]))
-    assert bad.value.field == "seat:0"
+    assert bad.value.field == "held.0"
     with pytest.raises(ScoringError, match="played without jokers"):
         check_hand(sheet, names, HandResult.of(2, [parse_cards("jk"), [], []]))
 

@@ -455,7 +455,7 @@ def test_everything_the_store_hands_out_is_frozen():
     """Views of a match, a saved hand, a match being written, a page of history, a
     derived state: every dataclass of the store."""
     kinds = _store_dataclasses()
-    assert {"MatchView", "HandView", "SavedHand", "NewMatch", "HistoryPage", "MatchState",
+    assert {"MatchView", "HandView", "Written", "NewMatch", "HistoryPage", "MatchState",
             "Plan"} <= {kind.__name__ for kind in kinds}
     assert [kind.__qualname__ for kind in kinds if not kind.__dataclass_params__.frozen] == []
 

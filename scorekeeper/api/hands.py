@@ -10,6 +10,7 @@ first answer (status and body), the same key with another body a 422.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
@@ -21,16 +22,10 @@ from scorekeeper.api.match_data import recorded_json, stored_hand_json
 from scorekeeper.api.matches import bearer_board, match_json
 from scorekeeper.core.errors import ConflictError, InputError, NotFoundError, SameHandError
 from scorekeeper.store import boards
-from scorekeeper.store.boards import MatchView, match_hand
+from scorekeeper.store.boards import HandView, MatchView, match_hand
 from scorekeeper.store.extensions import db
 from scorekeeper.store.idempotency import Answered, clean_key, replayed, request_digest
-from scorekeeper.store.records import (
-    Rewritten,
-    SavedHand,
-    delete_last_hand,
-    edit_hand,
-    record_hand,
-)
+from scorekeeper.store.records import Written, delete_last_hand, edit_hand, record_hand
 
 __all__ = ["PATHS", "SCHEMAS", "bp"]
 
@@ -68,28 +63,41 @@ def _confirmed(data: dict) -> bool:
     return value
 
 
-def _replay(hand: Answered | SavedHand) -> Response:
+def _replay(hand: Answered) -> Response:
     """The answer stored with a hand recorded under an idempotency key."""
     response = Response(hand.reply_json, 201, mimetype="application/json")
     response.headers["Location"] = f"/api/v1/matches/{hand.match_id}/hands/{hand.number}"
     return response
 
 
-def _reply(match: MatchView, hand: SavedHand) -> str:
+def _reply(match: MatchView, hand: HandView) -> str:
     """The body of a 201 for a new hand, as kept for a resent request."""
     return current_app.json.dumps(recorded_json(match, hand)) + "\n"
 
 
-def _write(match: MatchView, action: Callable[[], SavedHand | Rewritten], status: int = 200,
+def _recorded(written: Written):
+    """The answer to a new hand: the one kept with its key, else the hand and the
+    standings after it."""
+    match, (hand,) = written.match, written.hands
+    if written.reply_json is not None:
+        return _replay(Answered(match.id, hand.number, written.reply_json))
+    return jsonify(recorded_json(match, hand)), 201
+
+
+def _rewritten(written: Written):
+    """The answer to an edit or a delete: the whole match with its hands as now stored."""
+    return jsonify(match_json(written.match, written.hands)), 200
+
+
+def _write(match: MatchView, action: Callable[[], Written],
+           answer: Callable[[Written], Any] = _rewritten,
            key: tuple[str | None, str | None] = (None, None)):
-    """Run a records write; answer with the new hand and standings (a recorded hand)
-    or the whole match with its hands as now stored (an edit or delete), or the error
-    by cause.
+    """Run a records write and give its ``answer``, or the error by cause.
 
     ``key`` is a new hand's idempotency key and request digest: when the write loses
     a race to the same request sent twice at once, the winner's answer is given."""
     try:
-        result = action()
+        written = action()
     except SameHandError as exc:  # or this very request, stored meanwhile by a resend
         db.session.rollback()
         done = replayed(match, *key)
@@ -98,16 +106,12 @@ def _write(match: MatchView, action: Callable[[], SavedHand | Rewritten], status
         db.session.rollback()
         done = replayed(match, *key)
         return _replay(done) if done else _conflict(boards.reread(match), str(exc))
-    except InputError as exc:  # the records name the page's fields; the API's differ
+    except InputError as exc:  # its field is the request's path already (``held.2``)
         db.session.rollback()
-        field = exc.field or "held"
-        field = {"cards": "held"}.get(field, field.replace("seat-", "held."))
-        raise InputError(exc.message, field) from None
-    if isinstance(result, SavedHand):  # a new hand (an edit or delete answers the match)
-        if result.reply_json is not None:
-            return _replay(result)
-        return jsonify(recorded_json(result.match, result)), status
-    return jsonify(match_json(result.match, result.hands)), status
+        if exc.field is None:
+            raise InputError(exc.message, "held") from None
+        raise
+    return answer(written)
 
 
 @bp.post("/matches/<int:match_id>/hands")
@@ -129,7 +133,8 @@ def record(match_id: int):
     reply = _reply if key else None
     return _write(match, lambda: record_hand(match, number, out, held, size, key=key,
                                              digest=digest, reply=reply,
-                                             same_as_confirmed=confirmed), 201, (key, digest))
+                                             same_as_confirmed=confirmed),
+                  _recorded, (key, digest))
 
 
 def _existing(match_id: int, number: int) -> MatchView:

@@ -16,7 +16,6 @@ from scorekeeper.store.bg_stats import bg_stats_play
 from scorekeeper.store.boards import HandView, MatchView, match_hands
 from scorekeeper.store.places import seat_places
 from scorekeeper.store.reading import current_standings, hand_rows, match_sheet
-from scorekeeper.store.records import SavedHand
 
 
 def _view_path(match: MatchView) -> str | None:
@@ -44,23 +43,19 @@ def standings_json(table: Standings) -> dict[str, Any]:
     }
 
 
-def _hand_json(hand: HandView | SavedHand, cards: tuple[str, ...], points: tuple[int, ...]
+def _hand_json(hand: HandView, cards: tuple[str, ...], points: tuple[int, ...]
                ) -> dict[str, Any]:
     return {"number": hand.number, "dealer": hand.dealer, "out": hand.out_seat,
             "blocked": hand.out_seat is None, "hand_size": hand.hand_size,
             "cards": list(cards), "points": list(points)}
 
 
-def recorded_json(match: MatchView, hand: SavedHand) -> dict[str, Any]:
+def recorded_json(match: MatchView, hand: HandView) -> dict[str, Any]:
     """The answer to a recorded hand: the match's id, status and version, the new hand
     and the standings after it. Not every hand: the answer stays the same size however
     long the match is (``GET /matches/{id}`` has them all)."""
-    seats = len(match.seats)
-    cards, points = [""] * seats, [0] * seats
-    for entry in hand.entries:
-        cards[entry.seat], points[entry.seat] = entry.cards, entry.points
     return {"id": match.id, "status": match.status, "version": match.version,
-            "hand": _hand_json(hand, tuple(cards), tuple(points)),
+            "hand": stored_hand_json(match, hand),
             "standings": standings_json(current_standings(match))}
 
 

@@ -77,11 +77,11 @@ def score():
     result = HandResult.of(out, held)
     try:
         check_hand(sheet, names, result)
-    except ScoringError as exc:
-        field = exc.field
-        if field.startswith("seat:"):
-            field = f"remaining.{names[int(field[5:])]}"
-        raise InputError(str(exc), "remaining" if field == "hands" else field) from None
+    except ScoringError as exc:  # a seat's cards are keyed by its name here
+        field = "out" if exc.field == "out" else "remaining"
+        if exc.seat is not None:
+            field = f"remaining.{names[exc.seat]}"
+        raise InputError(str(exc), field) from None
     scored = score_hand(sheet, result.held, out)
     return jsonify(
         points={n: scored.points[s] for s, n in enumerate(names)},

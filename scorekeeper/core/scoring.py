@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
@@ -33,7 +32,6 @@ from scorekeeper.core.sheets import Sheet
 
 __all__ = [
     "HandResult",
-    "HandScore",
     "MatchPosition",
     "ScoringError",
     "Standings",
@@ -52,13 +50,26 @@ __all__ = [
 
 
 class ScoringError(InputError):
-    """A hand that cannot be scored as entered; ``field`` names the seat or input at fault
-    (``"seat:<n>"``, ``"out"``, ``"hands"``)."""
+    """A hand that cannot be scored as entered. ``field`` is the path of the input at
+    fault, the same in every layer: ``"held.<n>"`` (the cards of seat ``n``; ``seat``
+    is then ``n``), ``"held"`` (the cards as a whole), ``"out"``, ``"number"``. In a
+    replay, ``hand`` is the number of the hand at fault. A layer that names the input
+    otherwise (the hand form's ``seat-<n>``, the score request's ``remaining.<name>``,
+    an import's ``hands[k].held[n]``) builds its name from ``seat`` and ``hand``; no
+    one reads them off the message.
+
+    >>> err = ScoringError("Bo went out, so holds no cards", seat=1)
+    >>> err.field, err.seat, err.hand
+    ('held.1', 1, None)
+    """
 
     field: str  # always given, unlike the base class's
 
-    def __init__(self, message: str, field: str = "hands") -> None:
-        super().__init__(message, field)
+    def __init__(self, message: str, field: str = "held", *, seat: int | None = None,
+                 hand: int | None = None) -> None:
+        super().__init__(message, field if seat is None else f"held.{seat}")
+        self.seat = seat
+        self.hand = hand
 
 
 WINNERS = "{winners}"  # in a stored reason, where the winners' names go
@@ -102,16 +113,23 @@ def _points_of(game: str) -> _Points:
 
 @dataclass(frozen=True, slots=True)
 class HandResult:
-    """One recorded hand: who went out (None: blocked or jammed) and what each seat held.
+    """One hand, the core's one shape of it: who went out (None: blocked or jammed),
+    what each seat held, and, once scored (:func:`score_hand`), what each seat scored.
 
     ``held`` has one entry per seat of the match, empty for the player who went out and
     for players no longer in the match. ``hand_size`` is Last One's per-hand deal size,
-    when the table changed it for that hand.
+    when the table changed it for that hand. A scored hand also has ``points`` (one per
+    seat), ``notes`` where a rule changed a seat's sum (e.g. Last One's one-card zero)
+    and the ``game`` it was scored in, which gives each card's value
+    (:attr:`breakdown`); a hand as entered has none of them.
     """
 
     out: int | None
     held: tuple[tuple[Card, ...], ...]
     hand_size: int | None = None
+    points: tuple[int, ...] = ()
+    notes: tuple[str, ...] = ()
+    game: str = ""
 
     @classmethod
     def of(cls, out: int | None, held: Sequence[Sequence[Card]], hand_size: int | None = None
@@ -119,32 +137,19 @@ class HandResult:
         """Build from any sequences."""
         return cls(out, tuple(tuple(cards) for cards in held), hand_size)
 
-
-@dataclass(frozen=True)
-class HandScore:
-    """The points each seat scored in one hand, a note where a rule changed the sum
-    (e.g. Last One's one-card zero), and each card's value (``breakdown``).
-
-    ``held`` and ``game`` are what was scored: the breakdown is worked out from them
-    when first read (the record page and the API read it; a replay of a long match or
-    an import never does, and skips building a pair for every card).
-    """
-
-    points: tuple[int, ...]
-    notes: tuple[str, ...]
-    held: tuple[tuple[Card, ...], ...]
-    game: str
-
-    @cached_property
+    @property
     def breakdown(self) -> tuple[tuple[tuple[Card, int], ...], ...]:
-        """Each seat's cards, each with its value in the game."""
+        """Each seat's cards, each with its value in the game it was scored in (worked
+        out when read: the record page and the API read it, a replay never does)."""
         points_of = _points_of(self.game)
         return tuple([tuple([(c, points_of[c]) for c in cards]) for cards in self.held])
 
 
 def score_hand(sheet: Sheet, held: Sequence[Sequence[Card]], out: int | None,
-               in_play: Sequence[bool] | None = None) -> HandScore:
-    """Score one hand under a sheet. Call :func:`check_hand` first for entered data."""
+               in_play: Sequence[bool] | None = None, hand_size: int | None = None
+               ) -> HandResult:
+    """Score one hand under a sheet: the hand with its points. Call :func:`check_hand`
+    first for entered data."""
     in_play = in_play if in_play is not None else (True,) * len(held)
     kept = _frozen(held)
     value = _points_of(sheet.game).__getitem__  # a card a game refuses raises here
@@ -159,7 +164,7 @@ def score_hand(sheet: Sheet, held: Sequence[Sequence[Card]], out: int | None,
         points = [0] * len(held)
         if out is not None:
             notes[out] = "went out: count down by one"
-    return HandScore(tuple(points), tuple(notes), kept, sheet.game)
+    return HandResult(out, kept, hand_size, tuple(points), tuple(notes), sheet.game)
 
 
 def _frozen(held: Sequence[Sequence[Card]]) -> tuple[tuple[Card, ...], ...]:
@@ -220,7 +225,7 @@ def check_hand(sheet: Sheet, names: Sequence[str], result: HandResult,
     ...     check_hand(Sheet.make("crazy-eights"), ["Ann", "Bo", "Cy"], HandResult.of(1, held))
     ... except ScoringError as exc:
     ...     print(exc.field, exc)
-    seat:2 8♠ is entered 2 times (Ann and Cy); the deck holds it once
+    held.2 8♠ is entered 2 times (Ann and Cy); the deck holds it once
     """
     seats = len(names)
     held = result.held
@@ -234,25 +239,25 @@ def check_hand(sheet: Sheet, names: Sequence[str], result: HandResult,
             raise ScoringError(f"{names[result.out]} is out of the match", "out")
         if held[result.out]:
             raise ScoringError(f"{names[result.out]} went out, so holds no cards",
-                               f"seat:{result.out}")
+                               seat=result.out)
     every = [c for cards in held for c in cards]
     deck = sheet.game_info.deck(sum(in_play))
     if not all(in_play) or (not deck.jokers and JOKER in every):  # else nothing to find
         for seat, cards in enumerate(held):
             if cards and not in_play[seat]:
                 raise ScoringError(f"{names[seat]} is out of the match and holds no cards",
-                                   f"seat:{seat}")
+                                   seat=seat)
             if not deck.jokers and JOKER in cards:  # cards are interned: one joker object
                 raise ScoringError(f"{names[seat]}: {sheet.game_info.name} is played "
-                                   "without jokers", f"seat:{seat}")
+                                   "without jokers", seat=seat)
     if fits_deck(every, deck):  # the usual hand: check_entries would find nothing
         return
     try:
         check_entries(dict(zip(names, held, strict=True)), deck)
     except DeckError as exc:
         seat_of = {name: seat for seat, name in enumerate(names)}
-        field = "hands" if exc.key is None else f"seat:{seat_of[exc.key]}"
-        raise ScoringError(str(exc), field) from None
+        raise ScoringError(str(exc), seat=None if exc.key is None else seat_of[exc.key]
+                           ) from None
 
 
 def hands_carry_cards(sheet: Sheet) -> bool:
@@ -283,14 +288,14 @@ def check_complete(sheet: Sheet, names: Sequence[str], result: HandResult,
     ...     check_complete(Sheet.make("last-one"), ["Ann", "Ben", "Cy"], HandResult.of(2, held))
     ... except ScoringError as exc:
     ...     print(exc.field, exc)
-    seat:1 Ben's cards are missing
+    held.1 Ben's cards are missing
     """
     if not hands_carry_cards(sheet):
         return
     in_play = tuple(in_play) if in_play is not None else (True,) * len(names)
     for seat, cards in enumerate(result.held):
         if in_play[seat] and seat != result.out and not cards:
-            raise ScoringError(f"{names[seat]}'s cards are missing", f"seat:{seat}")
+            raise ScoringError(f"{names[seat]}'s cards are missing", seat=seat)
 
 
 def deal_size(sheet: Sheet, players: int) -> int | None:
@@ -314,7 +319,7 @@ class Standings:
     game: str
     totals: tuple[int, ...]
     progress: tuple[tuple[int, ...], ...]
-    hands: tuple[HandScore, ...]
+    hands: tuple[HandResult, ...]
     dealers: tuple[int, ...]
     eliminated: Mapping[int, int]
     winners: tuple[int, ...]
@@ -397,7 +402,7 @@ def start_position(sheet: Sheet, seats: int, first_dealer: int) -> MatchPosition
 
 
 def play_hand(sheet: Sheet, names: Sequence[str], position: MatchPosition, result: HandResult
-              ) -> tuple[MatchPosition, HandScore, int]:
+              ) -> tuple[MatchPosition, HandResult, int]:
     """One step of :func:`standings`: the position after one more hand, that hand's
     score and its dealer. Replaying hands one at a time from :func:`start_position`
     gives exactly the standings of replaying them all at once (same checks, same
@@ -431,7 +436,7 @@ class _Tally:
         self.totals = list(at.totals)
         self.in_play = list(at.in_play)
         self.progress: list[tuple[int, ...]] = []
-        self.scores: list[HandScore] = []
+        self.scores: list[HandResult] = []
         self.dealers: list[int] = []
         self.eliminated: dict[int, int] = dict(at.eliminated)
         self.winners: tuple[int, ...] = at.winners
@@ -444,11 +449,12 @@ class _Tally:
         number = self.played + 1
         if self.over or self.next_dealer is None:
             raise ScoringError(f"the match was decided in hand {number - 1}, but hand "
-                               f"{number} is recorded after it", f"hand:{number}")
+                               f"{number} is recorded after it", "number")
         try:
             check_hand(self.sheet, self.names, result, self.in_play)
         except ScoringError as exc:
-            raise ScoringError(f"hand {number}: {exc}", exc.field) from None
+            raise ScoringError(f"hand {number}: {exc}", exc.field, seat=exc.seat,
+                               hand=number) from None
         dealer = self.next_dealer
         self.add(number, dealer, result)
         self.played = number
@@ -461,7 +467,8 @@ class _Tally:
                         self.why, self.next_dealer)
 
     def add(self, number: int, dealer: int, result: HandResult) -> None:
-        score = score_hand(self.sheet, result.held, result.out, self.in_play)
+        score = score_hand(self.sheet, result.held, result.out, self.in_play,
+                           result.hand_size)
         self.scores.append(score)
         self.dealers.append(dealer)
         if self.info.scoring == "count":

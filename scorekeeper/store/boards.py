@@ -217,10 +217,11 @@ class EntryView:
 
 @dataclass(frozen=True)
 class HandView:
-    """A stored hand: its number, dealer, who went out (None: blocked), its own deal
-    size, when it was recorded, and each seat's entry in seat order."""
+    """A stored hand, the one shape pages, the API, an export and the writer read it in:
+    its number (with its match, what picks it out), dealer, who went out (None:
+    blocked), its own deal size, when it was recorded, and each seat's entry in seat
+    order."""
 
-    id: int
     number: int
     dealer: int
     out_seat: int | None
@@ -230,7 +231,7 @@ class HandView:
 
 
 _H, _E = Hand.__table__, HandEntry.__table__
-_HAND = (_H.c.id, _H.c.number, _H.c.dealer, _H.c.out_seat, _H.c.hand_size, _H.c.created_at)
+_HAND = (_H.c.number, _H.c.dealer, _H.c.out_seat, _H.c.hand_size, _H.c.created_at)
 
 
 def _hand_views(connection: Connection, where: Any
@@ -245,11 +246,11 @@ def _hand_views(connection: Connection, where: Any
         .where(where).order_by(_H.c.match_id, _H.c.number, _E.c.seat)).all()
     found: dict[int, list[HandView]] = {}
     versions: dict[int, int] = {}
-    for _, seats in groupby(rows, lambda row: row.id):
+    for _, seats in groupby(rows, lambda row: (row.match_id, row.number)):
         first, *rest = seats
         versions[first.match_id] = first.version
         found.setdefault(first.match_id, []).append(HandView(
-            first.id, first.number, first.dealer, first.out_seat, first.hand_size,
+            first.number, first.dealer, first.out_seat, first.hand_size,
             first.created_at, tuple(EntryView(row.seat, row.cards, row.points)
                                     for row in (first, *rest))))
     return found, versions

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Protocol, cast
+from typing import cast
 
 from sqlalchemy import Select, Table, bindparam, select
 
@@ -20,7 +20,7 @@ from scorekeeper.core.cards import Card, parse_cards
 from scorekeeper.core.scoring import HandResult, Standings, standings, standings_at
 from scorekeeper.core.sheets import Sheet
 from scorekeeper.core.stats import HandRow
-from scorekeeper.store.boards import MatchView
+from scorekeeper.store.boards import HandView, MatchView
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Hand, HandEntry
 from scorekeeper.store.projection import running_state
@@ -28,29 +28,6 @@ from scorekeeper.store.projection.states import stored_sheet
 
 __all__ = ["current_standings", "hand_results", "hand_rows", "match_names", "match_sheet",
            "match_standings", "running_state_of", "stored_results"]
-
-
-class StoredEntry(Protocol):
-    """A seat's row of a stored hand, as :class:`~.boards.EntryView` (or an export's
-    loaded row) has it."""
-
-    @property
-    def seat(self) -> int: ...
-    @property
-    def cards(self) -> str: ...
-    @property
-    def points(self) -> int: ...
-
-
-class StoredHand(Protocol):
-    """A stored hand, as :class:`~.boards.HandView` (or an export's loaded row) has it."""
-
-    @property
-    def out_seat(self) -> int | None: ...
-    @property
-    def hand_size(self) -> int | None: ...
-    @property
-    def entries(self) -> Sequence[StoredEntry]: ...
 
 
 def match_sheet(match: MatchView) -> Sheet:
@@ -63,7 +40,7 @@ def match_names(match: MatchView) -> list[str]:
     return [seat.player.name for seat in match.seats]
 
 
-def _facts(match: MatchView, hands: Sequence[StoredHand]) -> tuple:
+def _facts(match: MatchView, hands: Sequence[HandView]) -> tuple:
     """Everything a full replay depends on, as plain values (the replay's cache key)."""
     return (match.sheet_json, match.first_dealer, tuple(match_names(match)), len(match.seats),
             tuple((h.out_seat, h.hand_size, tuple((e.seat, e.cards) for e in h.entries))
@@ -83,7 +60,7 @@ def _replay(facts: tuple) -> tuple[tuple[HandResult, ...], Standings]:
     return tuple(results), standings(stored_sheet(sheet_json), names, first_dealer, results)
 
 
-def hand_results(match: MatchView, hands: Sequence[StoredHand]) -> list[HandResult]:
+def hand_results(match: MatchView, hands: Sequence[HandView]) -> list[HandResult]:
     """The match's stored ``hands`` (all of them, in order) as scoring input."""
     return list(_replay(_facts(match, hands))[0])
 
@@ -119,12 +96,12 @@ def stored_results(match: MatchView, numbers: Sequence[int]) -> list[tuple[int, 
     return [(n, HandResult.of(outs[n], held[n])) for n in wanted if n in outs]
 
 
-def match_standings(match: MatchView, hands: Sequence[StoredHand]) -> Standings:
+def match_standings(match: MatchView, hands: Sequence[HandView]) -> Standings:
     """Standings derived from the match's stored ``hands`` (every hand replayed)."""
     return _replay(_facts(match, hands))[1]
 
 
-def hand_rows(match: MatchView, hands: Sequence[StoredHand]) -> list[HandRow]:
+def hand_rows(match: MatchView, hands: Sequence[HandView]) -> list[HandRow]:
     """The match's ``hands`` as stored, one row each."""
     seats = len(match.seats)
     rows = []

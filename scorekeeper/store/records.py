@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import lru_cache
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
 from sqlalchemy import Table, bindparam, delete, insert, select, update
 from sqlalchemy.engine import Connection
@@ -41,7 +41,7 @@ from sqlalchemy.exc import IntegrityError
 from scorekeeper.core.cards import Card
 from scorekeeper.core.errors import ConflictError, InputError, SameHandError
 from scorekeeper.core.same_hand import carries_cards, same_as
-from scorekeeper.core.scoring import HandResult, ScoringError, check_complete
+from scorekeeper.core.scoring import HandResult, check_complete
 from scorekeeper.core.sheets import GAMES, OPTIONS, Sheet
 from scorekeeper.store import projection
 from scorekeeper.store.boards import (
@@ -83,9 +83,7 @@ from scorekeeper.store.reading import (
 
 __all__ = [
     "NewMatch",
-    "Rewritten",
-    "SavedEntry",
-    "SavedHand",
+    "Written",
     "add_matches",
     "build_match",
     "create_match",
@@ -96,28 +94,11 @@ __all__ = [
 ]
 
 
-# A refused write is an InputError whose ``field`` names the form field at fault (``out``,
-# ``seat-<n>``, ``hand_size``, ``number``, ``players``, ``first_dealer``); a hand number
-# already recorded (another phone was quicker) or not next is its ConflictError.
-T = TypeVar("T")
-
-
-def _field(exc: ScoringError) -> str:
-    """Map a scoring error's field to the hand form's field name."""
-    if exc.field.startswith("seat:"):
-        return "seat-" + exc.field[5:]
-    if exc.field.startswith("hand:"):
-        return "number"
-    return "cards" if exc.field == "hands" else exc.field
-
-
-def _asked(derive: Callable[[], T]) -> T:
-    """What ``derive`` answers (the projection's change, the core's check); a hand the
-    core refuses is an :class:`InputError` on the form's field."""
-    try:
-        return derive()
-    except ScoringError as exc:
-        raise InputError(str(exc), _field(exc)) from None
+# A refused write is an InputError whose ``field`` is the path of the input at fault,
+# as the core names it (``out``, ``held.<n>``, ``held``, ``hand_size``, ``number``,
+# ``players``, ``first_dealer``): a hand the core refuses is its ScoringError, passed on
+# as raised. A hand number already recorded (another phone was quicker) or not next is
+# its ConflictError.
 
 
 # ---- the match as stored: what the projection is handed --------------------------------
@@ -160,12 +141,17 @@ def _statements() -> _Statements:
         claim=update(Match).where(Match.id == bindparam("match_id"),
                                   Match.version == bindparam("old_version"))
         .values(version=bindparam("new_version")),
-        edited_hand=update(h).where(h.c.id == bindparam("at"))
+        edited_hand=update(h).where(_the_hand(h))
         .values(out_seat=bindparam("out_seat"), hand_size=bindparam("hand_size")),
-        edited_cards=update(e).where(e.c.hand_id == bindparam("at"),
-                                     e.c.seat == bindparam("at_seat"))
+        edited_cards=update(e).where(e.c.hand_id == select(h.c.id).where(_the_hand(h))
+                                     .scalar_subquery(), e.c.seat == bindparam("at_seat"))
         .values(cards=bindparam("cards")),
     )
+
+
+def _the_hand(h: Table) -> Any:
+    """The hand a write names by its match and number (unique together)."""
+    return (h.c.match_id == bindparam("in_match")) & (h.c.number == bindparam("of_number"))
 
 
 def _claim(connection: Connection, match: MatchView, conflict: str) -> int:
@@ -217,29 +203,13 @@ def _check_hand_size(match: MatchView, hand_size: int | None) -> None:
 
 
 @dataclass(frozen=True)
-class SavedEntry:
-    """One seat's row of a hand just recorded: its cards (canonical text) and points."""
+class Written:
+    """A match after a write: its view, and its hands as now stored (every hand after
+    an edit or a deleted hand; the new hand after a recorded one), with the answer kept
+    with a recorded hand's idempotency key (``reply_json``)."""
 
-    seat: int
-    cards: str
-    points: int
-
-
-@dataclass(frozen=True)
-class SavedHand:
-    """A hand just recorded, as its rows were written (what the caller answers with),
-    and the match's view after it (``match``). Plain values, not a mapped object."""
-
-    match_id: int
-    number: int
-    dealer: int
-    out_seat: int | None
-    hand_size: int | None
-    idempotency_key: str | None
-    request_digest: str | None
-    created_at: datetime
-    entries: tuple[SavedEntry, ...]
     match: MatchView
+    hands: tuple[HandView, ...]
     reply_json: str | None = None
 
 
@@ -247,11 +217,11 @@ def record_hand(match: MatchView, number: int, out: int | None,
                 held: Sequence[Sequence[Card]],
                 hand_size: int | None = None, *, key: str | None = None,
                 digest: str | None = None,
-                reply: Callable[[MatchView, SavedHand], str] | None = None,
-                same_as_confirmed: bool = False) -> SavedHand:
+                reply: Callable[[MatchView, HandView], str] | None = None,
+                same_as_confirmed: bool = False) -> Written:
     """Record the next hand. ``number`` is the hand the form was showing: anything but
-    the next number means the form is stale and nothing is stored. The answer's
-    ``match`` is the match's view after the hand.
+    the next number means the form is stale and nothing is stored. The answer is the
+    match's view after the hand and the hand as stored.
 
     A hand that looks like the one that took ``number`` or like the match's last hand
     (:mod:`scorekeeper.core.same_hand`) is refused with :class:`SameHandError` naming
@@ -277,33 +247,27 @@ def record_hand(match: MatchView, number: int, out: int | None,
         raise InputError("the match is over: no more hands can be recorded", "number")
     _check_hand_size(match, hand_size)
     before, sheet, names = _stored_state(match), match_sheet(match), match_names(match)
-    change = _asked(lambda: projection.next_hand(before, sheet, names, result))
-    _asked(lambda: check_complete(sheet, names, result, before.running.position.in_play))
+    change = projection.next_hand(before, sheet, names, result)
+    check_complete(sheet, names, result, before.running.position.in_play)
     dealer, points = change.scored(number)
     texts, created = held_texts(result), utcnow()
-    entries = tuple(SavedEntry(seat, text, scored)
-                    for seat, (text, scored) in enumerate(zip(texts, points, strict=True)))
-    saved: list[SavedHand] = []
+    hand = HandView(number, dealer, out, hand_size, created, _entries(texts, points))
+    replies: list[str | None] = [None]
 
     def write(connection: Connection, view: MatchView) -> Sequence[EnteredHand]:
-        hand = SavedHand(match.id, number, dealer, out, hand_size, key, digest, created,
-                         entries, view)
-        if reply is not None:
-            hand = replace(hand, reply_json=reply(view, hand))
-        saved.append(hand)
+        replies[0] = None if reply is None else reply(view, hand)
         return [EnteredHand(match.id, number, out, hand_size, created, texts, key, digest,
-                            hand.reply_json)]
+                            replies[0])]
 
-    _commit(match, f"hand {number} was just recorded from another phone", change, write)
-    return saved[-1]
+    view = _commit(match, f"hand {number} was just recorded from another phone", change,
+                   write)
+    return Written(view, (hand,), replies[0])
 
 
-@dataclass(frozen=True)
-class Rewritten:
-    """A match after an edit or a deleted hand: its view and its hands as now stored."""
-
-    match: MatchView
-    hands: tuple[HandView, ...]
+def _entries(texts: Sequence[str], points: Sequence[int]) -> tuple[EntryView, ...]:
+    """A hand's entries: each seat's cards as stored and the points the replay gave."""
+    return tuple(EntryView(seat, text, scored)
+                 for seat, (text, scored) in enumerate(zip(texts, points, strict=True)))
 
 
 def _rescored(hands: Sequence[HandView], results: Sequence[HandResult], change: Change
@@ -311,8 +275,7 @@ def _rescored(hands: Sequence[HandView], results: Sequence[HandResult], change: 
     """The hands as ``change`` (every hand replayed from ``results``) stores them."""
     return tuple(
         replace(hand, dealer=dealer, out_seat=result.out, hand_size=result.hand_size,
-                entries=tuple(EntryView(seat, text, scored) for seat, (text, scored)
-                              in enumerate(zip(held_texts(result), points, strict=True))))
+                entries=_entries(held_texts(result), points))
         for hand, result, (dealer, points) in zip(hands, results, change.after.scored,
                                                   strict=True))
 
@@ -320,14 +283,13 @@ def _rescored(hands: Sequence[HandView], results: Sequence[HandResult], change: 
 def _rewritten(match: MatchView, results: Sequence[HandResult]) -> Change:
     """The change that rewriting the match's hands as ``results`` makes, as the
     projection replays them."""
-    return _asked(lambda: projection.rewritten(_stored_state(match), match.sheet_json,
-                                               match_names(match), match.first_dealer,
-                                               results))
+    return projection.rewritten(_stored_state(match), match.sheet_json, match_names(match),
+                                match.first_dealer, results)
 
 
 def edit_hand(match: MatchView, number: int, out: int | None, held: Sequence[Sequence[Card]],
               hand_size: int | None = None, hands: Sequence[HandView] | None = None
-              ) -> Rewritten:
+              ) -> Written:
     """Replace a recorded hand; the projection re-derives every hand's points and
     dealer. ``hands`` are the match's hands if the caller read them, else they are
     read here."""
@@ -341,27 +303,26 @@ def edit_hand(match: MatchView, number: int, out: int | None, held: Sequence[Seq
     change = _rewritten(match, results)
     # Every seat still in the edited hand holds cards but the one who went out.
     fell = dict(change.after.running.position.eliminated)
-    _asked(lambda: check_complete(match_sheet(match), match_names(match), result,
-                                  [fell.get(seat, number) >= number
-                                   for seat in range(len(match.seats))]))
-    edited = hands[number - 1]
+    check_complete(match_sheet(match), match_names(match), result,
+                   [fell.get(seat, number) >= number for seat in range(len(match.seats))])
 
     def write(connection: Connection, view: MatchView) -> Sequence[EnteredHand]:
         """The edited hand's facts: who went out, its deal size and the cards held."""
         statements = _statements()
         connection.execute(statements.edited_hand, {
-            "at": edited.id, "out_seat": result.out, "hand_size": result.hand_size})
+            "in_match": match.id, "of_number": number, "out_seat": result.out,
+            "hand_size": result.hand_size})
         connection.execute(statements.edited_cards, [
-            {"at": edited.id, "at_seat": seat, "cards": text}
+            {"in_match": match.id, "of_number": number, "at_seat": seat, "cards": text}
             for seat, text in enumerate(held_texts(result))])
         return ()
 
     view = _commit(match, RACED + "nothing was saved", change, write)
-    return Rewritten(view, _rescored(hands, results, change))
+    return Written(view, _rescored(hands, results, change))
 
 
 def delete_last_hand(match: MatchView, hands: Sequence[HandView] | None = None
-                     ) -> Rewritten:
+                     ) -> Written:
     """Delete the newest hand (as :func:`edit_hand`, ``hands`` if the caller read
     them); the answer's hands are those left."""
     hands = match_hands(match) if hands is None else tuple(hands)
@@ -371,12 +332,14 @@ def delete_last_hand(match: MatchView, hands: Sequence[HandView] | None = None
     change = _rewritten(match, hand_results(match, hands)[:-1])
 
     def write(connection: Connection, view: MatchView) -> Sequence[EnteredHand]:
-        connection.execute(delete(HandEntry).where(HandEntry.hand_id == gone.id))
-        connection.execute(delete(Hand).where(Hand.id == gone.id))
+        the = (Hand.match_id == match.id) & (Hand.number == gone.number)
+        connection.execute(delete(HandEntry).where(
+            HandEntry.hand_id == select(Hand.id).where(the).scalar_subquery()))
+        connection.execute(delete(Hand).where(the))
         return ()
 
     view = _commit(match, RACED + "nothing was deleted", change, write)
-    return Rewritten(view, hands[:-1])
+    return Written(view, hands[:-1])
 
 
 # ---- new matches: set up, rematch, import -----------------------------------------------
@@ -428,7 +391,7 @@ def new_match(group: Group, sheet: Sheet, players: Sequence[Player], first_deale
     replay); ``given`` are :class:`NewMatch`'s optional fields."""
     _check_seats(group, sheet, players, first_dealer)
     sheet_json, names = sheet.to_json(), [p.name for p in players]
-    done = _asked(lambda: projection.replayed(sheet_json, names, first_dealer, hands))
+    done = projection.replayed(sheet_json, names, first_dealer, hands)
     return NewMatch(sheet, sheet_json, players, first_dealer,
                     [(r.out, r.hand_size) for r in hands], done,
                     [held_texts(result) for result in hands], **given)

@@ -26,12 +26,12 @@ def held(*texts: str) -> list:
 
 
 @pytest.mark.parametrize(("game", "out", "texts", "field", "words"), [
-    ("last-one", 0, ("", "", "9c"), "seat:1", "Ben's cards are missing"),
-    ("last-one", 2, ("8s", "", ""), "seat:1", "Ben's cards are missing"),
-    ("last-one", None, ("", "5c", "9c"), "seat:0", "Ann's cards are missing"),
-    ("last-one", None, ("8s", "5c", ""), "seat:2", "Cy's cards are missing"),
-    ("crazy-eights", 1, ("", "", "9c"), "seat:0", "Ann's cards are missing"),
-    ("crazy-eights", None, ("3h", "", "9c"), "seat:1", "Ben's cards are missing"),
+    ("last-one", 0, ("", "", "9c"), "held.1", "Ben's cards are missing"),
+    ("last-one", 2, ("8s", "", ""), "held.1", "Ben's cards are missing"),
+    ("last-one", None, ("", "5c", "9c"), "held.0", "Ann's cards are missing"),
+    ("last-one", None, ("8s", "5c", ""), "held.2", "Cy's cards are missing"),
+    ("crazy-eights", 1, ("", "", "9c"), "held.0", "Ann's cards are missing"),
+    ("crazy-eights", None, ("3h", "", "9c"), "held.1", "Ben's cards are missing"),
 ])
 def test_core_refuses_an_empty_seat(game, out, texts, field, words):
     with pytest.raises(ScoringError) as caught:

@@ -7,7 +7,6 @@ import pytest
 from scorekeeper.core.cards import parse_card, parse_cards
 from scorekeeper.core.scoring import (
     HandResult,
-    HandScore,
     ScoringError,
     card_points,
     check_hand,
@@ -49,7 +48,7 @@ def test_card_points(card, last_one, crazy_eights):
         assert card_points(CD, c) == crazy_eights
 
 
-def score(game: str, held: list[str], out: int | None, options=None, in_play=None) -> HandScore:
+def score(game: str, held: list[str], out: int | None, options=None, in_play=None) -> HandResult:
     sheet = Sheet.make(game, options or {})
     return score_hand(sheet, [parse_cards(h) for h in held], out, in_play)
 
@@ -154,11 +153,11 @@ def test_seats_out_of_the_match_score_nothing():
 # an entered hand the deck cannot have dealt -> the seat blamed: the later seat in seat
 # order holding the extra copy, or the seat holding a joker the game has none of
 DECK_CLASHES = [
-    (C8, ["8s kh", "", "8s"], 1, "seat:2", r"8♠ is entered 2 times \(Ann and Cy\)"),
-    (C8, ["", "8s", "8s 5c"], 0, "seat:2", "8♠ is entered 2 times"),
-    (C8, ["8s 8s", "", "2c"], 1, "seat:0", "8♠ is entered 2 times"),
-    (LO, ["jk", "jk", "jk 5c"], None, "seat:2", "Joker is entered 3 times"),
-    (CD, ["5c", "", "jk"], 1, "seat:2", "without jokers"),
+    (C8, ["8s kh", "", "8s"], 1, "held.2", r"8♠ is entered 2 times \(Ann and Cy\)"),
+    (C8, ["", "8s", "8s 5c"], 0, "held.2", "8♠ is entered 2 times"),
+    (C8, ["8s 8s", "", "2c"], 1, "held.0", "8♠ is entered 2 times"),
+    (LO, ["jk", "jk", "jk 5c"], None, "held.2", "Joker is entered 3 times"),
+    (CD, ["5c", "", "jk"], 1, "held.2", "without jokers"),
 ]
 
 
@@ -175,4 +174,4 @@ def test_check_hand_too_many_cards_is_nobody_in_particular():
     held = [parse_cards(every[:26]), [], parse_cards(every[26:])]
     with pytest.raises(ScoringError, match="52 cards entered") as info:
         check_hand(Sheet.make(C8), ["Ann", "Bo", "Cy"], HandResult.of(1, held))
-    assert info.value.field == "hands"
+    assert info.value.field == "held"

@@ -140,7 +140,7 @@ def test_crazy_eights_match_end(options, goal, played, winners):
         # one hand more is refused: the match was already decided
         with pytest.raises(ScoringError, match=f"decided in hand {played}") as info:
             play(C8, "Ann Bob Cy", C8_HANDS[: played + 1], **options)
-        assert info.value.field == f"hand:{played + 1}"
+        assert info.value.field == "number"
         # and one hand fewer leaves it open
         assert not play(C8, "Ann Bob Cy", C8_HANDS[: played - 1], **options).over
 
@@ -217,15 +217,15 @@ def test_countdown_starts_at_the_start_count():
 @pytest.mark.parametrize(
     ("game", "hands", "field", "message"),
     [
-        (C8, [hand(0, "8s", "kh", "")], "seat:0", "hand 1: Ann went out, so holds no cards"),
-        (LO, [hand(1, "", "kh", "")], "seat:1", "Bob went out"),
+        (C8, [hand(0, "8s", "kh", "")], "held.0", "hand 1: Ann went out, so holds no cards"),
+        (LO, [hand(1, "", "kh", "")], "held.1", "Bob went out"),
         (C8, [hand(3, "", "kh", "")], "out", "seat 3 is not at this table"),
-        (C8, [hand(0, "", "kh")], "hands", "expected cards for 3 seats, got 2"),
-        (C8, [hand(0, "", "kh", "kh")], "seat:2", "hand 1: K♥ is entered 2 times"),
-        (C8, [hand(0, "", "kh 5c", "qd"), hand(1, "5c", "", "5c")], "seat:2",
+        (C8, [hand(0, "", "kh")], "held", "expected cards for 3 seats, got 2"),
+        (C8, [hand(0, "", "kh", "kh")], "held.2", "hand 1: K♥ is entered 2 times"),
+        (C8, [hand(0, "", "kh 5c", "qd"), hand(1, "5c", "", "5c")], "held.2",
          r"hand 2: 5♣ is entered 2 times \(Ann and Cy\)"),
-        (C8, [hand(0, "", "jk", "")], "seat:1", "without jokers"),
-        (C8, [hand(0, "", "kh", "5c"), hand(2, "", "kh", "5c")], "seat:2", "hand 2: Cy"),
+        (C8, [hand(0, "", "jk", "")], "held.1", "without jokers"),
+        (C8, [hand(0, "", "kh", "5c"), hand(2, "", "kh", "5c")], "held.2", "hand 2: Cy"),
     ],
 )
 def test_refused_hands(game, hands, field, message):
@@ -234,11 +234,23 @@ def test_refused_hands(game, hands, field, message):
     assert info.value.field == field
 
 
+def test_a_refused_hand_names_its_hand_and_seat_as_data():
+    """Who reads the error (an import's location, the score request's seat name) takes
+    the hand and the seat from the error's fields, never from its words."""
+    hands = [hand(0, "", "kh 5c", "qd"), hand(1, "5c", "", "5c")]
+    with pytest.raises(ScoringError) as info:
+        play(C8, "Ann Bob Cy", hands)
+    assert (info.value.hand, info.value.seat, info.value.field) == (2, 2, "held.2")
+    with pytest.raises(ScoringError) as info:
+        play(C8, "Ann Bob Cy", [hand(3, "", "kh", "")])
+    assert (info.value.hand, info.value.seat, info.value.field) == (1, None, "out")
+
+
 def test_eliminated_players_hold_nothing_and_cannot_go_out():
     first = hand(0, "", "8s 8h", "")
     with pytest.raises(ScoringError, match="Bob is out of the match") as info:
         play(LO, "Ann Bob Cy", [first, hand(0, "", "2c 3c", "4d 5d")], threshold=50)
-    assert info.value.field == "seat:1"
+    assert info.value.field == "held.1"
     with pytest.raises(ScoringError, match="Bob is out of the match") as info:
         play(LO, "Ann Bob Cy", [first, hand(1, "2c", "", "4d 5d")], threshold=50)
     assert info.value.field == "out"
@@ -248,7 +260,7 @@ def test_hand_after_a_last_one_match_is_refused():
     with pytest.raises(ScoringError, match="decided in hand 3") as info:
         play(LO, "Ann Bob Cy Di Ed", [*LAST_ONE_MATCH, hand(0, "", "", "", "", "")],
              threshold=50)
-    assert info.value.field == "hand:4"
+    assert info.value.field == "number"
 
 
 @pytest.mark.parametrize("first_dealer", [-1, 3, 10])

@@ -21,7 +21,6 @@ from scorekeeper.core.cards import format_cards
 from scorekeeper.core.running import SEAT_FIGURE_NAMES, advance_figures
 from scorekeeper.core.scoring import (
     HandResult,
-    HandScore,
     MatchPosition,
     Standings,
     play_hand,
@@ -132,7 +131,7 @@ def held_texts(result: HandResult) -> tuple[str, ...]:
 
 
 def advance(sheet: Sheet, names: Sequence[str], state: Running, result: HandResult
-            ) -> tuple[Running, HandScore, int]:
+            ) -> tuple[Running, HandResult, int]:
     """The state after one more hand, its score and its dealer; a hand that cannot be
     scored raises :class:`~scorekeeper.core.scoring.ScoringError` as a replay would."""
     position, score, dealer = play_hand(sheet, names, state.position, result)

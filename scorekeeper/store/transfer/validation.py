@@ -268,13 +268,12 @@ def _replay(sheet: Sheet, names: list[str], dealer: int, results: list[HandResul
             where: str) -> Standings:
     try:
         return standings(sheet, names, dealer, results)
-    except ScoringError as exc:
+    except ScoringError as exc:  # the hand and seat at fault, as the replay names them
         spot = where
-        number = re.match(r"hand (\d+):", str(exc))
-        if number:
-            spot = f"{where}.hands[{int(number.group(1)) - 1}]"
-            if exc.field.startswith("seat:"):
-                spot += f".held[{exc.field[5:]}]"
+        if exc.hand is not None:
+            spot = f"{where}.hands[{exc.hand - 1}]"
+            if exc.seat is not None:
+                spot += f".held[{exc.seat}]"
         raise _Bad(spot, str(exc)) from None
 
 

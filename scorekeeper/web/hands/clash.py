@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from scorekeeper.core.cards import Card, CardError, format_cards, parse_cards
 from scorekeeper.store.boards import HandView, MatchView, PlayerView
+from scorekeeper.web.hands.forms import seat_name
 
 SHOWN = 60  # characters of one player's typed cards repeated back in a message
 
@@ -23,7 +24,7 @@ def entered(match: MatchView, form: Mapping[str, str]) -> str:
     """What the form held, per player: ``Bo: 5♣ 6♣; Cy: 7♦`` (``no cards`` if none)."""
     parts = []
     for seat in match.seats:
-        text = form.get(f"seat-{seat.position}", "").strip()[:SHOWN]
+        text = form.get(seat_name(seat.position), "").strip()[:SHOWN]
         if not text:
             continue
         with suppress(CardError):  # else repeat it as typed

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask_wtf import FlaskForm
+from werkzeug.datastructures import MultiDict
 from wtforms import BooleanField, Field, IntegerField, RadioField, StringField
 from wtforms.validators import InputRequired, NumberRange, StopValidation
 
@@ -31,6 +32,7 @@ from scorekeeper.store.boards import HandView
 
 BLOCKED = "none"
 LOST_NUMBER = "This form lost its hand number; reload the page."
+SEAT = "seat-"  # a seat's cards field on the page is named this and its seat number
 
 
 class CardsField(StringField):
@@ -116,20 +118,22 @@ class HandForm(FlaskForm):
     def validate(self, extra_validators: Mapping[str, Any] | None = None) -> bool:
         """The fields, then cards sent for seats that are not at the table (or out)."""
         valid = super().validate(extra_validators)
-        seats = {f"seat-{s}" for s in range(len(self.in_play))}
+        seats = {seat_name(s) for s in range(len(self.in_play))}
         for key, text in (self._sent or {}).items():
-            if not key.startswith("seat-") or not str(text).strip():
+            if not key.startswith(SEAT) or not str(text).strip():
                 continue
             if key not in seats:
                 self.form_errors.append(f"There is no player {key!r} at this table.")
-            elif self.seat_field(int(key[5:])) is None and hands_carry_cards(self.sheet):
-                self.form_errors.append(f"Seat {int(key[5:]) + 1} is out of the match and "
+            elif self.seat_field(int(key[len(SEAT):])) is None and hands_carry_cards(self.sheet):
+                self.form_errors.append(f"Seat {int(key[len(SEAT):]) + 1} is out of the match and "
                                         "holds no cards.")
         return valid and not self.form_errors
 
-    def refuse(self, field: str, message: str) -> None:
-        """Put an error from the store on the field it names (``seat-1``, ``out``...)."""
-        target = next((f for f in self if f.name == field), None)
+    def refuse(self, path: str | None, message: str) -> None:
+        """Put an error from the store or the core on the field its path names (see
+        :func:`field_name`); the form's own error when no field here answers to it."""
+        name = field_name(path)
+        target = next((f for f in self if f.name == name), None)
         if target is None:
             self.form_errors.append(message)
         else:
@@ -141,13 +145,32 @@ class HandForm(FlaskForm):
         return bool(self.form_errors) or any(f.errors for f in self)
 
 
+def seat_name(seat: int) -> str:
+    """The name of a seat's cards field on the page (what the browser sends)."""
+    return f"{SEAT}{seat}"
+
+
+def field_name(path: str | None) -> str:
+    """The form field an input's path names, the one place the two meet: a seat's cards
+    (``held.<n>``, the core's and the API's path) are that seat's cards field; every
+    other path (``out``, ``hand_size``, ``number``) is the field of that name. The
+    cards as a whole (``held``) and no path at all have no field of their own.
+
+    >>> field_name("held.2"), field_name("out"), field_name(None)
+    ('seat-2', 'out', 'held')
+    """
+    path = path or "held"
+    where, _, seat = path.partition(".")
+    return seat_name(int(seat)) if where == "held" and seat.isdigit() else path
+
+
 def hand_form(sheet: Sheet, names: Sequence[str], in_play: Sequence[bool],
               formdata: Any = None, data: Mapping[str, Any] | None = None) -> HandForm:
     """The form for a table: a cards field for each seat still playing, named
     ``seat-<n>`` (no card fields in Countdown); ``out`` offers those seats and blocked."""
     fields: dict[str, Field] = {}
     if hands_carry_cards(sheet):
-        fields = {f"seat_{s}": CardsField(names[s], name=f"seat-{s}")
+        fields = {f"seat_{s}": CardsField(names[s], name=seat_name(s))
                   for s, playing in enumerate(in_play) if playing}
     form_class = type("TableHandForm", (HandForm,), fields)
     form = form_class(formdata=formdata, data=data)
@@ -156,6 +179,14 @@ def hand_form(sheet: Sheet, names: Sequence[str], in_play: Sequence[bool],
     form.out.choices = [(str(s), names[s]) for s, p in enumerate(in_play) if p] + [
         (BLOCKED, "blocked")]
     return form
+
+
+def edit_data(sent: Any, number: int) -> MultiDict:
+    """A sent edit form as the form reads it: the hand's number is the page's (its
+    address), whatever number the form carried."""
+    data = MultiDict(sent)
+    data["number"] = str(number)
+    return data
 
 
 def form_values(hand: HandView) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 
 from scorekeeper.core.errors import ConflictError, InputError, SameHandError
 from scorekeeper.core.text import sentence
-from scorekeeper.store.boards import GroupView, MatchView, match_hand, reread
+from scorekeeper.store.boards import GroupView, HandView, MatchView, match_hand, reread
 from scorekeeper.store.idempotency import KeyReuseError
 from scorekeeper.store.reading import current_standings, match_names, match_sheet
 from scorekeeper.store.records import delete_last_hand, edit_hand, record_hand
@@ -22,11 +22,7 @@ from scorekeeper.web.hands.clash import (
     recorded_clash,
     side_by_side,
 )
-from scorekeeper.web.hands.forms import (
-    HandForm,
-    form_values,
-    hand_form,
-)
+from scorekeeper.web.hands.forms import HandForm, edit_data, form_values, hand_form
 from scorekeeper.web.hands.once import KEY_FIELD, already_recorded, form_key, new_key
 from scorekeeper.web.scoreboard import board, hand_news
 
@@ -82,7 +78,7 @@ def new(group_id: int, match_id: int):
         except ConflictError:
             return _conflict(group, match, form)
         except InputError as exc:
-            form.refuse(exc.field or "cards", sentence(exc))
+            form.refuse(exc.field, sentence(exc))
         else:
             flash(hand_news(saved.match, form.number.data))
             return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
@@ -154,36 +150,48 @@ def edit(group_id: int, match_id: int, number: int):
     The form carries the match's version: if another phone changed the match since it
     was shown, nothing is saved and the person is shown the current state."""
     group, match = _load(group_id, match_id)
-    exists = 1 <= number <= match.hand_count
-    if not exists and (request.method == "GET" or "version" not in request.form):
-        abort(404, f"There is no hand {number} in this match.")
     if request.method == "GET":
-        stored = match_hand(match, number)
-        if stored is None:  # deleted since the view was read
-            abort(404, f"There is no hand {number} in this match.")
-        data = form_values(stored)
-        return _render(group, match, number, _form(match, _in_play_at(match, number),
-                                                   data=data), True)
-    if not exists or changed_since(match, request.form):
+        form = _form(match, _in_play_at(match, number), data=form_values(_stored(match, number)))
+        return _render(group, match, number, form, True)
+    if _moved_on(match, number):
         return _clash(group, match, edit_clash(match, number, request.form))
-    was_over = match.status == "finished"
-    form = _form(match, _in_play_at(match, number), request.form)
-    form.number.data = number
-    form.number.raw_data = [str(number)]
+    form = _form(match, _in_play_at(match, number), edit_data(request.form, number))
     if form.validate():
         try:
             edited = edit_hand(match, number, form.out_seat, form.held(), form.hand_size.size)
         except ConflictError:
             return _clash(group, match, edit_clash(reread(match), number, request.form))
         except InputError as exc:
-            form.refuse(exc.field or "cards", sentence(exc))
+            form.refuse(exc.field, sentence(exc))
         else:
-            message = f"Hand {number} updated; totals recomputed."
-            if was_over and edited.match.status != "finished":
-                message += " The match is open again."
-            flash(message)
+            flash(_edit_news(number, match, edited.match))
             return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
     return _render(group, match, number, form, True, 400)
+
+
+def _stored(match: MatchView, number: int) -> HandView:
+    """Hand ``number`` as stored, else 404."""
+    stored = match_hand(match, number) if 1 <= number <= match.hand_count else None
+    if stored is None:  # never recorded, or deleted since the view was read
+        abort(404, f"There is no hand {number} in this match.")
+    return stored
+
+
+def _moved_on(match: MatchView, number: int) -> bool:
+    """Whether a sent edit form is stale: its hand is gone or the match changed since
+    it was shown. A hand that never was, sent without a version, is a 404."""
+    exists = 1 <= number <= match.hand_count
+    if not exists and "version" not in request.form:
+        abort(404, f"There is no hand {number} in this match.")
+    return not exists or changed_since(match, request.form)
+
+
+def _edit_news(number: int, before: MatchView, after: MatchView) -> str:
+    """What the scoreboard says after an edit: the hand, and a finished match opened."""
+    message = f"Hand {number} updated; totals recomputed."
+    if before.status == "finished" and after.status != "finished":
+        message += " The match is open again."
+    return message
 
 
 def _in_play_at(match: MatchView, number: int) -> tuple[bool, ...]:

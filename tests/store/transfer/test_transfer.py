@@ -379,5 +379,5 @@ def test_build_match_turns_hands_into_rows_without_committing(app):
     assert counts()["Match"] == 0
     with pytest.raises(InputError) as caught:
         build_match(group, sheet, players, 0, [HandResult.of(0, [parse_cards("KH"), []])])
-    assert caught.value.field == "seat-0"
+    assert caught.value.field == "held.0"
     db.session.rollback()
