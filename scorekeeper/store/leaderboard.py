@@ -20,12 +20,11 @@ from typing import NamedTuple
 from sqlalchemy import and_, union_all
 
 from scorekeeper.core.hand_records import NO_WORST
-from scorekeeper.core.ratings import ALL, is_provisional
+from scorekeeper.core.ratings import ALL, State, is_provisional
 from scorekeeper.core.sheets import GAMES
+from scorekeeper.core.stats import record_rank
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, Player, Rating, RatingStep
-from scorekeeper.store.projection.player_totals import record_rank
-from scorekeeper.store.projection.rating_model import State
 
 __all__ = [
     "BEST_HAND",

@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from markupsafe import Markup
 
 from scorekeeper.core.chart import Chart, Series, score_chart
-from scorekeeper.core.ratings import START, Period, is_provisional
+from scorekeeper.core.ratings import START, Period, State, is_provisional
 from scorekeeper.core.sheets import GAMES
 from scorekeeper.store.leaderboard import (
     BEST_HAND,
@@ -28,7 +28,6 @@ from scorekeeper.store.leaderboard import (
     rating_history,
 )
 from scorekeeper.store.models import Group, Player
-from scorekeeper.store.projection.rating_model import State
 from scorekeeper.store.seasons import pick_period
 from scorekeeper.web.links import url_pattern
 from scorekeeper.web.rating_marks import rating, rating_change

@@ -19,6 +19,7 @@ from typing import Any
 from sqlalchemy import delete, select
 from sqlalchemy.engine import Connection
 
+from scorekeeper.core.ratings import Finished, SeatResult
 from scorekeeper.store.models import Match, Rating, RatingStep
 from scorekeeper.store.projection.rating_chains import (
     chains_of,
@@ -27,7 +28,6 @@ from scorekeeper.store.projection.rating_chains import (
     rerate_group,
     write_rows,
 )
-from scorekeeper.store.projection.rating_model import Finished, SeatResult
 from scorekeeper.store.projection.states import Change, GroupState, Kept, MatchState, Row
 
 __all__ = ["RATINGS"]
