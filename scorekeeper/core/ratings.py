@@ -39,9 +39,9 @@ from openskill.models import PlackettLuce
 from scorekeeper.core.stats import beats_comeback
 
 __all__ = ["ALL", "MODEL", "PROVISIONAL", "SCALE", "START", "Finished", "Period", "SeatResult",
-           "State", "Step", "arrow", "fold", "is_provisional", "month_scope", "new_state",
-           "order_key", "periods", "rate_match", "recount", "scopes_of", "season_scope",
-           "shown", "walk", "year_scope"]
+           "State", "Step", "arrow", "board_places", "fold", "is_provisional", "month_scope",
+           "new_state", "order_key", "periods", "rate_match", "recount", "scopes_of",
+           "season_scope", "shown", "walk", "year_scope"]
 
 START = 1000  # what a new player is shown
 SCALE = 40  # shown points per point of μ − 3σ
@@ -57,6 +57,16 @@ def shown(mu: float, sigma: float) -> int:
 def is_provisional(matches: int) -> bool:
     """Whether a rating from that many rated matches is still provisional."""
     return matches < PROVISIONAL
+
+
+def board_places(ratings: Sequence[int]) -> list[int]:
+    """The leaderboard's places of shown ratings sorted high to low: equal ratings share
+    one, and the next after them skips as many (competition places).
+
+    >>> board_places([1200, 1100, 1100, 1000])
+    [1, 2, 2, 4]
+    """
+    return [1 + next(i for i, r in enumerate(ratings) if r == rating) for rating in ratings]
 
 
 def arrow(change: int) -> str:

@@ -20,7 +20,7 @@ from typing import NamedTuple
 from sqlalchemy import and_, union_all
 
 from scorekeeper.core.hand_records import NO_WORST
-from scorekeeper.core.ratings import ALL, State, is_provisional
+from scorekeeper.core.ratings import ALL, State, board_places, is_provisional
 from scorekeeper.core.sheets import GAMES
 from scorekeeper.core.stats import record_rank
 from scorekeeper.store.extensions import db
@@ -141,11 +141,6 @@ _RECORDS = (("most-wins", "Most wins", 6, None),
 RECORD_KINDS = tuple(kind for kind, *_ in _RECORDS)
 
 
-def _places(ratings: Sequence[int]) -> list[int]:
-    """Competition places of ratings sorted high to low: equal ratings share one."""
-    return [1 + next(i for i, r in enumerate(ratings) if r == rating) for rating in ratings]
-
-
 def _best(rows: Sequence[tuple], value: int, match: int | None) -> tuple | None:
     """The row holding the record whose figure is at ``value`` and its match at
     ``match`` (None: a record over many matches), ranked by :func:`record_rank`."""
@@ -181,7 +176,7 @@ def board(group: Group, game: str, scope: str = ALL) -> Board:
         db.select(*_ROW).join(Player, Player.id == R.player_id)
         .where(R.group_id == group.id, R.game == game, R.scope == scope)
         .order_by(R.shown.desc(), R.wins.desc(), Player.name)).all()
-    places = _places([row[3] for row in rows])
+    places = board_places([row[3] for row in rows])
     return Board(tuple(BoardRow(place, *row[:7]) for place, row in zip(places, rows, strict=True)),
                  _records(game, rows), no_records(game))
 

@@ -58,8 +58,8 @@ class RatingChart:
 def _summary(found: History) -> str:
     points, count = found.points, found.standing.matches
     last, best = points[-1], max(point.rating for point in points)
-    words = (f"{last.rating:,} after {count} rated match{'' if count == 1 else 'es'} "
-             f"(from {START:,}); highest {best:,}")
+    words = (f"{rating(last.rating)} after {count} rated match{'' if count == 1 else 'es'} "
+             f"(from {rating(START)}); highest {rating(best)}")
     if found.earlier:
         words += f" in the last {len(points)}"
     return words + (", provisional" if is_provisional(count) else "")
