@@ -206,9 +206,8 @@ def _totals_after(game: str, hands: Sequence[HandRow], seats: int, start: int
 
 
 def _holds(cards: str, token: str) -> bool:
-    """Whether canonical card text holds a card with that rank prefix (``8``, ``JK``)."""
-    if token not in cards:  # most hands: no such token can be in the text
-        return False
+    """Whether canonical card text holds a card with that rank prefix (``8``, ``JK``);
+    asked only of text the token occurs in (most hands' text has neither)."""
     tokens = cards.split()
     if token == "JK":
         return "JK" in tokens
@@ -220,7 +219,7 @@ def start_figures(seats: int) -> tuple[SeatFigures, ...]:
     return tuple(SeatFigures(seat) for seat in range(seats))
 
 
-class _Tally:
+class _SeatTally:
     """One seat's figures while a hand moves them on (a frozen :class:`SeatFigures`
     built per seat per hand cost a replay twice what the step itself does)."""
 
@@ -239,10 +238,11 @@ class _Tally:
             setattr(self, name, getattr(figures, name))
 
     def figures(self, seat: int) -> SeatFigures:
+        """The seat's figures as kept: frozen again."""
         return SeatFigures(seat, *(getattr(self, name) for name in SEAT_FIGURE_NAMES))
 
 
-def _step(info: Game, tallies: Sequence[_Tally], fallen: dict[int, int], number: int,
+def _step(info: Game, tallies: Sequence[_SeatTally], fallen: dict[int, int], number: int,
           row: HandRow, totals: Sequence[int], winners: Sequence[int], threshold: int | None
           ) -> None:
     """Move every seat's tallies and the falls (seat → hand) on by hand ``number``, in
@@ -265,7 +265,7 @@ def _step(info: Game, tallies: Sequence[_Tally], fallen: dict[int, int], number:
                 tally.went_out += 1
             else:
                 cards = row.cards[seat]
-                if "8" in cards:  # most hands: neither token is in the text at all
+                if "8" in cards:  # most hands: neither token is in the text
                     tally.caught_eight += _holds(cards, "8")
                 if "JK" in cards:
                     tally.caught_joker += _holds(cards, "JK")
@@ -277,7 +277,7 @@ def advance_figures(game: str, figures: Sequence[SeatFigures], number: int, row:
     """Every seat's figures after hand ``number`` (``row``), from theirs before it, the
     totals after it and the match's winners (none until the hand that ends it): how a
     save moves the kept figures on by its new hand. ``threshold`` is Last One's."""
-    tallies = [_Tally(f) for f in figures]
+    tallies = [_SeatTally(f) for f in figures]
     fallen = {f.seat: f.fell for f in figures if f.fell is not None}
     _step(GAMES[game], tallies, fallen, number, row, totals, winners, threshold)
     return tuple(tally.figures(seat) for seat, tally in enumerate(tallies))
@@ -297,7 +297,7 @@ def seat_figures(game: str, seats: int, hands: Sequence[HandRow], winners: Seque
     if totals_after is None:
         totals_after = _totals_after(game, hands, seats, start)
     info = GAMES[game]
-    tallies = [_Tally(f) for f in start_figures(seats)]
+    tallies = [_SeatTally(f) for f in start_figures(seats)]
     fallen: dict[int, int] = {}
     for number, (row, totals) in enumerate(zip(hands, totals_after, strict=True), start=1):
         _step(info, tallies, fallen, number, row, totals, winners, threshold)
