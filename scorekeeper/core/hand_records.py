@@ -11,6 +11,8 @@ records count, game by game, so that a table would agree.
   who went out, and everyone else's count stays as it was, so no one's losing hand is
   worse than another's (see :data:`NO_WORST`).
 
+:data:`HAND_RECORDS` names each record as the leaderboard shows it.
+
 A figure of 0 means the seat holds no such hand in the match (it never went out, or
 never held a card). Pure: it reads the stored hands as :class:`~.stats.HandRow`.
 
@@ -30,10 +32,39 @@ from scorekeeper.core.games import GAMES
 from scorekeeper.core.scoring import card_points
 from scorekeeper.core.stats import HandRow
 
-__all__ = ["NO_WORST", "HandMarks", "hand_records", "held_points"]
+__all__ = ["BEST_HAND", "HAND_RECORDS", "NO_WORST", "WORST_HAND", "HandMarks", "HandRecord",
+           "hand_records", "held_points"]
 
-# Why a kind of scoring (:attr:`Game.scoring`) gives no worst hand, in the
-# leaderboard's words.
+BEST_HAND, WORST_HAND = "best-hand", "worst-hand"
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """A hand record as the leaderboard names it: its title, and what its figure counts
+    (one, many)."""
+
+    title: str
+    unit: tuple[str, str]
+
+
+# The hand records each kind of scoring (:attr:`Game.scoring`) keeps, in the page's
+# words: the one list of which games have which hand records (what :func:`hand_records`
+# counts); a kind without one says why in :data:`NO_WORST`.
+HAND_RECORDS: dict[str, dict[str, HandRecord]] = {
+    "out": {BEST_HAND: HandRecord("Best hand (most points scored in one hand)",
+                                  ("point scored", "points scored")),
+            WORST_HAND: HandRecord("Worst hand (most points left holding in one hand, when "
+                                   "someone else went out or the hand jammed)",
+                                   ("point held", "points held"))},
+    "own": {BEST_HAND: HandRecord("Best hand (went out leaving the most points in the "
+                                  "others' hands: the sum they caught)",
+                                  ("point caught", "points caught")),
+            WORST_HAND: HandRecord("Worst hand (most points caught in one hand)",
+                                   ("point caught", "points caught"))},
+    "count": {BEST_HAND: HandRecord("Best hand (went out from the biggest deal: the most "
+                                    "cards dealt)", ("card dealt", "cards dealt"))},
+}
+# Why a kind of scoring gives no worst hand, in the leaderboard's words.
 NO_WORST = {"count": "Counts give no worst hand: a hand records only who went out, and "
                 "everyone else's count stays as it was, so no losing hand is worse than "
                 "another."}

@@ -1,13 +1,15 @@
 """Player statistics: each seat's figures in one match, and the player page's figures.
 
-Nothing here touches the database. :func:`seat_figures` turns one match's stored hands
-into per-seat figures; :mod:`scorekeeper.store.records` rewrites them with every change
-to the hands (same transaction) and :mod:`scorekeeper.store.statistics` adds them up
-for the player page, so the page never replays a group's hands. The reference
-definitions over whole matches are kept as a test oracle (``tests/stats_oracle.py``);
-tests hold the two equal. Totals after each hand are the running sums of the stored
-points; Countdown counts start at the sheet's ``start_count`` and drop by one for each
-hand a player went out.
+Nothing here touches the database. :func:`advance_figures` moves each seat's figures
+on by one hand, and :func:`seat_figures` folds that one step over a match's stored
+hands: a save moves the kept figures on by its new hand (a save of hand 500 costs what
+hand 1 does), a replay folds them all, and both are the same step. The projection
+rewrites them with every change to the hands (same transaction) and
+:mod:`scorekeeper.store.statistics` adds them up for the player page, so the page never
+replays a group's hands. The reference definitions over whole matches are kept as a
+test oracle (``tests/support/stats_oracle.py``); tests hold the two equal. Totals
+after each hand are the running sums of the stored points; Countdown counts start at
+the sheet's ``start_count`` and drop by one for each hand a player went out.
 
 Definitions (also shown on the player page):
 
@@ -18,7 +20,9 @@ Definitions (also shown on the player page):
   the player was eliminated in Last One;
 - *best comeback*: in a match the player won, the largest deficit to the leader the
   player faced after any hand — points behind the lowest total in Last One, behind
-  the highest in Crazy Eights, counts behind the lowest count in Countdown.
+  the highest in Crazy Eights, counts behind the lowest count in Countdown; of two
+  such, the larger, and the earlier match on a tie (:func:`record_rank`, the order of
+  every record).
 
 >>> hands = [HandRow(1, ("5H", ""), (0, 5)), HandRow(0, ("", "8S KH"), (60, 0))]
 >>> ann = seat_figures("crazy-eights", 2, hands, winners=(0,))[0]
@@ -28,13 +32,15 @@ Definitions (also shown on the player page):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from scorekeeper.core.games import GAMES, Game
 
-__all__ = ["Comeback", "GameStats", "HandRow", "HeadToHead", "PlayerStats", "SeatFigures",
-           "seat_figures"]
+__all__ = ["SEAT_FIGURE_NAMES", "Comeback", "GameStats", "HandRow", "HeadToHead", "PlayerStats",
+           "SeatFigures", "advance_figures", "beats_comeback", "best_comeback", "record_rank",
+           "seat_figures", "start_figures"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +70,11 @@ class SeatFigures:
     deficit_hand: int = 0
 
 
+# The figures of a seat that move with each hand, in the order they are stored.
+SEAT_FIGURE_NAMES = ("hands", "points", "went_out", "caught_eight", "caught_joker", "fell",
+                     "deficit", "deficit_hand")
+
+
 @dataclass(frozen=True)
 class Comeback:
     """The deficit overcome, in which match and after which hand."""
@@ -71,6 +82,39 @@ class Comeback:
     deficit: int
     match_id: int
     hand: int
+
+
+def record_rank(figure: Any, match_id: Any) -> tuple[Any, Any]:
+    """The one ordering of records: the highest figure first, the earlier match (the
+    lower id) on a tie; the smaller rank is the better record ("the biggest comeback"
+    is the largest deficit won from). It takes numbers and SQL columns alike (a
+    negation and a pair), so the player totals, a season's figures, the ratings'
+    counts and the leaderboard's records all order by it, in Python or in SQL."""
+    return -figure, match_id
+
+
+def beats_comeback(won: bool, deficit: int, match_id: int, best_deficit: int | None,
+                   best_match_id: int | None) -> bool:
+    """Whether a seat's match (whether it won, its deficit, the match) beats the best
+    comeback held so far (``best_deficit`` None: none yet): only a match won counts.
+
+    >>> beats_comeback(True, 30, 9, 20, 3), beats_comeback(True, 20, 5, 20, 3)
+    (True, False)
+    >>> beats_comeback(False, 90, 1, None, None)
+    False
+    """
+    return won and (best_deficit is None or record_rank(deficit, match_id)
+                    < record_rank(best_deficit, best_match_id))
+
+
+def best_comeback(comebacks: Iterable[Comeback]) -> Comeback | None:
+    """The best of comebacks (each from a match won), None of none."""
+    best: Comeback | None = None
+    for found in comebacks:
+        if best is None or beats_comeback(True, found.deficit, found.match_id, best.deficit,
+                                          best.match_id):
+            best = found
+    return best
 
 
 @dataclass
@@ -161,62 +205,89 @@ def _totals_after(game: str, hands: Sequence[HandRow], seats: int, start: int
     return rows
 
 
-def _falls(game: str, totals_after: Sequence[Sequence[int]], winners: Sequence[int],
-           threshold: int | None) -> dict[int, int]:
-    """The hand in which each seat (never a winner) fell (:meth:`Game.falls`)."""
-    info = GAMES[game]
-    fallen: dict[int, int] = {}
-    for number, totals in enumerate(totals_after, start=1):
-        for seat in info.falls(totals, threshold, fallen, winners):
-            fallen[seat] = number
-    return fallen
-
-
-def _comebacks(game: str, totals_after: Sequence[Sequence[int]], fallen: dict[int, int],
-               seats: int) -> list[tuple[int, int]]:
-    """Each seat's largest deficit to the leader still in the match after any hand, and
-    the first hand it stood at that deficit ((0, 0) if never behind)."""
-    info = GAMES[game]
-    lead = info.leader
-    if fallen:
-        leads = [lead([t for s, t in enumerate(totals) if fallen.get(s, number) >= number])
-                 for number, totals in enumerate(totals_after, start=1)]
-    else:
-        leads = list(map(lead, totals_after))
-    pairs = list(zip(totals_after, leads, strict=True))
-    comebacks = []
-    for seat in range(seats):
-        behind = [info.behind(totals[seat], best) for totals, best in pairs]
-        deficit = max(behind, default=0)
-        comebacks.append((deficit, behind.index(deficit) + 1) if deficit > 0 else (0, 0))
-    return comebacks
-
-
 def _holds(cards: str, token: str) -> bool:
-    """Whether canonical card text holds a card with that rank prefix (``8``, ``JK``)."""
-    if token not in cards:  # most hands: no such token can be in the text
-        return False
+    """Whether canonical card text holds a card with that rank prefix (``8``, ``JK``);
+    asked only of text the token occurs in (most hands' text has neither)."""
     tokens = cards.split()
     if token == "JK":
         return "JK" in tokens
     return any([c[:-1] == token for c in tokens])
 
 
-def _one_seat(seat: int, hands: Sequence[HandRow], fell: int | None,
-              comeback: tuple[int, int]) -> SeatFigures:
-    played = hands[:fell] if fell is not None else hands
-    caught = [h.cards[seat] for h in played if h.out != seat]
-    return SeatFigures(seat, len(played), sum([h.points[seat] for h in played]),
-                       len(played) - len(caught),
-                       sum([_holds(c, "8") for c in caught if "8" in c]),
-                       sum([_holds(c, "JK") for c in caught if "JK" in c]),
-                       fell, *comeback)
+def start_figures(seats: int) -> tuple[SeatFigures, ...]:
+    """Every seat's figures before the first hand."""
+    return tuple(SeatFigures(seat) for seat in range(seats))
+
+
+class _SeatTally:
+    """One seat's figures while a hand moves them on (a frozen :class:`SeatFigures`
+    built per seat per hand cost a replay twice what the step itself does)."""
+
+    __slots__ = SEAT_FIGURE_NAMES
+    hands: int
+    points: int
+    went_out: int
+    caught_eight: int
+    caught_joker: int
+    fell: int | None
+    deficit: int
+    deficit_hand: int
+
+    def __init__(self, figures: SeatFigures) -> None:
+        for name in SEAT_FIGURE_NAMES:
+            setattr(self, name, getattr(figures, name))
+
+    def figures(self, seat: int) -> SeatFigures:
+        """The seat's figures as kept: frozen again."""
+        return SeatFigures(seat, *(getattr(self, name) for name in SEAT_FIGURE_NAMES))
+
+
+def _step(info: Game, tallies: Sequence[_SeatTally], fallen: dict[int, int], number: int,
+          row: HandRow, totals: Sequence[int], winners: Sequence[int], threshold: int | None
+          ) -> None:
+    """Move every seat's tallies and the falls (seat → hand) on by hand ``number``, in
+    place: the one step of the seat figures."""
+    for seat in info.falls(totals, threshold, fallen, winners):
+        fallen[seat] = number
+    # The leader among the seats still in the match (one falling in this hand counts).
+    lead = info.leader([t for seat, t in enumerate(totals) if fallen.get(seat, number) >= number]
+                       if fallen else totals)
+    behind, out, points = info.behind, row.out, row.points
+    for seat, tally in enumerate(tallies):
+        fell = tally.fell = fallen.get(seat)
+        deficit = behind(totals[seat], lead)
+        if deficit > tally.deficit:  # the first hand at the largest deficit is kept
+            tally.deficit, tally.deficit_hand = deficit, number
+        if fell is None or number <= fell:  # a hand played (up to and including the fall)
+            tally.hands += 1
+            tally.points += points[seat]
+            if out == seat:
+                tally.went_out += 1
+            else:
+                cards = row.cards[seat]
+                if "8" in cards:  # most hands: neither token is in the text
+                    tally.caught_eight += _holds(cards, "8")
+                if "JK" in cards:
+                    tally.caught_joker += _holds(cards, "JK")
+
+
+def advance_figures(game: str, figures: Sequence[SeatFigures], number: int, row: HandRow,
+                    totals: Sequence[int], winners: Sequence[int],
+                    threshold: int | None = None) -> tuple[SeatFigures, ...]:
+    """Every seat's figures after hand ``number`` (``row``), from theirs before it, the
+    totals after it and the match's winners (none until the hand that ends it): how a
+    save moves the kept figures on by its new hand. ``threshold`` is Last One's."""
+    tallies = [_SeatTally(f) for f in figures]
+    fallen = {f.seat: f.fell for f in figures if f.fell is not None}
+    _step(GAMES[game], tallies, fallen, number, row, totals, winners, threshold)
+    return tuple(tally.figures(seat) for seat, tally in enumerate(tallies))
 
 
 def seat_figures(game: str, seats: int, hands: Sequence[HandRow], winners: Sequence[int] = (),
                  start: int = 0, threshold: int | None = None,
                  totals_after: Sequence[Sequence[int]] | None = None) -> list[SeatFigures]:
-    """Every seat's figures in one match of ``seats`` seats, from its hands in order.
+    """Every seat's figures in one match of ``seats`` seats, from its hands in order:
+    the step :func:`advance_figures` takes, folded over them from :func:`start_figures`.
 
     ``winners`` are the winning seats as stored (a winner never falls); ``start`` is
     Countdown's starting count and ``threshold`` Last One's. ``totals_after``, the
@@ -225,6 +296,9 @@ def seat_figures(game: str, seats: int, hands: Sequence[HandRow], winners: Seque
     """
     if totals_after is None:
         totals_after = _totals_after(game, hands, seats, start)
-    fallen = _falls(game, totals_after, winners, threshold) if threshold is not None else {}
-    comebacks = _comebacks(game, totals_after, fallen, seats)
-    return [_one_seat(seat, hands, fallen.get(seat), comebacks[seat]) for seat in range(seats)]
+    info = GAMES[game]
+    tallies = [_SeatTally(f) for f in start_figures(seats)]
+    fallen: dict[int, int] = {}
+    for number, (row, totals) in enumerate(zip(hands, totals_after, strict=True), start=1):
+        _step(info, tallies, fallen, number, row, totals, winners, threshold)
+    return [tally.figures(seat) for seat, tally in enumerate(tallies)]

@@ -19,13 +19,12 @@ from typing import NamedTuple
 
 from sqlalchemy import and_, union_all
 
-from scorekeeper.core.hand_records import NO_WORST
-from scorekeeper.core.ratings import ALL, is_provisional
+from scorekeeper.core.hand_records import BEST_HAND, HAND_RECORDS, NO_WORST, WORST_HAND
+from scorekeeper.core.ratings import ALL, State, board_places, is_provisional
 from scorekeeper.core.sheets import GAMES
+from scorekeeper.core.stats import record_rank
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, Player, Rating, RatingStep
-from scorekeeper.store.projection.player_totals import record_rank
-from scorekeeper.store.projection.rating_model import State
 
 __all__ = [
     "BEST_HAND",
@@ -108,43 +107,28 @@ R = Rating
 _ROW = (R.player_id, Player.name, Player.colour, R.shown, R.change, R.matches, R.wins,
         R.best_streak, R.best_streak_match_id, R.best_deficit, R.best_deficit_match_id,
         R.best_hand, R.best_hand_match_id, R.worst_hand, R.worst_hand_match_id)
-BEST_HAND, WORST_HAND = "best-hand", "worst-hand"
-# The hand records of each kind of scoring (a game's Game.scoring) in the page's words
-# (scorekeeper.core.hand_records counts them); a kind without one says why (NO_WORST).
+# The hand records of each kind of scoring (a game's Game.scoring) by their titles
+# (scorekeeper.core.hand_records defines them); a kind without one says why (NO_WORST).
 HAND_TITLES: dict[str, dict[str, str]] = {
-    "out": {BEST_HAND: "Best hand (most points scored in one hand)",
-         WORST_HAND: "Worst hand (most points left holding in one hand, when someone else "
-                     "went out or the hand jammed)"},
-    "own": {BEST_HAND: "Best hand (went out leaving the most points in the others' hands: "
-                    "the sum they caught)",
-         WORST_HAND: "Worst hand (most points caught in one hand)"},
-    "count": {BEST_HAND: "Best hand (went out from the biggest deal: the most cards dealt)"},
-}
+    scoring: {kind: found.title for kind, found in kept.items()}
+    for scoring, kept in HAND_RECORDS.items()}
 # What each record's figure counts, in the page's words (one, many): wins and streaks
 # count matches; a comeback the deficit the stats define (scorekeeper.core.stats:
 # points behind the leader, or in Countdown counts); the hands what
 # scorekeeper.core.hand_records counts.
 _PER_GAME = {"most-wins": ("win", "wins"), "longest-streak": ("win in a row", "wins in a row")}
+_BEHIND = {"out": ("point behind", "points behind"), "own": ("point behind", "points behind"),
+           "count": ("count behind", "counts behind")}
 UNITS: dict[str, dict[str, tuple[str, str]]] = {
-    "out": {**_PER_GAME, "biggest-comeback": ("point behind", "points behind"),
-         BEST_HAND: ("point scored", "points scored"), WORST_HAND: ("point held", "points held")},
-    "own": {**_PER_GAME, "biggest-comeback": ("point behind", "points behind"),
-         BEST_HAND: ("point caught", "points caught"),
-         WORST_HAND: ("point caught", "points caught")},
-    "count": {**_PER_GAME, "biggest-comeback": ("count behind", "counts behind"),
-         BEST_HAND: ("card dealt", "cards dealt")},
-}
+    scoring: {**_PER_GAME, "biggest-comeback": _BEHIND[scoring],
+              **{kind: found.unit for kind, found in kept.items()}}
+    for scoring, kept in HAND_RECORDS.items()}
 # The records every game keeps: kind, title, and the row's figure and match columns.
 _RECORDS = (("most-wins", "Most wins", 6, None),
             ("longest-streak", "Longest winning streak", 7, 8),
             ("biggest-comeback", "Biggest comeback", 9, 10),
             (BEST_HAND, "", 11, 12), (WORST_HAND, "", 13, 14))
 RECORD_KINDS = tuple(kind for kind, *_ in _RECORDS)
-
-
-def _places(ratings: Sequence[int]) -> list[int]:
-    """Competition places of ratings sorted high to low: equal ratings share one."""
-    return [1 + next(i for i, r in enumerate(ratings) if r == rating) for rating in ratings]
 
 
 def _best(rows: Sequence[tuple], value: int, match: int | None) -> tuple | None:
@@ -182,7 +166,7 @@ def board(group: Group, game: str, scope: str = ALL) -> Board:
         db.select(*_ROW).join(Player, Player.id == R.player_id)
         .where(R.group_id == group.id, R.game == game, R.scope == scope)
         .order_by(R.shown.desc(), R.wins.desc(), Player.name)).all()
-    places = _places([row[3] for row in rows])
+    places = board_places([row[3] for row in rows])
     return Board(tuple(BoardRow(place, *row[:7]) for place, row in zip(places, rows, strict=True)),
                  _records(game, rows), no_records(game))
 

@@ -329,8 +329,8 @@ class Rating(Model):
     ``y2026``, a month ``m2026-12`` or a named season ``s<id>``) after the last match
     of that scope they finished, with the counts behind the leaderboard and its records.
 
-    Derived, like the seat figures: :mod:`scorekeeper.store.projection.rating_model`
-    computes it from finished matches in the order they finished, in the same
+    Derived, like the seat figures: the projection (:mod:`scorekeeper.core.ratings`'s
+    model) computes it from finished matches in the order they finished, in the same
     transaction as the change that finishes, edits or reopens one, and can rebuild and
     verify it. ``mu`` and ``sigma`` are the Plackett–Luce model's; ``change`` is the
     shown rating's change in the player's last match of the scope.

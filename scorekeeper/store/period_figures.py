@@ -6,9 +6,9 @@ counts on the UTC day it finished, as in the ratings' scopes,
 
 Three GROUP BY statements whatever the number of matches, as many as the stored totals
 take: the sums and the best comeback per game, the falls per game and hand, and the
-head-to-head per opponent. The sums are :data:`.player_totals.ADDED`'s and the comeback order
-is :data:`.player_totals.BEST_FIRST`, so a season's figures are the all-time figures of a
-group that played only its matches.
+head-to-head per opponent. The sums are :data:`.player_totals.ADDED`'s and the best
+comeback :func:`.player_totals.ranked_comebacks`'s, so a season's figures are the
+all-time figures of a group that played only its matches.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from sqlalchemy.orm import aliased
 
 from scorekeeper.core.ratings import Period
 from scorekeeper.store.models import Match, SeatFigureRow
-from scorekeeper.store.projection.player_totals import BEST_FIRST, summed_in_sql
+from scorekeeper.store.projection.player_totals import ranked_comebacks, summed_in_sql
 
 __all__ = ["falls", "per_game", "rivals"]
 
@@ -44,15 +44,6 @@ def _seats(player_id: int, period: Period) -> Any:
             .where(F.player_id == player_id, *_finished_in(period)))
 
 
-def _best(player_id: int, period: Period) -> Any:
-    """Per game, the player's matches won in the period ranked by comeback (a subquery:
-    rank 1 is the best comeback, the earliest match on a tie)."""
-    return (_seats(player_id, period).where(F.won)
-            .add_columns(F.game, F.deficit, F.match_id, F.deficit_hand,
-                         func.row_number().over(partition_by=F.game, order_by=BEST_FIRST)
-                         .label("rank")).subquery())
-
-
 def per_game(player_id: int, period: Period, counted: tuple[str, ...],
              summed: tuple[str, ...]) -> Any:
     """The statement of (game, the totals ``counted``…, the best comeback's deficit, match and
@@ -64,7 +55,7 @@ def per_game(player_id: int, period: Period, counted: tuple[str, ...],
                                    for name, value in zip(names, summed_in_sql(names),
                                                           strict=True)))
             .group_by(F.game).subquery())
-    best = _best(player_id, period)
+    best = ranked_comebacks(_seats(player_id, period))  # rank 1: the game's best
     return (select(sums.c.game, *(sums.c[name] for name in counted),
                         best.c.deficit, best.c.match_id, best.c.deficit_hand,
                         *(sums.c[name] for name in summed))

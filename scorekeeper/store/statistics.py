@@ -20,11 +20,10 @@ from __future__ import annotations
 from typing import Any
 
 from scorekeeper.core.ratings import Period
-from scorekeeper.core.stats import Comeback, GameStats, HeadToHead, PlayerStats
+from scorekeeper.core.stats import Comeback, GameStats, HeadToHead, PlayerStats, best_comeback
 from scorekeeper.store import period_figures
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Player, PlayerFalls, PlayerRivals, PlayerTotals
-from scorekeeper.store.projection.player_totals import record_rank
 
 __all__ = ["player_figures"]
 
@@ -90,9 +89,7 @@ def _total(games: list[GameStats], comebacks: list[Comeback]) -> GameStats:
             setattr(overall, name, getattr(overall, name) + getattr(part, name))
         overall.falls.extend(part.falls)
     overall.falls.sort()
-    if comebacks:
-        overall.best_comeback = min(comebacks, key=lambda c: record_rank(c.deficit,
-                                                                       c.match_id))
+    overall.best_comeback = best_comeback(comebacks)
     return overall
 
 

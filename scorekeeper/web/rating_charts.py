@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from markupsafe import Markup
 
 from scorekeeper.core.chart import Chart, Series, score_chart
-from scorekeeper.core.ratings import START, Period, is_provisional
+from scorekeeper.core.ratings import START, Period, State, is_provisional
 from scorekeeper.core.sheets import GAMES
 from scorekeeper.store.leaderboard import (
     BEST_HAND,
@@ -28,7 +28,6 @@ from scorekeeper.store.leaderboard import (
     rating_history,
 )
 from scorekeeper.store.models import Group, Player
-from scorekeeper.store.projection.rating_model import State
 from scorekeeper.store.seasons import pick_period
 from scorekeeper.web.links import url_pattern
 from scorekeeper.web.rating_marks import rating, rating_change
@@ -59,8 +58,8 @@ class RatingChart:
 def _summary(found: History) -> str:
     points, count = found.points, found.standing.matches
     last, best = points[-1], max(point.rating for point in points)
-    words = (f"{last.rating:,} after {count} rated match{'' if count == 1 else 'es'} "
-             f"(from {START:,}); highest {best:,}")
+    words = (f"{rating(last.rating)} after {count} rated match{'' if count == 1 else 'es'} "
+             f"(from {rating(START)}); highest {rating(best)}")
     if found.earlier:
         words += f" in the last {len(points)}"
     return words + (", provisional" if is_provisional(count) else "")

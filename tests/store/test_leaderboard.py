@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
+from scorekeeper.core.stats import record_rank
 from scorekeeper.store import leaderboard
-from scorekeeper.store.projection.player_totals import record_rank
 
 C8 = "crazy-eights"
 

@@ -9,9 +9,9 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
+from scorekeeper.core.ratings import order_key
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, Player
-from scorekeeper.store.projection.rating_model import order_key
 from scorekeeper.store.seasons import add_season, pick_period
 from scorekeeper.store.statistics import player_figures
 from scorekeeper.store.transfer import import_document

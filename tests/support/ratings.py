@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from scorekeeper.core.ratings import order_key
 from scorekeeper.core.sheets import Sheet
 from scorekeeper.store.boards import MatchView
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Rating, RatingStep
-from scorekeeper.store.projection.rating_model import order_key
 from scorekeeper.store.transfer import FORMAT, VERSION, load_matches
 
 ONE_HAND = {"match_end": "one-hand"}

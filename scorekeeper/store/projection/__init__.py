@@ -17,7 +17,7 @@ core (:func:`~scorekeeper.core.scoring.standings`, the running state, each seat'
 * :data:`.rating_figure.RATINGS` — ``rating`` and ``rating_step``, each player's
   rating per game and scope from the finished matches in finish order (it reads the
   listing, seat figures and points written before it; the model is
-  :mod:`.rating_model`, its chains of rows :mod:`.rating_chains`).
+  :mod:`scorekeeper.core.ratings`, its chains of rows :mod:`.rating_chains`).
 
 The entry points, and nothing else works out or writes a derived figure:
 

@@ -7,8 +7,8 @@ after) :mod:`.projection` adds the difference to the totals in the same transact
 so a save costs O(seats), not O(matches). Sums and counts are differences. The best
 comeback is a maximum, which a difference cannot lower: a better candidate replaces it
 in the same statement, and when the match that held it changes (only a match that had
-a winner can hold it), it is looked up again in ``seat_figures`` (one index range,
-``LIMIT 1``), which is why this figure comes after :mod:`.seat_rows`. Rebuilt and
+a winner can hold it), it is looked up again in ``seat_figures``
+(:func:`ranked_comebacks`), which is why this figure comes after :mod:`.seat_rows`. Rebuilt and
 verified, the same sums are taken over every seat row of the group at once.
 """
 
@@ -19,14 +19,29 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Integer, and_, case, cast, delete, func, insert, or_, select, tuple_, update
+from sqlalchemy import (
+    Integer,
+    Select,
+    Subquery,
+    and_,
+    case,
+    cast,
+    delete,
+    func,
+    insert,
+    or_,
+    select,
+    tuple_,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
+from scorekeeper.core.stats import beats_comeback, record_rank
 from scorekeeper.store.models import Player, PlayerFalls, PlayerRivals, PlayerTotals, SeatFigureRow
 from scorekeeper.store.projection.states import Change, GroupState, Kept
 
-__all__ = ["ADDED", "BEST_FIRST", "SUMMED", "TOTALS", "record_rank", "summed_in_sql"]
+__all__ = ["ADDED", "BEST_FIRST", "SUMMED", "TOTALS", "ranked_comebacks", "summed_in_sql"]
 
 T = PlayerTotals
 # What one seat's row adds to each total: the seat_figures column (a flag counts 1 when
@@ -40,17 +55,9 @@ SUMMED = tuple(total for total, _, _ in ADDED)
 BEST = ("best_deficit", "best_match_id", "best_hand")
 
 
-def record_rank(figure: Any, match_id: Any) -> tuple[Any, Any]:
-    """The one ordering of records: the highest figure first, the earlier match (the
-    lower id) on a tie; the smaller rank is the better record ("the biggest comeback"
-    is the largest deficit won from). It ranks numbers and SQL columns alike, so the
-    projection's sums, its upsert, a season's figures, the ratings' comebacks and the
-    leaderboard's records all order by it."""
-    return -figure, match_id
-
-
-# The best comeback first, as SQL orders seat rows.
-BEST_FIRST = record_rank(SeatFigureRow.deficit, SeatFigureRow.match_id)
+F = SeatFigureRow
+# The best comeback first, as SQL orders seat rows (the core's one order of records).
+BEST_FIRST = record_rank(F.deficit, F.match_id)
 Row = Mapping[Any, Any]  # a seat_figures row: its columns by name
 
 
@@ -81,9 +88,17 @@ def _pairs(rows: list[Row]) -> dict[tuple[int, int], tuple[int, int, int]]:
             for a in rows for b in rows if a is not b}
 
 
-def _better(a: tuple[int, int, int], b: tuple[int, int, int] | None) -> bool:
-    """Whether comeback ``a`` (deficit, match, hand) beats ``b``."""
-    return b is None or record_rank(a[0], a[1]) < record_rank(b[0], b[1])
+def ranked_comebacks(seats: Select[Any]) -> Subquery:
+    """The comebacks among the seat rows ``seats`` selects (rows of matches won, as the
+    core's :func:`~scorekeeper.core.stats.beats_comeback` counts them), each with its
+    ``rank`` per player and game: 1 is the best (:data:`BEST_FIRST`). The one statement
+    of the best comeback in SQL: a changed match's totals and a season's figures ask it.
+    """
+    return (seats.where(F.won)
+            .add_columns(F.player_id, F.game, F.deficit, F.match_id, F.deficit_hand,
+                         func.row_number().over(partition_by=(F.player_id, F.game),
+                                                order_by=BEST_FIRST).label("rank"))
+            .subquery())
 
 
 class _Delta:
@@ -103,10 +118,10 @@ class _Delta:
         sums = self.sums.get(key)
         self.sums[key] = (list(change) if sums is None
                           else [a + b for a, b in zip(sums, change, strict=True)])
-        if new["won"]:
-            candidate = (new["deficit"], new["match_id"], new["deficit_hand"])
-            if _better(candidate, self.best.get(key)):
-                self.best[key] = candidate
+        held = self.best.get(key)
+        if beats_comeback(bool(new["won"]), new["deficit"], new["match_id"],
+                          *(held[:2] if held else (None, None))):
+            self.best[key] = (new["deficit"], new["match_id"], new["deficit_hand"])
         if old is not None and old["won"]:
             self.recheck.add((*key, new["match_id"]))
         fell = None if old is None else old["fell"]
@@ -191,15 +206,15 @@ def _recheck(connection: Connection, keys: set[tuple[int, str, int]]) -> None:
     by_match: dict[tuple[str, int], list[int]] = defaultdict(list)
     for player, game, match in keys:
         by_match[game, match].append(player)
-    F = SeatFigureRow
     for (game, match), players in sorted(by_match.items()):
         held = connection.scalars(select(T.player_id).where(
             T.game == game, T.best_match_id == match, T.player_id.in_(sorted(players)))).all()
         for player in held:
+            ranked = ranked_comebacks(select().select_from(F).where(F.player_id == player,
+                                                                    F.game == game))
             best = connection.execute(
-                select(F.deficit, F.match_id, F.deficit_hand)
-                .where(F.player_id == player, F.game == game, F.won)
-                .order_by(*BEST_FIRST).limit(1)).first()
+                select(ranked.c.deficit, ranked.c.match_id, ranked.c.deficit_hand)
+                .where(ranked.c.rank == 1)).first()
             connection.execute(update(T).where(T.player_id == player, T.game == game)
                                .values(dict(zip(BEST, best or (None, None, None),
                                                 strict=True))))

@@ -35,7 +35,20 @@ from sqlalchemy.engine import Connection
 from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.hand_records import HandMarks, hand_records
 from scorekeeper.core.places import needs_hands, places
-from scorekeeper.core.ratings import ALL, scopes_of, season_scope
+from scorekeeper.core.ratings import (
+    ALL,
+    Finished,
+    SeatResult,
+    State,
+    Step,
+    fold,
+    order_key,
+    rate_match,
+    recount,
+    scopes_of,
+    season_scope,
+    walk,
+)
 from scorekeeper.core.scoring import HandResult, MatchPosition, Standings, standings, standings_at
 from scorekeeper.core.stats import HandRow
 from scorekeeper.store.models import (
@@ -47,17 +60,6 @@ from scorekeeper.store.models import (
     Season,
     Seat,
     SeatFigureRow,
-)
-from scorekeeper.store.projection.rating_model import (
-    Finished,
-    SeatResult,
-    State,
-    Step,
-    fold,
-    order_key,
-    rate_match,
-    recount,
-    walk,
 )
 from scorekeeper.store.projection.states import sheet_limits, stored_sheet
 

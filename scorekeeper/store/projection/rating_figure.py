@@ -14,11 +14,13 @@ seasons, compared column by column with what is stored.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import fields
 from typing import Any
 
 from sqlalchemy import delete, select
 from sqlalchemy.engine import Connection
 
+from scorekeeper.core.ratings import Finished, SeatResult, State
 from scorekeeper.store.models import Match, Rating, RatingStep
 from scorekeeper.store.projection.rating_chains import (
     chains_of,
@@ -27,7 +29,6 @@ from scorekeeper.store.projection.rating_chains import (
     rerate_group,
     write_rows,
 )
-from scorekeeper.store.projection.rating_model import Finished, SeatResult
 from scorekeeper.store.projection.states import Change, GroupState, Kept, MatchState, Row
 
 __all__ = ["RATINGS"]
@@ -36,10 +37,8 @@ BULK = 8  # more finished matches than this in one write: rate their groups agai
 
 STEP_COLUMNS = ("group_id", "game", "finished_at", "seat", "place", "won", "deficit",
                 "best_hand", "worst_hand", "mu", "sigma", "shown", "change")
-RATING_COLUMNS = ("group_id", "mu", "sigma", "shown", "change", "matches", "wins", "streak",
-                  "best_streak", "best_streak_match_id", "best_deficit",
-                  "best_deficit_match_id", "best_hand", "best_hand_match_id", "worst_hand",
-                  "worst_hand_match_id", "last_match_id", "last_finished_at")
+# A rating row: its group and a player's State after their last match in the chain.
+RATING_COLUMNS = ("group_id", *(f.name for f in fields(State)))
 
 
 def _counts(change: Change) -> bool:

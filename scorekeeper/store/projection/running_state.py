@@ -18,7 +18,6 @@ from operator import attrgetter
 from typing import Any
 
 from scorekeeper.core.cards import format_cards
-from scorekeeper.core.running import SEAT_FIGURE_NAMES, advance_figures
 from scorekeeper.core.scoring import (
     HandResult,
     MatchPosition,
@@ -27,7 +26,7 @@ from scorekeeper.core.scoring import (
     position_of,
 )
 from scorekeeper.core.sheets import Sheet
-from scorekeeper.core.stats import HandRow, SeatFigures
+from scorekeeper.core.stats import SEAT_FIGURE_NAMES, HandRow, SeatFigures, advance_figures
 
 __all__ = ["FIGURES_OF", "KEPT", "Last", "Recent", "Running", "advance", "at_end", "from_text",
            "held_texts", "of_replay", "recent_of", "to_text"]

@@ -18,9 +18,9 @@ from sqlalchemy.engine import Connection
 
 from scorekeeper.core.hand_records import HandMarks, hand_records
 from scorekeeper.core.places import places
-from scorekeeper.core.running import SEAT_FIGURE_NAMES as FIGURE_COLUMNS
 from scorekeeper.core.scoring import MatchPosition, Standings, position_of
 from scorekeeper.core.sheets import Sheet
+from scorekeeper.core.stats import SEAT_FIGURE_NAMES as FIGURE_COLUMNS
 from scorekeeper.core.stats import HandRow, seat_figures
 from scorekeeper.core.stats import SeatFigures as Figures
 from scorekeeper.store.models import utcnow

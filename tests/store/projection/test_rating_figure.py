@@ -15,13 +15,12 @@ from openskill.models import PlackettLuce
 from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.places import places
-from scorekeeper.core.ratings import shown
+from scorekeeper.core.ratings import order_key, shown
 from scorekeeper.store import leaderboard
 from scorekeeper.store.boards import MatchView, match_hands
 from scorekeeper.store.extensions import db
 from scorekeeper.store.leaderboard import rating_history
 from scorekeeper.store.models import Group, Rating, RatingStep
-from scorekeeper.store.projection.rating_model import order_key
 from scorekeeper.store.reading import current_standings, match_sheet, match_standings
 from scorekeeper.store.records import delete_last_hand, edit_hand, record_hand
 from scorekeeper.store.seasons import add_season, delete_season

@@ -12,7 +12,6 @@ from dataclasses import replace
 import pytest
 
 from scorekeeper.core.cards import parse_cards
-from scorekeeper.core.running import SEAT_FIGURE_NAMES
 from scorekeeper.core.scoring import (
     HandResult,
     ScoringError,
@@ -24,7 +23,7 @@ from scorekeeper.core.scoring import (
     start_position,
 )
 from scorekeeper.core.sheets import Sheet
-from scorekeeper.core.stats import seat_figures
+from scorekeeper.core.stats import SEAT_FIGURE_NAMES, seat_figures
 from scorekeeper.store.boards import MatchView, match_hands
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, Player, SeatFigureRow
