@@ -22,7 +22,6 @@ from scorekeeper.api.matches import bearer_board, match_json
 from scorekeeper.core.errors import ConflictError, InputError, NotFoundError, SameHandError
 from scorekeeper.store import boards
 from scorekeeper.store.boards import MatchView, match_hand
-from scorekeeper.store.extensions import db
 from scorekeeper.store.idempotency import Answered, clean_key, replayed, request_digest
 from scorekeeper.store.records import (
     Rewritten,
@@ -31,6 +30,7 @@ from scorekeeper.store.records import (
     edit_hand,
     record_hand,
 )
+from scorekeeper.store.transaction import discard
 
 __all__ = ["PATHS", "SCHEMAS", "bp"]
 
@@ -91,15 +91,15 @@ def _write(match: MatchView, action: Callable[[], SavedHand | Rewritten], status
     try:
         result = action()
     except SameHandError as exc:  # or this very request, stored meanwhile by a resend
-        db.session.rollback()
+        discard()
         done = replayed(match, *key)
         return _replay(done) if done else _same_as(boards.reread(match), exc)
     except ConflictError as exc:
-        db.session.rollback()
+        discard()
         done = replayed(match, *key)
         return _replay(done) if done else _conflict(boards.reread(match), str(exc))
     except InputError as exc:  # the records name the page's fields; the API's differ
-        db.session.rollback()
+        discard()
         field = exc.field or "held"
         field = {"cards": "held"}.get(field, field.replace("seat-", "held."))
         raise InputError(exc.message, field) from None
