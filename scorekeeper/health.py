@@ -25,14 +25,12 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from flask import Flask
-from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
 
 from scorekeeper import secret_key
 from scorekeeper.extensions import storage_problem
-from scorekeeper.store import outage
+from scorekeeper.store import transaction
 from scorekeeper.store.database_file import error_fault, file_fault
-from scorekeeper.store.extensions import db
 
 LIVE = "/healthz"
 READY = "/readyz"
@@ -63,13 +61,13 @@ def _database(app: Flask) -> dict[str, str]:
         return {"database": fault}
     with app.app_context():
         try:
-            db.session.execute(text("SELECT 1"))
+            transaction.ping()
         except SQLAlchemyError as exc:
-            outage.report(db.engine, exc)
+            transaction.report_outage(exc)
             named = error_fault(exc, app.config["SQLALCHEMY_DATABASE_URI"])
             return {"database": named or f"does not answer ({type(exc).__name__})"}
         finally:
-            db.session.remove()
+            transaction.release()
     key = secret_key.check(app)
     return {"secret_key": key} if key else {}
 

@@ -22,8 +22,7 @@ import os
 from flask import Flask
 from sqlalchemy.exc import SQLAlchemyError
 
-from scorekeeper.store import keys
-from scorekeeper.store.extensions import db
+from scorekeeper.store import keys, transaction
 
 _STATE = "scorekeeper.secret_key"  # app.extensions: why the key is not right, or None
 MADE_NOW = "SECRET_KEY_MADE_NOW"  # set by config when the instance key was just created
@@ -85,7 +84,7 @@ def check_at_start(app: Flask, *, command: bool = False) -> None:
         # No connection may outlive the check in the pool: gunicorn --preload builds the
         # app in the master and forks, and workers sharing one socket to the database
         # would garble each other's conversations.
-        db.engine.dispose()
+        transaction.drop_connections()
     if problem(app):
         raise SecretKeyMismatch(f"Scorekeeper will not start: {problem(app)}.")
     if found:

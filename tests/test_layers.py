@@ -13,6 +13,17 @@ imports another (shared code lives in ``tests/support``, fixtures in ``conftest.
 Imports are read with ``ast`` (``tests/support/imports.py``): those inside functions
 and under ``TYPE_CHECKING`` count too.
 
+The mapped classes (``store/models.py``) and the SQLAlchemy session and engine
+(``store/extensions.py``'s ``db``) stay inside ``store``: no module outside it imports
+either, and the store's functions that pages, the API and the commands call take and
+answer frozen views (a ``GroupView``, a ``GroupPlayer``, a ``MatchView``…), never a
+mapped row. Outside ``store`` SQLAlchemy is imported only for its exceptions (the error
+pages and the readiness check tell an outage by them). The app factory
+(``scorekeeper/__init__.py``) alone may import them: it registers the tables and
+initialises ``db`` and ``migrate`` on the app.
+What a front door needs of the transaction (a failed request's rollback, the readiness
+check's ``SELECT 1``) it asks ``store/transaction.py``.
+
 Two modules at the top are a layer of their own, ``app``: ``scorekeeper/extensions.py``,
 the app-level extensions (CSRF, the rate limiter) that the factory sets up and that
 pages and the API both decorate their views with, and ``scorekeeper/secret_key.py``,
@@ -41,8 +52,10 @@ import pytest
 from sqlalchemy import create_engine, delete, insert, update
 from sqlalchemy.exc import IntegrityError
 
+from scorekeeper.store.boards import GroupView, PlayerView
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Hand, HandEntry, Match, Player, Rating, RatingStep
+from scorekeeper.store.seasons import SeasonView
 from tests.support.imports import Import, all_imports, cycles, imports_of, module_of, sources
 
 PACKAGE = Path(__file__).resolve().parent.parent / "scorekeeper"
@@ -258,6 +271,7 @@ def test_importing_the_core_loads_no_web_stack():
 MAPPED_MATCH = {"Match", "Hand", "HandEntry"}
 SESSION_WRITES = {"add", "add_all", "commit", "execute", "delete", "flush", "merge"}
 FRONTS = sorted(p for layer in ("web", "api") for p in (PACKAGE / layer).rglob("*.py"))
+CALLERS = sorted(p for p in sources(PACKAGE) if not p.is_relative_to(PACKAGE / "store"))
 
 
 def store_bypasses(path: Path) -> list[str]:
@@ -336,15 +350,81 @@ def test_a_way_round_the_store_is_found(tmp_path, check, where, source, found):
     assert check(package / where) == found
 
 
-# What pages and the API may hold of the mapped classes: the group's own rows, its
-# players and named seasons (read in a view and edited the Flask-SQLAlchemy way); a
-# match and everything in it come as the store's frozen views.
-FRONT_ROWS = {"Group", "Player", "Season"}
+# ---- the mapped classes and the session stay in the store ----------------------------
+
+# The store's modules that hold them, and the one import of them allowed outside.
+HOLDERS = {"scorekeeper.store.models", "scorekeeper.store.extensions"}
+# create_app: registers the tables (imports the models), then db.init_app(app).
+FACTORY = {("scorekeeper", holder) for holder in HOLDERS}
+
+
+def reaching_in(imports: list[Import]) -> list[str]:
+    """Imports of the mapped classes or the session (``db``) from outside ``store``,
+    but the app factory's."""
+    return [f"{found.source}:{found.line} imports {found.target}" for found in imports
+            if found.target in HOLDERS and layer_of(found.source) != "store"
+            and (found.source, found.target) not in FACTORY]
+
+
+def sqlalchemy_used(path: Path) -> list[str]:
+    """SQLAlchemy (or Flask-SQLAlchemy) imported in ``path`` for more than its
+    exceptions (``sqlalchemy.exc``)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                 [node.module] if isinstance(node, ast.ImportFrom) and node.module
+                 and node.level == 0 else [])
+        found += [f"{node.lineno}: imports {name}" for name in names
+                  if name.split(".")[0] in {"sqlalchemy", "flask_sqlalchemy"}
+                  and name != "sqlalchemy.exc"]
+    return found
+
+
+def test_only_the_store_imports_the_mapped_classes_or_the_session():
+    assert reaching_in(all_imports(PACKAGE)) == []
+
+
+@pytest.mark.parametrize("path", CALLERS, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_outside_the_store_sqlalchemy_is_used_for_its_exceptions_alone(path):
+    assert sqlalchemy_used(path) == []
+
+
+@pytest.mark.parametrize(("where", "source", "found"), [
+    ("web/bad.py", "from scorekeeper.store.models import Group\n",
+     ["scorekeeper.web.bad:1 imports scorekeeper.store.models"]),
+    ("cli/bad.py", "from ..store import models\n",
+     ["scorekeeper.cli.bad:1 imports scorekeeper.store.models"]),
+    ("api/bad.py", "def late():\n    from scorekeeper.store.extensions import db\n",
+     ["scorekeeper.api.bad:2 imports scorekeeper.store.extensions"]),
+    ("health.py", "from scorekeeper.store.extensions import db\n",
+     ["scorekeeper.health:1 imports scorekeeper.store.extensions"]),
+    ("__init__.py", "def create_app():\n    from scorekeeper.store.extensions import db\n"
+     "    from scorekeeper.store import models\n", []),
+    ("store/ok.py", "from scorekeeper.store.models import Group\n", []),
+    ("web/ok.py", "from scorekeeper.store.groups import GroupView, group_by_id\n", []),
+])
+def test_reaching_into_the_store_is_found(tmp_path, where, source, found):
+    package = fake_package(tmp_path, {"store/__init__.py": "", "store/models.py": "",
+                                      "store/extensions.py": "", where: source})
+    assert reaching_in(all_imports(package)) == found
+
+
+@pytest.mark.parametrize(("source", "found"), [
+    ("from sqlalchemy import select\n", ["1: imports sqlalchemy"]),
+    ("import sqlalchemy.orm\n", ["1: imports sqlalchemy.orm"]),
+    ("def f():\n    from flask_sqlalchemy import SQLAlchemy\n", ["2: imports flask_sqlalchemy"]),
+    ("from sqlalchemy.exc import OperationalError\n", []),
+    ("from .sqlalchemy import x\n", []),
+])
+def test_sqlalchemy_beyond_its_exceptions_is_found(tmp_path, source, found):
+    path = tmp_path / "bad.py"
+    path.write_text(source)
+    assert sqlalchemy_used(path) == found
 
 
 def store_calls(module: Any) -> dict[str, Callable[..., Any]]:
-    """The store's functions a module of ``web`` or ``api`` calls: those it imports by
-    name, and ``module.name`` of a store module it imports."""
+    """The store's functions a module of ``web``, ``api`` or ``cli`` calls: those it
+    imports by name, and ``module.name`` of a store module it imports."""
     found = {}
     source = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
     used = {(node.value.id, node.attr) for node in ast.walk(source)
@@ -361,7 +441,7 @@ def store_calls(module: Any) -> dict[str, Callable[..., Any]]:
 
 
 def mapped_in(kind: Any, seen: set[Any] | None = None) -> set[str]:
-    """The mapped classes (but :data:`FRONT_ROWS`) a type annotation reaches: itself,
+    """The mapped classes a type annotation reaches: itself,
     its arguments (``list[Match]``, ``Match | None``), and the fields of a dataclass or
     named tuple it names, at any depth."""
     seen = set() if seen is None else seen
@@ -371,7 +451,7 @@ def mapped_in(kind: Any, seen: set[Any] | None = None) -> set[str]:
         return set()
     seen.add(kind)
     if isinstance(kind, type) and issubclass(kind, db.Model):
-        return set() if kind.__name__ in FRONT_ROWS else {kind.__name__}
+        return {kind.__name__}
     found = set()
     for argument in typing.get_args(kind):
         found |= mapped_in(argument, seen)
@@ -387,12 +467,12 @@ def mapped_handed_out(function: Callable[..., Any]) -> set[str]:
             for name in mapped_in(kind)}
 
 
-def _fronts() -> list[str]:
-    return [module_of(path, PACKAGE) for path in FRONTS]
+def _callers() -> list[str]:
+    return [module_of(path, PACKAGE) for path in CALLERS]
 
 
-@pytest.mark.parametrize("name", _fronts())
-def test_pages_and_the_api_get_no_mapped_match_from_the_store(name):
+@pytest.mark.parametrize("name", _callers())
+def test_nothing_outside_the_store_gets_a_mapped_row_from_it(name):
     module = importlib.import_module(name)
     found = {called: sorted(mapped_handed_out(function))
              for called, function in store_calls(module).items()}
@@ -414,10 +494,12 @@ def _page() -> _Page: ...
 def _pairs(group: Group) -> tuple[_Pair, ...]: ...
 def _loaded(view: int, match: Match | None = None) -> int: ...
 def _rows(answer: Callable[[Player], str]) -> dict[str, list[Player]]: ...
+def _none(group: GroupView, seats: list[PlayerView]) -> SeasonView | None: ...
 
 
 @pytest.mark.parametrize(("function", "found"), [
-    (_page, {"Match"}), (_pairs, {"Hand"}), (_loaded, {"Match"}), (_rows, set())])
+    (_page, {"Match", "Group"}), (_pairs, {"Group", "Hand", "Player"}), (_loaded, {"Match"}),
+    (_rows, {"Player"}), (_none, set())])
 def test_a_mapped_class_handed_out_is_found(function, found):
     assert mapped_handed_out(function) == found
 

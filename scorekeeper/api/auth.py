@@ -14,8 +14,7 @@ from flask import Response, current_app, g, request
 from scorekeeper.api.common import error_response
 from scorekeeper.core.errors import InputError, NotFoundError
 from scorekeeper.extensions import limiter, limits_off
-from scorekeeper.store.groups import group_by_invite
-from scorekeeper.store.models import MAX_ID, Group
+from scorekeeper.store.groups import MAX_ID, GroupView, group_by_invite
 
 SECURITY_SCHEMES: dict[str, Any] = {
     "groupToken": {
@@ -33,7 +32,7 @@ class MissingTokenError(InputError):
     status = 401
 
 
-def bearer_group() -> Group:
+def bearer_group() -> GroupView:
     """The group the request's bearer token opens: 401 without a token, 404 if wrong.
 
     Wrong tokens are counted per client address (see :data:`guard_tokens`); past the
@@ -53,7 +52,7 @@ def bearer_token() -> str:
     return token.strip()
 
 
-def token_group(token: str) -> Group:
+def token_group(token: str) -> GroupView:
     """The group a bearer token opens, else 404 (and the failure counted)."""
     group = group_by_invite(token)
     if group is None:

@@ -10,13 +10,12 @@ from scorekeeper.api.auth import AUTH_RESPONSES, SECURITY, bearer_group
 from scorekeeper.api.common import error_response, json_body, json_object, name_schema, ok_response
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.text import clean_colour
-from scorekeeper.store.groups import save_player
-from scorekeeper.store.models import Group, Player
+from scorekeeper.store.groups import GroupPlayer, group_players, save_player
 
 bp = Blueprint("api_group", __name__)
 
 
-def player_json(player: Player) -> dict[str, Any]:
+def player_json(player: GroupPlayer) -> dict[str, Any]:
     """A player as the API shows it."""
     return {"id": player.id, "name": player.name, "colour": player.colour,
             "hidden": player.hidden}
@@ -25,9 +24,9 @@ def player_json(player: Player) -> dict[str, Any]:
 @bp.get("/group")
 def show():
     """The group's name and players."""
-    group: Group = bearer_group()
+    group = bearer_group()
     return jsonify(id=group.id, name=group.name,
-                   players=[player_json(p) for p in group.players])
+                   players=[player_json(p) for p in group_players(group)])
 
 
 @bp.post("/players")

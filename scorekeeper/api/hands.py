@@ -23,9 +23,9 @@ from scorekeeper.api.matches import bearer_board, match_json
 from scorekeeper.core.errors import ConflictError, InputError, NotFoundError, SameHandError
 from scorekeeper.store import boards
 from scorekeeper.store.boards import HandView, MatchView, match_hand
-from scorekeeper.store.extensions import db
 from scorekeeper.store.idempotency import Answered, clean_key, replayed, request_digest
 from scorekeeper.store.records import Written, delete_last_hand, edit_hand, record_hand
+from scorekeeper.store.transaction import discard
 
 __all__ = ["PATHS", "SCHEMAS", "bp"]
 
@@ -99,15 +99,15 @@ def _write(match: MatchView, action: Callable[[], Written],
     try:
         written = action()
     except SameHandError as exc:  # or this very request, stored meanwhile by a resend
-        db.session.rollback()
+        discard()
         done = replayed(match, *key)
         return _replay(done) if done else _same_as(boards.reread(match), exc)
     except ConflictError as exc:
-        db.session.rollback()
+        discard()
         done = replayed(match, *key)
         return _replay(done) if done else _conflict(boards.reread(match), str(exc))
     except InputError as exc:  # its field is the request's path already (``held.2``)
-        db.session.rollback()
+        discard()
         if exc.field is None:
             raise InputError(exc.message, "held") from None
         raise

@@ -20,16 +20,15 @@ from scorekeeper.core.errors import InputError, NotFoundError
 from scorekeeper.core.sheets import Sheet, read_sheet
 from scorekeeper.core.text import clean_name, name_key
 from scorekeeper.store import boards
-from scorekeeper.store.boards import MatchView
-from scorekeeper.store.models import Group, Player
-from scorekeeper.store.records import create_match
+from scorekeeper.store.boards import GroupView, MatchView
+from scorekeeper.store.groups import GroupPlayer, group_players, start_match
 
 __all__ = ["PATHS", "SCHEMAS", "bearer_board", "bp", "group_match", "match_json"]
 
 bp = Blueprint("api_matches", __name__)
 
 
-def group_match(group: Group, match_id: int) -> MatchView:
+def group_match(group: GroupView, match_id: int) -> MatchView:
     """A match of the group by a client's id, else 404 (another group's match too)."""
     match = boards.board_match(group.id, id_in_range(match_id, "match", 404))
     if match is None:
@@ -47,12 +46,13 @@ def bearer_board(match_id: int) -> MatchView:
     return view if view is not None else group_match(token_group(token), match_id)
 
 
-def _players(group: Group, data: Any) -> list[Player]:
+def _players(group: GroupView, data: Any) -> list[GroupPlayer]:
     """Seats in clockwise order from player ids or names of the group."""
     if not isinstance(data, list) or not data:
         raise InputError("players must be a list of player ids or names, clockwise", "players")
-    by_id = {p.id: p for p in group.players}
-    by_name = {name_key(p.name): p for p in group.players}
+    players = group_players(group)
+    by_id = {p.id: p for p in players}
+    by_name = {name_key(p.name): p for p in players}
     seats = []
     for item in data:
         if isinstance(item, str):
@@ -91,7 +91,7 @@ def create():
     if not isinstance(dealer, int) or isinstance(dealer, bool):
         raise InputError("first_dealer must be a seat index (0 is the first seat)", "first_dealer")
     _check_deal(data, sheet, len(players))
-    match = create_match(group, sheet, players, dealer)  # refusals: 400 naming the field
+    match = start_match(group, sheet, players, dealer)  # refusals: 400 naming the field
     response = jsonify(match_json(match))
     response.headers["Location"] = f"/api/v1/matches/{match.id}"
     return response, 201

@@ -13,8 +13,7 @@ from scorekeeper.api.auth import bearer_group, id_in_range
 from scorekeeper.api.common import api_error
 from scorekeeper.api.transfer_openapi import PATHS, SCHEMAS
 from scorekeeper.core.errors import InputError, NotFoundError
-from scorekeeper.store.boards import MatchRecord
-from scorekeeper.store.models import Group
+from scorekeeper.store.boards import GroupView, MatchRecord
 from scorekeeper.store.transfer import (
     Limits,
     TransferError,
@@ -40,7 +39,7 @@ def _format() -> str:
     return fmt
 
 
-def _answer(group: Group, matches: list[MatchRecord], *, whole: bool) -> Response:
+def _answer(group: GroupView, matches: list[MatchRecord], *, whole: bool) -> Response:
     if _format() == "csv":
         return Response(to_csv(matches), content_type="text/csv; charset=utf-8")
     return jsonify(export_document(group, matches, whole=whole))

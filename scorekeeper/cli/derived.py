@@ -12,14 +12,14 @@ import sys
 import click
 from flask.cli import with_appcontext
 
-from scorekeeper.store.extensions import db
+from scorekeeper.store.transaction import database
 from scorekeeper.store.upkeep import group_ids, rebuild_groups, verify_groups
 
 __all__ = ["rebuild_command", "verify_command"]
 
 
 def _groups(group: int | None) -> list[int]:
-    known = group_ids(db.engine)
+    known = group_ids(database())
     if group is None:
         return known
     if group not in known:
@@ -34,7 +34,7 @@ def verify_command(group: int | None) -> None:
     """Recompute every derived row from the hands and list each difference
     (group, match, table, column, stored vs recomputed); exit 1 if there is any."""
     groups = _groups(group)
-    differences = verify_groups(db.engine, groups)
+    differences = verify_groups(database(), groups)
     for difference in differences:
         click.echo(str(difference))
     click.echo(f"{len(differences)} difference(s) in {len(groups)} group(s).")
@@ -48,7 +48,7 @@ def verify_command(group: int | None) -> None:
 def rebuild_command(group: int | None) -> None:
     """Rewrite every derived row from the hands, one transaction per group."""
     groups = _groups(group)
-    wrong = rebuild_groups(db.engine, groups)
+    wrong = rebuild_groups(database(), groups)
     for group_id, count in wrong.items():
         if count:
             click.echo(f"group {group_id}: {count} value(s) put right")

@@ -14,8 +14,7 @@ from pathlib import Path
 import click
 from flask.cli import with_appcontext
 
-from scorekeeper.store.extensions import db
-from scorekeeper.store.models import Group
+from scorekeeper.store.groups import GroupView, group_by_id
 from scorekeeper.store.transfer import (
     TransferError,
     export_document,
@@ -26,8 +25,8 @@ from scorekeeper.store.transfer import (
 )
 
 
-def _group(group_id: int) -> Group:
-    group = db.session.get(Group, group_id)
+def _group(group_id: int) -> GroupView:
+    group = group_by_id(group_id)
     if group is None:
         raise click.ClickException(f"there is no group {group_id}")
     return group

@@ -1,14 +1,17 @@
 """Finding a group, a match or a player from what a client sends (ids and tokens),
-and the few writes of groups, players and links, committed here for the pages and the
-API.
+and the few writes of groups, players, links and new matches, committed here for the
+pages, the API and the command line.
 
-Both front doors use these: the pages (from a cookie or a view link) and the API (from
-a bearer token). Each answers None for anything out of range or not found, and the
-caller turns that into its own 404; ids beyond a 32-bit integer never reach a query.
+Every front door uses these: the pages (from a cookie or a view link), the API (from
+a bearer token) and the commands (from an id). Each answers None for anything out of
+range or not found, and the caller turns that into its own 404; ids beyond a 32-bit
+integer never reach a query. What they answer are frozen views (:class:`GroupView`,
+:class:`GroupPlayer`): the mapped rows and the session stay in the store.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, cast
@@ -17,8 +20,9 @@ from sqlalchemy import bindparam, update
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.core.errors import ConflictError, InputError
+from scorekeeper.core.sheets import Sheet
 from scorekeeper.core.text import char_name, clean_colour, clean_name, name_key, next_colour
-from scorekeeper.store.boards import MatchView, listed_matches
+from scorekeeper.store.boards import GroupView, MatchView, PlayerView, listed_matches
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import (
     MAX_ID,
@@ -32,6 +36,32 @@ from scorekeeper.store.models import (
     new_token,
 )
 from scorekeeper.store.projection.running_state import Recent
+from scorekeeper.store.records import create_match
+
+__all__ = ["MAX_ID", "GroupPlayer", "GroupView", "NewPlayer", "add_player",
+           "check_unique_name", "create_group", "delete_player", "edit_player",
+           "fresh_colour", "group_by_id", "group_by_invite", "group_player",
+           "group_players", "groups_by_ids", "has_history", "in_range", "last_seating",
+           "look_alike", "name_problems", "recent_hands", "recent_matches",
+           "rotate_invite", "rotate_view_token", "save_player", "seen_text",
+           "start_match", "toggle_hidden", "told_apart"]
+
+
+@dataclass(frozen=True)
+class GroupPlayer(PlayerView):
+    """A player as the group's pages and the API list them: the seated player's view,
+    and whether they are hidden from new matches."""
+
+    hidden: bool
+
+
+@dataclass(frozen=True)
+class NewPlayer:
+    """A player to add as a new match is started: the name typed and the field it was
+    typed in (where a refusal of the name is shown)."""
+
+    name: str
+    field: str = "players"
 
 
 def recent_hands(match: MatchView, count: int) -> list[Recent]:
@@ -55,7 +85,9 @@ class _Statements:
     it against SQLite."""
 
     recent_hands: Any
+    group_by_id: Any
     group_by_invite: Any
+    players: Any
 
 
 @lru_cache(maxsize=1)
@@ -66,8 +98,20 @@ def _statements() -> _Statements:
         .join(HandEntry, HandEntry.hand_id == Hand.id)
         .where(Hand.match_id == bindparam("match"), Hand.number >= bindparam("first"))
         .order_by(Hand.number, HandEntry.seat),
-        group_by_invite=db.select(Group).where(Group.invite_token == bindparam("token")),
+        group_by_id=db.select(*_GROUP).where(Group.id == bindparam("id")),
+        group_by_invite=db.select(*_GROUP).where(Group.invite_token == bindparam("token")),
+        players=db.select(*_PLAYER).where(Player.group_id == bindparam("group"))
+        .order_by(Player.name),
     )
+
+
+# The columns of the frozen views, in their fields' order.
+_GROUP = (Group.id, Group.name, Group.invite_token)
+_PLAYER = (Player.id, Player.name, Player.colour, Player.uid, Player.hidden)
+
+
+def _group_view(row: Any) -> GroupView | None:
+    return None if row is None else GroupView(*row)
 
 
 def in_range(value: int) -> bool:
@@ -75,24 +119,58 @@ def in_range(value: int) -> bool:
     return 0 < value <= MAX_ID
 
 
-def group_by_id(group_id: int) -> Group | None:
-    """The group with this id, or None."""
-    return db.session.get(Group, group_id) if in_range(group_id) else None
+def group_by_id(group_id: int) -> GroupView | None:
+    """The group with this id, or None: one plain query (every member's page asks)."""
+    if not in_range(group_id):
+        return None
+    return _group_view(db.session.connection().execute(
+        _statements().group_by_id, {"id": group_id}).first())
 
 
-def group_by_invite(token: str) -> Group | None:
+def group_by_invite(token: str) -> GroupView | None:
     """The group whose current invite token this is, or None."""
     if not 0 < len(token) <= MAX_TOKEN:
         return None
-    return db.session.scalar(_statements().group_by_invite, {"token": token})
+    return _group_view(db.session.connection().execute(
+        _statements().group_by_invite, {"token": token}).first())
 
 
-def group_player(group: Group, player_id: int) -> Player | None:
+def groups_by_ids(group_ids: Sequence[int]) -> list[GroupView]:
+    """The groups of these ids that exist (in no particular order)."""
+    wanted = [group_id for group_id in group_ids if in_range(group_id)]
+    if not wanted:
+        return []
+    return [GroupView(*row) for row in db.session.execute(
+        db.select(*_GROUP).where(Group.id.in_(wanted)))]
+
+
+def group_players(group: GroupView) -> list[GroupPlayer]:
+    """The group's players by name, hidden ones too."""
+    return [GroupPlayer(*row) for row in db.session.connection().execute(
+        _statements().players, {"group": group.id})]
+
+
+def group_player(group: GroupView, player_id: int) -> GroupPlayer | None:
     """A player of the group, or None."""
     if not in_range(player_id):
         return None
-    return db.session.scalar(
-        db.select(Player).where(Player.id == player_id, Player.group_id == group.id))
+    row = db.session.execute(db.select(*_PLAYER).where(
+        Player.id == player_id, Player.group_id == group.id)).first()
+    return None if row is None else GroupPlayer(*row)
+
+
+def _player_view(player: Player) -> GroupPlayer:
+    return GroupPlayer(player.id, player.name, player.colour, player.uid, player.hidden)
+
+
+def _mapped_player(player: PlayerView) -> Player:
+    """The row of a player a view shows; :class:`ConflictError` when another phone
+    deleted them since the view was read."""
+    found = db.session.get(Player, player.id)
+    if found is None:
+        raise ConflictError(f"{player.name} was just deleted from the group; nothing was "
+                            "changed", "player")
+    return found
 
 
 # Characters that change nothing a person sees in a name: an emoji's presentation
@@ -154,8 +232,8 @@ def told_apart(name: str, other: str) -> str | None:
             f"{mine} looks like {theirs}. Pick a name people can tell apart.")
 
 
-def check_unique_name(group: Group, name: str, field: str, player: Player | None = None
-                      ) -> None:
+def check_unique_name(group: GroupView, name: str, field: str,
+                      player: PlayerView | None = None) -> None:
     """Refuse a name a person could not tell from one already in the group: the same
     by :func:`name_key` (case folded, NFC: ``Émile`` and ``ÉMILE`` are one name) or a
     :func:`look_alike` (``Bоb`` with a Cyrillic ``о`` beside ``Bob``). A group has few
@@ -169,7 +247,14 @@ def check_unique_name(group: Group, name: str, field: str, player: Player | None
             raise ConflictError(why, field)
 
 
-def add_player(group: Group, name_text: str | None, colour: str | None = None,
+def fresh_colour(group: GroupView) -> str:
+    """The colour a new player of the group gets unless one is picked."""
+    used = db.session.scalars(db.select(Player.colour).where(Player.group_id == group.id)
+                              .order_by(Player.name))
+    return next_colour(list(used))
+
+
+def add_player(group: GroupView, name_text: str | None, colour: str | None = None,
                field: str = "name") -> Player:
     """Add (and flush) a player; :class:`InputError` for a bad name, its subclass
     :class:`ConflictError` for one already taken.
@@ -179,9 +264,8 @@ def add_player(group: Group, name_text: str | None, colour: str | None = None,
     """
     name = clean_name(name_text, field)
     check_unique_name(group, name, field)
-    used = [p.colour for p in group.players]
-    player = Player(group=group, name=name, colour=clean_colour(colour) if colour else
-                    next_colour(used))
+    player = Player(group_id=group.id, name=name, colour=clean_colour(colour) if colour else
+                    fresh_colour(group))
     db.session.add(player)
     try:
         db.session.flush()
@@ -191,13 +275,13 @@ def add_player(group: Group, name_text: str | None, colour: str | None = None,
     return player
 
 
-def has_history(player: Player) -> bool:
+def has_history(player: PlayerView) -> bool:
     """Whether the player sat at any match."""
     return db.session.scalar(db.select(Seat.id).where(Seat.player_id == player.id)
                              .limit(1)) is not None
 
 
-def delete_player(player: Player) -> None:
+def delete_player(player: PlayerView) -> None:
     """Delete (and commit) a player who never sat at a match.
 
     A seated player is refused with :class:`ConflictError` (hide them instead). The
@@ -207,7 +291,7 @@ def delete_player(player: Player) -> None:
     if has_history(player):
         raise ConflictError(f"{player.name} has played matches, so they can only be hidden.",
                             "player")
-    db.session.delete(player)
+    db.session.delete(_mapped_player(player))
     try:
         db.session.commit()
     except IntegrityError:
@@ -249,19 +333,21 @@ def name_problems() -> list[str]:
 
 # ---- the writes of groups, players and links (committed here, not by the pages) ----
 
-def create_group(name: str) -> Group:
+def create_group(name: str) -> GroupView:
     """Start a group called ``name`` (committed)."""
     group = Group(name=name)
     db.session.add(group)
     db.session.commit()
-    return group
+    return GroupView(group.id, group.name, group.invite_token)
 
 
-def rotate_invite(group: Group) -> None:
+def rotate_invite(group: GroupView) -> GroupView:
     """Replace the group's invite link (committed): phones that joined with the old
-    one lose access."""
-    group.invite_token = new_token()
+    one lose access. Answers the group with its new invite."""
+    token = new_token()
+    db.session.execute(update(Group).where(Group.id == group.id).values(invite_token=token))
     db.session.commit()
+    return GroupView(group.id, group.name, token)
 
 
 def rotate_view_token(match: MatchView) -> None:
@@ -272,19 +358,27 @@ def rotate_view_token(match: MatchView) -> None:
     db.session.commit()
 
 
-def save_player(group: Group, name_text: str | None, colour: str | None = None) -> Player:
-    """Add a player (committed); the refusals of :func:`add_player`."""
-    player = add_player(group, name_text, colour)
+def save_player(group: GroupView, name_text: str | None, colour: str | None = None
+                ) -> GroupPlayer:
+    """Add a player (committed); the refusals of :func:`add_player`, nothing kept."""
+    try:
+        player = add_player(group, name_text, colour)
+    except InputError:
+        db.session.rollback()
+        raise
     db.session.commit()
-    return player
+    return _player_view(player)
 
 
-def edit_player(group: Group, player: Player, name: str, colour: str) -> None:
-    """Rename or recolour a player (committed); :class:`ConflictError` on ``name`` when
-    the name is taken, or was just taken by another phone (nothing changes)."""
+def edit_player(group: GroupView, player: PlayerView, name: str, colour: str
+                ) -> GroupPlayer:
+    """Rename or recolour a player (committed) and answer them as now stored;
+    :class:`ConflictError` on ``name`` when the name is taken, or was just taken by
+    another phone (nothing changes)."""
     try:
         check_unique_name(group, name, "name", player)
-        player.name, player.colour = name, colour
+        row = _mapped_player(player)
+        row.name, row.colour = name, colour
         db.session.commit()
     except ConflictError:
         db.session.rollback()
@@ -293,15 +387,43 @@ def edit_player(group: Group, player: Player, name: str, colour: str) -> None:
         db.session.rollback()
         raise ConflictError("That name was just taken by another player; pick another.",
                             "name") from None
+    return _player_view(row)
 
 
-def toggle_hidden(player: Player) -> None:
-    """Hide a player from new matches, or show them again (committed)."""
-    player.hidden = not player.hidden
+def toggle_hidden(player: PlayerView) -> GroupPlayer:
+    """Hide a player from new matches, or show them again (committed); answers them
+    as now stored."""
+    row = _mapped_player(player)
+    row.hidden = not row.hidden
     db.session.commit()
+    return _player_view(row)
 
 
-def last_seating(group: Group) -> list[int]:
+def start_match(group: GroupView, sheet: Sheet, seats: Sequence[PlayerView | NewPlayer],
+                first_dealer: int) -> MatchView:
+    """Start a match (committed) with these seats clockwise: players of the group, and
+    new ones added first (a rematch too). A refusal (:class:`InputError`, naming the
+    field at fault) keeps nothing, not even a new player."""
+    try:
+        return create_match(group, sheet, [_seated(group, seat) for seat in seats],
+                            first_dealer)
+    except InputError:
+        db.session.rollback()
+        raise
+
+
+def _seated(group: GroupView, seat: PlayerView | NewPlayer) -> Player:
+    """A new match's seat as its row: a player of the group, or one added now."""
+    if isinstance(seat, NewPlayer):
+        return add_player(group, seat.name, field=seat.field)
+    found = db.session.get(Player, seat.id)
+    if found is None:  # what create_match says when the database's foreign key catches it
+        raise ConflictError("one of these players was just deleted from the group; "
+                            "nothing was started", "players")
+    return found
+
+
+def last_seating(group: GroupView) -> list[int]:
     """The player ids of the group's latest match, in seat order (none yet: empty)."""
     latest = db.session.scalar(db.select(Match.id).where(Match.group_id == group.id)
                                .order_by(Match.created_at.desc(), Match.id.desc()).limit(1))
@@ -311,7 +433,7 @@ def last_seating(group: Group) -> list[int]:
                                    .order_by(Seat.position)))
 
 
-def recent_matches(group: Group, count: int = 50) -> list[MatchView]:
+def recent_matches(group: GroupView, count: int = 50) -> list[MatchView]:
     """The group's latest matches, newest first, with their seats (the group's page
     lists them): one statement."""
     return listed_matches(Match.group_id == group.id, newest_first=True, limit=count)

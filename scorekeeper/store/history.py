@@ -19,10 +19,16 @@ from flask import abort
 from sqlalchemy import and_, or_
 
 from scorekeeper.core.sheets import GAMES
-from scorekeeper.store.boards import MatchRecord, MatchView, listed_matches, match_records
+from scorekeeper.store.boards import (
+    GroupView,
+    MatchRecord,
+    MatchView,
+    listed_matches,
+    match_records,
+)
 from scorekeeper.store.extensions import db
 from scorekeeper.store.groups import in_range
-from scorekeeper.store.models import Group, Match, Seat
+from scorekeeper.store.models import Match, Seat
 
 PAGE_SIZE = 25
 STATUSES = ("active", "finished")
@@ -68,7 +74,7 @@ class HistoryPage:
     next_before: int | None
 
 
-def history_page(group: Group, wanted: HistoryFilter, size: int = PAGE_SIZE) -> HistoryPage:
+def history_page(group: GroupView, wanted: HistoryFilter, size: int = PAGE_SIZE) -> HistoryPage:
     """One page of the group's matches, newest first."""
     where = [Match.group_id == group.id]
     if wanted.game:
@@ -91,7 +97,7 @@ def history_page(group: Group, wanted: HistoryFilter, size: int = PAGE_SIZE) -> 
     return HistoryPage(tuple(matches[:size]), matches[size - 1].id if more else None)
 
 
-def record_match(group: Group, match_id: int) -> MatchRecord:
+def record_match(group: GroupView, match_id: int) -> MatchRecord:
     """A match of the group with everything its record shows, else 404."""
     found = match_records(group.id, match_id) if in_range(match_id) else []
     if not found:

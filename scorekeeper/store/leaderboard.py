@@ -23,8 +23,9 @@ from scorekeeper.core.hand_records import BEST_HAND, HAND_RECORDS, NO_WORST, WOR
 from scorekeeper.core.ratings import ALL, State, board_places, is_provisional
 from scorekeeper.core.sheets import GAMES
 from scorekeeper.core.stats import record_rank
+from scorekeeper.store.boards import GroupView, PlayerView
 from scorekeeper.store.extensions import db
-from scorekeeper.store.models import Group, Match, Player, Rating, RatingStep
+from scorekeeper.store.models import Match, Player, Rating, RatingStep
 
 __all__ = [
     "BEST_HAND",
@@ -160,7 +161,7 @@ def no_records(game: str) -> tuple[NoRecord, ...]:
     return (NoRecord(WORST_HAND, "Worst hand", reason),) if reason else ()
 
 
-def board(group: Group, game: str, scope: str = ALL) -> Board:
+def board(group: GroupView, game: str, scope: str = ALL) -> Board:
     """The game's leaderboard in a scope, sorted by the shown rating (one statement)."""
     rows = db.session.execute(
         db.select(*_ROW).join(Player, Player.id == R.player_id)
@@ -200,7 +201,7 @@ class History:
 CHART_POINTS = 30
 
 
-def rating_history(player: Player, scope: str = ALL) -> dict[str, History]:
+def rating_history(player: PlayerView, scope: str = ALL) -> dict[str, History]:
     """The player's stored rating rows in a scope, per game, with the ratings after
     their last :data:`CHART_POINTS` matches: one statement, each game's part read
     newest first along the player's index, so it costs the same however many matches
@@ -231,7 +232,7 @@ def rating_history(player: Player, scope: str = ALL) -> dict[str, History]:
 _STANDING = tuple(getattr(Rating, f.name) for f in fields(State))
 
 
-def last_game(group: Group) -> str | None:
+def last_game(group: GroupView) -> str | None:
     """The game of the group's most recently finished match (None before any): what
     the leaderboard shows when no game is asked for."""
     return db.session.scalar(db.select(Match.game).where(

@@ -47,6 +47,7 @@ from scorekeeper.store import projection
 from scorekeeper.store.boards import (
     RACED,
     EntryView,
+    GroupView,
     HandView,
     MatchView,
     match_hands,
@@ -54,7 +55,6 @@ from scorekeeper.store.boards import (
 )
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import (
-    Group,
     Hand,
     HandEntry,
     Match,
@@ -371,7 +371,7 @@ class NewMatch:
                         self.finished_at, created_at)
 
 
-def _check_seats(group: Group, sheet: Sheet, players: Sequence[Player], first_dealer: int
+def _check_seats(group: GroupView, sheet: Sheet, players: Sequence[Player], first_dealer: int
                  ) -> None:
     info = sheet.game_info
     problem = info.players_problem(len(players))
@@ -385,7 +385,7 @@ def _check_seats(group: Group, sheet: Sheet, players: Sequence[Player], first_de
         raise InputError("the first dealer must be one of the seats", "first_dealer")
 
 
-def new_match(group: Group, sheet: Sheet, players: Sequence[Player], first_dealer: int,
+def new_match(group: GroupView, sheet: Sheet, players: Sequence[Player], first_dealer: int,
               hands: Sequence[HandResult] = (), **given: Any) -> NewMatch:
     """Check a new match and replay its hands (every dealer and point comes from the
     replay); ``given`` are :class:`NewMatch`'s optional fields."""
@@ -397,7 +397,7 @@ def new_match(group: Group, sheet: Sheet, players: Sequence[Player], first_deale
                     [held_texts(result) for result in hands], **given)
 
 
-def add_matches(group: Group, matches: Sequence[NewMatch]) -> list[int]:
+def add_matches(group: GroupView, matches: Sequence[NewMatch]) -> list[int]:
     """Write new matches of a group, their seats, hands, entries and rulings, and their
     derived rows, in the session's transaction (NOT committed), with SQLAlchemy's
     insert of many rows: a few statements per table whatever their number. Returns
@@ -442,7 +442,7 @@ def _write_facts(connection: Connection, matches: Sequence[NewMatch], ids: Seque
         connection.execute(insert(Ruling), rulings)
 
 
-def build_match(group: Group, sheet: Sheet, players: Sequence[Player], first_dealer: int,
+def build_match(group: GroupView, sheet: Sheet, players: Sequence[Player], first_dealer: int,
                 hands: Sequence[HandResult] = (), **given: Any) -> MatchView:
     """Write a new match with these hands in the session's transaction, NOT committed,
     and answer its view as read in that transaction."""
@@ -453,7 +453,7 @@ def build_match(group: Group, sheet: Sheet, players: Sequence[Player], first_dea
     return match
 
 
-def create_match(group: Group, sheet: Sheet, players: Sequence[Player], first_dealer: int
+def create_match(group: GroupView, sheet: Sheet, players: Sequence[Player], first_dealer: int
                  ) -> MatchView:
     """Start a match with players seated clockwise in the given order (a rematch too)."""
     try:

@@ -22,8 +22,9 @@ from typing import Any
 from scorekeeper.core.ratings import Period
 from scorekeeper.core.stats import Comeback, GameStats, HeadToHead, PlayerStats, best_comeback
 from scorekeeper.store import period_figures
+from scorekeeper.store.boards import GroupView, PlayerView
 from scorekeeper.store.extensions import db
-from scorekeeper.store.models import Group, Player, PlayerFalls, PlayerRivals, PlayerTotals
+from scorekeeper.store.models import PlayerFalls, PlayerRivals, PlayerTotals
 
 __all__ = ["player_figures"]
 
@@ -37,7 +38,7 @@ def _rows(statement: Any) -> Any:
     return db.session.connection().execute(statement).all()
 
 
-def _per_game(player: Player) -> Any:
+def _per_game(player: PlayerView) -> Any:
     """Statement 1: the figures per game, the unfinished matches and the best comebacks."""
     return _rows(db.select(T.game, *(getattr(T, n) for n in COUNTED), T.best_deficit,
                            T.best_match_id, T.best_hand, *(getattr(T, n) for n in SUMMED))
@@ -62,7 +63,7 @@ def _games(rows: Any) -> tuple[dict[str, GameStats], int, list[Comeback]]:
     return games, unfinished, best
 
 
-def _falls(player: Player) -> Any:
+def _falls(player: PlayerView) -> Any:
     """Statement 2: the hands the player fell in, counted per game and hand."""
     F = PlayerFalls
     return _rows(db.select(F.game, F.hand, F.times)
@@ -74,7 +75,7 @@ def _add_falls(games: dict[str, GameStats], rows: Any) -> None:
         games[game].falls.extend([hand] * times)
 
 
-def _rivals(player: Player) -> Any:
+def _rivals(player: PlayerView) -> Any:
     """Statement 3: finished matches together and wins, per opponent."""
     R = PlayerRivals
     return _rows(db.select(R.opponent_id, R.together, R.wins, R.their_wins)
@@ -93,7 +94,7 @@ def _total(games: list[GameStats], comebacks: list[Comeback]) -> GameStats:
     return overall
 
 
-def player_figures(group: Group, player: Player, period: Period | None = None
+def player_figures(group: GroupView, player: PlayerView, period: Period | None = None
                    ) -> tuple[PlayerStats, list[HeadToHead]]:
     """The player's figures over the group's matches, and the head-to-head table: all
     time (None, or a period without bounds) from the stored totals, else over the

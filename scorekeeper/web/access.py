@@ -18,8 +18,6 @@ from itsdangerous import BadSignature, URLSafeSerializer
 
 from scorekeeper.store import boards, groups, versions
 from scorekeeper.store.boards import GroupView, MatchView
-from scorekeeper.store.extensions import db
-from scorekeeper.store.models import Group
 from scorekeeper.store.versions import Version
 
 _SALT = "scorekeeper.membership"
@@ -57,7 +55,7 @@ def _same(a: str, b: str) -> bool:
     return hmac.compare_digest(a.encode(), b.encode())
 
 
-def is_member(group: Group | GroupView) -> bool:
+def is_member(group: GroupView) -> bool:
     """Whether this phone joined the group with its current invite token."""
     return _joined(group.id, group.invite_token)
 
@@ -67,13 +65,13 @@ def _joined(group_id: int, invite_token: str) -> bool:
     return token is not None and _same(token, invite_token)
 
 
-def member_groups() -> list[Group]:
+def member_groups() -> list[GroupView]:
     """The groups this phone may edit, by name (stale memberships are left out)."""
     ids = list(memberships())
     if not ids:
         return []
-    groups = db.session.scalars(db.select(Group).where(Group.id.in_(ids))).all()
-    return sorted((gr for gr in groups if is_member(gr)), key=lambda gr: gr.name.lower())
+    return sorted((gr for gr in groups.groups_by_ids(ids) if is_member(gr)),
+                  key=lambda gr: gr.name.lower())
 
 
 def _save_cookie() -> None:
@@ -93,7 +91,7 @@ def _save_cookie() -> None:
         return response
 
 
-def join(group: Group) -> None:
+def join(group: GroupView) -> None:
     """Remember on this phone that it may edit ``group`` (with its current invite)."""
     memberships()[group.id] = group.invite_token
     _save_cookie()
@@ -105,7 +103,7 @@ def leave(group_id: int) -> None:
     _save_cookie()
 
 
-def current_group(group_id: int) -> Group:
+def current_group(group_id: int) -> GroupView:
     """The group if this phone is a member of it, else 404."""
     group = groups.group_by_id(group_id)
     if group is None or not is_member(group):

@@ -10,7 +10,6 @@ imports the API.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -29,9 +28,8 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from werkzeug.exceptions import Conflict, HTTPException, InternalServerError
 
 from scorekeeper.core.errors import InputError
-from scorekeeper.store import outage
+from scorekeeper.store import outage, transaction
 from scorekeeper.store.database_file import error_fault
-from scorekeeper.store.extensions import db
 
 # The JSON error body and its status, given the status, message and field at fault.
 JsonError = Callable[[int, str, "str | None"], tuple[ResponseReturnValue, int]]
@@ -87,7 +85,7 @@ def _input_error(exc: InputError):
     """Bad input an endpoint let through: in the API its status, message and field; on
     a page it is a bug (pages show input errors on their fields), so a 500."""
     if wants_json():
-        db.session.rollback()  # nothing a refused request began is kept
+        transaction.discard()  # nothing a refused request began is kept
         return _json_error(exc.status, exc.message, exc.field)
     return _unexpected(exc)
 
@@ -97,7 +95,7 @@ def _integrity_error(exc: IntegrityError):
     caught: two requests raced. Nothing was saved; a 409 says so, never a 500."""
     current_app.logger.warning("integrity clash on %s %s: %s", request.method, request.path,
                                exc.orig)
-    db.session.rollback()
+    transaction.discard()
     return _http_error(Conflict("Someone changed this at the same moment, so nothing was "
                                 "saved. Reload and try again."))
 
@@ -107,9 +105,8 @@ def _database_error(exc: SQLAlchemyError):
     logged once per outage (``store/outage.py``); any other database error is a bug."""
     if not outage.unavailable(exc):
         return _unexpected(exc)
-    outage.report(db.engine, exc)
-    with contextlib.suppress(SQLAlchemyError):  # the connection may be gone already
-        db.session.rollback()
+    transaction.report_outage(exc)
+    transaction.discard_if_reachable()  # the connection may be gone already
     retry = [("Retry-After", str(outage.RETRY_AFTER))]
     # the database file's own fault, named (database_file.py)
     fault = error_fault(exc, current_app.config["SQLALCHEMY_DATABASE_URI"])
@@ -130,7 +127,7 @@ def _database_error(exc: SQLAlchemyError):
 
 def _unexpected(exc: Exception):
     current_app.logger.exception("unhandled error on %s %s", request.method, request.path)
-    db.session.rollback()
+    transaction.discard()
     return _http_error(InternalServerError("Something went wrong on our side; nothing was saved."))
 
 

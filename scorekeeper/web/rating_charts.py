@@ -19,6 +19,7 @@ from markupsafe import Markup
 from scorekeeper.core.chart import Chart, Series, score_chart
 from scorekeeper.core.ratings import START, Period, State, is_provisional
 from scorekeeper.core.sheets import GAMES
+from scorekeeper.store.boards import GroupView, PlayerView
 from scorekeeper.store.leaderboard import (
     BEST_HAND,
     HAND_TITLES,
@@ -27,7 +28,6 @@ from scorekeeper.store.leaderboard import (
     RatingPoint,
     rating_history,
 )
-from scorekeeper.store.models import Group, Player
 from scorekeeper.store.seasons import pick_period
 from scorekeeper.web.links import url_pattern
 from scorekeeper.web.rating_marks import rating, rating_change
@@ -80,7 +80,7 @@ def _counts(game: str, figures: State) -> str:
     return " · ".join(words)
 
 
-def _chart(player: Player, found: History) -> Chart:
+def _chart(player: PlayerView, found: History) -> Chart:
     """The rating after each charted match, from the starting rating when the chart
     reaches back to the player's first match."""
     ratings = tuple(point.rating for point in found.points)
@@ -89,7 +89,7 @@ def _chart(player: Player, found: History) -> Chart:
                        from_zero=False)
 
 
-def _rows(group: Group, points: tuple[RatingPoint, ...]) -> tuple[PointRow, ...]:
+def _rows(group: GroupView, points: tuple[RatingPoint, ...]) -> tuple[PointRow, ...]:
     """The chart's points as its table's rows, each linking to its match's record."""
     link = url_pattern("history.record", "group_id", "match_id")
     return tuple(PointRow(link.format(group_id=group.id, match_id=point.match_id),
@@ -98,7 +98,7 @@ def _rows(group: Group, points: tuple[RatingPoint, ...]) -> tuple[PointRow, ...]
                  for point in points)
 
 
-def player_ratings(group: Group, player: Player, season: str | None) -> dict[str, Any]:
+def player_ratings(group: GroupView, player: PlayerView, season: str | None) -> dict[str, Any]:
     """What the player page shows of the player's ratings: the season picked (all time
     by default), the picker's choices and a chart per game they were rated in."""
     period, periods = pick_period(group, season, datetime.now(UTC).date())

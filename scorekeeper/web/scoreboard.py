@@ -24,7 +24,6 @@ from scorekeeper.core.sheets import Sheet
 from scorekeeper.store.bg_stats import bg_stats_play
 from scorekeeper.store.boards import MatchView, PlayerView
 from scorekeeper.store.groups import recent_hands
-from scorekeeper.store.models import Player
 from scorekeeper.store.places import seat_places
 from scorekeeper.store.projection.running_state import KEPT, Recent
 from scorekeeper.store.reading import (
@@ -42,7 +41,7 @@ class Row:
     """One seat on the scoreboard."""
 
     seat: int
-    player: Player | PlayerView
+    player: PlayerView
     total: int
     bar: int  # percent of the way to the threshold / target / zero
     to_go: str  # words under the bar, e.g. "130 to go"
@@ -135,7 +134,7 @@ def _bar(sheet: Sheet, st: Standings, total: int) -> tuple[int, str]:
     return pct, (f"{left} {word}" if left > 0 else "reached")
 
 
-def _plan(sheet: Sheet, st: Standings, players: Sequence[Player | PlayerView]
+def _plan(sheet: Sheet, st: Standings, players: Sequence[PlayerView]
           ) -> DealPlan | None:
     """The next deal from the deal helper (None when the match is over)."""
     if st.over or st.next_dealer is None:

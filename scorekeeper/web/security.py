@@ -30,7 +30,7 @@ from flask.wrappers import Request, Response
 from werkzeug.exceptions import NotFound, RequestEntityTooLarge
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from scorekeeper.store.models import MAX_ID
+from scorekeeper.store.groups import MAX_ID
 
 # Endpoints that take an export file; every other request gets REQUEST_MAX_BYTES.
 IMPORT_ENDPOINTS = frozenset({"api_transfer.import_matches", "history.upload"})

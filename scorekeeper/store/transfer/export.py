@@ -20,15 +20,23 @@ from typing import Any
 
 from scorekeeper.core.places import places
 from scorekeeper.core.scoring import Standings
-from scorekeeper.store.boards import EntryView, HandView, MatchRecord, MatchView, match_records
-from scorekeeper.store.models import Group, utcnow
+from scorekeeper.store.boards import (
+    EntryView,
+    GroupView,
+    HandView,
+    MatchRecord,
+    MatchView,
+    match_records,
+)
+from scorekeeper.store.groups import group_players
+from scorekeeper.store.models import utcnow
 from scorekeeper.store.reading import match_sheet, match_standings
 from scorekeeper.store.seasons import group_seasons
 from scorekeeper.store.transfer.validation import FORMAT, VERSION
 
 __all__ = ["CSV_COLUMNS", "export_document", "load_matches", "to_csv"]
 
-def load_matches(group: Group, match_id: int | None = None) -> list[MatchRecord]:
+def load_matches(group: GroupView, match_id: int | None = None) -> list[MatchRecord]:
     """The group's matches (or one), oldest first, with everything export needs: their
     views, hands and rulings (four statements)."""
     return match_records(group.id, match_id)
@@ -72,11 +80,11 @@ def _places(match: MatchView, table: Standings) -> list[int] | None:
     return None if ranked is None else list(ranked)
 
 
-def _players(group: Group, matches: list[MatchRecord], whole: bool) -> list[dict[str, Any]]:
+def _players(group: GroupView, matches: list[MatchRecord], whole: bool) -> list[dict[str, Any]]:
     """The players a file lists: the whole group's (seated or not, hidden or not), or
     those seated in the matches of a one-match file."""
     if whole:
-        listed = [(p.name, p.colour, p.hidden) for p in group.players]
+        listed = [(p.name, p.colour, p.hidden) for p in group_players(group)]
     else:
         seated = {seat.player.id: seat.player for m in matches for seat in m.match.seats}
         listed = [(p.name, p.colour, False) for p in seated.values()]
@@ -84,7 +92,7 @@ def _players(group: Group, matches: list[MatchRecord], whole: bool) -> list[dict
             for name, colour, hidden in sorted(listed, key=lambda p: p[0].lower())]
 
 
-def export_document(group: Group, matches: Iterable[MatchRecord], *, whole: bool = True
+def export_document(group: GroupView, matches: Iterable[MatchRecord], *, whole: bool = True
                     ) -> dict[str, Any]:
     """The JSON export of the given matches of a group (as :func:`load_matches` reads
     them). ``whole``: the group's backup, so every player and its seasons go with them

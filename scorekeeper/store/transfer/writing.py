@@ -20,9 +20,10 @@ from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.core.text import name_key
 from scorekeeper.store import projection
+from scorekeeper.store.boards import GroupView
 from scorekeeper.store.extensions import db
 from scorekeeper.store.groups import seen_text, told_apart
-from scorekeeper.store.models import Group, Match, Player, Season
+from scorekeeper.store.models import Match, Player, Season
 from scorekeeper.store.records import NewMatch, add_matches
 from scorekeeper.store.seasons import group_seasons
 from scorekeeper.store.timeouts import allow_long_statements
@@ -49,7 +50,7 @@ class ImportReport:
     already_imported: int = 0
 
 
-def _already_here(group: Group, plans: list[Plan]) -> set[str]:
+def _already_here(group: GroupView, plans: list[Plan]) -> set[str]:
     """The stable ids of the file's matches that the group holds already."""
     uids = [plan.uid for plan in plans if plan.uid]
     if not uids:
@@ -66,7 +67,7 @@ class _Keys(dict[str, str]):
         return key
 
 
-def _players(group: Group, plans: list[Plan], notes: GroupNotes, key_of: _Keys
+def _players(group: GroupView, plans: list[Plan], notes: GroupNotes, key_of: _Keys
              ) -> tuple[dict[str, Player], list[Player]]:
     """Existing players by :func:`name_key`, plus the ones to create (not yet added):
     everyone seated in a new match and everyone the file lists, seated or not."""
@@ -87,7 +88,7 @@ def _players(group: Group, plans: list[Plan], notes: GroupNotes, key_of: _Keys
     return found, created
 
 
-def _seasons(group: Group, notes: GroupNotes) -> list[Season]:
+def _seasons(group: GroupView, notes: GroupNotes) -> list[Season]:
     """The file's seasons the group lacks (not yet added); one the group has under the
     same name is skipped when its days agree, else the file is refused."""
     here = {name_key(s.name): s for s in group_seasons(group)}
@@ -125,7 +126,7 @@ def _new_matches(plans: list[Plan], found: dict[str, Player], key_of: _Keys) -> 
     return new
 
 
-def import_document(group: Group, doc: Any, limits: Limits | None = None) -> ImportReport:
+def import_document(group: GroupView, doc: Any, limits: Limits | None = None) -> ImportReport:
     """Validate and write a whole document in one transaction, or nothing at all.
 
     Everything is checked before the first write; the matches the group already holds
@@ -154,7 +155,7 @@ def _out_of_the_collectors_way() -> Iterator[None]:
         gc.unfreeze()
 
 
-def write_plans(group: Group, plans: list[Plan], notes: GroupNotes) -> ImportReport:
+def write_plans(group: GroupView, plans: list[Plan], notes: GroupNotes) -> ImportReport:
     """The writing half of :func:`import_document`, for plans :func:`validate` returned:
     one transaction, committed, or rolled back on any error. Separate so that the
     import benchmark can time validation and writing apart."""

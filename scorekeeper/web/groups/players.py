@@ -5,10 +5,8 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
 from scorekeeper.core.errors import ConflictError, InputError
-from scorekeeper.core.text import next_colour
 from scorekeeper.store import groups
-from scorekeeper.store.extensions import db
-from scorekeeper.store.models import Group, Player
+from scorekeeper.store.groups import GroupPlayer, GroupView
 from scorekeeper.web import access
 from scorekeeper.web.fields import attach
 from scorekeeper.web.groups.forms import EditPlayerForm, PlayerForm
@@ -16,7 +14,7 @@ from scorekeeper.web.groups.forms import EditPlayerForm, PlayerForm
 bp = Blueprint("players", __name__, url_prefix="/groups/<int:group_id>/players")
 
 
-def _player(group: Group, player_id: int) -> Player:
+def _player(group: GroupView, player_id: int) -> GroupPlayer:
     player = groups.group_player(group, player_id)
     if player is None:
         abort(404)
@@ -34,11 +32,11 @@ def index(group_id: int):
             flash(f"Added {player.name}.")
             return redirect(url_for("players.index", group_id=group.id))
         except InputError as exc:  # the name is taken: a ConflictError on "name"
-            db.session.rollback()
             attach(form, exc, "name")
     if not form.colour.data:
-        form.colour.data = next_colour([p.colour for p in group.players])
-    return render_template("players/index.html", group=group, form=form), (
+        form.colour.data = groups.fresh_colour(group)
+    return render_template("players/index.html", group=group, form=form,
+                           players=groups.group_players(group)), (
         400 if form.errors else 200)
 
 
@@ -51,8 +49,8 @@ def edit(group_id: int, player_id: int):
                           obj=player)
     if form.is_submitted() and form.validate():
         try:
-            groups.edit_player(group, player, form.name.data, form.colour.data)
-            flash(f"Saved {player.name}.")
+            saved = groups.edit_player(group, player, form.name.data, form.colour.data)
+            flash(f"Saved {saved.name}.")
             return redirect(url_for("players.index", group_id=group.id))
         except InputError as exc:  # the name is taken: a ConflictError on "name"
             attach(form, exc, "name")
@@ -65,7 +63,7 @@ def hide(group_id: int, player_id: int):
     """Hide a player from new matches, or show them again."""
     group = access.current_group(group_id)
     player = _player(group, player_id)
-    groups.toggle_hidden(player)
+    player = groups.toggle_hidden(player)
     flash(f"{player.name} is {'hidden' if player.hidden else 'shown again'}.")
     return redirect(url_for("players.index", group_id=group.id))
 

@@ -84,8 +84,7 @@ def rotate_invite(group_id: int):
                           url_for("groups.show", group_id=group.id))
     if question:
         return question
-    groups.rotate_invite(group)
-    access.join(group)
+    access.join(groups.rotate_invite(group))
     flash("New invite link made. Other phones must open the new link to keep editing.")
     return redirect(url_for("groups.show", group_id=group.id))
 

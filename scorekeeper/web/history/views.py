@@ -13,6 +13,7 @@ import json
 from flask import (
     Blueprint,
     Response,
+    abort,
     current_app,
     flash,
     redirect,
@@ -25,10 +26,9 @@ from scorekeeper.core.chart import Series, score_chart
 from scorekeeper.core.places import places
 from scorekeeper.core.sheets import GAMES
 from scorekeeper.store.bg_stats import bg_stats_play
-from scorekeeper.store.boards import MatchRecord
-from scorekeeper.store.extensions import db
+from scorekeeper.store.boards import GroupView, MatchRecord
+from scorekeeper.store.groups import group_player, group_players
 from scorekeeper.store.history import HistoryFilter, history_page, record_match
-from scorekeeper.store.models import Group, Player
 from scorekeeper.store.reading import match_sheet, match_standings
 from scorekeeper.store.statistics import player_figures
 from scorekeeper.store.transfer import (
@@ -50,8 +50,7 @@ bp = Blueprint("history", __name__, url_prefix="/groups/<int:group_id>")
 def index(group_id: int):
     """The group's matches, newest first, filtered by game, player and status."""
     group = access.current_group(group_id)
-    players = db.session.scalars(db.select(Player).where(Player.group_id == group.id)
-                                 .order_by(Player.name)).all()
+    players = group_players(group)
     wanted = HistoryFilter.from_args(request.args, {p.id for p in players})
     page = history_page(group, wanted)
     return render_template("history/index.html", group=group, page=page, wanted=wanted,
@@ -86,17 +85,18 @@ def player(group_id: int, player_id: int):
     """One player's figures over the group's matches, and their head-to-head table, in
     the season picked (``?season=``; all time by default)."""
     group = access.current_group(group_id)
-    person = db.first_or_404(db.select(Player).where(Player.id == player_id,
-                                                      Player.group_id == group.id))
+    person = group_player(group, player_id)
+    if person is None:
+        abort(404)
     # One season picker: the period it picked scopes the ratings and the figures alike.
     ratings = player_ratings(group, person, request.args.get("season"))
     stats, rivals = player_figures(group, person, ratings["rating_period"])
-    names = {p.id: p for p in group.players}
+    names = {p.id: p for p in group_players(group)}
     return render_template("history/player.html", group=group, player=person,
                            stats=stats, games=GAMES, rivals=rivals, names=names, **ratings)
 
 
-def _download(group: Group, matches: list[MatchRecord], fmt: str, stem: str) -> Response:
+def _download(group: GroupView, matches: list[MatchRecord], fmt: str, stem: str) -> Response:
     if fmt == "csv":
         body, kind = to_csv(matches), "text/csv; charset=utf-8"
     else:

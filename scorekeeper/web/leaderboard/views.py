@@ -14,10 +14,14 @@ from scorekeeper.core.errors import InputError
 from scorekeeper.core.ratings import PROVISIONAL, START
 from scorekeeper.core.sheets import GAMES
 from scorekeeper.store.boards import MatchView
-from scorekeeper.store.extensions import db
 from scorekeeper.store.leaderboard import board, last_game, match_ratings
-from scorekeeper.store.models import Season
-from scorekeeper.store.seasons import add_season, delete_season, group_seasons, pick_period
+from scorekeeper.store.seasons import (
+    add_season,
+    delete_season,
+    group_season,
+    group_seasons,
+    pick_period,
+)
 from scorekeeper.web import access
 from scorekeeper.web.fields import attach
 from scorekeeper.web.leaderboard.forms import SeasonForm
@@ -62,7 +66,6 @@ def seasons(group_id: int):
             flash(f"Added the season {season.name}.")
             return redirect(url_for("leaderboard.index", group_id=group.id, season=season.id))
         except InputError as exc:
-            db.session.rollback()
             attach(form, exc, "name")
     return render_template("leaderboard/seasons.html", group=group, form=form,
                            seasons=group_seasons(group)), (400 if form.errors else 200)
@@ -72,8 +75,7 @@ def seasons(group_id: int):
 def remove_season(group_id: int, season_id: int):
     """Delete a named season (its matches stay, and count in every other season)."""
     group = access.current_group(group_id)
-    season = db.session.scalar(db.select(Season).where(Season.id == season_id,
-                                                       Season.group_id == group.id))
+    season = group_season(group, season_id)
     if season is None:
         abort(404, "No such season in this group.")
     name = season.name

@@ -23,7 +23,7 @@ from scorekeeper.core.errors import InputError
 from scorekeeper.core.games import DEFAULT_GAME
 from scorekeeper.core.sheets import GAMES, Option, Sheet, SheetError, options_for
 from scorekeeper.core.text import clean_int, clean_name, sentence
-from scorekeeper.store.models import Player
+from scorekeeper.store.groups import GroupPlayer
 
 NEW_SLOTS = 3  # blank "new player" rows on the form
 LAST = 99  # a new player with no seat number sits after everyone numbered
@@ -113,9 +113,9 @@ class SetupForm(FlaskForm):
     agree_nine = BooleanField(false_values=("", "false", "no", "0"))
     players = NoteField()
 
-    candidates: list[Player]
+    candidates: list[GroupPlayer]
     sheet: Sheet | None = None
-    seats: list[Player | str]
+    seats: list[GroupPlayer | str]
     dealer: int = 0
     _sent: Any = None  # the raw form data, to spot players not in the group
 
@@ -154,9 +154,9 @@ class SetupForm(FlaskForm):
             self[f"opt_{exc.field.removeprefix('options.')}"].errors = [sentence(exc)]
             return None
 
-    def _seats(self) -> list[Player | str]:
+    def _seats(self) -> list[GroupPlayer | str]:
         """Chosen players by seat number; new names without a number go last."""
-        chosen: list[tuple[int, int, Player | str]] = []
+        chosen: list[tuple[int, int, GroupPlayer | str]] = []
         for player in self.candidates:
             number = self[f"order_p{player.id}"].number
             if number is not None:
@@ -219,7 +219,7 @@ class SetupForm(FlaskForm):
         target.errors = [*target.errors, message]
 
 
-def setup_form(game: str, candidates: Sequence[Player], formdata: Any = None) -> SetupForm:
+def setup_form(game: str, candidates: Sequence[GroupPlayer], formdata: Any = None) -> SetupForm:
     """The form for a group and game: a seat select per candidate player, the new-player
     rows and one field per option of the game's rule sheet."""
     fields: dict[str, Field] = {}

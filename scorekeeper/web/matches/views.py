@@ -8,11 +8,15 @@ from scorekeeper.core.errors import InputError
 from scorekeeper.core.games import DEFAULT_GAME
 from scorekeeper.core.sheets import GAMES, options_for, rules_summary
 from scorekeeper.core.text import name_key, sentence
-from scorekeeper.store.extensions import db
-from scorekeeper.store.groups import add_player, last_seating, rotate_view_token
-from scorekeeper.store.models import Group
+from scorekeeper.store.groups import (
+    GroupView,
+    NewPlayer,
+    group_players,
+    last_seating,
+    rotate_view_token,
+    start_match,
+)
 from scorekeeper.store.reading import current_standings, match_sheet
-from scorekeeper.store.records import create_match
 from scorekeeper.web import access
 from scorekeeper.web.confirm import asks_first
 from scorekeeper.web.links import public_url
@@ -24,11 +28,11 @@ bp = Blueprint("matches", __name__)
 PREFIX = "/groups/<int:group_id>/matches"
 
 
-def _render_new(group: Group, game: str, form: SetupForm, status: int = 200):
+def _render_new(group: GroupView, game: str, form: SetupForm, status: int = 200):
     """The new-match page; the group's players listed with the last match's table first,
     in its seat order, so the same table sits down again in the fewest taps."""
     last = last_seating(group)
-    candidates = sorted((p for p in group.players if not p.hidden),
+    candidates = sorted((p for p in form.candidates if not p.hidden),
                         key=lambda p: last.index(p.id) if p.id in last else len(last))
     info = GAMES[game]
     slots = min(max(len(candidates) + NEW_SLOTS, info.min_players), info.max_players)
@@ -46,7 +50,7 @@ def new(group_id: int):
     group = access.current_group(group_id)
     game = request.args.get("game", DEFAULT_GAME)
     game = game if game in GAMES else DEFAULT_GAME
-    return _render_new(group, game, setup_form(game, list(group.players)))
+    return _render_new(group, game, setup_form(game, group_players(group)))
 
 
 @bp.post(PREFIX + "/new")
@@ -54,17 +58,13 @@ def create(group_id: int):
     """Start the match described by the form, adding any new players; else show errors."""
     group = access.current_group(group_id)
     game = request.form.get("game", "")
-    form = setup_form(game, list(group.players), request.form)  # hidden ones may be sent
+    form = setup_form(game, group_players(group), request.form)  # hidden ones may be sent
     if form.validate() and form.sheet is not None:
+        seats = [NewPlayer(who, _new_field(request.form, who)) if isinstance(who, str) else who
+                 for who in form.seats]
         try:
-            players = [
-                who if not isinstance(who, str) else
-                add_player(group, who, field=_new_field(request.form, who))
-                for who in form.seats
-            ]
-            match = create_match(group, form.sheet, players, form.dealer)
-        except InputError as exc:
-            db.session.rollback()
+            match = start_match(group, form.sheet, seats, form.dealer)
+        except InputError as exc:  # nothing was kept, not even a new player
             form.refuse(getattr(exc, "field", "") or "players", sentence(exc))
         else:
             flash(f"{form.sheet.game_info.name} started. Good luck!")
@@ -107,18 +107,17 @@ def rematch(group_id: int, match_id: int):
     """A new match once this one is finished: same players, same sheet, the deal moved
     one seat on. It asks first (a match started by a stray tap cannot be taken back)."""
     old = access.member_board(group_id, match_id)[1]
-    group = access.current_group(group_id)  # its players take the seats again
+    group = access.current_group(group_id)
     if not current_standings(old).over:
         flash("A rematch starts once this match is finished.", "error")
         return redirect(url_for("matches.show", group_id=group.id, match_id=old.id))
-    by_id = {player.id: player for player in group.players}
-    players = [by_id[seat.player.id] for seat in old.seats]
+    players = [seat.player for seat in old.seats]  # they take the seats again
     question = asks_first(rematch_question(old),
                           "Start the rematch",
                           url_for("matches.show", group_id=group.id, match_id=old.id))
     if question:
         return question
-    match = create_match(group, match_sheet(old), players, (old.first_dealer + 1) % len(players))
+    match = start_match(group, match_sheet(old), players, (old.first_dealer + 1) % len(players))
     flash(f"Rematch! {players[match.first_dealer].name} deals first.")
     return redirect(url_for("matches.show", group_id=group.id, match_id=match.id))
 
