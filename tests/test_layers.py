@@ -44,6 +44,7 @@ from sqlalchemy.exc import IntegrityError
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Hand, HandEntry, Match, Player, Rating, RatingStep
 from tests.support.imports import Import, all_imports, cycles, imports_of, module_of, sources
+from tests.support.serve import STARTED
 
 PACKAGE = Path(__file__).resolve().parent.parent / "scorekeeper"
 TESTS = Path(__file__).resolve().parent
@@ -244,7 +245,7 @@ def test_importing_the_core_loads_no_web_stack():
             "    importlib.import_module(m.name)\n"
             f"print(sorted(m for m in sys.modules if m.split('.')[0] in {sorted(FRAMEWORKS)!r}))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True, timeout=60)
+                         check=True, timeout=STARTED)
     assert out.stdout.strip() == "[]"
 
 
