@@ -63,6 +63,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      help="also run the tests marked slow (they run anyway where CI is set)")
 
 
+@pytest.hookimpl(trylast=True)  # after the hooks of the folders' conftests mark theirs
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Deselect the ``slow`` tests unless CI is set or ``--slow`` is given."""
     if IN_CI or config.getoption("--slow"):
