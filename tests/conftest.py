@@ -195,6 +195,8 @@ def app(backend: str, tmp_path: Path, request: pytest.FixtureRequest,
     (instance / "static-cache").symlink_to(_shared["static-cache"])
     config = {"TESTING": True, "SECRET_KEY": "test-secret-key", "WTF_CSRF_ENABLED": False,
               "RATE_LIMITS": False}  # tests of the limits turn them back on
+    for marker in reversed(list(request.node.iter_markers("app_config"))):  # nearest wins
+        config.update(marker.kwargs)
     if backend == "postgresql":
         config["SQLALCHEMY_DATABASE_URI"] = request.getfixturevalue("_pg_schema")
     else:
