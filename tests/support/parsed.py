@@ -228,11 +228,12 @@ class Page:
             return node.get_text()
         return str(node.get("value", ""))
 
-    def errors(self) -> dict[str, str]:
+    def errors(self, include_hidden: bool = False) -> dict[str, str]:
         """The error shown for each field, by field name: the form macros' alert
-        ``<p class="field-error" id="NAME-error">``."""
-        return {str(node["id"]).removesuffix("-error"): text(node)
-                for node in self.all(".field-error[id]", include_hidden=False)}
+        ``<p class="field-error" id="NAME-error">`` (also those in a hidden part of the
+        page, which a person does not see until it opens, with ``include_hidden``)."""
+        return {str(node["id"]).removesuffix("-error"): text(node, include_hidden=True)
+                for node in self.all(".field-error[id]", include_hidden=include_hidden)}
 
 
 def _named(actual: str, wanted: str | re.Pattern[str]) -> bool:
