@@ -21,6 +21,10 @@ A test marked ``no_database`` needs an app but reads and writes no table (a rule
 page, the play checker, a pure API endpoint): running it on PostgreSQL too would prove
 nothing more, so it runs on SQLite alone, and the ``app`` fixture fails it if it sends
 the database a single statement after all.
+
+A test marked ``slow`` is the exhaustive rest of a check whose quick part always runs
+(the fuzzer's long run, the many random playouts): it runs where ``CI`` is set (so
+``.ci/run`` runs every test) or with ``--slow``, and is deselected otherwise.
 """
 
 from __future__ import annotations
@@ -52,6 +56,22 @@ share_url_builders()  # a new app per test: its URL map's builders made once per
 # repository is part of the design).
 set_hypothesis_home_dir(Path(tempfile.gettempdir()) / "scorekeeper-hypothesis")
 _counter = itertools.count()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--slow", action="store_true",
+                     help="also run the tests marked slow (they run anyway where CI is set)")
+
+
+@pytest.hookimpl(trylast=True)  # after the hooks of the folders' conftests mark theirs
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Deselect the ``slow`` tests unless CI is set or ``--slow`` is given."""
+    if IN_CI or config.getoption("--slow"):
+        return
+    slow = [item for item in items if item.get_closest_marker("slow")]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if not item.get_closest_marker("slow")]
 
 
 @pytest.fixture(scope="session")
@@ -175,6 +195,8 @@ def app(backend: str, tmp_path: Path, request: pytest.FixtureRequest,
     (instance / "static-cache").symlink_to(_shared["static-cache"])
     config = {"TESTING": True, "SECRET_KEY": "test-secret-key", "WTF_CSRF_ENABLED": False,
               "RATE_LIMITS": False}  # tests of the limits turn them back on
+    for marker in reversed(list(request.node.iter_markers("app_config"))):  # nearest wins
+        config.update(marker.kwargs)
     if backend == "postgresql":
         config["SQLALCHEMY_DATABASE_URI"] = request.getfixturevalue("_pg_schema")
     else:

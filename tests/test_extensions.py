@@ -19,7 +19,7 @@ import pytest
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group
 from tests.support.http import bearer, twin
-from tests.support.serve import free_port
+from tests.support.serve import STARTED, free_port
 
 # Run in a child interpreter: builds the app on a fresh SQLite file with rate limits on
 # (small ones), sends the requests below and prints each answer's status as JSON.
@@ -67,7 +67,7 @@ NO_REDIS_CLIENT = textwrap.dedent("""
 def _probe(uri: str, block: str = "", **extra: object) -> tuple[dict, str]:
     code = PROBE.format(uri=uri, block=block, extra=repr(extra))
     ran = subprocess.run([sys.executable, "-c", code],
-                         capture_output=True, text=True, timeout=120)
+                         capture_output=True, text=True, timeout=STARTED)
     assert ran.returncode == 0, ran.stderr
     return json.loads(ran.stdout.strip().splitlines()[-1]), ran.stderr
 

@@ -57,6 +57,7 @@ from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Hand, HandEntry, Match, Player, Rating, RatingStep
 from scorekeeper.store.seasons import SeasonView
 from tests.support.imports import Import, all_imports, cycles, imports_of, module_of, sources
+from tests.support.serve import STARTED
 
 PACKAGE = Path(__file__).resolve().parent.parent / "scorekeeper"
 TESTS = Path(__file__).resolve().parent
@@ -257,7 +258,7 @@ def test_importing_the_core_loads_no_web_stack():
             "    importlib.import_module(m.name)\n"
             f"print(sorted(m for m in sys.modules if m.split('.')[0] in {sorted(FRAMEWORKS)!r}))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True, timeout=60)
+                         check=True, timeout=STARTED)
     assert out.stdout.strip() == "[]"
 
 

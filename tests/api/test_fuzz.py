@@ -1,7 +1,10 @@
 """Fuzz the whole OpenAPI document in-process with schemathesis.
 
 Every operation the document describes is fuzzed, so endpoints join the fuzzing as
-soon as their module publishes its paths. Responses must never be a 500, must use a
+soon as their module publishes its paths. Each run sends every operation schemathesis's
+chosen cases, its documented examples and the boundaries of every field (its coverage
+phase, a few thousand requests), and a few random ones; the long random run is marked
+``slow`` (CI runs it, see tests/conftest.py). Responses must never be a 500, must use a
 documented status, and must match the documented JSON; a request made to fit the
 document is refused only where :data:`REFUSED` says why no schema can say the rule.
 Runs on a SQLite app holding one group, whose token is sent so the fuzzer reaches past
@@ -56,14 +59,10 @@ def monkeypatch_module():
         yield patch
 
 
-# The document is built from the API modules alone, so collecting these tests starts
-# no app and touches no disk; the fixture above does that when the tests run.
-schema = schemathesis.openapi.from_dict(document())
 # The fuzz group's invite token, fixed so the fuzzer can send it before the app exists.
 TOKEN = "fuzz-group-invite-token-0123456789abcdef"
 
 
-@schema.auth()
 class GroupToken:
     """Send the fuzz group's invite token, except in the cases schemathesis generates
     to test a missing or broken Authorization header (a header passed on every call
@@ -203,11 +202,31 @@ def _in_fuzz_match(parameters):
             for name, value in parameters.items()}
 
 
-@schema.hook
 def before_generate_path_parameters(context, strategy):
     """Half the generated ids name the fuzz match, so the hand operations get past
     the lookup (a random id opens no match) to their bodies."""
     return st.one_of(strategy, strategy.map(_in_fuzz_match))
+
+
+def _schema(*without: str):
+    """The API's document as schemathesis tests it, without the phases named (its
+    ``examples``, ``coverage``, ``fuzzing``), sending the fuzz group's token and naming
+    the fuzz match. Built from the API modules alone, so collecting these tests starts
+    no app and touches no disk; the fixture above does that when the tests run."""
+    loaded = schemathesis.openapi.from_dict(document())
+    for phase in without:
+        getattr(loaded.config.phases, phase).enabled = False
+    loaded.auth()(GroupToken)
+    loaded.hook(before_generate_path_parameters)
+    return loaded
+
+
+# Every run: each operation's examples, the boundaries of each field (positive and
+# negative: the cases most likely to find a rule the document does not state), and a
+# few random requests. The slow run: many random requests, nothing else.
+schema = _schema()
+exhaustive = _schema("examples", "coverage")
+QUICK_EXAMPLES, SLOW_EXAMPLES = 8, 80
 
 
 # The transport asks for compressed answers (requests' default Accept-Encoding) but does
@@ -215,12 +234,30 @@ def before_generate_path_parameters(context, strategy):
 PLAIN = {"Accept-Encoding": "identity"}
 
 
-@schema.parametrize()
 # Under CI the examples are derandomized, so a run is repeatable and a red CI means a
 # real, reproducible finding; locally each run explores new inputs.
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck),
-          derandomize=bool(os.environ.get("CI")))
+IN_CI = bool(os.environ.get("CI"))
+
+
+@schema.parametrize()
+@settings(max_examples=QUICK_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck),
+          derandomize=IN_CI)
 def test_api_conforms(case, fuzz_app):
+    _conforms(case, fuzz_app)
+
+
+@pytest.mark.slow
+@exhaustive.parametrize()
+@settings(max_examples=SLOW_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck),
+          derandomize=IN_CI)
+def test_api_conforms_at_length(case, fuzz_app):
+    _conforms(case, fuzz_app)
+
+
+def _conforms(case, fuzz_app) -> None:
+    """Never a 500; an error in the JSON error shape; a request that fits the document
+    refused only as :data:`REFUSED` lists (schemathesis checks the rest against the
+    document: statuses, headers, bodies)."""
     response = case.call_and_validate(app=fuzz_app, headers=PLAIN, excluded_checks=EXCLUDED)
     assert response.status_code < 500
     if response.status_code >= 400:

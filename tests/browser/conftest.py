@@ -2,19 +2,37 @@
 
 Mark the tests ``@pytest.mark.browser``. ``live_server`` serves the ``app`` fixture (so
 each test runs on SQLite and on PostgreSQL) on a free local port and yields its base
-URL. The helpers (``SCREENSHOTS``, ``wait_until``, …) are in :mod:`tests.support.browser`.
+URL. A browser test's PostgreSQL run is marked ``slow`` (CI runs it): what a page and
+its scripts do does not depend on the database, whose behaviour on PostgreSQL the
+web, API and store tests prove in every run; a test whose PostgreSQL run proves
+something of its own (a lock only the database holds) is marked ``both_databases``.
+The helpers (``SCREENSHOTS``, ``wait_until``, …) are in :mod:`tests.support.browser`.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from werkzeug.serving import make_server
 
 from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, PHONE, require_chromium
+
+HERE = Path(__file__).parent
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``slow`` the PostgreSQL runs of the browser tests not marked ``both_databases``
+    (tests/conftest.py deselects slow tests, after this hook, unless CI is set)."""
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        if (callspec is not None and callspec.params.get("backend") == "postgresql"
+                and HERE in item.path.parents
+                and not item.get_closest_marker("both_databases")):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 from tests.support import pgcluster
+from tests.support.serve import STARTED
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "tests" / "cluster" / "nginx.conf"
@@ -77,8 +78,9 @@ def _is_free(address: str, port: int) -> bool:
     return True
 
 
-def wait_for(check, what: str, seconds: float = 30.0) -> None:
-    """Call ``check()`` until it is true, else fail naming ``what``."""
+def wait_for(check, what: str, seconds: float = STARTED) -> None:
+    """Call ``check()`` until it is true, else fail naming ``what``. The bound is
+    generous (a start takes a minute on a loaded machine): the wait ends on the event."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         with contextlib.suppress(OSError):
@@ -116,7 +118,7 @@ class Redis:
             [str(_which("redis-server")), "--bind", "127.0.0.1", "--port", str(self.port),
              "--save", "", "--appendonly", "no", "--dir", str(self.folder)],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wait_for(self._pong, "redis-server", 10)
+        wait_for(self._pong, "redis-server")
         return self
 
     def _pong(self) -> bool:
@@ -162,8 +164,14 @@ class AppHost:
         return self
 
     def wait(self) -> None:
-        wait_for(lambda: _answers(self.address, self.port, "/healthz"),
-                 f"the host on {self.address}", 60)
+        """Until the host answers ``/healthz``; a host that ended fails at once."""
+        def up() -> bool:
+            if self.proc is not None and self.proc.poll() is not None:
+                raise RuntimeError(f"the host on {self.address} ended (code "
+                                   f"{self.proc.returncode}):\n{self.log.read_text()[-2000:]}")
+            return _answers(self.address, self.port, "/healthz")
+
+        wait_for(up, f"the host on {self.address}")
 
     def kill(self) -> None:
         """kill -9 of the host: gunicorn and every worker at once, mid-request."""
@@ -284,7 +292,7 @@ class Proxy:
         self.proc = subprocess.Popen(
             [str(_which("nginx")), "-p", str(self.folder), "-c", str(self.folder / "nginx.conf")],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wait_for(lambda: not _is_free("127.0.0.1", self.port), "nginx", 10)
+        wait_for(lambda: not _is_free("127.0.0.1", self.port), "nginx")
         return self
 
     def stop(self) -> None:

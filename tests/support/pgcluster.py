@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tests.support.serve import free_port
+from tests.support.serve import STARTED, free_port
 
 
 def find_bin() -> Path | None:
@@ -45,7 +45,7 @@ class Cluster:
         cmd = list(args)
         if self._as_postgres:
             cmd = ["runuser", "-u", "postgres", "--", *cmd]
-        subprocess.run(cmd, check=True, capture_output=True, timeout=60)
+        subprocess.run(cmd, check=True, capture_output=True, timeout=STARTED + 60)
 
     def start(self) -> Cluster:
         if self._as_postgres:
@@ -60,7 +60,7 @@ class Cluster:
                 "-c fsync=off -c synchronous_commit=off -c full_page_writes=off "
                 "-c max_connections=200")
         self._run(str(self.bindir / "pg_ctl"), "-D", str(self.data), "-o", opts,
-                  "-l", str(self.root / "log"), "-w", "-t", "30", "start")
+                  "-l", str(self.root / "log"), "-w", "-t", str(int(STARTED)), "start")
         return self
 
     def halt(self) -> None:
@@ -99,7 +99,7 @@ class Cluster:
         """Create a database and return its SQLAlchemy URL."""
         import psycopg
 
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + STARTED  # the server may still be starting
         while True:
             try:
                 conn = psycopg.connect(f"host=127.0.0.1 port={self.port} user=postgres "

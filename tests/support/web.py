@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import re
 from dataclasses import dataclass
 
@@ -14,6 +13,7 @@ from scorekeeper.core.sheets import Sheet
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Player
 from scorekeeper.store.records import build_match
+from tests.support.parsed import Page, text
 
 LO = "last-one"
 
@@ -31,9 +31,9 @@ def add_players(client: FlaskClient, gid: int, *names: str) -> list[int]:
     """Add players by name; returns their ids in the same order."""
     for name in names:
         assert client.post(f"/groups/{gid}/players", data={"name": name}).status_code == 302
-    page = client.get(f"/groups/{gid}/players").text
-    ids = dict((n, int(i)) for i, n in re.findall(
-        r'/players/(\d+)"><span class="who"><svg class="dot".*?</svg>([^<]+)<', page))
+    page = Page(client.get(f"/groups/{gid}/players"))
+    ids = {text(link.select_one(".who")): int(str(link["href"]).rsplit("/", 1)[1])
+           for link in page.all(f'a[href^="/groups/{gid}/players/"]') if link.select_one(".who")}
     return [ids[n] for n in names]
 
 
@@ -58,9 +58,9 @@ def record(client: FlaskClient, gid: int, mid: int, number: int, out: int | str,
 
 
 def field_errors(page: str) -> dict[str, str]:
-    """The error messages on a page, by field name."""
-    found = re.findall(r'class="field-error" id="([\w-]+)-error"[^>]*>([^<]*)<', page)
-    return {name: html.unescape(message) for name, message in found}
+    """The error messages on a page, by field name, shown or in a part of the form
+    still hidden (:meth:`Page.errors`)."""
+    return Page(page).errors(include_hidden=True)
 
 
 def seated_group(name: str, players: int) -> tuple[Group, list[Player]]:

@@ -5,13 +5,12 @@ offers only the game's table sizes; every page has a meta description."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match
 from scorekeeper.web.share import qr_svg
+from tests.support.parsed import Page, text
 from tests.support.web import add_players, record, start_group, start_match
 
 
@@ -21,11 +20,21 @@ def table(client):
     return gid, add_players(client, gid, "Ann", "Ben", "Cat", "Dan")
 
 
-def places_listed(page: str) -> list[tuple[str, str]]:
+def places_listed(response) -> list[tuple[str, str]]:
     """(place, name) in the order the scoreboard's standings list them."""
-    items = page.split('aria-label="Places"', 1)[1].split("</ol>", 1)[0]
-    return re.findall(r'data-place>([^<]+)</span>\s*<span class="who">.*?</svg>([^<]+)</span>',
-                      items, re.S)
+    places = Page(response).get("list", "Places")
+    return [(text(item.select_one("[data-place]")), text(item.select_one(".who")))
+            for item in places.select("li")]
+
+
+def controls(response) -> tuple[set[str], set[str]]:
+    """The names of the page's buttons and links: outside its danger zone, and in it."""
+    page = Page(response)
+    zone = page.one(".danger-zone")
+    everyday, careful = set(), set()
+    for node in page.by_role("button") + page.by_role("link"):
+        (careful if zone in node.parents else everyday).add(page.accessible_name(node))
+    return everyday, careful
 
 
 def test_a_finished_match_lists_places_on_the_board_and_the_record(client, table):
@@ -33,14 +42,14 @@ def test_a_finished_match_lists_places_on_the_board_and_the_record(client, table
     mid = start_match(client, gid, pids, threshold="50")
     record(client, gid, mid, 1, 0, "", "8s 8h", "10c 10d", "9c 9d 2c")  # Ben falls on 50
     record(client, gid, mid, 2, 3, "4c 5c", "", "jk 2d", "")           # Cat falls on 62
-    assert "Places" not in client.get(f"/groups/{gid}/matches/{mid}").text
+    assert Page(client.get(f"/groups/{gid}/matches/{mid}")).by_role("list", "Places") == []
     record(client, gid, mid, 3, 0, "", "", "", "8c 8d kh")             # Dan falls: Ann wins
-    board = client.get(f"/groups/{gid}/matches/{mid}").text
+    board = client.get(f"/groups/{gid}/matches/{mid}")
     assert places_listed(board) == [("1st", "Ann"), ("2nd", "Dan"), ("3rd", "Cat"),
                                     ("4th", "Ben")]
-    record_page = client.get(f"/groups/{gid}/matches/{mid}/record").text
-    rows = re.findall(r"<td class=\"num\"><strong>(\w+)</strong></td><td><a [^>]*>"
-                      r"<span class=\"who\">.*?</svg>([^<]+)</span>", record_page, re.S)
+    record_page = Page(client.get(f"/groups/{gid}/matches/{mid}/record"))
+    rows = [(text(row.select_one("td.num > strong")), text(row.select_one("td a .who")))
+            for row in record_page.all("tr") if row.select_one("td.num > strong")]
     assert rows == [("1st", "Ann"), ("2nd", "Dan"), ("3rd", "Cat"), ("4th", "Ben")]
 
 
@@ -48,7 +57,7 @@ def test_a_one_hand_match_is_placed_by_the_cards_held(client, table):
     gid, pids = table
     mid = start_match(client, gid, pids, game="crazy-eights", match_end="one-hand")
     record(client, gid, mid, 1, 2, "8s kh", "9c 9h", "", "ac")
-    board = client.get(f"/groups/{gid}/matches/{mid}").text
+    board = client.get(f"/groups/{gid}/matches/{mid}")
     assert places_listed(board) == [("1st", "Cat"), ("2nd", "Dan"), ("3rd", "Ben"),
                                     ("4th", "Ann")]
 
@@ -73,11 +82,14 @@ def test_without_script_a_destructive_button_asks_on_a_page_first(app, client, t
 
     before = state()
     asked = client.post(url)
-    assert asked.status_code == 200 and question in asked.text
-    assert 'name="confirm" value="yes"' in asked.text
+    assert asked.status_code == 200
+    page = Page(asked)
+    assert question in page.text()
+    yes = page.one('[name="confirm"][value="yes"]')
     assert state() == before and client.get(f"/groups/{gid}").status_code == 200
-    action = re.search(r'<form method="post" action="([^"]+)"', asked.text).group(1)
-    assert client.post(action.replace("&amp;", "&"), data={"confirm": "yes"}).status_code == 302
+    form = yes.find_parent("form")
+    assert str(form["method"]).lower() == "post"
+    assert client.post(str(form["action"]), data={"confirm": "yes"}).status_code == 302
     if path or "invite" in question:
         assert state() != before
     else:
@@ -88,13 +100,11 @@ def test_the_board_keeps_everyday_buttons_apart_from_undo(client, table):
     gid, pids = table
     mid = start_match(client, gid, pids[:2], threshold="30")
     record(client, gid, mid, 1, 0, "", "8s 8h")
-    board = client.get(f"/groups/{gid}/matches/{mid}").text
-    everyday, careful = board.split('class="card danger-zone"', 1)
-    assert "Rematch" in everyday and "Delete hand" not in everyday
+    everyday, careful = controls(client.get(f"/groups/{gid}/matches/{mid}"))
+    assert "Rematch" in everyday and not any(n.startswith("Delete hand") for n in everyday)
     assert "Delete hand 1" in careful and "Rematch" not in careful
-    group = client.get(f"/groups/{gid}").text
-    links, careful = group.split('class="card danger-zone"', 1)
-    assert "Leave on this phone" in careful and "Leave on this phone" not in links
+    everyday, careful = controls(client.get(f"/groups/{gid}"))
+    assert "Leave on this phone" in careful and "Leave on this phone" not in everyday
 
 
 def test_shared_links_carry_a_qr_code_drawn_on_the_server(app, client, table):
@@ -105,10 +115,12 @@ def test_shared_links_carry_a_qr_code_drawn_on_the_server(app, client, table):
         view = db.session.get(Match, mid).view_token
     for page, link in ((f"/groups/{gid}", f"/join/{invite}"),
                        (f"/groups/{gid}/matches/{mid}", f"/view/{view}")):
-        text = client.get(page).text
-        assert "data-copy" in text and "data-share-url" in text
-        src = re.search(r'<img class="qr" src="([^"]+)" loading="lazy"', text).group(1)
-        image = client.get(src.replace("&amp;", "&"))
+        shown = Page(client.get(page))
+        assert shown.all("[data-copy]") and shown.all("[data-share-url]")
+        qr = shown.one("img.qr")
+        assert qr["loading"] == "lazy" and qr["alt"]
+        src = str(qr["src"])
+        image = client.get(src)
         assert image.status_code == 200 and image.mimetype == "image/svg+xml"
         assert image.data == qr_svg(f"http://localhost{link}")
         assert app.test_client().get(src).status_code == 404  # not for strangers
@@ -117,11 +129,11 @@ def test_shared_links_carry_a_qr_code_drawn_on_the_server(app, client, table):
 @pytest.mark.parametrize(("game", "sizes"), [("last-one", range(2, 7)),
                                              ("crazy-eights", range(2, 8))])
 def test_the_deal_helper_offers_only_the_games_table_sizes(client, game, sizes):
-    page = client.get(f"/deal?game={game}").text
-    offered = [int(n) for n in re.findall(r'name="players" value="(\d+)"', page)]
+    page = Page(client.get(f"/deal?game={game}"))
+    offered = [int(str(n["value"])) for n in page.all('input[name="players"]')]
     assert offered == list(sizes)
 
 
 @pytest.mark.parametrize("path", ["/", "/rules", "/deal", "/check"])
 def test_pages_carry_a_meta_description(client, path):
-    assert re.search(r'<meta name="description" content="[^"]{40,}">', client.get(path).text)
+    assert len(str(Page(client.get(path)).one('meta[name="description"]')["content"])) >= 40

@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from tests.support.parsed import Page, text
 from tests.support.web import add_players, record, start_group, start_match
 
 
@@ -17,37 +18,46 @@ def table(client):
     return gid, add_players(client, gid, "Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
 
 
+SAVE = "Save this ruling to the match"
+
+
 def test_a_saved_ruling_shows_as_saved(client, table):
     gid, pids = table
     mid = start_match(client, gid, pids[:3])
     url = f"/groups/{gid}/matches/{mid}/check"
     form = {"up": "4h", "card": "5c", "turn": "1", "melee": "no"}
-    assert "Save this ruling to the match" in client.get(url, query_string=form).text
-    saved = client.get(client.post(url, data=form).location).text
-    assert "Saved to the match record" in saved
-    assert "Save this ruling to the match" not in saved
-    other = client.get(url, query_string={**form, "card": "4c"}).text  # a new question
-    assert "Save this ruling to the match" in other
+    assert Page(client.get(url, query_string=form)).get("button", SAVE) is not None
+    saved = Page(client.get(client.post(url, data=form).location))
+    assert saved.get("status", re.compile("Saved to the match record")) is not None
+    assert saved.by_role("button", SAVE) == []
+    other = Page(client.get(url, query_string={**form, "card": "4c"}))  # a new question
+    assert other.get("button", SAVE) is not None
 
 
 def test_rematch_only_once_the_match_is_finished(app, client, table):
     gid, pids = table
     mid = start_match(client, gid, pids[:2], threshold="30")
-    assert "/rematch" not in client.get(f"/groups/{gid}/matches/{mid}").text
-    refused = client.post(f"/groups/{gid}/matches/{mid}/rematch", follow_redirects=True)
-    assert "A rematch starts once this match is finished." in refused.text
-    assert client.get(f"/groups/{gid}").text.count("Last One ·") == 1  # no second match
+    board = f"/groups/{gid}/matches/{mid}"
+    assert Page(client.get(board)).by_role("button", "Rematch") == []
+    refused = Page(client.post(f"{board}/rematch", follow_redirects=True))
+    assert "A rematch starts once this match is finished." in refused.text()
+    matches = [name for name in Page(client.get(f"/groups/{gid}")).names("link")
+               if name.startswith("Last One ·")]
+    assert len(matches) == 1, matches  # no second match
     record(client, gid, mid, 1, 0, "", "8s 8h")
-    assert "/rematch" in client.get(f"/groups/{gid}/matches/{mid}").text
+    rematch = Page(client.get(board)).get("button", "Rematch")
+    assert rematch.find_parent("form")["action"] == f"{board}/rematch"
 
 
 @pytest.mark.parametrize(("game", "most"), [("last-one", 6), ("crazy-eights", 7),
                                             ("countdown", 7)])
 def test_seats_stop_at_the_games_maximum(client, table, game, most):
     gid, _ = table
-    page = client.get(f"/groups/{gid}/matches/new?game={game}").text
-    assert f">Seat {most}<" in page and f">Seat {most + 1}<" not in page
-    assert f'data-max="{most}"' in page
+    page = Page(client.get(f"/groups/{gid}/matches/new?game={game}"))
+    for seat in page.all(".seat-select"):
+        offered = [text(option) for option in seat.select("option")][1:]  # after "—"/"last"
+        assert offered == [f"Seat {n}" for n in range(1, most + 1)]
+    assert page.one("[data-seat-taps]")["data-max"] == str(most)
 
 
 def test_crazy_eights_statistics_have_no_jokers(client, table):
@@ -56,12 +66,13 @@ def test_crazy_eights_statistics_have_no_jokers(client, table):
     record(client, gid, mid, 1, 0, "", "8s 4c")
     countdown = start_match(client, gid, pids[:2], game="countdown")
     record(client, gid, countdown, 1, 0)
-    stats = client.get(f"/groups/{gid}/players/{pids[1]}/stats").text
-    assert "Caught holding an 8" in stats and "joker" not in stats.lower()
+    stats = Page(client.get(f"/groups/{gid}/players/{pids[1]}/stats"))
+    assert "Caught holding an 8" in stats.texts("dt")
+    assert "joker" not in stats.text().lower()
     lo = start_match(client, gid, pids[:2])
     record(client, gid, lo, 1, 0, "", "jk 4c")
-    stats = client.get(f"/groups/{gid}/players/{pids[1]}/stats").text
-    assert "Caught holding a joker" in stats
+    stats = Page(client.get(f"/groups/{gid}/players/{pids[1]}/stats"))
+    assert "Caught holding a joker" in stats.texts("dt")
 
 
 @pytest.mark.parametrize(("game", "players", "copies", "jokers"), [
@@ -70,8 +81,8 @@ def test_hand_form_takes_the_deck_from_the_core(client, table, game, players, co
                                                  jokers):
     gid, pids = table
     mid = start_match(client, gid, pids[:players], game=game)
-    page = client.get(f"/groups/{gid}/matches/{mid}/hands/new").text
-    assert f'data-copies="{copies}" data-jokers="{jokers}"' in page
+    deck = Page(client.get(f"/groups/{gid}/matches/{mid}/hands/new")).one("[data-copies]")
+    assert (deck["data-copies"], deck["data-jokers"]) == (str(copies), str(jokers))
 
 
 def test_no_inline_style_or_script_on_the_table_pages(client, table):
@@ -81,5 +92,9 @@ def test_no_inline_style_or_script_on_the_table_pages(client, table):
     for path in (f"/groups/{gid}/matches/new", f"/groups/{gid}/matches/{mid}",
                  f"/groups/{gid}/matches/{mid}/hands/new", f"/groups/{gid}/matches/{mid}/hands/1",
                  f"/groups/{gid}/matches/{mid}/record", f"/groups/{gid}/players/{pids[0]}/stats"):
-        page = client.get(path).text
-        assert not re.search(r"\sstyle=|\son[a-z]+=|<script>", page), path
+        page = Page(client.get(path))
+        inline = [f"<{node.name} {name}>" for node in page.all("*") for name in node.attrs
+                  if name == "style" or name.startswith("on")]
+        inline += ["<script> without src" for node in page.all("script") if not node.get("src")
+                   and node.get("type") != "application/json"]
+        assert inline == [], path

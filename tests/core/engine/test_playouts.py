@@ -4,6 +4,10 @@ Invariants: cards are conserved; someone is to act until the hand is over; every
 listed move is accepted by apply and every refused move is absent from the list;
 undo restores the exact state; hands end (blocked/jammed hands are detected by the
 engine itself) within a move cap.
+
+Every run plays each game at each table size under a few sheets chosen so that every
+value of every option is played somewhere (:func:`covering_sheets`); the long random
+runs (hundreds of hands under random sheets) are marked ``slow`` and run in CI.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from collections import Counter
 import pytest
 
 from scorekeeper.core.engine import Game, IllegalMoveError, Move
-from scorekeeper.core.sheets import GAMES, OPTIONS, Sheet
+from scorekeeper.core.sheets import GAMES, OPTIONS, Sheet, options_for
 from tests.support.engine import MOVE_CAP, candidates, choose, random_sheet
 
 CHECK_EVERY_MOVE = 6  # full list/refusal/undo checks on every n-th position
@@ -83,6 +87,67 @@ CASES = [(game, n) for game in GAMES for n in range(GAMES[game].min_players,
                                                        GAMES[game].max_players + 1)]
 
 
+def _values(opt, players: int) -> list[object]:
+    """The values of one option a hand can be played under, its ends first: both
+    truths, every choice, an integer's least and greatest (a hand size that leaves an
+    upcard at this table), no draw limit and the tight ones."""
+    if opt.kind == "bool":
+        return [True, False]
+    if opt.kind == "choice":
+        return list(opt.choices)
+    if opt.key == "draw_limit":
+        return [None, 1, 3]
+    low, high = opt.minimum or 1, opt.maximum or 8
+    if opt.key == "hand_size" and players == 6:
+        high = min(high, 8)
+    return [low, high, (low + high) // 2]
+
+
+def covering_sheets(game: str, players: int, rng: random.Random) -> list[Sheet]:
+    """Few sheets, together holding every value of every option that changes how a
+    hand is played (the keys :func:`random_sheet` draws): sheet ``i`` takes each
+    option's ``i``-th value, the values shuffled per option so that the pairs differ
+    from one table size to the next; then the game's standard sheet."""
+    drawn = set(random_sheet(game, random.Random(0), players).options)
+    columns = {}
+    for opt in options_for(game):
+        if opt.key in drawn:
+            values = _values(opt, players)
+            rng.shuffle(values)
+            columns[opt.key] = values
+    size = max(len(values) for values in columns.values())
+    sheets = [Sheet.make(game, {key: values[i % len(values)] for key, values in columns.items()})
+              for i in range(size)]
+    return [*sheets, Sheet.make(game)]
+
+
+def test_the_covering_sheets_play_every_value_of_every_option() -> None:
+    for game, players in CASES:
+        sheets = covering_sheets(game, players, random.Random(f"{game}/{players}"))
+        for opt in options_for(game):
+            played = {sheet.options[opt.key] for sheet in sheets}
+            if opt.key in random_sheet(game, random.Random(0), players).options:
+                assert played >= set(_values(opt, players)), (game, players, opt.key)
+
+
+def _play_and_take_back(g: Game, rng: random.Random) -> None:
+    playout(g, rng, checks=True)
+    while g.history:  # undo all the way back to the deal
+        g.undo()
+    conserved(g)
+
+
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_playouts_under_covering_sheets_keep_invariants(game: str, players: int) -> None:
+    rng = random.Random(f"cover/{game}/{players}")
+    for i, sheet in enumerate(covering_sheets(game, players, rng)):
+        counts = None
+        if game == "countdown" and i % 2 == 0:  # some seats nearer the end than others
+            counts = [rng.randint(1, 8) for _ in range(players)]
+        _play_and_take_back(Game.deal(sheet, players, i % players, rng, counts=counts), rng)
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "players"), CASES)
 def test_random_playouts_keep_invariants(game: str, players: int) -> None:
     rng = random.Random(f"{game}/{players}")
@@ -91,17 +156,19 @@ def test_random_playouts_keep_invariants(game: str, players: int) -> None:
         counts = None
         if game == "countdown" and i % 3 == 0:
             counts = [rng.randint(1, 8) for _ in range(players)]
-        g = Game.deal(sheet, players, i % players, rng, counts=counts)
-        playout(g, rng, checks=True)
-        while g.history:  # undo all the way back to the deal
-            g.undo()
-        conserved(g)
+        _play_and_take_back(Game.deal(sheet, players, i % players, rng, counts=counts), rng)
 
 
+# How many hands: a run's, and the slow run's (the first ones are the same hands).
+QUICK_HANDS = 60
+SLOW = pytest.mark.slow
+
+
+@pytest.mark.parametrize("hands", [QUICK_HANDS, pytest.param(500, marks=SLOW)])
 @pytest.mark.parametrize("game", list(GAMES))
-def test_many_fast_playouts_end(game: str) -> None:
+def test_many_fast_playouts_end(game: str, hands: int) -> None:
     rng = random.Random(game)
-    for _ in range(500):
+    for _ in range(hands):
         players = rng.randint(GAMES[game].min_players, GAMES[game].max_players)
         g = Game.deal(random_sheet(game, rng, players), players, 0, rng)
         playout(g, rng, checks=False)
@@ -140,10 +207,11 @@ def hide(g: Game, rng: random.Random) -> Game:
                       counts=g.counts)
 
 
+@pytest.mark.parametrize("hands", [6, pytest.param(60, marks=SLOW)])
 @pytest.mark.parametrize("game", list(GAMES))
-def test_partly_seen_hands_list_only_accepted_moves(game: str) -> None:
+def test_partly_seen_hands_list_only_accepted_moves(game: str, hands: int) -> None:
     rng = random.Random(f"hidden/{game}")
-    for _ in range(60):
+    for _ in range(hands):
         players = rng.randint(GAMES[game].min_players, GAMES[game].max_players)
         g = hide(Game.deal(random_sheet(game, rng, players), players, 0, rng), rng)
         for _step in range(80):

@@ -205,7 +205,7 @@ def test_concurrent_upgrades_on_an_empty_database_all_succeed(fresh_app, tmp_pat
     import os
     import subprocess
 
-    from tests.support.serve import SCOREKEEPER
+    from tests.support.serve import SCOREKEEPER, STARTED
 
     url = fresh_app.config["SQLALCHEMY_DATABASE_URI"]
     runs = []
@@ -216,7 +216,7 @@ def test_concurrent_upgrades_on_an_empty_database_all_succeed(fresh_app, tmp_pat
         runs.append(subprocess.Popen([str(SCOREKEEPER), "db", "upgrade"], env=env,
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                      text=True))
-    outputs = [run.communicate(timeout=120)[0] for run in runs]
+    outputs = [run.communicate(timeout=2 * STARTED)[0] for run in runs]
     assert [run.returncode for run in runs] == [0, 0, 0], "\n".join(outputs)
     with fresh_app.app_context():
         assert db.session.scalar(text("SELECT version_num FROM alembic_version")) == \

@@ -10,27 +10,37 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 from scorekeeper import create_app
 from scorekeeper.api import document
 from scorekeeper.core.sheets import GAMES
+from tests.support.parsed import Page, text
 
 # Pages and endpoints that read no table: SQLite alone (conftest checks no SQL is sent).
 pytestmark = pytest.mark.no_database
 
 
-def page(client, url: str, status: int = 200) -> str:
+def page(client, url: str, status: int = 200) -> Page:
     response = client.get(url)
     assert response.status_code == status, response.data[:500]
-    return " ".join(response.get_data(as_text=True).split())  # whitespace-insensitive
+    return Page(response)
+
+
+def answer(client, url: str) -> tuple[Page, str, dict[str, str]]:
+    """The deal's page, what its answer (the region "The deal") says, and its facts
+    (each term with its value)."""
+    shown = page(client, url)
+    region = shown.get("region", "The deal")
+    facts = dict(zip([text(t) for t in region.select("dt")],
+                     [text(d) for d in region.select("dd")], strict=True))
+    return shown, text(region), facts
 
 
 # ---- /deal ----
 
 def test_the_empty_form(client):
-    html = page(client, "/deal")
-    assert "Pick the game and how many are playing." in html
-    for game in GAMES.values():
-        assert game.name in html
-    for n in range(2, 7):  # Last One, the game picked first, seats 2 to 6
-        assert f'aria-label="{n} players"' in html
-    assert 'aria-label="7 players"' not in html
+    shown = page(client, "/deal")
+    assert "Pick the game and how many are playing." in shown.text()
+    assert shown.by_role("region", "The deal") == []
+    assert set(shown.names("radio")) >= {game.name for game in GAMES.values()}
+    seats = [name for name in shown.names("radio") if name.endswith(" players")]
+    assert seats == [f"{n} players" for n in range(2, 7)]  # Last One, picked first: 2 to 6
 
 
 @pytest.mark.parametrize(
@@ -38,39 +48,42 @@ def test_the_empty_form(client):
     [(g.key, n) for g in GAMES.values() for n in range(g.min_players, g.max_players + 1)],
 )
 def test_every_game_and_table_size(client, game, players):
-    html = page(client, f"/deal?game={game}&players={players}")
+    shown, said, _ = answer(client, f"/deal?game={game}&players={players}")
     each = {"last-one": 7, "crazy-eights": 7 if players == 2 else 5, "countdown": 8}[game]
-    assert f"<strong>{each}</strong> cards each" in html
-    assert "Seat 1</strong> deals" in html
-    assert "Seat 2</strong>, on the dealer’s left" in html
+    assert shown.text(".deal-big") == f"{each} cards each"
+    assert shown.text(".deal-big strong") == str(each)  # the figure stands out
+    assert shown.text(".deal-seats") == "Seat 1 deals; Seat 2, on the dealer’s left, plays first."
+    assert shown.texts(".deal-seats strong") == ["Seat 1", "Seat 2"]
+    assert said.startswith(f"{each} cards each Players {players} ")
 
 
 def test_six_players_of_last_one(client):
-    html = page(client, "/deal?game=last-one&players=6&hand_size=7&dealer=6")
-    assert "<strong>7</strong> cards each" in html
-    assert "one deck (52) and 2 jokers" in html
-    assert "<dd><strong>11</strong></dd>" in html
-    assert "Seat 6</strong> deals; <strong>Seat 1</strong>" in html
+    shown, _, facts = answer(client, "/deal?game=last-one&players=6&hand_size=7&dealer=6")
+    assert shown.text(".deal-big") == "7 cards each"
+    assert facts == {"Players": "6", "Deck": "one deck (52) and 2 jokers",
+                     "Cards dealt": "42, then turn 1 up", "Left in the stock": "11"}
+    assert shown.text(".deal-seats").startswith("Seat 6 deals; Seat 1, on the dealer’s left")
 
 
 def test_a_deal_that_barely_works_is_flagged(client):
-    html = page(client, "/deal?game=last-one&players=6&hand_size=8")
-    assert "Only 5 cards stay in the stock for 6 players" in html
+    _, said, _ = answer(client, "/deal?game=last-one&players=6&hand_size=8")
+    assert "Only 5 cards stay in the stock for 6 players" in said
 
 
 def test_countdown_counts_per_seat(client):
-    html = page(client, "/deal?game=countdown&players=3&count=8&count=7&count=5")
-    assert "Seat 2 <strong>7</strong>" in html
-    assert "<dd>20, then turn 1 up</dd>" in html
+    shown, _, facts = answer(client, "/deal?game=countdown&players=3&count=8&count=7&count=5")
+    assert shown.texts(".deal-counts li") == ["Seat 1 8", "Seat 2 7", "Seat 3 5"]
+    assert facts["Cards dealt"] == "20, then turn 1 up"
     # One count box per seat; a seat the form did not show yet starts at 8.
-    html = page(client, "/deal?game=countdown&players=4&count=8&count=7&count=5")
-    assert html.count('<select name="count">') == 4
-    assert "Seat 4 <strong>8</strong>" in html
+    shown = page(client, "/deal?game=countdown&players=4&count=8&count=7&count=5")
+    assert len(shown.all('select[name="count"]')) == 4
+    assert shown.texts(".deal-counts li")[3] == "Seat 4 8"
 
 
 def test_a_dealer_beyond_the_table_is_explained(client):
-    html = page(client, "/deal?game=crazy-eights&players=3&dealer=6")
-    assert "There is no seat 6 at a table of 3, so seat 1 deals." in html
+    shown, _, _ = answer(client, "/deal?game=crazy-eights&players=3&dealer=6")
+    assert "There is no seat 6 at a table of 3, so seat 1 deals." in shown.text("main")
+    assert shown.text(".deal-seats").startswith("Seat 1 deals;")
 
 
 @pytest.mark.parametrize(
@@ -81,16 +94,18 @@ def test_a_dealer_beyond_the_table_is_explained(client):
         ("game=countdown&players=12", "2 to 7 players; 12 is too many"),
         ("game=last-one&players=6&hand_size=9", "no card is left to turn up"),
         ("game=last-one&players=4&hand_size=3", "use 4 to 9"),
-        ("game=last-one&players=lots", "players must be a whole number, not &#39;lots&#39;"),
+        ("game=last-one&players=lots", "players must be a whole number, not 'lots'"),
         ("game=countdown&players=3&count=0", "already won"),
         ("game=countdown&players=3&count=x", "counts must be a whole number"),
-        ("game=snap&players=3", "There is no game called &#39;snap&#39; here."),
+        ("game=snap&players=3", "There is no game called 'snap' here."),
     ],
 )
 def test_bad_input_is_explained(client, query, words):
-    html = page(client, f"/deal?{query}", 400)
-    assert "That deal doesn’t work" in html
-    assert words in html
+    shown = page(client, f"/deal?{query}", 400)
+    alert = shown.get("alert")
+    assert alert.find("h2") is not None and text(alert.find("h2")) == "That deal doesn’t work"
+    assert words in text(alert)
+    assert shown.by_role("region", "The deal") == []  # no answer beside the error
 
 
 # ---- GET /api/v1/deal ----

@@ -7,6 +7,7 @@ import pytest
 from scorekeeper import create_app
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Player
+from tests.support.parsed import Page
 from tests.support.web import add_players, start_group, start_match
 
 
@@ -16,14 +17,18 @@ def invite_of(app, gid: int) -> str:
 
 
 def test_first_visit_shows_the_start_form(client):
-    page = client.get("/")
-    assert page.status_code == 200
-    assert "Start a group" in page.text and 'name="csrf_token"' in page.text
+    response = client.get("/")
+    assert response.status_code == 200
+    page = Page(response)
+    assert "Start a group" in page.names("heading")
+    form = page.get("button", "Start the group").find_parent("form")
+    assert form.select_one('input[name="csrf_token"]') is not None
+    assert page.get("textbox", "Group name")["name"] == "name"
 
 
 def test_start_group_makes_this_phone_a_member(client):
     gid = start_group(client, "Thursday cards")
-    assert "Thursday cards" in client.get("/").text
+    assert "Thursday cards" in Page(client.get("/")).names("link")
     assert client.get(f"/groups/{gid}").status_code == 200
 
 
@@ -31,7 +36,7 @@ def test_start_group_makes_this_phone_a_member(client):
 def test_group_name_is_required_and_short(client, name):
     page = client.post("/groups", data={"name": name})
     assert page.status_code == 400
-    assert 'id="name-error"' in page.text
+    assert Page(page).errors()["name"]
 
 
 def test_stranger_gets_404_everywhere(app, client):
@@ -54,8 +59,7 @@ def test_invite_link_joins_and_phone_can_switch_groups(app, client):
     assert client.get(f"/groups/{second}").status_code == 404
     joined = client.get(f"/join/{invite_of(app, second)}")
     assert joined.status_code == 302 and joined.location.endswith(f"/groups/{second}")
-    home = client.get("/").text
-    assert "Home" in home and "Cabin" in home
+    assert {"Home", "Cabin"} <= set(Page(client.get("/")).names("link"))
     assert client.get(f"/groups/{first}").status_code == 200
     assert client.get(f"/groups/{second}").status_code == 200
 
@@ -145,10 +149,8 @@ def test_csrf_is_enforced(csrf_app):
 def test_every_page_of_a_session_carries_a_token_its_phone_may_post_with(csrf_app):
     """Flask-WTF signs the session's token for each page that shows a form; any of
     them is accepted for that session, while another phone's token is refused."""
-    import re
-
     def token(phone) -> str:
-        return re.search(r'name="csrf_token" value="([^"]+)"', phone.get("/").text).group(1)
+        return Page(phone.get("/")).value("csrf_token")
 
     phone, other = csrf_app.test_client(), csrf_app.test_client()
     first, later = token(phone), token(phone)
@@ -162,10 +164,8 @@ def test_every_page_of_a_session_carries_a_token_its_phone_may_post_with(csrf_ap
 
 
 def test_csrf_token_from_the_form_is_accepted(csrf_app):
-    import re
-
     phone = csrf_app.test_client()
-    token = re.search(r'name="csrf_token" value="([^"]+)"', phone.get("/").text).group(1)
+    token = Page(phone.get("/")).value("csrf_token")
     made = phone.post("/groups", data={"name": "With token", "csrf_token": token})
     assert made.status_code == 302
     gid = int(made.location.rsplit("/", 2)[1])

@@ -5,23 +5,23 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper.cli import certificates
+from tests.support.parsed import Page, hrefs
 
 pytestmark = pytest.mark.no_database
 
 
-def text(response) -> str:
-    return " ".join(response.get_data(as_text=True).split())
-
-
 def test_the_page_explains_without_an_authority(client):
-    page = client.get("/https")
-    assert page.status_code == 200
-    html = text(page)
-    assert "HTTPS at home" in html and "What plain HTTP leaves out" in html
-    assert "scorekeeper serve --https" in html and "--cert FILE --key FILE" in html
-    assert "iPhone" in html and "Android" in html
-    assert "/https/ca.pem" not in html  # no file to offer
-    assert "started without <code>--https</code>" in html
+    response = client.get("/https")
+    assert response.status_code == 200
+    page = Page(response)
+    assert page.heading(1) == "HTTPS at home"
+    assert page.names("heading") == [
+        "HTTPS at home", "What plain HTTP leaves out", "Two ways to HTTPS",
+        "Trust the authority on a phone", "iPhone and iPad", "Android"]
+    assert {"scorekeeper serve --https", "scorekeeper serve --cert FILE --key FILE"} <= set(
+        page.texts("code"))
+    assert "/https/ca.pem" not in hrefs(page.all("a[href]"))  # no file to offer
+    assert "This server was started without --https, so it has no authority" in page.text()
 
 
 def test_no_authority_no_file(client):
@@ -32,9 +32,9 @@ def test_the_authority_serve_made_is_offered(app, client, tmp_path):
     made = certificates.ensure(tmp_path / "https", ["192.168.1.20", "table.lan"])
     app.config.update(HTTPS_AUTHORITY=str(made.authority),
                       HTTPS_URL="https://192.168.1.20:5000/")
-    html = text(client.get("/https"))
-    assert 'href="/https/ca.pem"' in html
-    assert '<a href="https://192.168.1.20:5000/">' in html
+    page = Page(client.get("/https"))
+    assert page.href("Download the certificate authority") == "/https/ca.pem"
+    assert page.href("https://192.168.1.20:5000/") == "https://192.168.1.20:5000/"
     download = client.get("/https/ca.pem")
     assert download.status_code == 200
     assert download.mimetype == "application/x-x509-ca-cert"
@@ -43,5 +43,5 @@ def test_the_authority_serve_made_is_offered(app, client, tmp_path):
 
 
 def test_over_https_the_page_says_the_phone_has_it_all(client):
-    html = text(client.get("/https", base_url="https://localhost"))
-    assert "this phone has the whole app" in html
+    page = Page(client.get("/https", base_url="https://localhost"))
+    assert "this phone has the whole app" in page.text()
