@@ -39,16 +39,16 @@ class PlayedGame(Protocol):
 
 
 class ListedVerdict(Verdict):
-    """The verdict on the move the game made last, as listed: ``legal`` True, nothing
-    ``implied``; the fields left unset here (the reason, the rule...) are judged all
-    at once when one of them is first read."""
+    """The verdict on the move the game made last (``made``, its history entry), as
+    listed: ``legal`` True, nothing ``implied``; the fields left unset here (the
+    reason, the rule...) are judged all at once when one of them is first read."""
 
     __slots__ = ("_game", "_made")
 
-    def __init__(self, game: PlayedGame) -> None:
+    def __init__(self, game: PlayedGame, made: Made) -> None:
         self.legal, self.cause, self.implied = True, "play", ()
         self._game = game
-        self._made = game.history[-1]
+        self._made = made
 
     def __getattr__(self, name: str) -> Any:
         # Python asks here only for an attribute not set yet.

@@ -294,34 +294,36 @@ class Game(Position):
         judged when first read (:class:`~.apply_listed.ListedVerdict`)."""
         for listed in self.listed:
             if listed is move:
-                self.make(move, ())
-                return ListedVerdict(self)
+                made = (move, ())
+                self.make(made)
+                return ListedVerdict(self, made)
         verdict = verdicts.check(self, move)
         if verdict.legal is False:
             raise ERRORS[verdict.cause](move, verdict)
-        self.make(move, verdict.implied)
+        self.make((move, verdict.implied))
         return verdict
 
     push = apply
 
-    def make(self, move: Move, implied: tuple[int, ...]) -> None:
-        """Carry out an accepted move after the unsaid passes it implies, and note it
-        in the history."""
-        self.history.append((move, implied))
+    def make(self, made: Made) -> None:
+        """Carry out an accepted move after the unsaid passes it implies (``made``, as
+        the history notes it), note it, let go of the moves listed before it and move
+        on (:meth:`move_on`)."""
+        self.history.append(made)
+        move, implied = made
         for seat in implied:
             effects.unsaid_pass(self, seat)
         effects.apply(self, move)
-        self.move_on(move)
-
-    def move_on(self, move: Move | None = None) -> None:
-        """After ``move`` (None: of the position the game starts from), let go of the
-        moves listed before it and take the passes that are all the seats on turn have
-        left, as far as the cards seen tell (:func:`.facts.only_pass_left`, the forced
-        pass's one source); none after a call, which leaves the turn where it was."""
         self.listed = ()
-        if move is None or move.kind != "call":
-            while why := only_pass_left(self):
-                effects.forced_pass(self, why)
+        if move.kind != "call":  # a call leaves the turn where it was
+            self.move_on()
+
+    def move_on(self) -> None:
+        """Take the passes that are all the seats on turn have left, as far as the
+        cards seen tell (:func:`.facts.only_pass_left`, the forced pass's one source):
+        after every move but a call, and of the position the game starts from."""
+        while why := only_pass_left(self):
+            effects.forced_pass(self, why)
 
     def rebuilt(self, moves: int) -> Game:
         """This hand as it stood after its first ``moves`` moves, on a copy (the game
@@ -333,8 +335,8 @@ class Game(Position):
         game = Game(self.variant, self.players, self.dealer, self.deck)
         game.take(self.kept[start])
         game.kept = [self.kept[start]]  # a game of its own: it may take its moves back
-        for move, implied in self.history[start:moves]:
-            game.make(move, implied)
+        for made in self.history[start:moves]:
+            game.make(made)
         return game
 
     def undo(self) -> None:
