@@ -37,7 +37,15 @@ class Held:
 
     def with_card(self, card: Card) -> Held:
         """This hand holding ``card`` too: one of the unseen cards was it, unless it
-        was seen already."""
+        was seen already.
+
+        >>> from scorekeeper.core.cards import parse_card
+        >>> held = Held(unknown=3).with_card(parse_card("8S"))
+        >>> held.to_json()
+        {'cards': ['8S'], 'unknown': 2}
+        >>> held.with_card(parse_card("8S")) == held
+        True
+        """
         if card in self.cards:
             return self
         return Held((*self.cards, card), max(self.unknown - 1, 0))
