@@ -15,12 +15,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import Engine, Row, Select, bindparam, select
+from sqlalchemy.exc import DBAPIError
 
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import MAX_ID, MAX_TOKEN, Group, Match
 
-__all__ = ["Version", "member_version", "watched_version"]
+__all__ = ["BIND", "Version", "engine_options", "member_version", "watched_version"]
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,7 @@ class Version:
 
 
 @lru_cache(maxsize=1)
-def _statements() -> tuple[Any, Any]:
+def _statements() -> tuple[Select[int, int, str], Select[int, int, str]]:
     """The two look-ups, built once: by group and match id, and by view token."""
     m, g = Match.__table__, Group.__table__
     columns = select(m.c.id, m.c.version, g.c.invite_token).join(g, g.c.id == m.c.group_id)
@@ -42,21 +43,41 @@ def _statements() -> tuple[Any, Any]:
             columns.where(m.c.view_token == bindparam("token")))
 
 
-# A row read once needs no transaction. On PostgreSQL one is a BEGIN and a ROLLBACK more,
-# each a round trip: this read cost 280-340 µs of PostgreSQL's CPU and 420-540 µs of the
-# app's with them, 60-90 and 300-400 without (2,000 reads in one process, 2026-12-06).
-# SQLite's file has no round trip to save, and switching its isolation level cost 60 µs
-# more than it saved.
-_OUTSIDE_A_TRANSACTION = {"postgresql": {"isolation_level": "AUTOCOMMIT"}}
+# The poll's own connections to a database server (a bind of Flask-SQLAlchemy's, see
+# engine_options below). A row read once needs no transaction: on PostgreSQL a BEGIN and
+# a ROLLBACK are a round trip each, so these connections are in autocommit. Nor is each
+# tested as it leaves the pool (the app's engine sends a ping, one more round trip):
+# the statement is its own test. A connection the server dropped fails it with a
+# disconnect, SQLAlchemy then throws away every connection the pool held when it
+# failed, and the read is sent once more on a new one (SQLAlchemy's "optimistic"
+# disconnect handling); the poll is answered as if nothing had happened. With the ping
+# and the transaction this read cost 280-340 µs of PostgreSQL's CPU and 420-540 µs of
+# the app's, 60-90 and 300-400 without the transaction (2,000 reads in one process,
+# 2026-12-06). SQLite's file has no round trip to save: the app's engine reads it.
+BIND = "versions"
 
 
-def _read(statement: Any, values: dict[str, Any]) -> Version | None:
-    with db.engine.connect() as connection:
-        options = _OUTSIDE_A_TRANSACTION.get(connection.dialect.name)
-        if options:
-            connection.execution_options(**options)
-        row = connection.execute(statement, values).first()
+def engine_options(uri: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The poll's bind in ``SQLALCHEMY_BINDS``, from the app's database URI and engine
+    options (its connect timeouts and statement timeout stay): autocommit, no ping."""
+    return {**options, "url": uri, "pool_pre_ping": False, "isolation_level": "AUTOCOMMIT"}
+
+
+def _read(statement: Select[int, int, str], values: dict[str, Any]) -> Version | None:
+    engine = db.engines.get(BIND, db.engine)
+    try:
+        row = _first(engine, statement, values)
+    except DBAPIError as error:
+        if not error.connection_invalidated:
+            raise
+        row = _first(engine, statement, values)  # on a new connection
     return None if row is None else Version(*row)
+
+
+def _first(engine: Engine, statement: Select[int, int, str], values: dict[str, Any]
+           ) -> Row[int, int, str] | None:
+    with engine.connect() as connection:
+        return connection.execute(statement, values).first()
 
 
 def member_version(group_id: int, match_id: int) -> Version | None:
