@@ -42,6 +42,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from scorekeeper.store import keys, models  # noqa: F401  (registers the tables)
     from scorekeeper.store.extensions import db, migrate
     from scorekeeper.web import assets, error_pages, security
+    from scorekeeper.web.matches import live
 
     app = Flask(
         __name__,
@@ -52,6 +53,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         static_url_path="/static",  # the folder is "_static" in an installed package
     )
     config.configure(app, test_config)
+    live.answer_unchanged_polls(app)  # innermost: behind ProxyFix, before Flask's request
     security.register(app)  # before CSRF reads a form: the body limit comes first
     init_limiter(app)
 
