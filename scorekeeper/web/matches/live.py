@@ -5,9 +5,10 @@ a bodiless 304, so that answer reads only what decides it: the match's version a
 the link (or the member's cookie) still opens it, one small query
 (:mod:`scorekeeper.store.versions`); it is given in front of Flask
 (:class:`UnchangedPolls`), without a request's hooks (no limit applies here, no body
-is read, nothing is compressed), and without a document's headers (``web/security.py``). The ETag is weak (``W/"m1v3"``):
-it names the version whatever encoding the answer travels in, so the compressor leaves
-it as it is and the browser's next poll matches it.
+is read, nothing is compressed), and without a document's headers
+(``web/security.py``). The ETag is weak (``W/"m1v3"``): it names the version whatever
+encoding the answer travels in, so the compressor leaves it as it is and the
+browser's next poll matches it.
 
 When the version moved on, the answer is a few hundred bytes saying what changed and, to
 a client that said which older version it holds, the board as it is now: rendered by
