@@ -19,7 +19,6 @@ from urllib.parse import urlsplit
 from flask import Flask
 
 from scorekeeper.secret_key import MADE_NOW
-from scorekeeper.store import versions
 from scorekeeper.store.timeouts import DEFAULTS as TIMEOUT_DEFAULTS
 from scorekeeper.store.timeouts import engine_options
 
@@ -76,12 +75,6 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
     if app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql+psycopg"):
         # Bounded waits: connecting, each statement, each lock (store/timeouts.py).
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = engine_options(app.config)
-    if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
-        # The live polls' version read has connections of its own (store/versions.py).
-        app.config["SQLALCHEMY_BINDS"] = {
-            versions.BIND: versions.engine_options(app.config["SQLALCHEMY_DATABASE_URI"],
-                                                   app.config["SQLALCHEMY_ENGINE_OPTIONS"]),
-            **(app.config.get("SQLALCHEMY_BINDS") or {})}
     if not app.config.get("SECRET_KEY"):
         if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
             raise MissingSecretError(NO_SHARED_SECRET)

@@ -15,13 +15,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Dialect, Engine, Row, Select, bindparam, select
+from flask import Flask, current_app
+from sqlalchemy import Dialect, Engine, Row, Select, bindparam, create_engine, select
 from sqlalchemy.exc import DBAPIError
 
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import MAX_ID, MAX_TOKEN, Group, Match
 
-__all__ = ["BIND", "Version", "engine_options", "member_version", "watched_version"]
+__all__ = ["Version", "init_app", "member_version", "watched_version"]
 
 
 @dataclass(frozen=True)
@@ -43,35 +44,40 @@ def _statements() -> tuple[Select[int, int, str], Select[int, int, str]]:
             columns.where(m.c.view_token == bindparam("token")))
 
 
-# The poll's own connections to a database server (a bind of Flask-SQLAlchemy's, see
-# engine_options below). A row read once needs no transaction: on PostgreSQL a BEGIN and
-# a ROLLBACK are a round trip each, so these connections are in autocommit. Nor is each
-# tested as it leaves the pool (the app's engine sends a ping, one more round trip):
-# the statement is its own test. A connection the server dropped fails it with a
-# disconnect, SQLAlchemy then throws away every connection the pool held when it
-# failed, and the read is sent once more on a new one (SQLAlchemy's "optimistic"
-# disconnect handling); the poll is answered as if nothing had happened. With the ping
-# and the transaction this read cost 280-340 µs of PostgreSQL's CPU and 420-540 µs of
-# the app's, 60-90 and 300-400 without the transaction (2,000 reads in one process,
-# 2026-12-06). SQLite's file has no round trip to save: the app's engine reads it.
+# The poll's own engine on a database server, beside the app's (made by init_app). A
+# row read once needs no transaction: on PostgreSQL a BEGIN and a ROLLBACK are a round
+# trip each, so its connections are in autocommit. Nor is each tested as it leaves the
+# pool (the app's engine sends a ping, one more round trip): the statement is its own
+# test. A connection the server dropped fails it with a disconnect, SQLAlchemy then
+# throws away every connection the pool held when it failed, and the read is sent once
+# more on a new one (SQLAlchemy's "optimistic" disconnect handling); the poll is
+# answered as if nothing had happened. With the ping and the transaction this read cost
+# 280-340 µs of PostgreSQL's CPU and 420-540 µs of the app's, 60-90 and 300-400 without
+# the transaction (2,000 reads in one process, 2026-12-06). SQLite's file has no round
+# trip to save: the app's engine reads it.
 # The read goes through the driver's own cursor (one statement, two columns of plain
 # types: nothing for SQLAlchemy to convert); only when that fails is it made again
 # through SQLAlchemy, whose errors the app's outage handling knows. Through SQLAlchemy
 # the read took 190-200 µs of the app's CPU on PostgreSQL, through the driver 55-70
 # (2,000 reads in one process, 2026-12-06); a whole unchanged poll 550 and 420 µs on
 # PostgreSQL, 200 and 125 on SQLite.
-BIND = "versions"
+_ENGINE = "scorekeeper.versions"
 
 
-def engine_options(uri: str, options: dict[str, Any]) -> dict[str, Any]:
-    """The poll's bind in ``SQLALCHEMY_BINDS``, from the app's database URI and engine
-    options (its connect timeouts and statement timeout stay): autocommit, no ping."""
-    return {**options, "url": uri, "pool_pre_ping": False, "isolation_level": "AUTOCOMMIT",
-            "pool_reset_on_return": None}  # in autocommit no transaction is left to end
+def init_app(app: Flask) -> None:
+    """On a database server, the poll's own engine: the app's database URI and engine
+    options (its connect and statement timeouts), in autocommit, without the ping. (Not
+    a Flask-SQLAlchemy bind: a bind's name would reach every app's ``create_all``.)"""
+    uri = app.config["SQLALCHEMY_DATABASE_URI"]
+    if not uri.startswith("sqlite"):
+        app.extensions[_ENGINE] = create_engine(
+            uri, **{**app.config.get("SQLALCHEMY_ENGINE_OPTIONS", {}), "pool_pre_ping": False,
+                    "isolation_level": "AUTOCOMMIT",
+                    "pool_reset_on_return": None})  # autocommit: no transaction to end
 
 
 def _read(statement: Select[int, int, str], values: dict[str, Any]) -> Version | None:
-    engine = db.engines.get(BIND, db.engine)
+    engine = current_app.extensions.get(_ENGINE) or db.engine
     try:
         row = _first_through_the_driver(engine, statement, values)
     except engine.dialect.loaded_dbapi.Error:
