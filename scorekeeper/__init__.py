@@ -39,9 +39,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from scorekeeper import api, cli, config, health, secret_key, web
     from scorekeeper.api.common import api_error
     from scorekeeper.extensions import csrf, init_limiter
-    from scorekeeper.store import keys, models  # noqa: F401  (registers the tables)
+    from scorekeeper.store import keys, models, versions  # noqa: F401  (models: the tables)
     from scorekeeper.store.extensions import db, migrate
     from scorekeeper.web import assets, error_pages, security
+    from scorekeeper.web.matches import live
 
     app = Flask(
         __name__,
@@ -52,10 +53,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         static_url_path="/static",  # the folder is "_static" in an installed package
     )
     config.configure(app, test_config)
+    live.answer_unchanged_polls(app)  # innermost: behind ProxyFix, before Flask's request
     security.register(app)  # before CSRF reads a form: the body limit comes first
     init_limiter(app)
 
     db.init_app(app)
+    versions.init_app(app)  # the live polls' own engine on a database server
     migrate.init_app(app, db, directory=str(_PACKAGE / "store" / "migrations"))
     csrf.init_app(app)
     error_pages.register(app, json_prefix=api.ERROR_PREFIX, json_error=api_error)

@@ -12,6 +12,13 @@ free for the restart within a second or so. A worker that ends (so, or at any re
 closes its listening sockets and leaves without Python's clean-up of its whole heap,
 which with ``--preload`` copies every page the master shared and took seconds.
 
+A phone's browser keeps its connection open between the scoreboard's live polls (every
+few seconds) and sends the next poll on it. gunicorn's default ("sync") workers close
+every connection after its answer, so each poll would also open a new one (a handshake,
+and on HTTPS a TLS one, for every 304). Here each worker serves with threads
+("gthread"): a connection waiting for its next request holds no thread, and one idle
+for longer than :data:`keepalive` is closed.
+
 Settings given on the command line still win over these.
 """
 
@@ -28,6 +35,9 @@ from typing import Any
 
 control_socket_disable = True  # gunicorn 27 would otherwise write a socket in $HOME
 graceful_timeout = 10  # seconds a worker may finish its request on SIGTERM
+worker_class = "gthread"  # keep-alive connections, waiting without a thread each
+threads = 4  # requests a worker answers at once (PostgreSQL connections it may hold)
+keepalive = 20  # seconds an idle connection stays open: longer than a live poll's wait
 
 PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
 

@@ -6,7 +6,8 @@ Stopped: every request needing it is a 503 with ``Retry-After`` (JSON under /api
 telling the client to resend, a friendly page elsewhere), logged once for the outage,
 and all is well again when the server is back. Frozen: ``/readyz`` still answers, 503,
 within 2 s. Locked: a row held by a stuck transaction fails a request after the lock
-timeout instead of holding it.
+timeout instead of holding it. Dropped (every backend terminated, or the server
+restarted): a live poll is answered on a new connection, as if nothing had happened.
 """
 
 from __future__ import annotations
@@ -18,14 +19,17 @@ import time
 
 import psycopg
 import pytest
+from flask.testing import FlaskClient
 from sqlalchemy import text
 
 from scorekeeper.health import PROBE_SECONDS
 from scorekeeper.store.extensions import db
+from scorekeeper.store.models import Match
 from scorekeeper.store.timeouts import LONG_STATEMENT_MS, allow_long_statements
 from tests.support import pgcluster
 from tests.support.cluster import FIGURES
 from tests.support.faults import app_with_group
+from tests.support.web import add_players, start_group, start_match
 
 pytestmark = pytest.mark.postgres
 _names = itertools.count()
@@ -155,3 +159,51 @@ def test_connections_carry_the_timeouts_and_an_import_gets_longer_statements(ser
         assert long == f"{LONG_STATEMENT_MS // 60_000}min"
         db.session.rollback()
         assert db.session.execute(text("SHOW statement_timeout")).scalar() == "5s"
+
+
+def _watched_match(app) -> tuple[FlaskClient, dict[str, str]]:
+    """A member's phone with a match of Ann and Bo: its two live URLs, each with the
+    ETag its first poll answered."""
+    client = app.test_client()
+    gid = start_group(client)
+    mid = start_match(client, gid, add_players(client, gid, "Ann", "Bo"))
+    with app.app_context():
+        view = db.session.get(Match, mid).view_token
+    urls = (f"/groups/{gid}/matches/{mid}/live", f"/view/{view}/live")
+    return client, {url: client.get(url).headers["ETag"] for url in urls}
+
+
+def _end_every_backend(url) -> int:
+    """PostgreSQL ends every connection to the app's database (as an idle timeout or an
+    administrator would); the app learns of it only when it next uses one."""
+    with psycopg.connect(host=url.host, port=url.port, user=url.username,
+                         dbname="postgres", autocommit=True) as admin:
+        return len(admin.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s",
+            (url.database,)).fetchall())
+
+
+def test_a_live_poll_on_a_dropped_connection_is_answered(served):
+    """The version read takes no ping before it: a connection found dropped is replaced
+    and the read sent again, so a spectator never sees the drop."""
+    app, _token = served
+    client, polls = _watched_match(app)
+    with app.app_context():
+        url = db.engine.url
+    assert _end_every_backend(url) >= 1
+    for live, etag in polls.items():
+        assert client.get(live, headers={"If-None-Match": etag}).status_code == 304
+
+
+def test_a_live_poll_after_postgresql_restarted_is_answered(served, cluster):
+    app, _token = served
+    client, polls = _watched_match(app)
+    cluster.halt()
+    try:
+        stopped = [client.get(live, headers={"If-None-Match": etag})
+                   for live, etag in polls.items()]
+    finally:
+        cluster.serve()
+    assert [answer.status_code for answer in stopped] == [503, 503]
+    for live, etag in polls.items():
+        assert client.get(live, headers={"If-None-Match": etag}).status_code == 304

@@ -10,6 +10,7 @@ group exists.
 from __future__ import annotations
 
 import hmac
+from collections.abc import Mapping
 from functools import lru_cache
 
 from flask import abort, after_this_request, current_app, g, request
@@ -33,7 +34,7 @@ def memberships() -> dict[int, str]:
     """The groups this phone joined, ``{group id: invite token}``, from the cookie."""
     if "memberships" not in g:
         raw = request.cookies.get(current_app.config["MEMBERSHIP_COOKIE"], "")
-        g.memberships = dict(_read_cookie(current_app.config["SECRET_KEY"], raw)) if raw else {}
+        g.memberships = cookie_memberships(current_app.config["SECRET_KEY"], raw)
     return g.memberships
 
 
@@ -61,7 +62,13 @@ def is_member(group: GroupView) -> bool:
 
 
 def _joined(group_id: int, invite_token: str) -> bool:
-    token = memberships().get(group_id)
+    return joined(memberships(), group_id, invite_token)
+
+
+def joined(groups: Mapping[int, str], group_id: int, invite_token: str) -> bool:
+    """Whether ``groups`` (a phone's memberships) holds the group's current invite
+    token."""
+    token = groups.get(group_id)
     return token is not None and _same(token, invite_token)
 
 
@@ -142,6 +149,12 @@ def member_version(group_id: int, match_id: int) -> Version:
         current_group(group_id)  # a group this phone is not in: that 404
         abort(404, _NO_MATCH)
     return found
+
+
+def cookie_memberships(secret: str, raw: str) -> dict[int, str]:
+    """The groups a membership cookie's text names, if its signature holds: for a live
+    poll answered before Flask's request is made (``web/matches/live.py``)."""
+    return dict(_read_cookie(secret, raw)) if raw else {}
 
 
 def watched_version(token: str) -> Version:

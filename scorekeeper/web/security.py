@@ -134,10 +134,17 @@ def _ids_in_range() -> None:
 
 
 def _headers(response: Response) -> Response:
+    return secured(response, request.is_secure)
+
+
+def secured(response: Response, https: bool) -> Response:
+    """``response`` with the headers above (a 304's few), and HSTS when it goes out over
+    HTTPS. Every answer gets them here: Flask's after its request, and a live poll's
+    304 answered before Flask's request is made (``web/matches/live.py``)."""
     for name, value in (NOT_MODIFIED_HEADERS if response.status_code == 304
                         else HEADERS).items():
         response.headers.setdefault(name, value)
-    if request.is_secure:
+    if https:
         response.headers.setdefault("Strict-Transport-Security", HSTS)
     return response
 

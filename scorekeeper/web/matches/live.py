@@ -3,10 +3,12 @@
 The page script asks every few seconds with ``If-None-Match``. Almost every answer is
 a bodiless 304, so that answer reads only what decides it: the match's version and that
 the link (or the member's cookie) still opens it, one small query
-(:mod:`scorekeeper.store.versions`); no rate-limit bookkeeping (no limit applies here)
-and none of a document's headers (``web/security.py``). The ETag is weak (``W/"m1v3"``):
-it names the version whatever encoding the answer travels in, so the compressor leaves
-it as it is and the browser's next poll matches it.
+(:mod:`scorekeeper.store.versions`); it is given in front of Flask
+(:class:`UnchangedPolls`), without a request's hooks (no limit applies here, no body
+is read, nothing is compressed), and without a document's headers
+(``web/security.py``). The ETag is weak (``W/"m1v3"``): it names the version whatever
+encoding the answer travels in, so the compressor leaves it as it is and the
+browser's next poll matches it.
 
 When the version moved on, the answer is a few hundred bytes saying what changed and, to
 a client that said which older version it holds, the board as it is now: rendered by
@@ -24,18 +26,30 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
 
-from flask import Blueprint, Response, current_app, jsonify, render_template, request
+from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
+from werkzeug.datastructures import ETags
+from werkzeug.exceptions import HTTPException
+from werkzeug.http import parse_cookie, parse_etags
+from werkzeug.routing import Map, Rule
+from werkzeug.wsgi import get_host
 
 from scorekeeper.extensions import limiter
+from scorekeeper.store import versions
 from scorekeeper.store.boards import MatchView
 from scorekeeper.store.versions import Version
-from scorekeeper.web import access
+from scorekeeper.web import access, security
 from scorekeeper.web.scoreboard import board
 
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
+
 bp = Blueprint("live", __name__)
+MEMBER_URL = "/groups/<int:group_id>/matches/<int:match_id>/live"
+SPECTATOR_URL = "/view/<token>/live"
 
 
 @bp.app_context_processor
@@ -66,16 +80,27 @@ def live_etag(match: MatchView | Version) -> str:
 
 def _unchanged(known: Version) -> Response | None:
     """The 304 when the client holds ``known``'s version, else None."""
+    return _not_modified(known, request.if_none_match)
+
+
+def _not_modified(known: Version | None, held: ETags) -> Response | None:
+    """The 304 for a client holding the ETags ``held`` when the match is ``known``, else
+    None: the one answer to an unchanged poll, from Flask's routes and
+    :class:`UnchangedPolls` alike."""
+    if known is None:
+        return None
     etag = live_etag(known)
-    if not request.if_none_match.contains_weak(etag):
+    if not held.contains_weak(etag):
         return None
     return _tagged(Response(status=304), etag)
 
 
 def _tagged(response: Response, etag: str) -> Response:
-    """The answer with its weak ETag, to be asked again every time (never cached)."""
+    """The answer with its weak ETag, to be asked again every time (never cached). Its
+    body is compressed as the client accepts, and a 304 names that as its 200 would."""
     response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "no-cache, private"
+    response.vary.add("Accept-Encoding")
     return response
 
 
@@ -91,7 +116,7 @@ def _summary(match: MatchView, board_html: Callable[[], str]) -> Response:
     return _tagged(jsonify(summary), live_etag(match))
 
 
-@bp.get("/groups/<int:group_id>/matches/<int:match_id>/live")
+@bp.get(MEMBER_URL)
 def member(group_id: int, match_id: int) -> Response:
     """The match's version for a member's scoreboard and hand form; the board comes
     with the parts that name a hand (``matches/live_board.html``)."""
@@ -103,7 +128,7 @@ def member(group_id: int, match_id: int) -> Response:
         "matches/live_board.html", group=group, readonly=False, **board(match)))
 
 
-@bp.get("/view/<token>/live")
+@bp.get(SPECTATOR_URL)
 def spectator(token: str) -> Response:
     """The match's version for the spectators' view link; a changed one from
     :class:`Answers`."""
@@ -163,3 +188,71 @@ class Answers:
             while len(self._kept) > self.SIZE:
                 self._kept.popitem(last=False)
         return answer
+
+
+class UnchangedPolls:
+    """WSGI middleware in front of Flask that answers the unchanged live poll itself.
+
+    Almost every poll is a 304, and Flask's request around it (its context, the session,
+    every extension's hooks before and after: the body limit, the rate limiter's
+    bookkeeping, CSRF, compression) cost more than the one read that decides it. A GET
+    or HEAD without a body for one of the two live URLs, with ``If-None-Match``, from a
+    trusted host, is looked up here as the route looks it up (the match's version, and
+    for a member's poll the membership cookie against the group's invite token); when the
+    client holds that version, :func:`_not_modified`'s 304 goes out with the headers
+    every answer gets (``web/security.py``). Anything else (a new version, a wrong link,
+    a stranger, the database out of reach) goes to Flask untouched, whose routes answer
+    exactly as they would have. It sits inside ``ProxyFix``, so it sees the client's
+    scheme and host as the routes do.
+    """
+
+    def __init__(self, app: Flask, wsgi_app: WSGIApplication) -> None:
+        self.app, self.wsgi_app = app, wsgi_app
+        self.urls = Map([Rule(MEMBER_URL, endpoint="member"),
+                         Rule(SPECTATOR_URL, endpoint="spectator")])
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse
+                 ) -> Iterable[bytes]:
+        answer = self._unchanged(environ) if "HTTP_IF_NONE_MATCH" in environ else None
+        if answer is None:
+            return self.wsgi_app(environ, start_response)
+        return answer(environ, start_response)
+
+    def _unchanged(self, environ: WSGIEnvironment) -> Response | None:
+        if (environ.get("REQUEST_METHOD") not in ("GET", "HEAD")
+                or environ.get("CONTENT_LENGTH") not in (None, "", "0")
+                or "HTTP_TRANSFER_ENCODING" in environ):
+            return None
+        try:
+            get_host(environ, self.app.config["TRUSTED_HOSTS"])
+            endpoint, values = self.urls.bind_to_environ(environ).match()
+        except HTTPException:  # an untrusted host, another URL: Flask answers it
+            return None
+        with self.app.app_context():
+            try:
+                known = self._version(environ, endpoint, values)
+            except Exception:  # e.g. the database out of reach: Flask's 503, logged
+                return None
+            answer = _not_modified(known, parse_etags(environ["HTTP_IF_NONE_MATCH"]))
+            if answer is None:
+                return None
+            return security.secured(answer, environ["wsgi.url_scheme"] == "https")
+
+    def _version(self, environ: WSGIEnvironment, endpoint: str,
+                 values: Mapping[str, Any]) -> Version | None:
+        if endpoint == "spectator":
+            return versions.watched_version(values["token"])
+        group_id = values["group_id"]
+        known = versions.member_version(group_id, values["match_id"])
+        if known is None:
+            return None
+        config = self.app.config
+        cookie = parse_cookie(environ).get(config["MEMBERSHIP_COOKIE"], "")
+        groups = access.cookie_memberships(config["SECRET_KEY"], cookie)
+        return known if access.joined(groups, group_id, known.invite_token) else None
+
+
+def answer_unchanged_polls(app: Flask) -> None:
+    """Put :class:`UnchangedPolls` in front of the app's WSGI callable (before
+    ``ProxyFix`` and the rest wrap it)."""
+    app.wsgi_app = UnchangedPolls(app, app.wsgi_app)  # type: ignore[method-assign]

@@ -1,7 +1,8 @@
 """The live poll's cheap answer: an unchanged version is a bare 304 with its ETag, found
-from the version alone; a stale one gets the new board (compressed as the browser asked,
-the same bytes for every spectator); a link that no longer opens the match, a phone
-that is no member, or a match that is gone is a 404 whatever ETag comes with it."""
+from the version alone and answered in front of Flask; a stale one gets the new board
+(compressed as the browser asked, the same bytes for every spectator); a link that no
+longer opens the match, a phone that is no member, or a match that is gone is a 404
+whatever ETag comes with it."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import json
 import re
 
 import pytest
+from flask import request, request_finished
 from sqlalchemy import delete
 
 from scorekeeper.store.extensions import db
@@ -35,16 +37,53 @@ def _watched(app, client) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("who", ["member", "spectator"])
-def test_an_unchanged_poll_is_a_bare_304_with_its_etag(app, client, who):
+@pytest.mark.parametrize("scheme", ["http", "https"])
+def test_an_unchanged_poll_is_a_bare_304_with_its_etag(app, client, who, scheme):
     paths = _watched(app, client)
-    answer = client.get(paths[who], headers={**CHROMIUM, "If-None-Match": paths["shown"]})
+    answer = client.get(paths[who], headers={**CHROMIUM, "If-None-Match": paths["shown"]},
+                        base_url=f"{scheme}://localhost")
     assert answer.status_code == 304 and answer.data == b""
     assert answer.headers["ETag"] == "W/" + paths["shown"]
     assert answer.headers["Cache-Control"] == "no-cache, private"
+    assert answer.headers["Vary"] == "Accept-Encoding"  # as its 200 says
     assert answer.headers["X-Content-Type-Options"] == "nosniff"
+    assert ("Strict-Transport-Security" in answer.headers) == (scheme == "https")
     assert not [name for name in DOCUMENT_HEADERS if name in answer.headers]
     again = client.get(paths[who], headers={"If-None-Match": answer.headers["ETag"]})
     assert again.status_code == 304
+
+
+def test_an_unchanged_poll_is_answered_before_flask_makes_a_request(app, client):
+    """No request of Flask's is made for a 304, so none of the app's hooks runs (the
+    rate limiter's, the body limit's, CSRF's, the compressor's): the poll is answered in
+    front of Flask. Every other answer of
+    the live URLs goes through Flask as any request does."""
+    paths = _watched(app, client)
+    seen: list[tuple[str, int]] = []
+
+    def finished(_app, response, **_extra) -> None:
+        seen.append((request.path, response.status_code))
+
+    held = {**CHROMIUM, "If-None-Match": paths["shown"]}
+    with request_finished.connected_to(finished, app):
+        assert [client.get(paths[who], headers=held).status_code
+                for who in ("member", "spectator")] == [304, 304]
+        assert seen == []
+        stranger = app.test_client().get(paths["member"], headers=held)
+        record(client, int(paths["gid"]), int(paths["mid"]), 1, 0, "", "8s kh", "5c")
+        news = client.get(paths["spectator"], headers=held)
+    assert (stranger.status_code, news.status_code) == (404, 200)
+    assert seen[0] == (paths["member"], 404) and seen[-1] == (paths["spectator"], 200)
+
+
+def test_a_poll_from_an_untrusted_host_is_refused_whatever_its_etag(app, client):
+    paths = _watched(app, client)
+    app.config["TRUSTED_HOSTS"] = ["cards.example.org"]
+    held = {"If-None-Match": paths["shown"]}
+    assert client.get(paths["spectator"], headers=held,
+                      base_url="http://elsewhere.example").status_code == 400
+    assert client.get(paths["spectator"], headers=held,
+                      base_url="http://cards.example.org").status_code == 304
 
 
 @pytest.mark.parametrize("who", ["member", "spectator"])
