@@ -68,7 +68,7 @@ def _database(app: Flask) -> dict[str, str]:
             return {"database": named or f"does not answer ({type(exc).__name__})"}
         finally:
             transaction.release()
-    key = secret_key.check(app)
+    key = secret_key.check_key(app)
     return {"secret_key": key} if key else {}
 
 

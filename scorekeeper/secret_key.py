@@ -40,7 +40,7 @@ MISMATCH = ("this host's secret key differs from the one the database was first 
             "'scorekeeper secret-key adopt' once")
 
 
-def check(app: Flask) -> str | None:
+def check_key(app: Flask) -> str | None:
     """Compare the app's key with the stored fingerprint (storing it on the first start).
 
     Returns why the key is not known to be right, or None when it is; remembers a
@@ -79,7 +79,7 @@ def check_at_start(app: Flask, *, command: bool = False) -> None:
     (``serve``) asks. Flask's command line sets ``FLASK_RUN_FROM_CLI``."""
     if os.environ.get("FLASK_RUN_FROM_CLI") and not command:
         return
-    found = check(app)
+    found = check_key(app)
     with app.app_context():
         # No connection may outlive the check in the pool: gunicorn --preload builds the
         # app in the master and forks, and workers sharing one socket to the database

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import delete, select
 
 from scorekeeper import create_app
-from scorekeeper.secret_key import SecretKeyMismatch, check
+from scorekeeper.secret_key import SecretKeyMismatch, check_key
 from scorekeeper.store import keys
 from scorekeeper.store.extensions import db
 
@@ -32,7 +32,7 @@ def host(app, forget_key, tmp_path, monkeypatch):
     monkeypatch.delenv("SCOREKEEPER_SECRET_KEY", raising=False)
     monkeypatch.setenv("SCOREKEEPER_INSTANCE_PATH", str(tmp_path / "other-host"))
     with app.app_context():
-        check(app)  # the first host's start (the fixture emptied the table after it)
+        check_key(app)  # the first host's start (the fixture emptied the table after it)
 
     def start(key: str | None):
         config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI":

@@ -13,7 +13,7 @@ import pytest
 
 from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.deal import plan_deal
-from scorekeeper.core.engine import Game, Move, parse_position
+from scorekeeper.core.engine import HandInPlay, Move, parse_position
 from scorekeeper.core.games import GAMES
 from scorekeeper.core.places import places
 from scorekeeper.core.scoring import HandResult, ScoringError, check_hand, score_hand, standings
@@ -89,7 +89,7 @@ def test_seeded_playouts_conserve_the_short_pack(short_eights) -> None:
     rng = random.Random(40)
     outcomes = Counter()
     for seed in range(60):
-        g = Game.deal(sheet, 2 + seed % 3, rng=seed)
+        g = HandInPlay.deal(sheet, 2 + seed % 3, rng=seed)
         assert Counter(g.deck.cards()) == Counter(c for k in g.known for c in k) + Counter(
             g.stock) + Counter(g.pile)
         assert all(c.rank in SHORT_EIGHTS.ranks for c in g.deck.cards()) and g.deck.size == 32

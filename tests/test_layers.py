@@ -52,8 +52,8 @@ import pytest
 from sqlalchemy import create_engine, delete, insert, update
 from sqlalchemy.exc import IntegrityError
 
-from scorekeeper.store.boards import GroupView, PlayerView
 from scorekeeper.store.extensions import db
+from scorekeeper.store.match_views import GroupView, PlayerView
 from scorekeeper.store.models import Group, Hand, HandEntry, Match, Player, Rating, RatingStep
 from scorekeeper.store.seasons import SeasonView
 from tests.support.imports import Import, all_imports, cycles, imports_of, module_of, sources

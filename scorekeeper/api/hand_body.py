@@ -19,7 +19,7 @@ from scorekeeper.core.deal import deal_problem
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.scoring import hands_carry_cards
 from scorekeeper.core.sheets import GAMES, OPTIONS
-from scorekeeper.store.boards import MatchView
+from scorekeeper.store.match_views import MatchView
 from scorekeeper.store.reading import current_standings, match_names, match_sheet
 
 __all__ = ["Held", "hand_body"]

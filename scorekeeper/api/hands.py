@@ -21,9 +21,9 @@ from scorekeeper.api.hands_openapi import PATHS, SCHEMAS
 from scorekeeper.api.match_data import recorded_json, stored_hand_json
 from scorekeeper.api.matches import bearer_board, match_json
 from scorekeeper.core.errors import ConflictError, InputError, NotFoundError, SameHandError
-from scorekeeper.store import boards
-from scorekeeper.store.boards import HandView, MatchView, match_hand
-from scorekeeper.store.idempotency import Answered, clean_key, replayed, request_digest
+from scorekeeper.store import match_views
+from scorekeeper.store.idempotency import Answered, clean_key, earlier_answer, request_digest
+from scorekeeper.store.match_views import HandView, MatchView, match_hand
 from scorekeeper.store.records import Written, delete_last_hand, edit_hand, record_hand
 from scorekeeper.store.transaction import discard
 
@@ -100,12 +100,12 @@ def _write(match: MatchView, action: Callable[[], Written],
         written = action()
     except SameHandError as exc:  # or this very request, stored meanwhile by a resend
         discard()
-        done = replayed(match, *key)
-        return _replay(done) if done else _same_as(boards.reread(match), exc)
+        done = earlier_answer(match, *key)
+        return _replay(done) if done else _same_as(match_views.reread(match), exc)
     except ConflictError as exc:
         discard()
-        done = replayed(match, *key)
-        return _replay(done) if done else _conflict(boards.reread(match), str(exc))
+        done = earlier_answer(match, *key)
+        return _replay(done) if done else _conflict(match_views.reread(match), str(exc))
     except InputError as exc:  # its field is the request's path already (``held.2``)
         discard()
         if exc.field is None:
@@ -124,7 +124,7 @@ def record(match_id: int):
     data = json_object()
     key = clean_key(request.headers.get("Idempotency-Key"), "Idempotency-Key")
     digest = request_digest(data) if key else None
-    done = replayed(match, key, digest)
+    done = earlier_answer(match, key, digest)
     if done is not None:
         return _replay(done)
     number = id_in_range(data.get("number"), "number")

@@ -14,7 +14,7 @@ from scorekeeper.api.common import error_response, ok_response
 from scorekeeper.core.errors import InputError, NotFoundError
 from scorekeeper.core.ratings import Period
 from scorekeeper.core.sheets import GAMES
-from scorekeeper.store.leaderboard import RECORD_KINDS, Board, board, match_ratings
+from scorekeeper.store.leaderboard import RECORD_KINDS, Leaderboard, game_leaderboard, match_ratings
 from scorekeeper.store.seasons import pick_period
 
 __all__ = ["PATHS", "SCHEMAS", "bp", "seat_ratings"]
@@ -28,7 +28,7 @@ def _period_json(period: Period) -> dict[str, Any]:
             "last_day": period.last and period.last.isoformat()}
 
 
-def _board_json(game: str, period: Period, found: Board) -> dict[str, Any]:
+def _board_json(game: str, period: Period, found: Leaderboard) -> dict[str, Any]:
     return {
         "game": game, "season": _period_json(period),
         "players": [{"place": r.place, "player_id": r.player_id, "name": r.name,
@@ -60,7 +60,7 @@ def show():
     period, _ = pick_period(group, value, datetime.now(UTC).date())
     if period is None:
         raise NotFoundError(f"no season {value!r} in this group", "season")
-    return jsonify(_board_json(game, period, board(group, game, period.scope)))
+    return jsonify(_board_json(game, period, game_leaderboard(group, game, period.scope)))
 
 
 def seat_ratings(match_id: int) -> list[dict[str, int]] | None:

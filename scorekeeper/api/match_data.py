@@ -13,7 +13,7 @@ from werkzeug.routing import BuildError
 from scorekeeper.api.leaderboard import seat_ratings
 from scorekeeper.core.scoring import Standings
 from scorekeeper.store.bg_stats import bg_stats_play
-from scorekeeper.store.boards import HandView, MatchView, match_hands
+from scorekeeper.store.match_views import HandView, MatchView, match_hands
 from scorekeeper.store.places import seat_places
 from scorekeeper.store.reading import current_standings, hand_rows, match_sheet
 

@@ -19,9 +19,9 @@ from scorekeeper.core.deal import DealError, nine_problem, plan_for_sheet
 from scorekeeper.core.errors import InputError, NotFoundError
 from scorekeeper.core.sheets import Sheet, read_sheet
 from scorekeeper.core.text import clean_name, name_key
-from scorekeeper.store import boards
-from scorekeeper.store.boards import GroupView, MatchView
+from scorekeeper.store import match_views
 from scorekeeper.store.groups import GroupPlayer, group_players, start_match
+from scorekeeper.store.match_views import GroupView, MatchView
 
 __all__ = ["PATHS", "SCHEMAS", "bearer_board", "bp", "group_match", "match_json"]
 
@@ -30,7 +30,7 @@ bp = Blueprint("api_matches", __name__)
 
 def group_match(group: GroupView, match_id: int) -> MatchView:
     """A match of the group by a client's id, else 404 (another group's match too)."""
-    match = boards.board_match(group.id, id_in_range(match_id, "match", 404))
+    match = match_views.member_match(group.id, id_in_range(match_id, "match", 404))
     if match is None:
         raise NotFoundError("no such match in this group", "match")
     return match
@@ -42,7 +42,7 @@ def bearer_board(match_id: int) -> MatchView:
     right (every hand's save asks), else the answer of :func:`bearer_group` or
     :func:`group_match`, whichever is at fault."""
     token = bearer_token()
-    view = boards.invited_match(token, match_id)
+    view = match_views.invited_match(token, match_id)
     return view if view is not None else group_match(token_group(token), match_id)
 
 
@@ -102,7 +102,7 @@ def show(match_id: int):
     """A match with its hands and standings, its row and hands read in one snapshot
     (what a client reads after a 409, while other phones keep recording)."""
     match = bearer_board(match_id)
-    found = boards.match_records(match.group_id, match.id)
+    found = match_views.match_records(match.group_id, match.id)
     if not found:  # deleted since the line above
         raise NotFoundError("no such match in this group", "match")
     return jsonify(match_json(found[0].match, found[0].hands))

@@ -13,7 +13,7 @@ from scorekeeper.api.auth import bearer_group, id_in_range
 from scorekeeper.api.common import api_error
 from scorekeeper.api.transfer_openapi import PATHS, SCHEMAS
 from scorekeeper.core.errors import InputError, NotFoundError
-from scorekeeper.store.boards import GroupView, MatchRecord
+from scorekeeper.store.match_views import GroupView, MatchRecord
 from scorekeeper.store.transfer import (
     Limits,
     TransferError,

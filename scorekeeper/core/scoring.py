@@ -3,7 +3,7 @@
 Standings are a pure function of the sheet, the number of seats, the first dealer and
 the recorded hands: nothing here is stored, so totals can never drift from the hands.
 The replay is also exposed one hand at a time (:func:`play_hand` from a
-:class:`MatchPosition`), so the records can keep the position after a match's last hand and
+:class:`MatchTally`), so the records can keep the position after a match's last hand and
 score the next hand without replaying the ones before it; both give the same result.
 
 >>> from scorekeeper.core.cards import parse_cards
@@ -32,7 +32,7 @@ from scorekeeper.core.sheets import Sheet
 
 __all__ = [
     "HandResult",
-    "MatchPosition",
+    "MatchTally",
     "ScoringError",
     "Standings",
     "card_points",
@@ -41,11 +41,11 @@ __all__ = [
     "deal_size",
     "hands_carry_cards",
     "play_hand",
-    "position_of",
     "score_hand",
     "standings",
     "standings_at",
     "start_position",
+    "tally_of",
 ]
 
 
@@ -312,7 +312,7 @@ class Standings:
     holds the totals after each hand; ``eliminated`` maps a seat to the hand number in
     which it fell; ``next_deal`` maps each seat still playing to its cards next hand.
     ``played`` is the number of hands recorded. Standings made by :func:`standings_at`
-    from a stored :class:`MatchPosition` carry no per-hand history: ``progress``, ``hands``
+    from a stored :class:`MatchTally` carry no per-hand history: ``progress``, ``hands``
     and ``dealers`` are empty there, everything else is the same as a full replay's.
     """
 
@@ -332,11 +332,11 @@ class Standings:
     goal_kind: str = ""
     in_play: tuple[bool, ...] = field(default=())
     played: int = 0
-    why: str = ""  # ``reason`` with ``{winners}`` for the winners' names (see MatchPosition)
+    why: str = ""  # ``reason`` with ``{winners}`` for the winners' names (see MatchTally)
 
 
 @dataclass(frozen=True)
-class MatchPosition:
+class MatchTally:
     """Where a match stands after its last hand: all the replay of :func:`standings`
     carries from one hand to the next, as plain values that can be stored.
 
@@ -363,7 +363,7 @@ class MatchPosition:
                 "next_dealer": self.next_dealer}
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> MatchPosition:
+    def from_dict(cls, data: Mapping[str, Any]) -> MatchTally:
         """Read back what :meth:`to_dict` gave (trusted: the database's own values)."""
         return cls(int(data["played"]), tuple(data["totals"]), tuple(data["in_play"]),
                    tuple((s, n) for s, n in data["eliminated"]), tuple(data["winners"]),
@@ -393,16 +393,16 @@ def standings(sheet: Sheet, names: Sequence[str], first_dealer: int,
     return tally.standings()
 
 
-def start_position(sheet: Sheet, seats: int, first_dealer: int) -> MatchPosition:
+def start_position(sheet: Sheet, seats: int, first_dealer: int) -> MatchTally:
     """A match of ``seats`` seats before its first hand."""
     if not 0 <= first_dealer < seats:
         raise ScoringError(f"first dealer {first_dealer} is not a seat", "first_dealer")
     start = sheet.game_info.start_total(sheet.options)
-    return MatchPosition(0, (start,) * seats, (True,) * seats, (), (), False, "", first_dealer)
+    return MatchTally(0, (start,) * seats, (True,) * seats, (), (), False, "", first_dealer)
 
 
-def play_hand(sheet: Sheet, names: Sequence[str], position: MatchPosition, result: HandResult
-              ) -> tuple[MatchPosition, HandResult, int]:
+def play_hand(sheet: Sheet, names: Sequence[str], position: MatchTally, result: HandResult
+              ) -> tuple[MatchTally, HandResult, int]:
     """One step of :func:`standings`: the position after one more hand, that hand's
     score and its dealer. Replaying hands one at a time from :func:`start_position`
     gives exactly the standings of replaying them all at once (same checks, same
@@ -412,23 +412,23 @@ def play_hand(sheet: Sheet, names: Sequence[str], position: MatchPosition, resul
     return tally.position(), tally.scores[-1], dealer
 
 
-def position_of(table: Standings) -> MatchPosition:
+def tally_of(table: Standings) -> MatchTally:
     """The position full standings end in (what :func:`play_hand` would have reached)."""
-    return MatchPosition(table.played, table.totals, table.in_play,
+    return MatchTally(table.played, table.totals, table.in_play,
                     tuple(sorted(table.eliminated.items())), table.winners, table.over,
                     table.why, table.next_dealer)
 
 
-def standings_at(sheet: Sheet, names: Sequence[str], position: MatchPosition) -> Standings:
+def standings_at(sheet: Sheet, names: Sequence[str], position: MatchTally) -> Standings:
     """The standings a stored position stands for, without the per-hand history."""
     return _Tally(sheet, names, position).standings()
 
 
 class _Tally:
-    """The running state of :func:`standings`, resumed from a :class:`MatchPosition`; one
+    """The running state of :func:`standings`, resumed from a :class:`MatchTally`; one
     method per kind of match end (:attr:`Game.end`)."""
 
-    def __init__(self, sheet: Sheet, names: Sequence[str], at: MatchPosition) -> None:
+    def __init__(self, sheet: Sheet, names: Sequence[str], at: MatchTally) -> None:
         self.sheet = sheet
         self.info = sheet.game_info
         self.names = list(names)
@@ -461,8 +461,8 @@ class _Tally:
         self.next_dealer = None if self.over else next_seat(dealer, self.in_play)
         return dealer
 
-    def position(self) -> MatchPosition:
-        return MatchPosition(self.played, tuple(self.totals), tuple(self.in_play),
+    def position(self) -> MatchTally:
+        return MatchTally(self.played, tuple(self.totals), tuple(self.in_play),
                         tuple(sorted(self.eliminated.items())), self.winners, self.over,
                         self.why, self.next_dealer)
 

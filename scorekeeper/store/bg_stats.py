@@ -14,7 +14,7 @@ from typing import Any
 
 from scorekeeper.core import bg_stats
 from scorekeeper.core.scoring import Standings, next_seat
-from scorekeeper.store.boards import MatchView
+from scorekeeper.store.match_views import MatchView
 from scorekeeper.store.reading import match_sheet
 
 __all__ = ["BgStatsPlay", "bg_stats_play"]

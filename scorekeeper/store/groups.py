@@ -22,8 +22,8 @@ from sqlalchemy.exc import IntegrityError
 from scorekeeper.core.errors import ConflictError, InputError
 from scorekeeper.core.sheets import Sheet
 from scorekeeper.core.text import char_name, clean_colour, clean_name, name_key, next_colour
-from scorekeeper.store.boards import GroupView, MatchView, PlayerView, listed_matches
 from scorekeeper.store.extensions import db
+from scorekeeper.store.match_views import GroupView, MatchView, PlayerView, listed_matches
 from scorekeeper.store.models import (
     MAX_ID,
     MAX_TOKEN,

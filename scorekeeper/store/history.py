@@ -1,5 +1,5 @@
 """Queries behind the history pages, each a fixed number of SQL statements, answering
-the store's frozen views (:mod:`.boards`).
+the store's frozen views (:mod:`.match_views`).
 
 - :func:`history_page`: one page of the list, keyset-paginated on ``(created_at, id)``
   (index ``ix_match_group_created``), each match with its seats and players: one
@@ -19,15 +19,15 @@ from flask import abort
 from sqlalchemy import and_, or_
 
 from scorekeeper.core.sheets import GAMES
-from scorekeeper.store.boards import (
+from scorekeeper.store.extensions import db
+from scorekeeper.store.groups import in_range
+from scorekeeper.store.match_views import (
     GroupView,
     MatchRecord,
     MatchView,
     listed_matches,
     match_records,
 )
-from scorekeeper.store.extensions import db
-from scorekeeper.store.groups import in_range
 from scorekeeper.store.models import Match, Seat
 
 PAGE_SIZE = 25

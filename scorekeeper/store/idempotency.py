@@ -16,11 +16,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from scorekeeper.core.errors import InputError
-from scorekeeper.store.boards import MatchView
 from scorekeeper.store.extensions import db
+from scorekeeper.store.match_views import MatchView
 from scorekeeper.store.models import Hand
 
-__all__ = ["KEY_FIELD", "Answered", "KeyReuseError", "clean_key", "replayed", "request_digest"]
+__all__ = ["KEY_FIELD", "Answered", "KeyReuseError", "clean_key", "earlier_answer",
+           "request_digest"]
 
 KEY_FIELD = "idempotency_key"
 KEY_MAX = 80
@@ -61,7 +62,7 @@ class Answered:
     reply_json: str | None
 
 
-def replayed(match: MatchView, key: str | None, digest: str | None) -> Answered | None:
+def earlier_answer(match: MatchView, key: str | None, digest: str | None) -> Answered | None:
     """The hand already stored under ``key`` for this request, or None if the key is
     new; :class:`KeyReuseError` if the key came with a different request before."""
     if key is None:

@@ -23,8 +23,8 @@ from scorekeeper.core.hand_records import BEST_HAND, HAND_RECORDS, NO_WORST, WOR
 from scorekeeper.core.ratings import ALL, State, board_places, is_provisional
 from scorekeeper.core.sheets import GAMES
 from scorekeeper.core.stats import record_rank
-from scorekeeper.store.boards import GroupView, PlayerView
 from scorekeeper.store.extensions import db
+from scorekeeper.store.match_views import GroupView, PlayerView
 from scorekeeper.store.models import Match, Player, Rating, RatingStep
 
 __all__ = [
@@ -33,13 +33,13 @@ __all__ = [
     "RECORD_KINDS",
     "UNITS",
     "WORST_HAND",
-    "Board",
-    "BoardRow",
     "History",
+    "Leaderboard",
+    "LeaderboardRow",
     "NoRecord",
     "RatingPoint",
     "Record",
-    "board",
+    "game_leaderboard",
     "last_game",
     "match_ratings",
     "no_records",
@@ -48,7 +48,7 @@ __all__ = [
 
 
 @dataclass(frozen=True)
-class BoardRow:
+class LeaderboardRow:
     """One player on the leaderboard."""
 
     place: int
@@ -95,11 +95,11 @@ class NoRecord:
 
 
 @dataclass(frozen=True)
-class Board:
+class Leaderboard:
     """A game's leaderboard in one scope, its records, and the records its game cannot
     have (said, rather than left out)."""
 
-    rows: tuple[BoardRow, ...]
+    rows: tuple[LeaderboardRow, ...]
     records: tuple[Record, ...]
     no_records: tuple[NoRecord, ...] = ()
 
@@ -161,15 +161,16 @@ def no_records(game: str) -> tuple[NoRecord, ...]:
     return (NoRecord(WORST_HAND, "Worst hand", reason),) if reason else ()
 
 
-def board(group: GroupView, game: str, scope: str = ALL) -> Board:
+def game_leaderboard(group: GroupView, game: str, scope: str = ALL) -> Leaderboard:
     """The game's leaderboard in a scope, sorted by the shown rating (one statement)."""
     rows = db.session.execute(
         db.select(*_ROW).join(Player, Player.id == R.player_id)
         .where(R.group_id == group.id, R.game == game, R.scope == scope)
         .order_by(R.shown.desc(), R.wins.desc(), Player.name)).all()
     places = board_places([row[3] for row in rows])
-    return Board(tuple(BoardRow(place, *row[:7]) for place, row in zip(places, rows, strict=True)),
-                 _records(game, rows), no_records(game))
+    return Leaderboard(tuple(LeaderboardRow(place, *row[:7])
+                             for place, row in zip(places, rows, strict=True)),
+                       _records(game, rows), no_records(game))
 
 
 class RatingPoint(NamedTuple):

@@ -6,7 +6,7 @@ from __future__ import annotations
 from scorekeeper.core.places import needs_hands, places
 from scorekeeper.core.scoring import Standings
 from scorekeeper.core.sheets import Sheet
-from scorekeeper.store.boards import MatchView, match_records
+from scorekeeper.store.match_views import MatchView, match_records
 from scorekeeper.store.reading import match_standings
 
 __all__ = ["seat_places"]

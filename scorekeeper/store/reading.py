@@ -20,8 +20,8 @@ from scorekeeper.core.cards import Card, parse_cards
 from scorekeeper.core.scoring import HandResult, Standings, standings, standings_at
 from scorekeeper.core.sheets import Sheet
 from scorekeeper.core.stats import HandRow
-from scorekeeper.store.boards import HandView, MatchView
 from scorekeeper.store.extensions import db
+from scorekeeper.store.match_views import HandView, MatchView
 from scorekeeper.store.models import Hand, HandEntry
 from scorekeeper.store.projection import running_state
 from scorekeeper.store.projection.states import stored_sheet
@@ -120,7 +120,7 @@ def _parsed(text: str) -> running_state.Running:
 
 def running_state_of(match: MatchView) -> running_state.Running:
     """The match's stored running state (a view of a row from before the state was
-    kept has it worked out from the hands: see :mod:`.boards`)."""
+    kept has it worked out from the hands: see :mod:`.match_views`)."""
     return _parsed(match.running_json)
 
 

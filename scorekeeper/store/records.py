@@ -18,11 +18,11 @@ hand (:func:`record_hand`), an edited one (:func:`edit_hand`) and the last one d
    change — the new hands too, with their dealers and points — in the same
    transaction;
 5. the transaction commits, and the caller gets the match's view after the write (a
-   frozen :class:`~scorekeeper.store.boards.MatchView`, made from what was written).
+   frozen :class:`~scorekeeper.store.match_views.MatchView`, made from what was written).
 
 Every function here reads a match through its one read model,
-:class:`scorekeeper.store.boards.MatchView`, with its hands read beside it where they
-are needed (:func:`scorekeeper.store.boards.match_hands`), and asks
+:class:`scorekeeper.store.match_views.MatchView`, with its hands read beside it where they
+are needed (:func:`scorekeeper.store.match_views.match_hands`), and asks
 :mod:`scorekeeper.store.reading` what they give: this module only writes.
 """
 
@@ -44,7 +44,8 @@ from scorekeeper.core.same_hand import carries_cards, same_as
 from scorekeeper.core.scoring import HandResult, check_complete
 from scorekeeper.core.sheets import GAMES, OPTIONS, Sheet
 from scorekeeper.store import projection
-from scorekeeper.store.boards import (
+from scorekeeper.store.extensions import db
+from scorekeeper.store.match_views import (
     RACED,
     EntryView,
     GroupView,
@@ -53,7 +54,6 @@ from scorekeeper.store.boards import (
     match_hands,
     written_match,
 )
-from scorekeeper.store.extensions import db
 from scorekeeper.store.models import (
     Hand,
     HandEntry,
@@ -119,7 +119,7 @@ def _stored_state(match: MatchView) -> MatchState:
 def _after(match: MatchView, state: MatchState, version: int) -> MatchView:
     """The match's view once ``state`` is written (what the caller shows next: the
     API's answer, the news after a save), without reading it again."""
-    return replace(match, **state.listing(), version=version, seats=tuple(
+    return replace(match, **state.row_columns(), version=version, seats=tuple(
         replace(seat, winner=seat.position in state.winners) for seat in match.seats))
 
 

@@ -3,8 +3,8 @@ them). Saved here, committed, for the page that judged them."""
 
 from __future__ import annotations
 
-from scorekeeper.store.boards import MatchView
 from scorekeeper.store.extensions import db
+from scorekeeper.store.match_views import MatchView
 from scorekeeper.store.models import Ruling
 
 __all__ = ["is_saved", "save_ruling"]

@@ -17,8 +17,8 @@ from scorekeeper.core.errors import ConflictError, InputError
 from scorekeeper.core.ratings import ALL, Period, periods
 from scorekeeper.core.text import clean_name, name_key
 from scorekeeper.store import projection
-from scorekeeper.store.boards import GroupView
 from scorekeeper.store.extensions import db
+from scorekeeper.store.match_views import GroupView
 from scorekeeper.store.models import MAX_ID, Season
 
 __all__ = ["SeasonView", "add_season", "delete_season", "group_season", "group_seasons",

@@ -22,8 +22,8 @@ from typing import Any
 from scorekeeper.core.ratings import Period
 from scorekeeper.core.stats import Comeback, GameStats, HeadToHead, PlayerStats, best_comeback
 from scorekeeper.store import period_figures
-from scorekeeper.store.boards import GroupView, PlayerView
 from scorekeeper.store.extensions import db
+from scorekeeper.store.match_views import GroupView, PlayerView
 from scorekeeper.store.models import PlayerFalls, PlayerRivals, PlayerTotals
 
 __all__ = ["player_figures"]

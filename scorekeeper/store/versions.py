@@ -2,7 +2,7 @@
 
 A page that watches a match asks every few seconds whether it changed, and almost
 every answer is "no" (a 304). Reading the whole match for that (its sheet, running
-state, group, seats and players: :mod:`scorekeeper.store.boards`) was a third of such
+state, group, seats and players: :mod:`scorekeeper.store.match_views`) was a third of such
 a poll; these read only the match's id and version, and for a member's poll the
 group's invite token that the membership check compares. One small statement each,
 on a connection of its own (no ORM session), on PostgreSQL outside a transaction: a

@@ -17,8 +17,8 @@ from flask import abort, after_this_request, current_app, g, request
 from flask.wrappers import Response
 from itsdangerous import BadSignature, URLSafeSerializer
 
-from scorekeeper.store import boards, groups, versions
-from scorekeeper.store.boards import GroupView, MatchView
+from scorekeeper.store import groups, match_views, versions
+from scorekeeper.store.match_views import GroupView, MatchView
 from scorekeeper.store.versions import Version
 
 _SALT = "scorekeeper.membership"
@@ -126,7 +126,7 @@ def member_board(group_id: int, match_id: int) -> tuple[GroupView, MatchView]:
     changes it reads it (the scoreboard, the hand pages): its read-only view, in one
     plain query; else the 404 of :func:`current_group`, or that of a match not in the
     group, whichever is at fault."""
-    view = boards.board_match(group_id, match_id)
+    view = match_views.member_match(group_id, match_id)
     if view is None or not is_member(view.group):
         current_group(group_id)  # a group this phone is not in: that 404
         abort(404, _NO_MATCH)
@@ -135,7 +135,7 @@ def member_board(group_id: int, match_id: int) -> tuple[GroupView, MatchView]:
 
 def watched_board(token: str) -> MatchView:
     """What a spectator's view link shows: the match's read-only view, else 404."""
-    view = boards.watched_match(token)
+    view = match_views.watched_match(token)
     if view is None:
         abort(404, _WRONG_VIEW_LINK)
     return view

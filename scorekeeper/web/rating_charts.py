@@ -19,7 +19,6 @@ from markupsafe import Markup
 from scorekeeper.core.chart import Chart, Series, score_chart
 from scorekeeper.core.ratings import START, Period, State, is_provisional
 from scorekeeper.core.sheets import GAMES
-from scorekeeper.store.boards import GroupView, PlayerView
 from scorekeeper.store.leaderboard import (
     BEST_HAND,
     HAND_TITLES,
@@ -28,6 +27,7 @@ from scorekeeper.store.leaderboard import (
     RatingPoint,
     rating_history,
 )
+from scorekeeper.store.match_views import GroupView, PlayerView
 from scorekeeper.store.seasons import pick_period
 from scorekeeper.web.links import url_pattern
 from scorekeeper.web.rating_marks import rating, rating_change

@@ -22,8 +22,8 @@ from scorekeeper.core.deal import DealError, DealPlan, plan_for_sheet
 from scorekeeper.core.scoring import Standings
 from scorekeeper.core.sheets import Sheet
 from scorekeeper.store.bg_stats import bg_stats_play
-from scorekeeper.store.boards import MatchView, PlayerView
 from scorekeeper.store.groups import recent_hands
+from scorekeeper.store.match_views import MatchView, PlayerView
 from scorekeeper.store.places import seat_places
 from scorekeeper.store.projection.running_state import KEPT, Recent
 from scorekeeper.store.reading import (

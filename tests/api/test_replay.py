@@ -228,7 +228,7 @@ def test_the_400_field_is_the_engines_structured_field(client, monkeypatch):
     def refuse(*args, **kwargs):
         raise SetupError("somebody said something about the stock and hands[2]", "counts")
 
-    monkeypatch.setattr(api_replay.Game, "start", refuse)
+    monkeypatch.setattr(api_replay.HandInPlay, "start", refuse)
     response = client.post(URL, json=BASE)
     assert response.status_code == 400
     error = response.json["error"]

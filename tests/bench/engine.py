@@ -6,7 +6,7 @@ import random
 import time
 from typing import Any
 
-from scorekeeper.core.engine.state import Game
+from scorekeeper.core.engine.state import HandInPlay
 from scorekeeper.core.sheets import Sheet
 from tests.support.engine import play_out, undo_bytes
 
@@ -20,7 +20,7 @@ def run_bench(game: str, players: int, games: int, seed: int = 0,
     moves = 0
     start = time.perf_counter()
     for i in range(games):
-        g = Game.deal(sheet, players, i % players, rng)
+        g = HandInPlay.deal(sheet, players, i % players, rng)
         moves += play_out(g, rng)
     seconds = time.perf_counter() - start
     return {"game": game, "players": players, "games": games, "moves": moves,
@@ -36,7 +36,7 @@ def undo_bytes_per_move(game: str, players: int, games: int, seed: int = 0) -> f
     rng = random.Random(seed)
     held = moves = 0
     for i in range(games):
-        g = Game.deal(sheet, players, i % players, rng)
+        g = HandInPlay.deal(sheet, players, i % players, rng)
         moves += play_out(g, rng)
         held += undo_bytes(g)
     return round(held / moves, 1) if moves else 0.0

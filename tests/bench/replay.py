@@ -29,7 +29,7 @@ from typing import Any
 
 import click
 
-from scorekeeper.core.engine import Game, Move
+from scorekeeper.core.engine import HandInPlay, Move
 from scorekeeper.core.engine.facts import peek
 from scorekeeper.core.engine.replay import MAX_EVENTS, run
 from scorekeeper.core.sheets import Sheet
@@ -74,7 +74,7 @@ def long_request(events: int, seed: int) -> dict[str, Any]:
     sheet = Sheet.make(C8, OPTIONS)
     for n in range(seed, seed + HANDS_TRIED):
         rng = random.Random(n)
-        g = Game.deal(sheet, PLAYERS, n % PLAYERS, rng)
+        g = HandInPlay.deal(sheet, PLAYERS, n % PLAYERS, rng)
         request = {"sheet": sheet.to_dict(), "players": PLAYERS, "dealer": n % PLAYERS,
                    "hands": [[str(c) for c in hand] for hand in g.known],
                    "upcard": str(g.upcard), "stock": [str(c) for c in reversed(g.stock)],

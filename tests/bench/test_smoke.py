@@ -90,14 +90,14 @@ def test_play_first_draws_no_random_number_for_a_single_move():
 
     rng = random.Random(1)
     state = rng.getstate()
-    only = versus.Game.deal(versus.Sheet.make("last-one"), 2, rng=5).legal_moves()[:1]
+    only = versus.HandInPlay.deal(versus.Sheet.make("last-one"), 2, rng=5).legal_moves()[:1]
     assert playout.play_first(only, rng) is only[0] and rng.getstate() == state
 
 
 def test_a_baseline_checkout_plays_the_same_hands_as_this_one():
     here = versus.HERE
     sheet = versus.Sheet.make("crazy-eights", versus.sheet_options("crazy-eights"))
-    ours = playout.play(versus.Game, sheet, 2, playout.streams(3, 4))
+    ours = playout.play(versus.HandInPlay, sheet, 2, playout.streams(3, 4))
     assert versus.checkout_games(here, "crazy-eights", 2, 4, 3)[1] == ours
 
 

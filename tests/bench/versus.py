@@ -55,7 +55,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from scorekeeper.core.engine.state import Game
+from scorekeeper.core.engine.state import HandInPlay
 from scorekeeper.core.games import deck_for
 from scorekeeper.core.sheets import Sheet
 from tests.bench import playout
@@ -126,7 +126,8 @@ CLOCKS: dict[str, Callable[[], float]] = {"cpu": time.process_time,
 
 _BASELINE = """
 import importlib.util, json, sys, time
-from scorekeeper.core.engine import Game  # the engine checked out in the baseline
+import scorekeeper.core.engine as engine  # the engine checked out in the baseline
+Game = getattr(engine, "HandInPlay", None) or getattr(engine, "Game")  # HandInPlay since issue 41
 from scorekeeper.core.sheets import Sheet
 spec = importlib.util.spec_from_file_location("playout", sys.argv[1])
 playout = importlib.util.module_from_spec(spec)
@@ -186,7 +187,7 @@ def compare(game: str, players: int, games: int, repeats: int, seed: int,
     sheet = Sheet.make(game, sheet_options(game))
     for r in range(repeats):
         rngs = playout.streams(seed + r, games)  # made before the clock starts
-        ours.append(_time(partial(playout.play, Game, sheet, players, rngs), timer))
+        ours.append(_time(partial(playout.play, HandInPlay, sheet, players, rngs), timer))
         if game == "crazy-eights" and pyspiel is not None:
             theirs.append(_time(partial(openspiel_games, pyspiel, players, games,
                                         random.Random(seed + r)), timer))

@@ -42,7 +42,7 @@ PURE_CORE = sorted(name for name in SOURCES
 # The engine's public API (names from its ``__all__``, methods as ``Class.method``)
 # whose docstrings carry an example; an entry losing its example fails below.
 DOCUMENTED = (
-    "Game.deal", "Game.start", "Move.draw", "Move.name", "Move.parse", "Move.play",
+    "HandInPlay.deal", "HandInPlay.start", "Move.draw", "Move.name", "Move.parse", "Move.play",
     "SetupError", "Sheet.summary", "Verdict", "Verdict.but", "parse_card", "run",
 )
 

@@ -7,7 +7,7 @@ import pytest
 
 from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.places import needs_hands, places
-from scorekeeper.core.scoring import HandResult, position_of, standings, standings_at
+from scorekeeper.core.scoring import HandResult, standings, standings_at, tally_of
 from scorekeeper.core.sheets import Sheet
 
 LO, C8, CD = "last-one", "crazy-eights", "countdown"
@@ -77,7 +77,7 @@ def test_places_of_finished_matches(game, options, hands, expected):
 def test_places_read_from_a_stored_position_match_a_replay(game, options, hands, expected):
     sheet = Sheet.make(game, options)
     names = ["Ann", "Ben", "Cy", "Dan", "Ed"][:len(hands[0].held)]
-    stored = standings_at(sheet, names, position_of(standings(sheet, names, 0, hands)))
+    stored = standings_at(sheet, names, tally_of(standings(sheet, names, 0, hands)))
     if needs_hands(sheet, len(names)):
         with pytest.raises(ValueError, match="replay the hands"):
             places(sheet, stored)

@@ -17,8 +17,8 @@ from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.places import places
 from scorekeeper.core.sheets import Sheet
 from scorekeeper.store.bg_stats import bg_stats_play
-from scorekeeper.store.boards import board_match, match_hands
 from scorekeeper.store.extensions import db
+from scorekeeper.store.match_views import match_hands, member_match
 from scorekeeper.store.models import Group, Match, Player
 from scorekeeper.store.places import seat_places
 from scorekeeper.store.reading import current_standings, match_sheet, match_standings
@@ -114,7 +114,7 @@ def test_a_renamed_player_keeps_their_uid():
     player = db.session.scalar(db.select(Player).where(Player.name == "Ben"))
     player.name = "Benjamin"
     db.session.commit()
-    after = _play_of(board_match(match.group_id, match.id))
+    after = _play_of(member_match(match.group_id, match.id))
     assert re.fullmatch(r"[0-9a-f]{32}", before)
     assert after.data["players"][1] == {**before_player, "name": "Benjamin"}
 

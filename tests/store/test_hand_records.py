@@ -13,7 +13,7 @@ from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.hand_records import NO_WORST, HandMarks, hand_records, held_points
 from scorekeeper.core.stats import HandRow
 from scorekeeper.store.extensions import db
-from scorekeeper.store.leaderboard import BEST_HAND, WORST_HAND, board
+from scorekeeper.store.leaderboard import BEST_HAND, WORST_HAND, game_leaderboard
 from scorekeeper.store.models import Group
 from scorekeeper.store.records import record_hand
 from scorekeeper.store.transfer import import_document, load_matches
@@ -78,7 +78,7 @@ def test_each_games_best_and_worst_hand_has_the_holder_a_table_would_name(app, m
     played = [record.match for record in load_matches(group)]
     assert all(match.status == "finished" for match in played)
     game = played[0].game
-    found = {record.kind: record for record in board(group, game).records}
+    found = {record.kind: record for record in game_leaderboard(group, game).records}
     for kind, holder in expected.items():
         if holder is None:
             assert kind not in found
@@ -93,11 +93,11 @@ def test_each_games_best_and_worst_hand_has_the_holder_a_table_would_name(app, m
 @needs_store
 def test_countdown_says_why_it_has_no_worst_hand(app):
     group = _imported([(("countdown", {"start_count": 1}), ["Ann", "Bob"], [(0, ["", ""])])])
-    found = board(group, "countdown")
+    found = game_leaderboard(group, "countdown")
     assert [(r.kind, r.reason) for r in found.no_records] == [(WORST_HAND,
                                                               NO_WORST["count"])]
     assert "only who went out" in found.no_records[0].reason
-    assert board(group, "crazy-eights").no_records == ()
+    assert game_leaderboard(group, "crazy-eights").no_records == ()
 
 
 @needs_store
@@ -109,7 +109,7 @@ def test_the_writer_keeps_the_records_a_full_replay_gives(app):
     match = record_hand(match, 1, 0, [[], parse_cards("8S KH"), parse_cards("3D")]).match
     record_hand(load_matches(group)[0].match, 2, 1,
                 [parse_cards("9C"), [], parse_cards("8H 8D")])
-    found = {r.kind: (r.name, r.value) for r in board(group, "crazy-eights").records}
+    found = {r.kind: (r.name, r.value) for r in game_leaderboard(group, "crazy-eights").records}
     assert found[BEST_HAND] == ("Bob", 109) and found[WORST_HAND] == ("Cat", 100)
     assert_derived_rows_match_hands(group.id)
 
@@ -146,6 +146,6 @@ def test_a_second_large_import_keeps_the_records_of_the_first(app):
     import_document(twice, second)
     import_document(once, {**first, "matches": first["matches"] + second["matches"]})
     for game in ("crazy-eights", "last-one", "countdown"):
-        assert ([(r.kind, r.name, r.value) for r in board(twice, game).records]
-                == [(r.kind, r.name, r.value) for r in board(once, game).records]), game
+        assert ([(r.kind, r.name, r.value) for r in game_leaderboard(twice, game).records]
+                == [(r.kind, r.name, r.value) for r in game_leaderboard(once, game).records]), game
     assert_derived_rows_match_hands(twice.id)

@@ -8,7 +8,7 @@ import sys
 
 from scorekeeper.core.cards import ALL_CARDS, JOKER, Suit
 from scorekeeper.core.engine.moves import Move
-from scorekeeper.core.engine.state import Game
+from scorekeeper.core.engine.state import HandInPlay
 from scorekeeper.core.sheets import OPTIONS, Sheet, options_for
 
 # Our Crazy Eights sheet that plays like OpenSpiel's: draw up to five cards a turn even
@@ -31,7 +31,7 @@ def choose(moves: list[Move], rng: random.Random) -> Move:
     return rng.choice(moves)
 
 
-def candidates(g: Game, rng: random.Random) -> list[Move]:
+def candidates(g: HandInPlay, rng: random.Random) -> list[Move]:
     """Moves worth asking about, by every seat: draws, passes, calls, and plays of the
     cards it holds, with and without a named suit (a joker as a random card)."""
     out: list[Move] = []
@@ -46,7 +46,7 @@ def candidates(g: Game, rng: random.Random) -> list[Move]:
     return out
 
 
-def play_out(game: Game, rng: random.Random, cap: int = MOVE_CAP) -> int:
+def play_out(game: HandInPlay, rng: random.Random, cap: int = MOVE_CAP) -> int:
     """Play random legal moves until the hand ends; returns the moves made.
     Raises RuntimeError if ``cap`` moves do not finish it."""
     moves = 0
@@ -76,7 +76,7 @@ def random_sheet(game: str, rng: random.Random, players: int = 2) -> Sheet:
     return Sheet.make(game, values)
 
 
-def undo_bytes(g: Game) -> int:
+def undo_bytes(g: HandInPlay) -> int:
     """Bytes a game keeps to take its moves back: the history list and each entry (the
     move's pair with the passes it implied; moves are the move book's, shared, and
     the passes usually the one empty tuple). The positions kept to rebuild from are

@@ -9,8 +9,8 @@ import random
 
 from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.sheets import Sheet
-from scorekeeper.store.boards import MatchView, match_hands
 from scorekeeper.store.extensions import db
+from scorekeeper.store.match_views import MatchView, match_hands
 from scorekeeper.store.models import Group, Match, SeatFigureRow
 from scorekeeper.store.reading import match_standings
 from scorekeeper.store.statistics import player_figures

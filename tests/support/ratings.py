@@ -7,8 +7,8 @@ from typing import Any
 
 from scorekeeper.core.ratings import order_key
 from scorekeeper.core.sheets import Sheet
-from scorekeeper.store.boards import MatchView
 from scorekeeper.store.extensions import db
+from scorekeeper.store.match_views import MatchView
 from scorekeeper.store.models import Group, Rating, RatingStep
 from scorekeeper.store.transfer import FORMAT, VERSION, load_matches
 

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 
 from scorekeeper.core.cards import Rank
-from scorekeeper.core.games import Game, register, unregister
+from scorekeeper.core.games import Game, add_game, remove_game
 from scorekeeper.core.games.crazy_eights import CRAZY_EIGHTS
 
 SHORT_RANKS = frozenset(r for r in Rank if r >= Rank.SEVEN or r is Rank.ACE)
@@ -38,8 +38,8 @@ SHORT_EIGHTS = replace(
 @contextmanager
 def registered() -> Iterator[Game]:
     """The game in the registry while the block runs."""
-    register(SHORT_EIGHTS)
+    add_game(SHORT_EIGHTS)
     try:
         yield SHORT_EIGHTS
     finally:
-        unregister(SHORT_EIGHTS.key)
+        remove_game(SHORT_EIGHTS.key)

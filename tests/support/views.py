@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from scorekeeper.store.boards import MatchView, written_match
 from scorekeeper.store.extensions import db
+from scorekeeper.store.match_views import MatchView, written_match
 from scorekeeper.store.models import Match
 
 

@@ -4,8 +4,8 @@ It imports only the standard library and the rest of ``scorekeeper.core``.
 
 Quick tour::
 
-    g = Game.start(sheet, players, dealer, hands, upcard, stock=None, situation=None,
-                   counts=None, seed=None, names=None)  # or Game.deal(sheet, players, ...)
+    g = HandInPlay.start(sheet, players, dealer, hands, upcard, stock=None, situation=None,
+                   counts=None, seed=None, names=None)  # or HandInPlay.deal(sheet, players, ...)
     g.current_player, g.actors(), g.legal_moves(), g.legal_moves_by_player()
     g.check(move) -> Verdict(legal True/False/None, reason, rule id, cause, implied,
                              needs_suit, assumed, draws)
@@ -21,7 +21,7 @@ into a :class:`~.question.Question` by :func:`~.replay.read_question` and judged
 :func:`~.replay.answer` into an :class:`~.question.Answer` (a :class:`Verdict` per
 event); its format is documented once, in :mod:`scorekeeper.core.engine.replay`, and
 a question built in code is checked as a request is. In code, build a game with
-:meth:`Game.start` and apply :class:`Move` objects; ``g.replay(moves)`` returns how many
+:meth:`HandInPlay.start` and apply :class:`Move` objects; ``g.replay(moves)`` returns how many
 were applied and the error of the first refused one (its ``verdict`` says why and
 cites the rule). ``g.summary()`` is JSON-ready. A position that cannot be raises
 :class:`SetupError`, whose ``field`` names what is at fault. Reasons name seats
@@ -64,12 +64,12 @@ from scorekeeper.core.engine.moves import (
 )
 from scorekeeper.core.engine.notation import parse_position
 from scorekeeper.core.engine.replay import read_events, read_game, run
-from scorekeeper.core.engine.state import Game, Outcome
+from scorekeeper.core.engine.state import HandInPlay, Outcome
 from scorekeeper.core.sheets import Sheet
 
 __all__ = [
-    "Game",
     "GameOverError",
+    "HandInPlay",
     "IllegalMoveError",
     "IllegalPlayError",
     "Move",

@@ -1,15 +1,15 @@
 """The verdict on a move the game listed with every card known, judged when first read.
 
 With every card known, :func:`.legal.legal_moves` lists only moves
-:func:`.verdicts.check` accepts, so :meth:`.state.Game.apply` makes a move taken from
+:func:`.verdicts.check` accepts, so :meth:`.state.HandInPlay.apply` makes a move taken from
 that very list (the move book's object) without judging it a second time. Its verdict
 is legal, with no pass implied; the reason, the rule and the other fields are worked
 out only if someone reads them, in the position before the move, which the game
-rebuilds from the moves made (:meth:`.state.Game.rebuilt`). A simulation makes
+rebuilds from the moves made (:meth:`.state.HandInPlay.rebuilt`). A simulation makes
 millions of such moves and reads none of their reasons.
 
->>> from scorekeeper.core.engine import Game, Sheet
->>> g = Game.deal(Sheet.make("crazy-eights"), 2, rng=3)
+>>> from scorekeeper.core.engine import HandInPlay, Sheet
+>>> g = HandInPlay.deal(Sheet.make("crazy-eights"), 2, rng=3)
 >>> v = g.apply(g.legal_moves()[0])
 >>> v.legal, v.rule
 (True, 'c8-turn')

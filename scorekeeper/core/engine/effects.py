@@ -15,8 +15,8 @@ why, until the next play or draw, so the pass written out is still accepted). Th
 ``game.debts`` is replaced, never changed in place, so a copy of the position
 (:meth:`.position.Position.copy`) can share it.
 
->>> from scorekeeper.core.engine import Game, Move, Sheet, parse_card
->>> g = Game.start(Sheet.make("last-one"), 3, 0, [["8S"], ["2H", "5C"], 5], "4H",
+>>> from scorekeeper.core.engine import HandInPlay, Move, Sheet, parse_card
+>>> g = HandInPlay.start(Sheet.make("last-one"), 3, 0, [["8S"], ["2H", "5C"], 5], "4H",
 ...                situation={"turn": 1})
 >>> apply(g, Move.play(1, parse_card("2H"))); g.debts
 [Debt(seat=2, left=2, reason='two', total=2)]

@@ -37,7 +37,7 @@ from typing import Any
 
 from scorekeeper.core.engine.moves import SetupError
 from scorekeeper.core.engine.replay import read_game
-from scorekeeper.core.engine.state import Game
+from scorekeeper.core.engine.state import HandInPlay
 from scorekeeper.core.games import GAMES
 from scorekeeper.core.sheets import Sheet
 
@@ -148,6 +148,6 @@ _READERS: dict[str, tuple[str, Any]] = {
 }
 
 
-def parse_position(text: str) -> Game:
-    """Build the :class:`Game` a one-line position describes."""
+def parse_position(text: str) -> HandInPlay:
+    """Build the :class:`HandInPlay` a one-line position describes."""
     return read_game(position_request(text))

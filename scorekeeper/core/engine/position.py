@@ -3,7 +3,7 @@
 This module holds data and the questions read straight off it (hand sizes, the next
 seat, who must act); it imports no other engine module, so every other one (the
 predicates, the verdicts, the listing, the effects) can read a
-:class:`Position` without importing the :class:`~.state.Game` built on it.
+:class:`Position` without importing the :class:`~.state.HandInPlay` built on it.
 
 >>> Debt(2, 2, "two", 2).left, Melee(0, 1).defender
 (2, 1)

@@ -68,7 +68,7 @@ from scorekeeper.core.cards import Card, CardError, DeckError, Suit, parse_card
 from scorekeeper.core.engine import setup as engine_setup
 from scorekeeper.core.engine.moves import IllegalMoveError, Move, SetupError, Verdict
 from scorekeeper.core.engine.question import Answer, Held, Judged, Question, Situation
-from scorekeeper.core.engine.state import Game
+from scorekeeper.core.engine.state import HandInPlay
 from scorekeeper.core.engine.wording import draws_reason
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.sheets import Sheet, read_sheet
@@ -187,7 +187,7 @@ def _names(data: Any, players: int) -> list[str] | None:
     return data
 
 
-def read_game(data: Mapping[str, Any]) -> Game:
+def read_game(data: Mapping[str, Any]) -> HandInPlay:
     """The game a replay request describes, or :class:`InputError` naming the field."""
     return _start(*_read_setup(data))
 
@@ -227,12 +227,12 @@ def _kept(value: Any) -> Any:
     return tuple(value) if isinstance(value, list) else value
 
 
-def _start(question: Question, situation: Mapping[str, Any] | None) -> Game:
+def _start(question: Question, situation: Mapping[str, Any] | None) -> HandInPlay:
     """The game the question's hand starts (from ``situation``, as the request says
     it); the position's own checks are the engine's, refusals name the field."""
     hands = [{"cards": list(h.cards), "unknown": h.unknown} for h in question.hands]
     try:
-        return Game.start(question.sheet, question.players, question.dealer, hands,
+        return HandInPlay.start(question.sheet, question.players, question.dealer, hands,
                           question.upcard, question.stock, situation, question.counts,
                           names=question.names, pile=question.pile)
     except DeckError as exc:
@@ -243,7 +243,7 @@ def _start(question: Question, situation: Mapping[str, Any] | None) -> Game:
         raise InputError(str(exc), at) from None
 
 
-def start(question: Question) -> Game:
+def start(question: Question) -> HandInPlay:
     """The game a question starts from, or :class:`InputError` naming the request
     field at fault (a question built in code is checked as a request is)."""
     _check_deck(question.sheet, question.players, question.hands, question.upcard)
@@ -257,7 +257,7 @@ def read_question(data: Mapping[str, Any]) -> Question:
     return _read(data)[0]
 
 
-def _read(data: Mapping[str, Any]) -> tuple[Question, Game]:
+def _read(data: Mapping[str, Any]) -> tuple[Question, HandInPlay]:
     """The question and the game it starts: the position is checked (by starting the
     game) before the events are read, so a request wrong in both is refused for its
     position."""
@@ -356,7 +356,7 @@ def read_event_moves(data: Any, players: int) -> list[list[Move]]:
 
 # ----------------------------------------------------------------- replay
 
-def legal_moves_json(game: Game) -> dict[str, Any]:
+def legal_moves_json(game: HandInPlay) -> dict[str, Any]:
     """Legal moves per seat that may act, keyed by seat number as text."""
     return {str(seat): moves for seat, moves in sorted(game.legal_moves_by_player().items())}
 
@@ -366,7 +366,7 @@ def rule_url(game_key: str, rule: str) -> str:
     return f"/rules/{game_key}#{rule}"
 
 
-def state_json(game: Game) -> dict[str, Any]:
+def state_json(game: HandInPlay) -> dict[str, Any]:
     """The position after the replay, as documented in ``ReplayState``."""
     s = game.summary()
     keys = ("current_player", "actors", "upcard", "upcard_as", "active_suit", "direction",
@@ -374,7 +374,7 @@ def state_json(game: Game) -> dict[str, Any]:
     return {k: s[k] for k in keys}
 
 
-def _judge(game: Game, moves: list[Move]) -> tuple[Verdict, list[int], bool]:
+def _judge(game: HandInPlay, moves: list[Move]) -> tuple[Verdict, list[int], bool]:
     """Apply one event's moves: the verdict to show (the refusal, else the least sure,
     else the last), the seats whose unsaid pass was taken, and whether all went in. An
     event of several draws is said once, with the cards it drew (``draws``)."""
@@ -396,7 +396,7 @@ def _judge(game: Game, moves: list[Move]) -> tuple[Verdict, list[int], bool]:
     return shown, implied, True
 
 
-def replay(game: Game, events: Sequence[Sequence[Move]], want_moves: bool = False) -> Answer:
+def replay(game: HandInPlay, events: Sequence[Sequence[Move]], want_moves: bool = False) -> Answer:
     """Apply each event's moves in order, judging each event; stop at the first
     illegal one.
 

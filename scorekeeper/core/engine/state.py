@@ -1,14 +1,14 @@
 """The state of one hand: who holds what, the pile, the stock, whose turn it is.
 
-:class:`Game` is the engine's one object. Build it with :meth:`Game.start` (a position
-from the table, hands possibly partly unseen) or :meth:`Game.deal` (a random deal with
+:class:`HandInPlay` is the engine's one object. Build it with :meth:`HandInPlay.start` (a position
+from the table, hands possibly partly unseen) or :meth:`HandInPlay.deal` (a random deal with
 every card known, for simulation). The position's data is :class:`~.position.Position`;
 legality lives in :mod:`.verdicts` and :mod:`.legal` (both asking the predicates of
 :mod:`.facts`), the effects of moves in :mod:`.effects`; the methods here delegate to
 them. A game keeps the position it started from and the moves made (as OpenSpiel
 keeps its history), and takes a move back by making the moves before it again.
 
->>> g = Game.start(Sheet.make("crazy-eights"), 2, 0, ["8S KH", "4H 5C"], "4S")
+>>> g = HandInPlay.start(Sheet.make("crazy-eights"), 2, 0, ["8S KH", "4H 5C"], "4S")
 >>> g.current_player, [str(m) for m in g.legal_moves()]
 (1, ['1:4H'])
 """
@@ -36,7 +36,7 @@ from scorekeeper.core.engine.variant import Variant
 from scorekeeper.core.scoring import score_hand
 from scorekeeper.core.sheets import Sheet
 
-__all__ = ["Debt", "Game", "Melee", "Outcome"]
+__all__ = ["Debt", "HandInPlay", "Melee", "Outcome"]
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,7 @@ class Outcome:
                 "points": None if self.points is None else list(self.points)}
 
 
-class Game(Position):
+class HandInPlay(Position):
     """One hand of Last One, Crazy Eights or Countdown, move by move.
 
     The position's data and the questions read off it are :class:`~.position.Position`'s;
@@ -94,7 +94,7 @@ class Game(Position):
               hands: Sequence[Any], upcard: Card | str, stock: Any = None,
               situation: Mapping[str, Any] | None = None,
               counts: Sequence[int] | None = None, seed: int | None = None,
-              names: Sequence[str] | None = None, pile: Any = None) -> Game:
+              names: Sequence[str] | None = None, pile: Any = None) -> HandInPlay:
         """A hand from what the table saw.
 
         ``hands`` gives each seat a card list (or text), a count of unseen cards, or
@@ -110,7 +110,7 @@ class Game(Position):
         at a real table. ``names`` name the seats in verdict reasons ("it is Ann's
         turn"); without them reasons say "seat 0", "seat 1"...
 
-        >>> g = Game.start(Sheet.make("last-one"), 3, 0, [["8S"], 5, 5], "JH")
+        >>> g = HandInPlay.start(Sheet.make("last-one"), 3, 0, [["8S"], 5, 5], "JH")
         >>> g.current_player, g.seat_name(2)
         (2, 'seat 2')
         """
@@ -196,10 +196,10 @@ class Game(Position):
     @classmethod
     def deal(cls, sheet: Sheet | Mapping[str, Any], players: int, dealer: int = 0,
              rng: random.Random | int | None = None,
-             counts: Sequence[int] | None = None) -> Game:
+             counts: Sequence[int] | None = None) -> HandInPlay:
         """A random deal with every card known (simulation, benchmarks, tests).
 
-        >>> g = Game.deal(Sheet.make("crazy-eights"), 4, rng=7)
+        >>> g = HandInPlay.deal(Sheet.make("crazy-eights"), 4, rng=7)
         >>> g.hand_sizes(), len(g.stock)
         ([5, 5, 5, 5], 31)
         """
@@ -325,14 +325,14 @@ class Game(Position):
         while why := only_pass_left(self):
             effects.forced_pass(self, why)
 
-    def rebuilt(self, moves: int) -> Game:
+    def rebuilt(self, moves: int) -> HandInPlay:
         """This hand as it stood after its first ``moves`` moves, on a copy (the game
         itself does not change): the last position kept before it with the moves
         after it made again. Moves are deterministic, a refill's shuffle included
         (seeded by the game's seed and the refills so far), so this is exactly the
         position they led to."""
         start = min(moves, len(self.kept) - 1)
-        game = Game(self.variant, self.players, self.dealer, self.deck)
+        game = HandInPlay(self.variant, self.players, self.dealer, self.deck)
         game.take(self.kept[start])
         game.kept = [self.kept[start]]  # a game of its own: it may take its moves back
         for made in self.history[start:moves]:
@@ -394,6 +394,6 @@ class Game(Position):
         }
 
     def __repr__(self) -> str:
-        return (f"<Game {self.variant.game} up={self.upcard_as} turn={self.current_player} "
+        return (f"<HandInPlay {self.variant.game} up={self.upcard_as} turn={self.current_player} "
                 f"hands={self.hand_sizes()}>")
 

@@ -9,8 +9,8 @@ A seat acting while another is on turn is judged after that seat's pass, left un
 when the pass written out would be legal: on a copy of the position, and the verdict
 lists the pass as ``implied``.
 
->>> from scorekeeper.core.engine import Game, Move, Sheet, parse_card
->>> g = Game.start(Sheet.make("crazy-eights"), 2, 0, ["8S KH", "4H 5C"], "4S")
+>>> from scorekeeper.core.engine import HandInPlay, Move, Sheet, parse_card
+>>> g = HandInPlay.start(Sheet.make("crazy-eights"), 2, 0, ["8S KH", "4H 5C"], "4S")
 >>> v = check(g, Move.play(1, parse_card("5C")))
 >>> v.legal, v.reason, v.rule
 (False, '5♣ does not follow the upcard: play a spade or a 4', 'c8-turn')

@@ -1,7 +1,7 @@
 """The registry of games: each listed once, by key, in reading order.
 
 A game is one definition (:class:`~scorekeeper.core.games.definition.Game`) in its own
-module; the package asks the definition, never the key. :func:`register` adds a game
+module; the package asks the definition, never the key. :func:`add_game` adds a game
 (the tests add one that exists only there); :data:`GAMES` is a live, read-only view.
 
 Adding a game: its module here (a :class:`Game`, perhaps another's with a few fields
@@ -24,15 +24,23 @@ from scorekeeper.core.games.crazy_eights import CRAZY_EIGHTS
 from scorekeeper.core.games.definition import Game, reaches
 from scorekeeper.core.games.last_one import LAST_ONE
 
-__all__ = ["DEFAULT_GAME", "GAMES", "Game", "deck_for", "game_named", "reaches", "register",
-           "unregister"]
+__all__ = [
+    "DEFAULT_GAME",
+    "GAMES",
+    "Game",
+    "add_game",
+    "deck_for",
+    "game_named",
+    "reaches",
+    "remove_game",
+]
 
 _REGISTRY: dict[str, Game] = {g.key: g for g in (LAST_ONE, CRAZY_EIGHTS, COUNTDOWN)}
 GAMES: Mapping[str, Game] = MappingProxyType(_REGISTRY)
 DEFAULT_GAME = LAST_ONE.key  # what a form shows before a game is chosen
 
 
-def register(game: Game) -> Game:
+def add_game(game: Game) -> Game:
     """Add a game to the registry (its key must be new); return it."""
     if game.key in _REGISTRY:
         raise ValueError(f"a game with the key {game.key!r} is already registered")
@@ -40,8 +48,8 @@ def register(game: Game) -> Game:
     return game
 
 
-def unregister(key: str) -> None:
-    """Take a game added by :func:`register` off the registry again."""
+def remove_game(key: str) -> None:
+    """Take a game added by :func:`add_game` off the registry again."""
     del _REGISTRY[key]
 
 

@@ -16,7 +16,7 @@ from sqlalchemy import Table, bindparam, select, update
 from sqlalchemy.engine import Connection
 
 from scorekeeper.store.models import Match, Seat
-from scorekeeper.store.projection.states import LISTED as COLUMNS
+from scorekeeper.store.projection.states import ROW_COLUMNS as COLUMNS
 from scorekeeper.store.projection.states import Change, GroupState, Kept, Row
 
 __all__ = ["MATCH_COLUMNS"]
@@ -48,7 +48,7 @@ class MatchColumns:
 
     def project(self, connection: Connection, changes: Sequence[Change]) -> None:
         match, seat = _statements()
-        rows = [{"match_id": c.after.match_id, **c.after.listing()} for c in changes]
+        rows = [{"match_id": c.after.match_id, **c.after.row_columns()} for c in changes]
         connection.execute(match, rows)
         flags = [flag for change in changes for flag in _flags(change)]
         if flags:
@@ -68,7 +68,7 @@ def _stored_matches(connection: Connection, group_id: int) -> Iterable[Row]:
 
 
 def _expected_matches(group: GroupState) -> Iterable[Row]:
-    return [{"match_id": m.match_id, **m.listing()} for m in group.matches]
+    return [{"match_id": m.match_id, **m.row_columns()} for m in group.matches]
 
 
 def _replace_matches(connection: Connection, group: GroupState, rows: list[Row]) -> None:

@@ -49,7 +49,7 @@ from scorekeeper.core.ratings import (
     season_scope,
     walk,
 )
-from scorekeeper.core.scoring import HandResult, MatchPosition, Standings, standings, standings_at
+from scorekeeper.core.scoring import HandResult, MatchTally, Standings, standings, standings_at
 from scorekeeper.core.stats import HandRow
 from scorekeeper.store.models import (
     Hand,
@@ -197,7 +197,7 @@ def _places(row: Any, seats: int, replayed: Standings | None
     full replay, where the places need one)."""
     sheet = stored_sheet(row.sheet_json)
     table = replayed or standings_at(
-        sheet, _names(seats), MatchPosition.from_dict(json.loads(row.running_json)["position"]))
+        sheet, _names(seats), MatchTally.from_dict(json.loads(row.running_json)["position"]))
     return places(sheet, table), table.winners
 
 

@@ -1,6 +1,6 @@
 """A match's running state after its last hand, as stored in ``match.running_json``.
 
-It holds the standings' :class:`~scorekeeper.core.scoring.MatchPosition` and every seat's
+It holds the standings' :class:`~scorekeeper.core.scoring.MatchTally` and every seat's
 figures (the values of its ``seat_figures`` row): with it a save scores and checks the
 next hand, moves standings and figures on by that one hand and answers, without reading
 the match's earlier hands. :mod:`.projection` works it out with every change the
@@ -20,10 +20,10 @@ from typing import Any
 from scorekeeper.core.cards import format_cards
 from scorekeeper.core.scoring import (
     HandResult,
-    MatchPosition,
+    MatchTally,
     Standings,
     play_hand,
-    position_of,
+    tally_of,
 )
 from scorekeeper.core.sheets import Sheet
 from scorekeeper.core.stats import SEAT_FIGURE_NAMES, HandRow, SeatFigures, advance_figures
@@ -58,7 +58,7 @@ class Running:
     (``recent``): tuples of plain values are not tracked by the cycle collector, and an
     import holds the states of thousands of matches at once."""
 
-    position: MatchPosition
+    position: MatchTally
     figures: tuple[SeatFigures, ...]
     last: tuple[Last, ...] | None = None
 
@@ -87,7 +87,7 @@ def from_text(text: str) -> Running:
     """Read back what :func:`to_text` wrote."""
     data = json.loads(text)
     recent = data.get("recent")
-    return Running(MatchPosition.from_dict(data["position"]),
+    return Running(MatchTally.from_dict(data["position"]),
                    tuple(SeatFigures(seat, **dict(zip(SEAT_FIGURE_NAMES, row, strict=True)))
                          for seat, row in enumerate(data["figures"])),
                    None if recent is None else tuple(
@@ -111,7 +111,7 @@ def at_end(table: Standings, figures: Sequence[SeatFigures],
     out of each hand (``outs``), its last :data:`KEPT` hands."""
     recent = None if outs is None else recent_of(
         table.dealers, outs, [score.points for score in table.hands])
-    return Running(position_of(table), tuple(figures), recent)
+    return Running(tally_of(table), tuple(figures), recent)
 
 
 def recent_of(dealers: Sequence[int], outs: Sequence[int | None],

@@ -18,7 +18,7 @@ from sqlalchemy.engine import Connection
 
 from scorekeeper.core.hand_records import HandMarks, hand_records
 from scorekeeper.core.places import places
-from scorekeeper.core.scoring import MatchPosition, Standings, position_of
+from scorekeeper.core.scoring import MatchTally, Standings, tally_of
 from scorekeeper.core.sheets import Sheet
 from scorekeeper.core.stats import SEAT_FIGURE_NAMES as FIGURE_COLUMNS
 from scorekeeper.core.stats import HandRow, seat_figures
@@ -26,13 +26,13 @@ from scorekeeper.core.stats import SeatFigures as Figures
 from scorekeeper.store.models import utcnow
 from scorekeeper.store.projection import running_state
 
-__all__ = ["FIGURE_COLUMNS", "LISTED", "Change", "EnteredHand", "Figure", "GroupState", "Kept",
+__all__ = ["FIGURE_COLUMNS", "ROW_COLUMNS", "Change", "EnteredHand", "Figure", "GroupState", "Kept",
            "MatchState", "Replayed", "Row", "after_step", "replay_of", "replayed_figures",
            "sheet_limits", "state_of", "stored_sheet"]
 
 Row = Mapping[Any, Any]  # a derived row: its columns by name
 # The match row's derived columns, the listing's (see :mod:`.match_columns`).
-LISTED = ("hand_count", "status", "finished_at", "running_json")
+ROW_COLUMNS = ("hand_count", "status", "finished_at", "running_json")
 
 
 @dataclass(frozen=True)
@@ -73,9 +73,9 @@ class MatchState:
     def running_json(self) -> str:
         return running_state.to_text(self.running)
 
-    def listing(self) -> dict[str, Any]:
+    def row_columns(self) -> dict[str, Any]:
         """The match row's derived columns."""
-        return {name: getattr(self, name) for name in LISTED}
+        return {name: getattr(self, name) for name in ROW_COLUMNS}
 
     def seat_rows(self) -> list[dict[str, Any]]:
         """Each seat's ``seat_figures`` row."""
@@ -112,7 +112,7 @@ class Replayed:
     dealers: tuple[int, ...]
     outs: tuple[int | None, ...]
     points: tuple[tuple[int, ...], ...]
-    position: MatchPosition
+    position: MatchTally
     figures: tuple[tuple[Any, ...], ...]
     places: tuple[int, ...] | None
     marks: tuple[tuple[int, int], ...]
@@ -136,7 +136,7 @@ def replay_of(game: str, sheet_json: str, table: Standings, texts: Sequence[tupl
     marks = tuple((m.best, m.worst) for m in hand_records(game, seats, rows,
                                                           sheet_limits(sheet_json)[0]))
     return Replayed(table.dealers, tuple(outs), tuple(score.points for score in table.hands),
-                    position_of(table), tuple(running_state.FIGURES_OF(f) for f in figures),
+                    tally_of(table), tuple(running_state.FIGURES_OF(f) for f in figures),
                     places(stored_sheet(sheet_json), table), marks)
 
 

@@ -20,7 +20,8 @@ from typing import Any
 
 from scorekeeper.core.places import places
 from scorekeeper.core.scoring import Standings
-from scorekeeper.store.boards import (
+from scorekeeper.store.groups import group_players
+from scorekeeper.store.match_views import (
     EntryView,
     GroupView,
     HandView,
@@ -28,7 +29,6 @@ from scorekeeper.store.boards import (
     MatchView,
     match_records,
 )
-from scorekeeper.store.groups import group_players
 from scorekeeper.store.models import utcnow
 from scorekeeper.store.reading import match_sheet, match_standings
 from scorekeeper.store.seasons import group_seasons
@@ -116,7 +116,7 @@ def _cell(text: str) -> str:
 
 
 @dataclass(frozen=True)
-class Line:
+class CsvRow:
     """What one CSV row is about: a seat in a hand of a match, with the seats' names
     (made safe for spreadsheets) and every seat's total after the hand."""
 
@@ -128,8 +128,8 @@ class Line:
     places: list[int] | None  # every seat's place once the match is finished
 
 
-# The CSV's columns in order, each with how its cell is read from a :class:`Line`.
-CSV_COLUMNS: tuple[tuple[str, Callable[[Line], Any]], ...] = (
+# The CSV's columns in order, each with how its cell is read from a :class:`CsvRow`.
+CSV_COLUMNS: tuple[tuple[str, Callable[[CsvRow], Any]], ...] = (
     ("match", lambda line: line.match.id),
     ("game", lambda line: line.match.game),
     ("started", lambda line: _iso(line.match.created_at)),
@@ -158,6 +158,6 @@ def to_csv(matches: Iterable[MatchRecord]) -> str:
         ranked = _places(match, table)
         for hand, totals in zip(record.hands, table.progress, strict=True):
             for entry in hand.entries:
-                line = Line(match, hand, entry, names, tuple(totals), ranked)
+                line = CsvRow(match, hand, entry, names, tuple(totals), ranked)
                 writer.writerow([cell(line) for _, cell in CSV_COLUMNS])
     return out.getvalue()

@@ -20,9 +20,9 @@ from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.core.text import name_key
 from scorekeeper.store import projection
-from scorekeeper.store.boards import GroupView
 from scorekeeper.store.extensions import db
 from scorekeeper.store.groups import seen_text, told_apart
+from scorekeeper.store.match_views import GroupView
 from scorekeeper.store.models import Match, Player, Season
 from scorekeeper.store.records import NewMatch, add_matches
 from scorekeeper.store.seasons import group_seasons

@@ -127,6 +127,6 @@ class OptionField(StringField):
         self.option = option
 
 
-def shown(field: StringField, default: str = "") -> str:
+def field_text(field: StringField, default: str = "") -> str:
     """The text to show in a field: as sent, else ``default`` (the usual value)."""
     return field.data if field.raw_data else default

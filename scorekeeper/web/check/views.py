@@ -19,12 +19,12 @@ from markupsafe import Markup, escape
 from werkzeug.datastructures import MultiDict
 
 from scorekeeper.core.sheets import GAMES, Sheet
-from scorekeeper.store.boards import MatchView
+from scorekeeper.store.match_views import MatchView
 from scorekeeper.store.reading import match_names, match_sheet
 from scorekeeper.store.rulings import is_saved, save_ruling
 from scorekeeper.web import access
 from scorekeeper.web.check.answer import answer, assumptions, branches, suit_keys, verdict_of
-from scorekeeper.web.check.fields import shown
+from scorekeeper.web.check.fields import field_text
 from scorekeeper.web.check.forms import OWED_CHOICES, Asked
 
 bp = Blueprint("check", __name__)
@@ -52,7 +52,7 @@ def _render(args: MultiDict[str, str], sheet: Sheet | None, match: MatchView | N
     # size stay hidden until the players choice grows (app.js).
     seats = names or [f"Seat {n}" for n in range(1, sheet.game_info.max_players + 1)]
     return render_template(
-        "check/index.html", form=form, shown=shown, args=args, sheet=sheet, match=match,
+        "check/index.html", form=form, field_text=field_text, args=args, sheet=sheet, match=match,
         seats=seats,
         seat_count=len(names) if names else _players(args, sheet), suits=SUITS,
         owed_choices=[(str(n), str(n)) for n in OWED_CHOICES],

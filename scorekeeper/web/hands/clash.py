@@ -14,7 +14,7 @@ from contextlib import suppress
 from dataclasses import dataclass
 
 from scorekeeper.core.cards import Card, CardError, format_cards, parse_cards
-from scorekeeper.store.boards import HandView, MatchView, PlayerView
+from scorekeeper.store.match_views import HandView, MatchView, PlayerView
 from scorekeeper.web.hands.forms import seat_name
 
 SHOWN = 60  # characters of one player's typed cards repeated back in a message

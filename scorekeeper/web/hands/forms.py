@@ -28,7 +28,7 @@ from scorekeeper.core.cards import (
 from scorekeeper.core.deal import HAND_SIZE, NINE, deal_problem
 from scorekeeper.core.scoring import hands_carry_cards
 from scorekeeper.core.sheets import Sheet
-from scorekeeper.store.boards import HandView
+from scorekeeper.store.match_views import HandView
 
 BLOCKED = "none"
 LOST_NUMBER = "This form lost its hand number; reload the page."

@@ -11,14 +11,14 @@ from __future__ import annotations
 import uuid
 from collections.abc import Mapping
 
-from scorekeeper.store.boards import MatchView
 from scorekeeper.store.idempotency import (
     KEY_FIELD,
     Answered,
     clean_key,
-    replayed,
+    earlier_answer,
     request_digest,
 )
+from scorekeeper.store.match_views import MatchView
 
 __all__ = ["KEY_FIELD", "already_recorded", "form_key", "new_key"]
 
@@ -42,4 +42,4 @@ def form_key(form: Mapping[str, str]) -> tuple[str | None, str | None]:
 def already_recorded(match: MatchView, form: Mapping[str, str]) -> Answered | None:
     """The hand this very form already stored, else None; :class:`KeyReuseError` when its
     key was used for a different hand (a form reused after the back button)."""
-    return replayed(match, *form_key(form))
+    return earlier_answer(match, *form_key(form))

@@ -6,8 +6,8 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 
 from scorekeeper.core.errors import ConflictError, InputError, SameHandError
 from scorekeeper.core.text import sentence
-from scorekeeper.store.boards import GroupView, HandView, MatchView, match_hand, reread
 from scorekeeper.store.idempotency import KeyReuseError
+from scorekeeper.store.match_views import GroupView, HandView, MatchView, match_hand, reread
 from scorekeeper.store.reading import current_standings, match_names, match_sheet
 from scorekeeper.store.records import delete_last_hand, edit_hand, record_hand
 from scorekeeper.web import access

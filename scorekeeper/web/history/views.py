@@ -26,9 +26,9 @@ from scorekeeper.core.chart import Series, score_chart
 from scorekeeper.core.places import places
 from scorekeeper.core.sheets import GAMES
 from scorekeeper.store.bg_stats import bg_stats_play
-from scorekeeper.store.boards import GroupView, MatchRecord
 from scorekeeper.store.groups import group_player, group_players
 from scorekeeper.store.history import HistoryFilter, history_page, record_match
+from scorekeeper.store.match_views import GroupView, MatchRecord
 from scorekeeper.store.reading import match_sheet, match_standings
 from scorekeeper.store.statistics import player_figures
 from scorekeeper.store.transfer import (

@@ -13,8 +13,8 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.ratings import PROVISIONAL, START
 from scorekeeper.core.sheets import GAMES
-from scorekeeper.store.boards import MatchView
-from scorekeeper.store.leaderboard import board, last_game, match_ratings
+from scorekeeper.store.leaderboard import game_leaderboard, last_game, match_ratings
+from scorekeeper.store.match_views import MatchView
 from scorekeeper.store.seasons import (
     add_season,
     delete_season,
@@ -51,7 +51,8 @@ def index(group_id: int):
     period, periods = pick_period(group, request.args.get("season"), today().date())
     period = period or periods[0]  # a link to a deleted season shows all time
     return render_template("leaderboard/index.html", group=group, game=game, games=GAMES,
-                           period=period, periods=periods, board=board(group, game, period.scope),
+                           period=period, periods=periods,
+                           board=game_leaderboard(group, game, period.scope),
                            provisional=PROVISIONAL, start=START)
 
 

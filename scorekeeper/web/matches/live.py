@@ -39,7 +39,7 @@ from werkzeug.wsgi import get_host
 
 from scorekeeper.extensions import limiter
 from scorekeeper.store import versions
-from scorekeeper.store.boards import MatchView
+from scorekeeper.store.match_views import MatchView
 from scorekeeper.store.versions import Version
 from scorekeeper.web import access, security
 from scorekeeper.web.scoreboard import board

@@ -7,7 +7,7 @@ import pytest
 
 from scorekeeper.core.cards import CardError, DeckError
 from scorekeeper.core.engine import (
-    Game,
+    HandInPlay,
     Move,
     SetupError,
     parse_position,
@@ -40,7 +40,7 @@ def test_setup_errors(kwargs: dict, error: type, words: str) -> None:
     args = {"sheet": Sheet.make("crazy-eights"), "players": 2, "dealer": 0,
             "hands": [["8S", "KH"], 5], "upcard": "4H"} | kwargs
     with pytest.raises(error) as err:
-        Game.start(**args)
+        HandInPlay.start(**args)
     assert words in str(err.value)
 
 
@@ -80,7 +80,7 @@ C8_START = {"sheet": Sheet.make("crazy-eights"), "players": 2, "dealer": 0,
 ])
 def test_setup_errors_name_their_field(kwargs: dict, field: str) -> None:
     with pytest.raises(SetupError) as err:
-        Game.start(**C8_START | kwargs)
+        HandInPlay.start(**C8_START | kwargs)
     assert err.value.field == field, str(err.value)
 
 
@@ -103,7 +103,7 @@ def test_joker_upcard_field_and_request_fields() -> None:
     assert (err.value.field, str(err.value)) == (
         "events[0].play", "events[0].play must be card text (at most 200 characters)")
     with pytest.raises(SetupError) as err:
-        Game.deal(Sheet.make("last-one", {"hand_size": 9}), 6, rng=1)
+        HandInPlay.deal(Sheet.make("last-one", {"hand_size": 9}), 6, rng=1)
     assert err.value.field == "sheet.options.hand_size"
 
 
@@ -192,8 +192,9 @@ def test_replay_request_with_a_melee_and_pending_draw() -> None:
 
 
 def test_deal_sizes() -> None:
-    assert Game.deal(Sheet.make("crazy-eights"), 2, rng=1).hand_sizes() == [7, 7]
-    assert Game.deal(Sheet.make("last-one", {"hand_size": 5}), 4, rng=1).hand_sizes() == [5] * 4
-    g = Game.deal(Sheet.make("countdown"), 3, rng=1, counts=[8, 3, 1])
+    assert HandInPlay.deal(Sheet.make("crazy-eights"), 2, rng=1).hand_sizes() == [7, 7]
+    assert HandInPlay.deal(Sheet.make("last-one", {"hand_size": 5}), 4,
+                           rng=1).hand_sizes() == [5] * 4
+    g = HandInPlay.deal(Sheet.make("countdown"), 3, rng=1, counts=[8, 3, 1])
     assert g.hand_sizes() == [8, 3, 1] and g.wild[1].label == "3"
-    assert Game.deal(Sheet.make("countdown", {"start_count": 4}), 7, rng=1).deck.size == 104
+    assert HandInPlay.deal(Sheet.make("countdown", {"start_count": 4}), 7, rng=1).deck.size == 104

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from scorekeeper.core.cards import parse_card
-from scorekeeper.core.engine import Game, Move, parse_position
+from scorekeeper.core.engine import HandInPlay, Move, parse_position
 
 EMPTY_LO = "hands 51/9C,5C | stock 0"  # 51 + 2 + the upcard = 54: nothing left to draw
 FOUR = "hands 5/5/5/5"
@@ -117,14 +117,14 @@ def test_verdict(position: str, move: str, legal: bool | None, rule: str) -> Non
     assert (verdict.legal, verdict.rule) == (legal, rule), verdict.reason
 
 
-def run(position: str, moves: list[str]) -> Game:
+def run(position: str, moves: list[str]) -> HandInPlay:
     g = parse_position(position)
     for m in moves:
         g.apply(Move.parse(m))
     return g
 
 
-def state(g: Game) -> dict[str, Any]:
+def state(g: HandInPlay) -> dict[str, Any]:
     """The state a row may check, in the notation's terms."""
     return {
         "current": g.current_player,

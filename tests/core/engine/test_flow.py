@@ -8,8 +8,8 @@ import pytest
 
 from scorekeeper.core.cards import parse_card
 from scorekeeper.core.engine import (
-    Game,
     GameOverError,
+    HandInPlay,
     IllegalPlayError,
     Move,
     NotYourTurnError,
@@ -17,7 +17,7 @@ from scorekeeper.core.engine import (
 )
 
 
-def run(position: str, *moves: str) -> Game:
+def run(position: str, *moves: str) -> HandInPlay:
     g = parse_position(position)
     for m in moves:
         g.apply(Move.parse(m))

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.core.engine import Game, Move
+from scorekeeper.core.engine import HandInPlay, Move
 from scorekeeper.core.sheets import Sheet
 from tests.support.engine import OPENSPIEL_SHEET, choose, random_sheet, undo_bytes
 
@@ -29,9 +29,9 @@ def sheets(game: str, players: int, rng: random.Random) -> list[Sheet]:
     return out
 
 
-def twins(sheet: Sheet, players: int, seed: int) -> tuple[Game, Game]:
-    return (Game.deal(sheet, players, seed % players, random.Random(seed)),
-            Game.deal(sheet, players, seed % players, random.Random(seed)))
+def twins(sheet: Sheet, players: int, seed: int) -> tuple[HandInPlay, HandInPlay]:
+    return (HandInPlay.deal(sheet, players, seed % players, random.Random(seed)),
+            HandInPlay.deal(sheet, players, seed % players, random.Random(seed)))
 
 
 @pytest.mark.parametrize(("game", "players"), TABLES)
@@ -61,7 +61,7 @@ def test_fast_and_checked_paths_reach_the_same_states(game: str, players: int) -
 
 
 def test_a_listed_move_is_judged_in_full_when_it_is_no_longer_listed() -> None:
-    g = Game.deal(Sheet.make("crazy-eights"), 3, 0, random.Random(5))
+    g = HandInPlay.deal(Sheet.make("crazy-eights"), 3, 0, random.Random(5))
     move = g.legal_moves()[0]
     g.apply(move)
     with pytest.raises(ValueError, match="refused"):
@@ -69,7 +69,7 @@ def test_a_listed_move_is_judged_in_full_when_it_is_no_longer_listed() -> None:
 
 
 def test_a_fast_verdict_on_a_move_taken_back_says_so_when_read() -> None:
-    g = Game.deal(Sheet.make("crazy-eights"), 3, 0, random.Random(5))
+    g = HandInPlay.deal(Sheet.make("crazy-eights"), 3, 0, random.Random(5))
     first = g.legal_moves()[0]
     verdict = g.apply(first)
     g.undo()
@@ -93,7 +93,7 @@ def test_a_fast_verdict_read_after_the_game_moved_on_is_the_full_one() -> None:
 def test_the_undo_log_holds_at_most_200_bytes_a_move(game: str, players: int) -> None:
     rng = random.Random(f"bytes/{game}")
     for seed in range(10):
-        g = Game.deal(Sheet.make(game), players, 0, random.Random(seed))
+        g = HandInPlay.deal(Sheet.make(game), players, 0, random.Random(seed))
         moves = 0
         while not g.is_over:
             g.apply(choose(g.legal_moves(), rng))
@@ -102,7 +102,7 @@ def test_the_undo_log_holds_at_most_200_bytes_a_move(game: str, players: int) ->
 
 
 def test_legal_moves_asked_again_before_a_move_are_the_same_listing_in_a_new_list() -> None:
-    g = Game.deal(Sheet.make("last-one"), 4, 0, random.Random(3))
+    g = HandInPlay.deal(Sheet.make("last-one"), 4, 0, random.Random(3))
     rng = random.Random(3)
     for _ in range(40):
         first = g.legal_moves()

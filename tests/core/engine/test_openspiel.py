@@ -23,7 +23,7 @@ import pytest
 
 from scorekeeper import create_app
 from scorekeeper.core.cards import Rank
-from scorekeeper.core.engine import Game, Move, parse_card, read_game
+from scorekeeper.core.engine import HandInPlay, Move, parse_card, read_game
 from scorekeeper.core.engine.facts import can_draw, can_play
 
 pyspiel = pytest.importorskip(
@@ -87,7 +87,7 @@ class Driver:
         self.moved_on = 0  # passes the engine took itself (only the pass was left)
         self.ended_on_eight = False
         self.request = self._deal(special)
-        self.mirror: Game = read_game(self.request)
+        self.mirror: HandInPlay = read_game(self.request)
 
     def _chance(self) -> int:
         actions, weights = zip(*self.state.chance_outcomes(), strict=True)

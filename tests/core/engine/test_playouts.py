@@ -17,7 +17,7 @@ from collections import Counter
 
 import pytest
 
-from scorekeeper.core.engine import Game, IllegalMoveError, Move
+from scorekeeper.core.engine import HandInPlay, IllegalMoveError, Move
 from scorekeeper.core.sheets import GAMES, OPTIONS, Sheet, options_for
 from tests.support.engine import MOVE_CAP, candidates, choose, random_sheet
 
@@ -28,13 +28,13 @@ CHECK_EVERY_MOVE = 6  # full list/refusal/undo checks on every n-th position
 PLAYOUT_CAP = 4 * MOVE_CAP
 
 
-def conserved(g: Game) -> None:
+def conserved(g: HandInPlay) -> None:
     everything = [c for k in g.known for c in k] + g.stock + g.pile
     assert None not in everything and not any(g.unknown)
     assert Counter(everything) == Counter(g.deck.cards())
 
 
-def full_check(g: Game, rng: random.Random) -> None:
+def full_check(g: HandInPlay, rng: random.Random) -> None:
     listed = g.legal_moves()
     key = g.state_key()
     for m in listed:
@@ -57,7 +57,7 @@ def full_check(g: Game, rng: random.Random) -> None:
             assert m in listed_set, f"{m} accepted ({verdict}) but not listed"
 
 
-def playout(g: Game, rng: random.Random, checks: bool) -> int:
+def playout(g: HandInPlay, rng: random.Random, checks: bool) -> int:
     moves = 0
     while not g.is_over:
         assert moves < PLAYOUT_CAP, f"hand did not end: {g!r}"
@@ -130,7 +130,7 @@ def test_the_covering_sheets_play_every_value_of_every_option() -> None:
                 assert played >= set(_values(opt, players)), (game, players, opt.key)
 
 
-def _play_and_take_back(g: Game, rng: random.Random) -> None:
+def _play_and_take_back(g: HandInPlay, rng: random.Random) -> None:
     playout(g, rng, checks=True)
     while g.history:  # undo all the way back to the deal
         g.undo()
@@ -144,7 +144,7 @@ def test_playouts_under_covering_sheets_keep_invariants(game: str, players: int)
         counts = None
         if game == "countdown" and i % 2 == 0:  # some seats nearer the end than others
             counts = [rng.randint(1, 8) for _ in range(players)]
-        _play_and_take_back(Game.deal(sheet, players, i % players, rng, counts=counts), rng)
+        _play_and_take_back(HandInPlay.deal(sheet, players, i % players, rng, counts=counts), rng)
 
 
 @pytest.mark.slow
@@ -156,7 +156,7 @@ def test_random_playouts_keep_invariants(game: str, players: int) -> None:
         counts = None
         if game == "countdown" and i % 3 == 0:
             counts = [rng.randint(1, 8) for _ in range(players)]
-        _play_and_take_back(Game.deal(sheet, players, i % players, rng, counts=counts), rng)
+        _play_and_take_back(HandInPlay.deal(sheet, players, i % players, rng, counts=counts), rng)
 
 
 # How many hands: a run's, and the slow run's (the first ones are the same hands).
@@ -170,13 +170,13 @@ def test_many_fast_playouts_end(game: str, hands: int) -> None:
     rng = random.Random(game)
     for _ in range(hands):
         players = rng.randint(GAMES[game].min_players, GAMES[game].max_players)
-        g = Game.deal(random_sheet(game, rng, players), players, 0, rng)
+        g = HandInPlay.deal(random_sheet(game, rng, players), players, 0, rng)
         playout(g, rng, checks=False)
 
 
 def test_undo_replays_the_same_hand() -> None:
     rng = random.Random(3)
-    g = Game.deal(Sheet.make("last-one"), 4, 1, rng)
+    g = HandInPlay.deal(Sheet.make("last-one"), 4, 1, rng)
     played = []
     while not g.is_over:
         m = choose(g.legal_moves(), rng)
@@ -194,7 +194,7 @@ def test_option_keys_are_all_exercised() -> None:
     assert seen == set(OPTIONS)
 
 
-def hide(g: Game, rng: random.Random) -> Game:
+def hide(g: HandInPlay, rng: random.Random) -> HandInPlay:
     """The same position as a table sees it: some hands and the stock unseen."""
     hands = []
     for seat in range(g.players):
@@ -203,7 +203,7 @@ def hide(g: Game, rng: random.Random) -> Game:
         hands.append({"cards": cards[:seen], "unknown": len(cards) - seen}
                      if seen < len(cards) else cards)
     stock = len(g.stock) if rng.random() < 0.5 else [str(c) for c in reversed(g.stock)]
-    return Game.start(g.sheet, g.players, g.dealer, hands, str(g.upcard), stock,
+    return HandInPlay.start(g.sheet, g.players, g.dealer, hands, str(g.upcard), stock,
                       counts=g.counts)
 
 
@@ -213,7 +213,7 @@ def test_partly_seen_hands_list_only_accepted_moves(game: str, hands: int) -> No
     rng = random.Random(f"hidden/{game}")
     for _ in range(hands):
         players = rng.randint(GAMES[game].min_players, GAMES[game].max_players)
-        g = hide(Game.deal(random_sheet(game, rng, players), players, 0, rng), rng)
+        g = hide(HandInPlay.deal(random_sheet(game, rng, players), players, 0, rng), rng)
         for _step in range(80):
             if g.is_over:
                 break

@@ -14,7 +14,7 @@ import random
 import pytest
 
 from scorekeeper.core.cards import format_cards
-from scorekeeper.core.engine import Game
+from scorekeeper.core.engine import HandInPlay
 from scorekeeper.core.sheets import GAMES, Sheet
 from tests.support.engine import candidates, choose, random_sheet
 
@@ -23,14 +23,14 @@ TABLES = [(game, n) for game in GAMES for n in (GAMES[game].min_players, 4,
 MOVES_PER_GAME = 120
 
 
-def with_unseen_seats(g: Game, rng: random.Random) -> Game:
+def with_unseen_seats(g: HandInPlay, rng: random.Random) -> HandInPlay:
     """The same deal as the table would see it: every other seat's cards unseen."""
     hands = [format_cards(k) if seat % 2 else len(k) for seat, k in enumerate(g.known)]
-    return Game.start(g.sheet, g.players, g.dealer, hands, g.upcard,
+    return HandInPlay.start(g.sheet, g.players, g.dealer, hands, g.upcard,
                       counts=g.counts, seed=rng.getrandbits(16))
 
 
-def judged_without_change(g: Game, rng: random.Random) -> int:
+def judged_without_change(g: HandInPlay, rng: random.Random) -> int:
     """Check every listed move and every candidate; assert nothing changed. Returns
     how many moves were judged."""
     key, history = g.state_key(), list(g.history)
@@ -49,7 +49,7 @@ def test_check_never_changes_the_game(game: str, players: int) -> None:
     judged = 0
     for n in range(6):
         sheet = Sheet.make(game) if n < 2 else random_sheet(game, rng, players)
-        g = Game.deal(sheet, players, n % players, random.Random(n))
+        g = HandInPlay.deal(sheet, players, n % players, random.Random(n))
         if n % 2:
             g = with_unseen_seats(g, rng)
         for _ in range(MOVES_PER_GAME):

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from scorekeeper.core.cards import Rank, parse_card
-from scorekeeper.core.games import GAMES, game_named, reaches, register
+from scorekeeper.core.games import GAMES, add_game, game_named, reaches
 from scorekeeper.core.sheets import OPTIONS, Sheet
 
 LO, C8, CD = "last-one", "crazy-eights", "countdown"
@@ -16,7 +16,7 @@ LO, C8, CD = "last-one", "crazy-eights", "countdown"
 def test_the_registry_lists_each_game_once_in_reading_order() -> None:
     assert list(GAMES) == [LO, C8, CD]
     with pytest.raises(ValueError, match="already registered"):
-        register(GAMES[LO])
+        add_game(GAMES[LO])
 
 
 @pytest.mark.parametrize("key", [LO, C8, CD])

@@ -14,8 +14,8 @@ import pytest
 from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.sheets import Sheet
-from scorekeeper.store.boards import match_hands, written_match
 from scorekeeper.store.extensions import db
+from scorekeeper.store.match_views import match_hands, written_match
 from scorekeeper.store.models import Group
 from scorekeeper.store.reading import match_standings
 from scorekeeper.store.records import create_match, delete_last_hand, edit_hand, record_hand

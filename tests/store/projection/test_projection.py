@@ -17,8 +17,8 @@ from scorekeeper.core.errors import InputError
 from scorekeeper.core.scoring import HandResult
 from scorekeeper.core.sheets import GAMES, Sheet
 from scorekeeper.store import projection
-from scorekeeper.store.boards import MatchView, match_hand
 from scorekeeper.store.extensions import db
+from scorekeeper.store.match_views import MatchView, match_hand
 from scorekeeper.store.models import (
     Group,
     Hand,

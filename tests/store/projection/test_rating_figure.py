@@ -17,9 +17,9 @@ from scorekeeper.core.errors import InputError
 from scorekeeper.core.places import places
 from scorekeeper.core.ratings import order_key, shown
 from scorekeeper.store import leaderboard
-from scorekeeper.store.boards import MatchView, match_hands
 from scorekeeper.store.extensions import db
 from scorekeeper.store.leaderboard import rating_history
+from scorekeeper.store.match_views import MatchView, match_hands
 from scorekeeper.store.models import Group, Rating, RatingStep
 from scorekeeper.store.reading import current_standings, match_sheet, match_standings
 from scorekeeper.store.records import delete_last_hand, edit_hand, record_hand

@@ -17,15 +17,15 @@ from scorekeeper.core.scoring import (
     ScoringError,
     Standings,
     play_hand,
-    position_of,
     standings,
     standings_at,
     start_position,
+    tally_of,
 )
 from scorekeeper.core.sheets import Sheet
 from scorekeeper.core.stats import SEAT_FIGURE_NAMES, seat_figures
-from scorekeeper.store.boards import MatchView, match_hands
 from scorekeeper.store.extensions import db
+from scorekeeper.store.match_views import MatchView, match_hands
 from scorekeeper.store.models import Group, Match, Player, SeatFigureRow
 from scorekeeper.store.projection import running_state
 from scorekeeper.store.reading import current_standings, hand_rows, match_sheet, match_standings
@@ -110,7 +110,7 @@ def test_one_step_at_a_time_is_the_replay(sheet):
         position, _, _ = play_hand(sheet, names, position, result)
         hands.append(result)
         table = standings(sheet, names, 1, hands)
-        assert position == position_of(table)
+        assert position == tally_of(table)
         assert standings_at(sheet, names, position) == _without_history(table)
 
 

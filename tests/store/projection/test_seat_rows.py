@@ -9,7 +9,7 @@ import random
 import pytest
 
 from scorekeeper.core.cards import parse_cards
-from scorekeeper.store.boards import match_hands
+from scorekeeper.store.match_views import match_hands
 from scorekeeper.store.records import delete_last_hand, edit_hand, record_hand
 from tests.support.figures import (
     assert_figures_match,

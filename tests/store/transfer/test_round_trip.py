@@ -18,9 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.core.errors import InputError
-from scorekeeper.store.boards import match_hands
 from scorekeeper.store.extensions import db
 from scorekeeper.store.groups import add_player, toggle_hidden
+from scorekeeper.store.match_views import match_hands
 from scorekeeper.store.models import Group, Match, Player, Ruling, Season
 from scorekeeper.store.reading import hand_results
 from scorekeeper.store.records import delete_last_hand, edit_hand

@@ -15,8 +15,8 @@ from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.scoring import HandResult
 from scorekeeper.core.sheets import Sheet
-from scorekeeper.store.boards import MatchRecord, MatchView, match_hands
 from scorekeeper.store.extensions import db
+from scorekeeper.store.match_views import MatchRecord, MatchView, match_hands
 from scorekeeper.store.models import Group, Hand, HandEntry, Match, Player, Ruling, Seat
 from scorekeeper.store.reading import match_standings
 from scorekeeper.store.records import build_match

@@ -44,10 +44,26 @@ from scorekeeper.store.models import (
 from scorekeeper.store.projection.recomputed import running_text
 from scorekeeper.store.snapshot import snapshot
 
-__all__ = ["RACED", "EntryView", "GroupView", "HandView", "MatchRecord", "MatchView", "PlayerView",
-           "RulingView", "SeatView", "board_match", "invited_match", "listed_matches",
-           "match_hand", "match_hands", "match_records", "reread", "watched_match",
-           "written_match"]
+__all__ = [
+    "RACED",
+    "EntryView",
+    "GroupView",
+    "HandView",
+    "MatchRecord",
+    "MatchView",
+    "PlayerView",
+    "RulingView",
+    "SeatView",
+    "invited_match",
+    "listed_matches",
+    "match_hand",
+    "match_hands",
+    "match_records",
+    "member_match",
+    "reread",
+    "watched_match",
+    "written_match",
+]
 
 
 @dataclass(frozen=True)
@@ -155,7 +171,7 @@ def _read(statement: Any, values: dict[str, Any]) -> MatchView | None:
         return _view(connection.execute(statement, values).all(), connection)
 
 
-def board_match(group_id: int, match_id: int) -> MatchView | None:
+def member_match(group_id: int, match_id: int) -> MatchView | None:
     """The match with this id in this group, or None. The caller still checks that
     the phone may see the group."""
     if not (0 < group_id <= MAX_ID and 0 < match_id <= MAX_ID):
@@ -281,7 +297,7 @@ def match_hand(match: MatchView, number: int) -> HandView | None:
 def reread(match: MatchView) -> MatchView:
     """The match as stored now (after another phone won a race, say), or ``match`` as
     it was if it is gone."""
-    return board_match(match.group_id, match.id) or match
+    return member_match(match.group_id, match.id) or match
 
 
 @dataclass(frozen=True)
