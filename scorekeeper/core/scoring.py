@@ -481,9 +481,8 @@ class _Tally:
 
     def _end_threshold(self, number: int, result: HandResult) -> None:
         threshold = self.sheet["threshold"]
-        before = [s for s, playing in enumerate(self.in_play) if playing]
-        fallen = [s for s in before if reaches(self.totals[s], threshold)]
-        left = [s for s in before if s not in fallen]
+        fallen = self.info.falls(self.totals, threshold, self.eliminated, ())
+        left = [s for s, playing in enumerate(self.in_play) if playing and s not in fallen]
         if not left:  # everyone still in reached the threshold together
             low = self.info.leader([self.totals[s] for s in fallen])
             self.winners = tuple(s for s in fallen if self.totals[s] == low)
