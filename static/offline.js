@@ -619,11 +619,20 @@
     note.textContent = `Totals before ${some}, waiting to sync (see the top): they count once the server has ${waiting.length > 1 ? "them" : "it"}.`;
   };
 
+  // The list is rebuilt only when what it shows changed: a board swapped in by the live
+  // poll or another tab's write of the same queue leaves the buttons under a finger alone
+  // (a tap that began on a replaced button would be lost).
+  let shown = null;
+  let shownIn = null;
   function renderQueue() {
     const box = document.querySelector("[data-offline-queue]");
     if (!box) return;
     const waiting = forMatch(box.dataset.offlineQueue).sort((a, b) => a.number - b.number);
     markBoard(waiting);
+    const showing = JSON.stringify([waiting, [...comparing], Boolean(document.getElementById("board"))]);
+    if (showing === shown && box === shownIn) return;
+    shown = showing;
+    shownIn = box;
     box.hidden = !waiting.length;
     box.replaceChildren();
     if (!waiting.length) return;

@@ -453,6 +453,11 @@ def test_a_queued_hand_the_server_finds_the_same_waits_with_its_question(
     anyway = queued.get_by_role("button", name=re.compile("It's another hand"))
     expect(queued.get_by_role("button", name=re.compile("Send as hand"))).to_have_count(0)
     biggest_first(page, discard, anyway)
+    # A board the live poll swaps in leaves the question's buttons alone: a tap that
+    # began on a button rebuilt under the finger would be lost.
+    discard.evaluate("button => { button.dataset.touched = 'yes'; }")
+    page.evaluate("window.dispatchEvent(new Event('scorekeeper:board'))")
+    expect(discard).to_have_attribute("data-touched", "yes")
     page.screenshot(path=str(tmp_path / "offline-clash-question.png"))
     assert [n for n, _ in stored(app, match_id)] == [1]
 
