@@ -251,3 +251,35 @@ def rows(table: Tag) -> list[list[str]]:
 def hrefs(nodes: Iterable[Tag]) -> list[str]:
     """Where each of these links goes."""
     return [str(node["href"]) for node in nodes]
+
+
+# pagesA41
+
+
+def part(node: Tag) -> Page:
+    """``node`` read as a page of its own, to ask by role and name inside one region of a
+    page (the checker's answer, one form) rather than the whole page. What is hidden
+    inside ``node`` stays hidden; an ``aria-labelledby`` pointing outside it names
+    nothing."""
+    return Page(str(node))
+
+
+def in_order(*nodes: Tag) -> bool:
+    """Whether ``nodes`` are distinct and come in this order in the page's markup, the
+    order a person reading down the page (or a screen reader) meets them."""
+    places = [(node.sourceline or 0, node.sourcepos or 0) for node in nodes]
+    return places == sorted(set(places))
+
+
+def sent(form: Tag) -> dict[str, str]:
+    """What the inputs of ``form`` send as the page stands, by field name: each named
+    input's value, a checkbox or radio only when checked, buttons left out (a select's
+    or a textarea's value: :meth:`Page.value`). A name given twice keeps its last."""
+    fields: dict[str, str] = {}
+    for node in form.select("input[name]"):
+        kind = str(node.get("type", "")).lower()
+        if kind in _BUTTON_INPUTS or (kind in ("checkbox", "radio")
+                                      and not node.has_attr("checked")):
+            continue
+        fields[str(node["name"])] = str(node.get("value", "on"))
+    return fields

@@ -2,28 +2,27 @@
 
 from __future__ import annotations
 
-import html
 import re
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 import pytest
 
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Ruling
+from tests.support.parsed import Page, in_order, part
 from tests.support.web import add_players, field_errors, start_group, start_match
 
+SAVE = "Save this ruling to the match"
 
-def answer(client, url, status=200):
-    """The big answer's text (tags stripped) and the rule link it carries."""
+
+def answer(client, url):
+    """What the answer (the status region "The answer") says, where its rule link goes
+    (None where it has none), and the answer read on its own."""
     response = client.get(url)
-    assert response.status_code == status, response.text
-    box = re.search(r"data-check-answer[^>]*>(.*?)</section>", response.text, re.S)
-    if box is None:
-        return None, None, response.text
-    inline = re.sub(r"</?span[^>]*>", "", box.group(1))  # a red ♥ is part of its word
-    text = html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", inline))).strip()
-    link = re.search(r'class="check-rule" href="([^"]+)"', box.group(0))
-    return text, link.group(1) if link else None, response.text
+    assert response.status_code == 200, response.text
+    box = part(Page(response).get("status", "The answer"))
+    rule = box.by_role("link", re.compile(r"^Rule: "))
+    return box.text(), str(rule[0]["href"]) if rule else None, box
 
 
 def check(**params):
@@ -113,8 +112,10 @@ def test_bad_input_is_explained_on_the_form(client, params, field, words):
 def test_the_page_without_a_question(client):
     response = client.get("/check")
     assert response.status_code == 200
-    assert "data-check-answer" not in response.text
-    assert 'name="up"' in response.text and 'name="events"' in response.text
+    page = Page(response)
+    assert page.by_role("status", "The answer") == []
+    page.get("textbox", "Upcard")
+    page.get("textbox", "Plays since the last undisputed moment, one per line")
 
 
 def _match(client):
@@ -128,10 +129,10 @@ def test_in_a_match_uses_its_sheet_and_names(client):
     gid, mid = _match(client)
     url = f"/groups/{gid}/matches/{mid}/check?" + urlencode(
         {"up": "2h", "owed": "2", "card": "2s", "turn": "2"})
-    text, link, page = answer(client, url)
+    text, link, box = answer(client, url)
     assert text.startswith("✓ Legal")  # the match stacks 2s
     assert "Bob" in text and link == "/rules/last-one#lo-twos"
-    assert "Save this ruling to the match" in page
+    box.get("button", SAVE)
     seq = f"/groups/{gid}/matches/{mid}/check?" + urlencode(
         {"up": "4h", "turn": "2", "events": "Bob plays 4s\ncy plays 5s"})
     text, _, _ = answer(client, seq)
@@ -143,8 +144,8 @@ def test_save_a_ruling(app, client):
     form = {"up": "4h", "card": "5c", "turn": "1"}
     response = client.post(f"/groups/{gid}/matches/{mid}/check", data=form)
     assert response.status_code == 302 and "card=5c" in response.location
-    follow = client.get(response.location)
-    assert "Ruling saved" in follow.text
+    follow = Page(client.get(response.location))
+    assert "Ruling saved to the match record." in follow.names("status")
     with app.app_context():
         [ruling] = db.session.scalars(db.select(Ruling)).all()
         assert ruling.match_id == mid and ruling.legal is False
@@ -164,11 +165,14 @@ def test_only_members_may_save(app, client):
     assert client.post(f"/groups/{gid}/matches/{mid + 1}/check", data=form).status_code == 404
     assert client.post(f"/groups/{gid}/matches/99999999999/check", data=form).status_code == 404
     # A spectator's view link shows the scoreboard but no way to save rulings.
-    board = client.get(f"/groups/{gid}/matches/{mid}").text
-    token = re.search(r"/view/([\w-]+)", board).group(1)
+    board = Page(client.get(f"/groups/{gid}/matches/{mid}"))
+    shared = urlsplit(board.get("textbox", "View link")["value"]).path
     spectator = app.test_client()
-    view = spectator.get(f"/view/{token}").text
-    assert "/check" not in view.replace('href="/check"', "")
+    view = Page(spectator.get(shared))
+    assert view.by_role("link", "Check a play") == []
+    to_checker = [str(node.get("href") or node.get("action"))
+                  for node in view.all("a[href], form[action]")]
+    assert [place for place in to_checker if "/check" in place] == ["/check"]  # the menu's
     with app.app_context():
         assert db.session.scalars(db.select(Ruling)).all() == []
 
@@ -269,14 +273,25 @@ def test_from_the_deal_the_upcard_is_the_starter(client):
 
 
 def test_page_offers_seat_hands_dealer_and_the_picker(client):
-    page = client.get(check(game="crazy-eights", players="3")).text
-    assert 'name="hold-3"' in page and 'name="dealer"' in page
-    assert re.search(r'data-seat-n="4" hidden', page)  # seats past the table wait hidden
-    assert "data-picker" in page and 'data-cards="one"' in page
-    assert re.search(r"<button[^>]*data-joker hidden", page)  # no jokers in Crazy Eights
-    assert 'class="suit red"' in page and 'class="suit black"' in page
-    page = client.get(check(game="last-one")).text
-    assert re.search(r"<button[^>]*data-joker>", page)
+    page = Page(client.get(check(game="crazy-eights", players="3")))
+    page.get("textbox", "Seat 3 holds")
+    page.get("combobox", "Start from the deal: who dealt")
+    # Seats past the table are in the page for the script, hidden until it grows.
+    assert page.by_role("textbox", "Seat 4 holds") == []
+    assert len(page.by_role("textbox", "Seat 4 holds", include_hidden=True)) == 1
+    # The card keys (shown by the script) tap one card into the upcard's field.
+    assert len(page.by_role("toolbar", "Card keys: rank, then suit", include_hidden=True)) == 1
+    assert page.get("textbox", "Upcard")["data-cards"] == "one"
+    [joker] = page.by_role("button", "Joker", include_hidden=True)
+    assert joker.has_attr("hidden")  # no jokers in Crazy Eights
+    symbols = [pick.find_next_sibling("span") for pick in
+               page.by_role("radio", re.compile(r"^Suit named \(after an 8\): \W$"))]
+    shown = {symbol.get_text(): symbol["class"] for symbol in symbols}
+    assert shown == {"♣": ["suit", "black"], "♦": ["suit", "red"], "♥": ["suit", "red"],
+                     "♠": ["suit", "black"]}
+    page = Page(client.get(check(game="last-one")))
+    [joker] = page.by_role("button", "Joker", include_hidden=True)
+    assert not joker.has_attr("hidden")
 
 
 def test_form_field_for_a_seat_hand():
@@ -302,7 +317,7 @@ def test_form_field_for_a_seat_hand():
       "opt-play_after_draw": "true"}, "✓ Legal", "7♥ follows the upcard"),
 ])
 def test_drew_this_turn_in_the_simple_form(client, params, verdict, words):
-    text, _link, _page = answer(client, check(**params))
+    text, _link, _box = answer(client, check(**params))
     assert text.startswith(verdict), text
     assert words in text
 
@@ -323,7 +338,7 @@ def test_drew_this_turn_errors_go_to_their_field(client, params, field):
 def test_the_headline_is_about_the_last_line(client):
     """The evidence screenshot: line 1 (a draw from an unseen hand) cannot be told; the
     headline is line 2, the play in dispute, with line 1 as an assumption."""
-    text, link, _page = answer(client, check(game="crazy-eights", up="5h",
+    text, link, _box = answer(client, check(game="crazy-eights", up="5h",
                                              events="1 draws 7H\n1 plays 7H"))
     assert text.startswith("✓ Legal") and "Line 2: 1 plays 7H" in text
     assert "Line 1 (1 draws 7H): assuming Seat 1 could not play" in text
@@ -331,13 +346,13 @@ def test_the_headline_is_about_the_last_line(client):
 
 
 def test_an_earlier_illegal_line_is_still_the_answer(client):
-    text, _link, _page = answer(client, check(game="crazy-eights", up="5h",
+    text, _link, _box = answer(client, check(game="crazy-eights", up="5h",
                                               events="2 plays 7H\n1 plays 7H"))
     assert text.startswith("✗ Not legal") and "Line 1" in text
 
 
 def test_a_pass_that_was_all_a_seat_had_left_is_noted(client):
-    text, _link, _page = answer(client, check(
+    text, _link, _box = answer(client, check(
         game="last-one", up="5h", **{"hold-1": "kc 9d"}, **{"hold-2": "7h qs"},
         events="1 draws 2c\n2 plays 7H"))
     assert text.startswith("✓ Legal")
@@ -345,7 +360,7 @@ def test_a_pass_that_was_all_a_seat_had_left_is_noted(client):
 
 
 def test_several_cards_drawn_in_one_line(client):
-    text, _link, _page = answer(client, check(
+    text, _link, _box = answer(client, check(
         game="last-one", up="5h", turn="1", events="1 plays 2H\n2 draws 2\n3 plays 9H",
         players="3", **{"hold-1": "2h kc 9c"}))
     assert "Line 3" in text and text.startswith(("✓ Legal", "? Cannot tell"))
@@ -354,7 +369,7 @@ def test_several_cards_drawn_in_one_line(client):
 @pytest.mark.parametrize(("up", "phrase"), [("8h", "a heart or an 8"),
                                             ("ah", "a heart or an A")])
 def test_reasons_say_an_8(client, up, phrase):
-    text, _link, _page = answer(client, check(game="last-one", up=up, card="5c"))
+    text, _link, _box = answer(client, check(game="last-one", up=up, card="5c"))
     assert phrase in text and " a 8" not in text and " a A" not in text
 
 
@@ -364,11 +379,10 @@ DISPUTE = {"game": "last-one", "players": "4", "up": "4h", "card": "5h", "who": 
 
 
 def test_an_unsaid_melee_gives_both_answers_and_one_link_each(client):
-    text, _, page = answer(client, check(**DISPUTE))
+    text, _, box = answer(client, check(**DISPUTE))
     assert text.startswith("It depends ✓ Legal if the 4♥ was just played into a melee")
-    assert re.search(r"✗ Otherwise not legal ?: it is Seat 4's turn, not Seat 3's\.", text)
-    links = dict(re.findall(r'<a class="button secondary" href="([^"]+)">([^<]+)</a>', page))
-    said = {words: html.unescape(href) for href, words in links.items()}
+    assert "✗ Otherwise not legal: it is Seat 4's turn, not Seat 3's." in text
+    said = {words: box.href(words) for words in ("A melee is on", "No melee")}
     assert said["A melee is on"].endswith("&melee=1#answer")
     assert said["No melee"].endswith("&melee=no#answer")
     text, _, _ = answer(client, "/check" + said["A melee is on"].removesuffix("#answer"))
@@ -407,17 +421,19 @@ def test_the_last_card_question(client):
 
 
 def test_the_answer_comes_first_and_the_form_returns_to_it(client):
-    page = client.get(check(**DISPUTE)).text
-    answer_at, form_at = page.index('id="answer"'), page.index("data-check-form")
-    assert answer_at < form_at
-    assert re.search(r'<section[^>]*id="answer"[^>]*role="status"[^>]*aria-live="polite"', page)
-    assert re.search(r'<form class="card check-form"[^>]*action="/check#answer"', page)
+    page = Page(client.get(check(**DISPUTE)))
+    box = page.get("status", "The answer")
+    form = page.get("button", "Check").find_parent("form")
+    assert in_order(box, form)
+    assert box["aria-live"] == "polite"  # read out when it comes
+    assert form["action"] == "/check#" + box["id"]
 
 
 def test_an_answer_that_depends_is_not_offered_for_saving(client):
     gid, mid = _match(client)
     base = f"/groups/{gid}/matches/{mid}/check?"
-    page = client.get(base + urlencode({"up": "4h", "card": "5h", "who": "3"})).text
-    assert "It depends" in page and "Save this ruling" not in page
-    page = client.get(base + urlencode({"up": "4h", "card": "5h", "who": "3", "melee": "1"})).text
-    assert "Save this ruling" in page
+    page = Page(client.get(base + urlencode({"up": "4h", "card": "5h", "who": "3"})))
+    assert part(page.get("status", "The answer")).text().startswith("It depends")
+    assert page.by_role("button", SAVE, include_hidden=True) == []
+    page = Page(client.get(base + urlencode({"up": "4h", "card": "5h", "who": "3", "melee": "1"})))
+    page.get("button", SAVE)

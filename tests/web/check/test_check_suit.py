@@ -7,13 +7,13 @@ The page reads the verdict's ``needs_suit`` field, never its reason.
 
 from __future__ import annotations
 
-import html
 import re
-from urllib.parse import urlencode
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 
 from scorekeeper.core.engine import run
+from tests.support.parsed import Page, part
 
 NEEDS_SUIT = [
     # the dispute, the rule the answer cites
@@ -28,31 +28,29 @@ NEEDS_SUIT = [
 ]
 
 
-def page(client, params: dict[str, str]) -> tuple[str, str]:
-    """The answer box as plain text, and its HTML."""
+def answer(client, params: dict[str, str]) -> Page:
+    """The checker's answer (the status region "The answer") read on its own."""
     response = client.get("/check?" + urlencode(params))
     assert response.status_code == 200, response.text
-    box = re.search(r"data-check-answer[^>]*>(.*?)</section>", response.text, re.S)
-    assert box is not None, response.text
-    inline = re.sub(r"</?span[^>]*>", "", box.group(1))
-    text = html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", inline))).strip()
-    return text, box.group(1)
+    return part(Page(response).get("status", "The answer"))
 
 
 @pytest.mark.parametrize(("params", "rule"), NEEDS_SUIT)
 def test_a_card_that_names_a_suit_is_legal_and_asks_which(client, params, rule):
-    text, box = page(client, params)
+    box = answer(client, params)
+    text = box.text()
     assert text.startswith("✓ Legal She names the suit:"), text
     assert "Not legal" not in text and "It depends" not in text
-    assert f'href="{rule}"' in box
-    keys = re.findall(r'class="button secondary suit[^"]*" href="([^"]+)" aria-label="She '
-                      r'names (\w+)"', box)
-    assert [word for _, word in keys] == ["clubs", "diamonds", "hearts", "spades"]
+    assert box.href(re.compile(r"^Rule: ")) == rule
+    keys = box.by_role("link", re.compile(r"^She names "))
+    assert [box.accessible_name(key) for key in keys] == [
+        "She names clubs", "She names diamonds", "She names hearts", "She names spades"]
     # One tap on a key asks the same question with that suit named: legal, no question.
-    named, _ = page(client, dict(params, csuit="D"))
+    named = answer(client, dict(params, csuit="D")).text()
     assert named.startswith("✓ Legal ") and "She names the suit" not in named, named
-    assert all(f"csuit={s}" in html.unescape(url) for (url, _), s in zip(keys, "CDHS",
-                                                                          strict=True))
+    asked = [parse_qs(urlsplit(str(key["href"])).query) for key in keys]
+    assert [query["csuit"] for query in asked] == [["C"], ["D"], ["H"], ["S"]]
+    assert all(query["card"] == [params["card"]] for query in asked)
 
 
 @pytest.mark.parametrize(("params", "words"), [
@@ -63,7 +61,7 @@ def test_a_card_that_names_a_suit_is_legal_and_asks_which(client, params, rule):
      "cannot stand for 9♥"),
 ])
 def test_a_suit_named_where_none_may_be_is_still_refused(client, params, words):
-    text, _ = page(client, params)
+    text = answer(client, params).text()
     assert text.startswith("✗ Not legal ") and words in text, text
     assert "She names the suit" not in text
 

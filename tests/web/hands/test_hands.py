@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import html
+import json
 import re
 
 import pytest
@@ -13,6 +13,7 @@ from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Hand, HandEntry, Match
 from scorekeeper.store.records import delete_last_hand, edit_hand, record_hand
 from scorekeeper.web.hands import views as hands
+from tests.support.parsed import Page
 from tests.support.views import match_view
 from tests.support.web import add_players, field_errors, record, start_group, start_match
 
@@ -33,26 +34,38 @@ def hands_of(app, mid: int) -> list[tuple[int, str]]:
         return [tuple(r) for r in rows]
 
 
-def board(client, gid, mid) -> str:
-    return client.get(f"/groups/{gid}/matches/{mid}").text
+AGREE_NINE = "Everybody agreed to nine cards each (needed only for 9)"
+RECORD_NEXT = re.compile(r"^Record hand \d+$")
+
+
+def after(client, response) -> Page:
+    """The page a redirect leads to (the board, its status line saying what happened)."""
+    assert response.status_code == 302, response.text
+    return Page(client.get(response.location))
 
 
 def test_hand_form_offers_picker_and_typing(client, lo):
     gid, mid = lo
-    page = client.get(f"/groups/{gid}/matches/{mid}/hands/new").text
-    assert 'name="number" value="1"' in page
-    assert 'name="seat-0"' in page and "data-picker" in page and "data-joker" in page
-    assert 'value="none"' in page and "Nobody: blocked" in page
+    page = Page(client.get(f"/groups/{gid}/matches/{mid}/hands/new"))
+    assert page.value("number") == "1"
+    assert page.names("textbox") == ["Ann", "Bo", "Cy"]  # cards held, by player
+    assert page.get("textbox", "Ann") is page.field("seat-0")
+    # The card keys (the script shows them) offer Last One's joker.
+    assert len(page.by_role("toolbar", "Card keys: rank, then suit", include_hidden=True)) == 1
+    [joker] = page.by_role("button", "Joker", include_hidden=True)
+    assert not joker.has_attr("hidden")
+    assert page.get("radio", "Nobody: blocked")["value"] == "none"
     # The preview asks the open scorer with the match's sheet (the server scores).
-    assert "&#34;game&#34;:&#34;last-one&#34;" in page and 'data-score="/api/v1/score"' in page
+    form = page.get("button", "Record hand 1").find_parent("form")
+    assert json.loads(form["data-sheet"])["game"] == "last-one"
+    assert form["data-score"] == "/api/v1/score"
 
 
 def test_record_a_hand_then_redirect_with_the_news(app, client, lo):
     gid, mid = lo
     saved = record(client, gid, mid, 1, 1, "8s 10h jk", "", "9c")
-    assert saved.status_code == 302 and saved.location.endswith(f"/matches/{mid}")
-    page = client.get(saved.location).text
-    assert "Hand 1 saved. Ann is out. Bo deals hand 2." in page
+    assert saved.location.endswith(f"/matches/{mid}")
+    assert "Hand 1 saved. Ann is out. Bo deals hand 2." in after(client, saved).names("status")
     assert hands_of(app, mid) == [(1, 0, "8S 10H JK", 75), (1, 1, "", 0), (1, 2, "9C", 0)]
 
 
@@ -76,8 +89,9 @@ def test_bad_hand_input_goes_back_to_its_field(app, client, lo, out, held, field
     page = record(client, gid, mid, 1, out, *held)
     assert page.status_code == 400
     assert words in field_errors(page.text)[field]
-    assert "Nothing was saved" in page.text
-    assert f'value="{held[1]}"' in page.text  # what was typed is kept
+    shown = Page(page)
+    assert "Nothing was saved. Fix what is marked below." in shown.names("alert")
+    assert shown.value("seat-1") == held[1]  # what was typed is kept
     assert hands_of(app, mid) == []
 
 
@@ -86,7 +100,7 @@ def test_joker_in_crazy_eights_is_refused(app, client):
     mid = start_match(client, gid, add_players(client, gid, "Ann", "Bo"), game="crazy-eights")
     page = record(client, gid, mid, 1, 0, "", "5c jk")
     assert "played without jokers" in field_errors(page.text)["seat-1"]
-    assert "data-joker>" not in page.text
+    assert Page(page).by_role("button", "Joker", include_hidden=True) == []
     assert hands_of(app, mid) == []
 
 
@@ -102,18 +116,18 @@ def test_stale_hand_number_is_told_and_shown_the_current_state(app, client, lo):
     gid, mid = lo
     record(client, gid, mid, 1, 0, "", "5c", "6c")
     stale = record(client, gid, mid, 1, 1, "9d", "", "7d")
-    assert stale.status_code == 302
-    page = client.get(stale.location).text
-    assert "Not saved: hand 1 was already recorded" in page and "9♦" in page
-    assert "Record hand 2" in page
+    page = after(client, stale)
+    assert ("Not saved: hand 1 was already recorded, probably from another phone. Here is the "
+            "current score. What you entered: Ann: 9♦; Cy: 7♦.") in page.names("status")
+    page.get("link", "Record hand 2")
     assert [r[2] for r in hands_of(app, mid)] == ["", "5C", "6C"]
 
 
 def test_a_number_from_the_future_is_refused(app, client, lo):
     gid, mid = lo
     page = record(client, gid, mid, 3, 0, "", "5c", "6c")
-    assert page.status_code == 302
-    assert "Not saved" in client.get(page.location).text
+    told = [line for line in after(client, page).names("status") if line.startswith("Not saved")]
+    assert len(told) == 1 and told[0].endswith("What you entered: Bo: 5♣; Cy: 6♣."), told
     assert hands_of(app, mid) == []
 
 
@@ -121,8 +135,8 @@ def test_double_tapped_submit_stores_one_hand(app, client, lo):
     gid, mid = lo
     first = record(client, gid, mid, 1, 0, "", "5c", "6c", idempotency_key="tap")
     second = record(client, gid, mid, 1, 0, "", "5c", "6c", idempotency_key="tap")
-    assert first.status_code == second.status_code == 302
-    assert "Hand 1 saved" in client.get(second.location).text
+    assert first.status_code == 302
+    assert "Hand 1 saved. Bo deals hand 2." in after(client, second).names("status")
     assert len({r[0] for r in hands_of(app, mid)}) == 1
 
 
@@ -130,11 +144,13 @@ def test_playing_to_the_end_then_no_more_hands(app, client, lo):
     gid, mid = lo
     record(client, gid, mid, 1, 0, "", "8s 8h", "3c")   # Bo 50: out
     done = record(client, gid, mid, 2, 2, "8d 8c", "", "")  # Cy deals; Ann 50: out
-    page = client.get(done.location).text
-    assert "Ann is out" in page and "Cy won!" in page and "Rematch" in page
-    assert "Record hand 3" not in page
+    page = after(client, done)
+    assert ("Hand 2 saved. Ann is out. Cy won! Cy is the last player left."
+            in page.names("status"))
+    page.get("button", "Rematch")
+    assert page.by_role("link", RECORD_NEXT) == []
     blocked = client.get(f"/groups/{gid}/matches/{mid}/hands/new", follow_redirects=True)
-    assert "The match is over" in blocked.text
+    assert "The match is over: start a rematch to play on." in Page(blocked).names("status")
     with app.app_context():
         match = db.session.get(Match, mid)
         assert match.status == "finished" and match.winners == (2,)
@@ -143,8 +159,9 @@ def test_playing_to_the_end_then_no_more_hands(app, client, lo):
 def test_eliminated_players_get_no_field(client, lo):
     gid, mid = lo
     record(client, gid, mid, 1, 0, "", "8s 8h", "3c")  # Bo is out
-    page = client.get(f"/groups/{gid}/matches/{mid}/hands/new").text
-    assert 'name="seat-1"' not in page and 'name="seat-2"' in page
+    page = Page(client.get(f"/groups/{gid}/matches/{mid}/hands/new"))
+    assert page.names("textbox") == ["Ann", "Cy"]  # no field for Bo
+    assert page.get("textbox", "Cy") is page.field("seat-2")
     refused = record(client, gid, mid, 2, 2, "5h 6h", "4c", "")
     assert "Seat 2 is out of the match" in field_errors(refused.text)["cards"]
 
@@ -153,13 +170,13 @@ def test_edit_a_past_hand_changes_the_standings(app, client, lo):
     gid, mid = lo
     record(client, gid, mid, 1, 0, "", "5c 6c", "9h 10h")
     record(client, gid, mid, 2, 1, "2d 3d", "", "4s 5s")
-    form = client.get(f"/groups/{gid}/matches/{mid}/hands/1").text
-    assert 'value="5C 6C"' in form and "Save hand 1" in form
+    form = Page(client.get(f"/groups/{gid}/matches/{mid}/hands/1"))
+    assert form.value("seat-1") == "5C 6C"
+    form.get("button", "Save hand 1")
     saved = client.post(f"/groups/{gid}/matches/{mid}/hands/1",
-                        data={"number": "1", "version": shown_version(form), "out": "0",
+                        data={"number": "1", "version": form.value("version"), "out": "0",
                               "seat-1": "kc qc", "seat-2": "9h 10h"})
-    assert saved.status_code == 302
-    assert "Hand 1 updated" in client.get(saved.location).text
+    assert "Hand 1 updated; totals recomputed." in after(client, saved).names("status")
     assert (1, 1, "KC QC", 20) in hands_of(app, mid)
 
 
@@ -168,7 +185,9 @@ def test_edit_errors_stay_on_the_form(app, client, lo):
     record(client, gid, mid, 1, 0, "", "5c 6c", "9h")
     page = client.post(f"/groups/{gid}/matches/{mid}/hands/1",
                        data={"number": "1", "out": "0", "seat-1": "5c 5c", "seat-2": ""})
-    assert page.status_code == 400 and "5♣ is entered 2 times" in page.text
+    assert page.status_code == 400
+    assert Page(page).errors()["seat-1"] == (
+        "Hand 1: 5♣ is entered 2 times (Bo); the deck holds it once.")
     assert (1, 1, "5C 6C", 11) in hands_of(app, mid)
     assert client.get(f"/groups/{gid}/matches/{mid}/hands/9").status_code == 404
 
@@ -179,7 +198,8 @@ def test_edit_that_changes_the_outcome_reopens_the_match(app, client, lo):
     record(client, gid, mid, 2, 2, "8d 8c", "", "")
     saved = client.post(f"/groups/{gid}/matches/{mid}/hands/2",
                         data={"number": "2", "out": "2", "seat-0": "2c 3d", "seat-2": ""})
-    assert "The match is open again" in client.get(saved.location).text
+    assert ("Hand 2 updated; totals recomputed. The match is open again."
+            in after(client, saved).names("status"))
     with app.app_context():
         assert db.session.get(Match, mid).status == "active"
 
@@ -190,7 +210,9 @@ def test_edit_that_would_end_the_match_before_later_hands_is_refused(app, client
     record(client, gid, mid, 2, 1, "2d 3d", "", "4s 5s")
     page = client.post(f"/groups/{gid}/matches/{mid}/hands/1",
                        data={"number": "1", "out": "0", "seat-1": "8s 8h", "seat-2": "8c 8d"})
-    assert page.status_code == 400 and "decided in hand 1" in page.text
+    assert page.status_code == 400
+    assert Page(page).errors()["number"] == (
+        "The match was decided in hand 1, but hand 2 is recorded after it.")
     assert (1, 1, "5C", 0) in hands_of(app, mid)
 
 
@@ -199,13 +221,14 @@ def test_delete_the_last_hand(app, client, lo):
     record(client, gid, mid, 1, 0, "", "8s 8h", "3c")
     record(client, gid, mid, 2, 2, "8d 8c", "", "")
     done = client.post(f"/groups/{gid}/matches/{mid}/hands/last/delete", data={"confirm": "yes"})
-    page = client.get(done.location).text
-    assert "Hand 2 deleted" in page and "Record hand 2" in page
+    page = after(client, done)
+    assert "Hand 2 deleted; totals recomputed." in page.names("status")
+    page.get("link", "Record hand 2")
     assert {r[0] for r in hands_of(app, mid)} == {1}
     client.post(f"/groups/{gid}/matches/{mid}/hands/last/delete", data={"confirm": "yes"})
     nothing = client.post(f"/groups/{gid}/matches/{mid}/hands/last/delete", data={"confirm": "yes"},
                           follow_redirects=True)
-    assert "There is no hand to delete" in nothing.text
+    assert "There is no hand to delete." in Page(nothing).names("status")
 
 
 def test_per_hand_deal_size_in_last_one(app, client, lo):
@@ -226,8 +249,8 @@ def test_blocked_hand(app, client, lo):
 
 def test_nine_cards_this_hand_needs_everyones_word(app, client, lo):
     gid, mid = lo
-    form = client.get(f"/groups/{gid}/matches/{mid}/hands/new").text
-    assert 'name="agree_nine"' in form
+    form = Page(client.get(f"/groups/{gid}/matches/{mid}/hands/new"))
+    assert form.get("checkbox", AGREE_NINE)["name"] == "agree_nine"
     page = record(client, gid, mid, 1, 0, "", "5c", "6c", hand_size="9")
     assert page.status_code == 400
     assert field_errors(page.text)["hand_size"] == (
@@ -237,8 +260,8 @@ def test_nine_cards_this_hand_needs_everyones_word(app, client, lo):
     assert saved.status_code == 302
     with app.app_context():
         assert db.session.scalar(db.select(Hand.hand_size)) == 9
-    edit = client.get(f"/groups/{gid}/matches/{mid}/hands/1").text
-    assert 'value="yes" checked' in edit  # agreed when it was recorded
+    edit = Page(client.get(f"/groups/{gid}/matches/{mid}/hands/1"))
+    assert edit.get("checkbox", AGREE_NINE).has_attr("checked")  # agreed when recorded
 
 
 def test_six_players_cannot_be_dealt_nine_each(app, client):
@@ -253,10 +276,6 @@ def test_six_players_cannot_be_dealt_nine_each(app, client):
 
 
 # --- another phone changed the match between the form being shown and posted ---------
-
-
-def shown_version(page: str) -> str:
-    return re.search(r'name="version" value="(\d+)"', page).group(1)
 
 
 def record_elsewhere(app, mid: int, number: int, out: int, *held: str) -> None:
@@ -276,17 +295,17 @@ def bump_version_elsewhere(app, mid: int):
 def test_edit_after_another_phone_recorded_a_hand_saves_nothing(app, client, lo):
     gid, mid = lo
     record(client, gid, mid, 1, 0, "", "5c 6c", "9h")
-    form = client.get(f"/groups/{gid}/matches/{mid}/hands/1").text
+    version = Page(client.get(f"/groups/{gid}/matches/{mid}/hands/1")).value("version")
     record_elsewhere(app, mid, 2, 1, "2d 3d", "", "4s 5s")
     posted = client.post(f"/groups/{gid}/matches/{mid}/hands/1",
-                         data={"number": "1", "version": shown_version(form), "out": "0",
+                         data={"number": "1", "version": version, "out": "0",
                                "seat-1": "kc qc", "seat-2": "9h"})
-    assert posted.status_code == 302 and posted.location.endswith(f"/matches/{mid}")
-    page = client.get(posted.location).text
+    assert posted.location.endswith(f"/matches/{mid}")
+    page = after(client, posted)
     assert ("Not saved: another phone changed this match while you were editing hand 1. "
             "Here is the current score; open hand 1 again to make your change. "
-            "What you entered: Bo: K♣ Q♣; Cy: 9♥.") in page
-    assert "Record hand 3" in page  # the current state, with the other phone's hand 2
+            "What you entered: Bo: K♣ Q♣; Cy: 9♥.") in page.names("status")
+    page.get("link", "Record hand 3")  # the current state, with the other phone's hand 2
     assert (1, 1, "5C 6C", 11) in hands_of(app, mid) and (2, 0, "2D 3D", 5) in hands_of(app, mid)
 
 
@@ -294,50 +313,50 @@ def test_edit_of_a_hand_deleted_on_another_phone_saves_nothing(app, client, lo):
     gid, mid = lo
     record(client, gid, mid, 1, 0, "", "5c 6c", "9h")
     record(client, gid, mid, 2, 1, "2d 3d", "", "4s 5s")
-    form = client.get(f"/groups/{gid}/matches/{mid}/hands/2").text
+    version = Page(client.get(f"/groups/{gid}/matches/{mid}/hands/2")).value("version")
     with app.app_context():
         delete_last_hand(match_view(mid))
-    posted = client.post(f"/groups/{gid}/matches/{mid}/hands/2", follow_redirects=True,
-                         data={"number": "2", "version": shown_version(form), "out": "1",
+    posted = client.post(f"/groups/{gid}/matches/{mid}/hands/2",
+                         data={"number": "2", "version": version, "out": "1",
                                "seat-0": "2d", "seat-2": "4s"})
-    assert "Not saved: hand 2 was deleted on another phone. Here is the current score." in (
-        posted.text)
-    assert "Record hand 2" in posted.text
+    page = after(client, posted)
+    assert ("Not saved: hand 2 was deleted on another phone. Here is the current score. "
+            "What you entered: Ann: 2♦; Cy: 4♠.") in page.names("status")
+    page.get("link", "Record hand 2")
     assert {r[0] for r in hands_of(app, mid)} == {1}
 
 
 def test_edit_racing_another_phone_at_commit_saves_nothing(app, client, lo, monkeypatch):
     gid, mid = lo
     record(client, gid, mid, 1, 0, "", "5c 6c", "9h")
-    form = client.get(f"/groups/{gid}/matches/{mid}/hands/1").text
+    version = Page(client.get(f"/groups/{gid}/matches/{mid}/hands/1")).value("version")
 
     def edit_while_another_phone_commits(match, *args):
         bump_version_elsewhere(app, mid)
         return edit_hand(match, *args)
 
     monkeypatch.setattr(hands, "edit_hand", edit_while_another_phone_commits)
-    posted = client.post(f"/groups/{gid}/matches/{mid}/hands/1", follow_redirects=True,
-                         data={"number": "1", "version": shown_version(form), "out": "0",
+    posted = client.post(f"/groups/{gid}/matches/{mid}/hands/1",
+                         data={"number": "1", "version": version, "out": "0",
                                "seat-1": "kc", "seat-2": "9h"})
-    assert posted.status_code == 200
-    assert "Not saved: another phone changed this match while you were editing hand 1" in (
-        posted.text)
-    assert "What you entered: Bo: K♣; Cy: 9♥." in posted.text
+    assert ("Not saved: another phone changed this match while you were editing hand 1. "
+            "Here is the current score; open hand 1 again to make your change. "
+            "What you entered: Bo: K♣; Cy: 9♥.") in after(client, posted).names("status")
     assert hands_of(app, mid) == [(1, 0, "", 0), (1, 1, "5C 6C", 11), (1, 2, "9H", 0)]
 
 
 def test_delete_after_another_phone_recorded_a_hand_deletes_nothing(app, client, lo):
     gid, mid = lo
     record(client, gid, mid, 1, 0, "", "5c 6c", "9h")
-    action = re.search(r'action="([^"]*/hands/last/delete[^"]*)"', board(client, gid, mid))
-    assert action and action.group(1).endswith("?number=1")
+    board = Page(client.get(f"/groups/{gid}/matches/{mid}"))
+    action = str(board.get("button", "Delete hand 1").find_parent("form")["action"])
+    assert action.endswith("/hands/last/delete?number=1")
     record_elsewhere(app, mid, 2, 1, "2d 3d", "", "4s 5s")
-    page = client.post(html.unescape(action.group(1)), data={"confirm": "yes"},
-                       follow_redirects=True).text
+    page = after(client, client.post(action, data={"confirm": "yes"}))
     assert ("Nothing deleted: the match changed on another phone since this page was shown, "
             "so hand 1 is not the last hand (the newest is hand 2). Here is the current "
-            "score; delete again if you still mean to.") in page
-    assert "Delete hand 2" in page
+            "score; delete again if you still mean to.") in page.names("status")
+    page.get("button", "Delete hand 2")
     assert {r[0] for r in hands_of(app, mid)} == {1, 2}
 
 
@@ -350,8 +369,9 @@ def test_delete_racing_another_phone_at_commit_deletes_nothing(app, client, lo, 
         return delete_last_hand(match)
 
     monkeypatch.setattr(hands, "delete_last_hand", delete_while_another_phone_commits)
-    page = client.post(f"/groups/{gid}/matches/{mid}/hands/last/delete?number=1",
-                       data={"confirm": "yes"}, follow_redirects=True).text
-    assert "Nothing deleted: another phone changed this match at the same moment." in page
-    assert "Delete hand 1" in page
+    page = after(client, client.post(f"/groups/{gid}/matches/{mid}/hands/last/delete?number=1",
+                                     data={"confirm": "yes"}))
+    assert ("Nothing deleted: another phone changed this match at the same moment. Here is "
+            "the current score; delete again if you still mean to.") in page.names("status")
+    page.get("button", "Delete hand 1")
     assert {r[0] for r in hands_of(app, mid)} == {1}
