@@ -240,9 +240,13 @@ def record_hand(match: MatchView, number: int, out: int | None,
         if twin is not None:
             raise SameHandError(twin)
     expected = match.hand_count + 1
-    if number != expected:
+    if number < expected:
         raise ConflictError(f"hand {number} is already recorded; the next hand is {expected}",
                             "number")
+    if number > expected:  # a hand deleted meanwhile, or a number typed ahead
+        raise ConflictError(f"hand {number} is not next: the match has {expected - 1} "
+                            f"hand{'' if expected == 2 else 's'}, so the next hand is "
+                            f"{expected}", "number")
     if match.status == "finished":
         raise InputError("the match is over: no more hands can be recorded", "number")
     _check_hand_size(match, hand_size)

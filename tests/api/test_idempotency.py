@@ -81,6 +81,15 @@ def test_a_new_key_for_a_number_already_recorded_is_a_conflict(app, api):
     assert rows(app) == 1
 
 
+def test_a_number_past_the_next_hand_is_a_conflict_that_says_which_is_next(app, api):
+    match = start(api)
+    ahead = post(api, match["id"], hand(3, 0, s1="8s", s2="5c"), key="phone-a")
+    assert ahead.status_code == 409
+    assert ahead.json["error"]["message"] == (
+        "hand 3 is not next: the match has 0 hands, so the next hand is 1")
+    assert rows(app) == 0
+
+
 def test_keys_are_per_match(app, api):
     one, two = start(api), start(api)
     assert post(api, one["id"], hand(1, 0, s1="8s", s2="5c")).status_code == 201

@@ -40,9 +40,16 @@ def changed_since(match: MatchView, form: Mapping[str, str]) -> bool:
 
 
 def recorded_clash(match: MatchView, number: int, form: Mapping[str, str]) -> str:
-    """A new hand whose number another phone recorded first."""
-    return (f"Not saved: hand {number} was already recorded, probably from another phone. "
-            f"Here is the current score. What you entered: {entered(match, form)}.")
+    """A new hand whose number another phone recorded first, or that is past the next
+    hand (a hand deleted on another phone since the form was shown)."""
+    if number > match.hand_count + 1:
+        what = (f"hand {number} is not the next hand: this match has {match.hand_count} "
+                f"hand{'' if match.hand_count == 1 else 's'}, so the next is hand "
+                f"{match.hand_count + 1} (another phone may have deleted one)")
+    else:
+        what = f"hand {number} was already recorded, probably from another phone"
+    return (f"Not saved: {what}. Here is the current score. "
+            f"What you entered: {entered(match, form)}.")
 
 
 def edit_clash(match: MatchView, number: int, form: Mapping[str, str]) -> str:

@@ -127,7 +127,10 @@ def test_a_number_from_the_future_is_refused(app, client, lo):
     gid, mid = lo
     page = record(client, gid, mid, 3, 0, "", "5c", "6c")
     told = [line for line in after(client, page).names("status") if line.startswith("Not saved")]
-    assert len(told) == 1 and told[0].endswith("What you entered: Bo: 5♣; Cy: 6♣."), told
+    assert told == [
+        "Not saved: hand 3 is not the next hand: this match has 0 hands, so the next is hand 1 "
+        "(another phone may have deleted one). Here is the current score. What you entered: "
+        "Bo: 5♣; Cy: 6♣."]
     assert hands_of(app, mid) == []
 
 
