@@ -251,3 +251,55 @@ def rows(table: Tag) -> list[list[str]]:
 def hrefs(nodes: Iterable[Tag]) -> list[str]:
     """Where each of these links goes."""
     return [str(node["href"]) for node in nodes]
+
+
+# pagesB41
+
+_PARTS = ("section", "article", "aside", "nav", "form", "fieldset", "dialog", "main")
+
+
+def part(page: Page, heading: str | re.Pattern[str]) -> Tag:
+    """The part of the page the one visible heading named ``heading`` heads: its nearest
+    enclosing section, article, aside, navigation, form, fieldset or dialog."""
+    found = page.get("heading", heading).find_parent(_PARTS)
+    assert found is not None, f"the heading {heading!r} heads no part of the page"
+    return found
+
+
+def introduced(page: Page, heading: str | re.Pattern[str]) -> Tag:
+    """What the one visible heading named ``heading`` introduces: the element right after
+    it (the list under "Changed from the usual", the paragraph under an error's title)."""
+    found = page.get("heading", heading).find_next_sibling()
+    assert isinstance(found, Tag), f"nothing follows the heading {heading!r}"
+    return found
+
+
+def definitions(node: Tag) -> dict[str, list[str]]:
+    """A description list as a person reads it: each visible term (``<dt>``) with the
+    text of the visible descriptions (``<dd>``) that follow it, up to the next term."""
+    read: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for item in node.find_all(["dt", "dd"]):
+        if hidden(item):
+            continue
+        if item.name == "dt":
+            current = read.setdefault(text(item), [])
+        elif current is not None:
+            current.append(text(item))
+    return read
+
+
+def table(page: Page, caption: str | re.Pattern[str]) -> Tag:
+    """The one visible table captioned ``caption`` (its ``<caption>``, read even when
+    only screen readers see it, or its ``aria-label``)."""
+    found = [node for node in page.by_role("table")
+             if _named(_caption_of(page, node), caption)]
+    assert len(found) == 1, f"{len(found)} tables captioned {caption!r}"
+    return found[0]
+
+
+def _caption_of(page: Page, node: Tag) -> str:
+    if node.get("aria-label") or node.get("aria-labelledby"):
+        return page.accessible_name(node)
+    shown = node.find("caption")
+    return text(shown) if isinstance(shown, Tag) else ""
