@@ -303,3 +303,12 @@ def _caption_of(page: Page, node: Tag) -> str:
         return page.accessible_name(node)
     shown = node.find("caption")
     return text(shown) if isinstance(shown, Tag) else ""
+
+
+def body_rows(node: Tag) -> list[list[str]]:
+    """A table's rows of data as the text of their cells (header cells included): the
+    rows of its ``<tbody>`` parts, not those of its ``<thead>`` or ``<tfoot>``."""
+    bodies = node.find_all("tbody") or [node]
+    return [[text(cell) for cell in row.find_all(["th", "td"])]
+            for body in bodies for row in body.find_all("tr")
+            if row.find_parent(["thead", "tfoot"]) is None]
