@@ -260,7 +260,7 @@ _PARTS = ("section", "article", "aside", "nav", "form", "fieldset", "dialog", "m
 
 def part(page: Page, heading: str | re.Pattern[str]) -> Tag:
     """The part of the page the one visible heading named ``heading`` heads: its nearest
-    enclosing section, article, aside, navigation, form, fieldset or dialog."""
+    enclosing section, article, aside, navigation, form, fieldset, dialog or main."""
     found = page.get("heading", heading).find_parent(_PARTS)
     assert found is not None, f"the heading {heading!r} heads no part of the page"
     return found
@@ -312,3 +312,14 @@ def body_rows(node: Tag) -> list[list[str]]:
     return [[text(cell) for cell in row.find_all(["th", "td"])]
             for body in bodies for row in body.find_all("tr")
             if row.find_parent(["thead", "tfoot"]) is None]
+
+
+def on_screen(node: Tag) -> str:
+    """The text ``node`` shows on screen: :func:`text` without the parts written for
+    screen readers alone (class ``visually-hidden``), such as the words beside a dash."""
+    from copy import copy  # here, so the readers added at the end touch nothing above
+
+    shown = copy(node)
+    for part_only_heard in shown.select(".visually-hidden"):
+        part_only_heard.decompose()
+    return text(shown)
