@@ -258,7 +258,7 @@ def hrefs(nodes: Iterable[Tag]) -> list[str]:
 _PARTS = ("section", "article", "aside", "nav", "form", "fieldset", "dialog", "main")
 
 
-def part(page: Page, heading: str | re.Pattern[str]) -> Tag:
+def headed(page: Page, heading: str | re.Pattern[str]) -> Tag:
     """The part of the page the one visible heading named ``heading`` heads: its nearest
     enclosing section, article, aside, navigation, form, fieldset, dialog or main."""
     found = page.get("heading", heading).find_parent(_PARTS)

@@ -18,7 +18,7 @@ from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Match
 from scorekeeper.web.links import static_url, url_for_ids, url_pattern
 from scorekeeper.web.rules.rules_card import rules_card_html
-from tests.support.parsed import Page, on_screen, part, text
+from tests.support.parsed import Page, headed, on_screen, text
 from tests.support.web import add_players, record, start_group, start_match
 
 # A cell's words as a screen reader says them and as the screen shows them.
@@ -35,7 +35,7 @@ def hand_rows(page: str) -> list[tuple[Head, list[Cell]]]:
     classes, which mark it on screen, what a screen reader says and what the screen shows).
     Every star on the table is the "went out" mark."""
     board = Page(page)
-    table = part(board, re.compile(r"^(Hands|Last \d+ hands)$")).find("table")
+    table = headed(board, re.compile(r"^(Hands|Last \d+ hands)$")).find("table")
     assert {(str(mark.get("title")), text(mark)) for mark in table.select(".mark")} <= {
         ("went out", "★")}
     rows = []

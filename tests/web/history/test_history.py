@@ -17,7 +17,7 @@ from scorekeeper.store.models import Group, Hand, Match, Player
 from scorekeeper.store.seasons import add_season
 from scorekeeper.store.transfer import import_document
 from tests.support.documents import random_document
-from tests.support.parsed import Page, definitions, part, role, text
+from tests.support.parsed import Page, definitions, headed, role, text
 
 
 def _group(name: str, matches: int, seed: int = 11) -> tuple[int, str]:
@@ -99,7 +99,7 @@ def test_match_record_shows_cards_points_and_chart(app, member):
     assert len(lines) == seats and colour in [line["stroke"] for line in lines]
     assert chart.select("line.goal") and "out at 100" in [text(t) for t in chart.find_all("text")]
     assert len([h for h in page.names("heading") if re.fullmatch(r"Hand \d+", h)]) == hands
-    held = part(page, "Hand 1").find("table")
+    held = headed(page, "Hand 1").find("table")
     assert [chip for chip in held.select(".pc.red, .pc.black, .pc.joker")
             if chip.find(string=True, recursive=False) and chip.select_one(".pts")
             and text(chip.select_one(".pts")).isdigit()]  # a card with its points
@@ -111,7 +111,7 @@ def test_player_page(app, member):
         ann = db.session.scalar(db.select(Player).where(Player.name == "Ann"))
         ann_id = ann.id
     page = Page(client.get(f"/groups/{gid}/players/{ann_id}/stats"))
-    figures = definitions(part(page, "By game"))
+    figures = definitions(headed(page, "By game"))
     for words in ("Win rate", "Caught holding an 8", "Best comeback"):
         assert words in figures
     assert "Head to head" in page.names("heading")
@@ -207,7 +207,7 @@ def test_bad_upload_lists_problems_and_writes_nothing(app, member):
     sent = client.post(f"/groups/{gid}/import",
                        data={"file": (io.BytesIO(json.dumps(doc).encode()), "x.json")})
     assert sent.status_code == 400
-    problems = part(Page(sent), "Nothing was imported")
+    problems = headed(Page(sent), "Nothing was imported")
     assert role(problems) == "alert"
     listed = [text(item) for item in problems.find("ul").find_all("li")]
     assert [line for line in listed if "match 5, hand 1" in line

@@ -23,7 +23,7 @@ from scorekeeper.store.leaderboard import (
 from scorekeeper.store.models import Group, Season
 from scorekeeper.store.transfer import import_document
 from tests.support.documents import random_document
-from tests.support.parsed import Page, body_rows, part, text
+from tests.support.parsed import Page, body_rows, headed, text
 from tests.support.ratings import dated, one_hand
 from tests.support.web import add_players, field_errors, record, start_group, start_match
 
@@ -56,7 +56,7 @@ def _board(client, url: str) -> Page:
 def _ranking(page: Page) -> dict[str, list[str]]:
     """The leaderboard's rows by player, in their order: place, the player's cell (name,
     provisional, counts), the rating's cell (the rating and its change in words)."""
-    table = part(page, BOARD).find("table")
+    table = headed(page, BOARD).find("table")
     return {text(row.find("a")): [text(cell) for cell in row.find_all(["th", "td"])]
             for row in table.find("tbody").find_all("tr")}
 
@@ -68,7 +68,7 @@ def _names_in_order(page: Page) -> list[str]:
 def _records(page: Page) -> dict[str, tuple[str, list[tuple[str, str]]]]:
     """Each record the page lists, by its title: what the line says after the title and
     where its links go (what each link says, its target)."""
-    listed = part(page, "Records").find("ul")
+    listed = headed(page, "Records").find("ul")
     read = {}
     for item in listed.find_all("li"):
         title = text(item.find("span"))

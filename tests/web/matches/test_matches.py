@@ -9,7 +9,7 @@ import pytest
 
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Match, Player
-from tests.support.parsed import Page, body_rows, part, text
+from tests.support.parsed import Page, body_rows, headed, text
 from tests.support.web import (
     add_players,
     field_errors,
@@ -50,12 +50,12 @@ def standings(board: Page) -> dict[str, str]:
 
 def hands_table(board: Page) -> list[list[str]]:
     """The scoreboard's hands, one row each: the hand's number, then each seat's cell."""
-    return body_rows(part(board, re.compile(r"^(Hands|Last \d+ hands)$")).find("table"))
+    return body_rows(headed(board, re.compile(r"^(Hands|Last \d+ hands)$")).find("table"))
 
 
 def listed_matches(client, gid: int) -> list[str]:
     """The matches the group page lists, as their links read."""
-    return [text(link) for link in part(Page(client.get(f"/groups/{gid}")), "Matches")
+    return [text(link) for link in headed(Page(client.get(f"/groups/{gid}")), "Matches")
             .find_all("a", href=True)]
 
 
@@ -248,7 +248,7 @@ def test_the_scoreboard_shows_the_last_hands_and_links_the_record(app, client, h
     edits = page.by_role("link", re.compile(r"^Edit hand \d+$"))
     assert [int(page.accessible_name(link).rsplit(" ", 1)[1]) for link in edits] == shown
     assert [int(row[0]) for row in hands_table(page)] == shown
-    said = text(part(page, re.compile(r"^(Hands|Last \d+ hands)$")))
+    said = text(headed(page, re.compile(r"^(Hands|Last \d+ hands)$")))
     if hands > 10:
         assert f"{hands - 10} earlier hands: every hand is in the match record." in said
         assert page.href("match record") == f"/groups/{gid}/matches/{mid}/record"

@@ -12,7 +12,7 @@ from scorekeeper.core.sheets import GAMES, OPTIONS, Sheet
 from scorekeeper.web.rules import rules_card
 from scorekeeper.web.rules import views as rules
 from scorekeeper.web.sheet_text import sheet_from_args
-from tests.support.parsed import Page, definitions, hrefs, introduced, part, rows, table, text
+from tests.support.parsed import Page, definitions, headed, hrefs, introduced, rows, table, text
 
 # Pages and endpoints that read no table: SQLite alone (conftest checks no SQL is sent).
 pytestmark = pytest.mark.no_database
@@ -110,7 +110,7 @@ def test_the_index_links_every_game_and_section(client):
         heading = shown.get("heading", GAMES[game].name)
         assert hrefs(heading.select("a[href]")) == [f"/rules/{game}"]
         links = {text(link): str(link["href"])
-                 for link in part(shown, GAMES[game].name).select("li a[href]")}
+                 for link in headed(shown, GAMES[game].name).select("li a[href]")}
         for anchor, title in GAMES[game].sections:
             assert links[title] == f"/rules/{game}#{anchor}"
 
@@ -136,7 +136,7 @@ def test_scoring_sections_show_the_points_table(client):
 def test_search_across_games_puts_the_named_section_first(client):
     shown = page(client, "/rules?q=melee")
     found = re.compile(r"^\d+ sections? match “melee”$")
-    hits = hrefs(part(shown, found).select("ol > li > a[href]"))
+    hits = hrefs(headed(shown, found).select("ol > li > a[href]"))
     assert hits[0] == "/rules/last-one#lo-melee"
     assert "/rules/last-one#lo-jokers" in hits
     assert all("/rules/last-one" in h for h in hits)
@@ -145,7 +145,7 @@ def test_search_across_games_puts_the_named_section_first(client):
 
 def test_search_matches_every_word_in_any_case(client):
     shown = page(client, "/rules?q=JAMMED+difference")
-    hits = hrefs(part(shown, "1 section match “JAMMED difference”").select("ol > li > a[href]"))
+    hits = hrefs(headed(shown, "1 section match “JAMMED difference”").select("ol > li > a[href]"))
     assert hits == ["/rules/crazy-eights#c8-jammed"]
 
 
@@ -157,7 +157,7 @@ def test_search_finds_option_words(client):
 
 def test_search_without_results(client):
     shown = page(client, "/rules?q=backgammon")
-    results = part(shown, "0 sections match “backgammon”")
+    results = headed(shown, "0 sections match “backgammon”")
     assert "Nothing in the rules mentions that." in text(results)
     assert not results.select("ol > li > a[href]")
     shown = page(client, "/rules/countdown?q=backgammon")
