@@ -258,5 +258,7 @@ def test_the_scoreboard_shows_the_last_hands_and_links_the_record(app, client, h
     assert page.get("link", f"Record hand {hands + 1}")
     with app.app_context():
         view = db.session.scalar(db.select(Match.view_token).where(Match.id == mid))
-    spectator = Page(client.get(f"/view/{view}")).text()
-    assert (f"{hands - 10} earlier hands not shown here." in spectator) == (hands > 10)
+    spectator = Page(client.get(f"/view/{view}"))
+    assert [int(row[0]) for row in hands_table(spectator)] == shown
+    said = text(headed(spectator, re.compile(r"^(Hands|Last \d+ hands)$")))
+    assert (f"{hands - 10} earlier hands not shown here." in said) == (hands > 10)
