@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from copy import copy
 
 from bs4 import BeautifulSoup, NavigableString, Tag
 
@@ -253,7 +254,7 @@ def hrefs(nodes: Iterable[Tag]) -> list[str]:
     return [str(node["href"]) for node in nodes]
 
 
-# pagesA41
+# ---- one region of a page, reading order, what a form sends ----
 
 
 def part(node: Tag) -> Page:
@@ -283,3 +284,73 @@ def sent(form: Tag) -> dict[str, str]:
             continue
         fields[str(node["name"])] = str(node.get("value", "on"))
     return fields
+
+
+# ---- the part a heading heads, tables, what the screen shows ----
+
+_PARTS = ("section", "article", "aside", "nav", "form", "fieldset", "dialog", "main")
+
+
+def headed(page: Page, heading: str | re.Pattern[str]) -> Tag:
+    """The part of the page the one visible heading named ``heading`` heads: its nearest
+    enclosing section, article, aside, navigation, form, fieldset, dialog or main."""
+    found = page.get("heading", heading).find_parent(_PARTS)
+    assert found is not None, f"the heading {heading!r} heads no part of the page"
+    return found
+
+
+def introduced(page: Page, heading: str | re.Pattern[str]) -> Tag:
+    """What the one visible heading named ``heading`` introduces: the element right after
+    it (the list under "Changed from the usual", the paragraph under an error's title)."""
+    found = page.get("heading", heading).find_next_sibling()
+    assert isinstance(found, Tag), f"nothing follows the heading {heading!r}"
+    return found
+
+
+def definitions(node: Tag) -> dict[str, list[str]]:
+    """A description list as a person reads it: each visible term (``<dt>``) with the
+    text of the visible descriptions (``<dd>``) that follow it, up to the next term."""
+    read: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for item in node.find_all(["dt", "dd"]):
+        if hidden(item):
+            continue
+        if item.name == "dt":
+            current = read.setdefault(text(item), [])
+        elif current is not None:
+            current.append(text(item))
+    return read
+
+
+def table(page: Page, caption: str | re.Pattern[str]) -> Tag:
+    """The one visible table captioned ``caption`` (its ``<caption>``, read even when
+    only screen readers see it, or its ``aria-label``)."""
+    found = [node for node in page.by_role("table")
+             if _named(_caption_of(page, node), caption)]
+    assert len(found) == 1, f"{len(found)} tables captioned {caption!r}"
+    return found[0]
+
+
+def _caption_of(page: Page, node: Tag) -> str:
+    if node.get("aria-label") or node.get("aria-labelledby"):
+        return page.accessible_name(node)
+    shown = node.find("caption")
+    return text(shown) if isinstance(shown, Tag) else ""
+
+
+def body_rows(node: Tag) -> list[list[str]]:
+    """A table's rows of data as the text of their cells (header cells included): the
+    rows of its ``<tbody>`` parts, not those of its ``<thead>`` or ``<tfoot>``."""
+    bodies = node.find_all("tbody") or [node]
+    return [[text(cell) for cell in row.find_all(["th", "td"])]
+            for body in bodies for row in body.find_all("tr")
+            if row.find_parent(["thead", "tfoot"]) is None]
+
+
+def on_screen(node: Tag) -> str:
+    """The text ``node`` shows on screen: :func:`text` without the parts written for
+    screen readers alone (class ``visually-hidden``), such as the words beside a dash."""
+    shown = copy(node)
+    for part_only_heard in shown.select(".visually-hidden"):
+        part_only_heard.decompose()
+    return text(shown)

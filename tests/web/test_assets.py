@@ -9,14 +9,21 @@ import re
 from pathlib import Path
 
 from scorekeeper.web.assets import minified
+from tests.support.parsed import Page
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
-LINKED = re.compile(r'/static/([\w.-]+)\.([0-9a-f]{12})\.(\w+)"')
+LINKED = re.compile(r"/static/([\w.-]+)\.([0-9a-f]{12})\.(\w+)")
+
+
+def linked_static(page: Page) -> list[tuple[str, str, str]]:
+    """Every static file the page names in an attribute (a stylesheet, a script, an
+    icon, a script's data-* URL): its stem, its content hash, its extension."""
+    return [found.groups() for tag in page.soup.find_all(True) for value in tag.attrs.values()
+            if isinstance(value, str) and (found := LINKED.fullmatch(value))]
 
 
 def test_static_urls_carry_a_content_hash_and_are_immutable_for_a_year(client):
-    page = client.get("/rules/").text
-    linked = LINKED.findall(page)
+    linked = linked_static(Page(client.get("/rules/")))
     assert {f"{stem}.{ext}" for stem, _, ext in linked} >= {"style.css", "app.js", "icon.svg"}
     for stem, digest, ext in linked:
         served = minified(f"{stem}.{ext}", (STATIC / f"{stem}.{ext}").read_bytes())
@@ -30,7 +37,9 @@ def test_static_urls_carry_a_content_hash_and_are_immutable_for_a_year(client):
 
 
 def test_static_files_come_compressed_and_answer_conditional_requests(client):
-    (url,) = re.findall(r'/static/style\.[0-9a-f]{12}\.css', client.get("/rules/").text)
+    sheets = Page(client.get("/rules/")).all('link[rel~="stylesheet"]')
+    (url,) = [str(link["href"]) for link in sheets]
+    assert re.fullmatch(r"/static/style\.[0-9a-f]{12}\.css", url)
     response = client.get(url, headers={"Accept-Encoding": "gzip"})
     assert response.headers["Content-Encoding"] == "gzip"
     served = minified("style.css", (STATIC / "style.css").read_bytes())

@@ -18,6 +18,7 @@ import pytest
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Player
 from tests.support.http import bearer, json_error, twin
+from tests.support.parsed import Page
 
 HUGE = 2**31  # one past PostgreSQL's integer
 ROOT = Path(__file__).resolve().parents[2]
@@ -180,9 +181,11 @@ def test_invite_links_use_the_public_url(app, client, home):
     gid, token, _ = home
     app.config["PUBLIC_URL"] = "https://cards.example.org"
     client.get(f"/join/{token}", base_url="http://evil.example")
-    page = client.get(f"/groups/{gid}", base_url="http://evil.example").text
-    assert f"https://cards.example.org/join/{token}" in page
-    assert "evil.example" not in page
+    page = Page(client.get(f"/groups/{gid}", base_url="http://evil.example"))
+    assert page.get("textbox", "Invite link")["value"] == f"https://cards.example.org/join/{token}"
+    pointing = [f"{tag.name}[{name}]={value}" for tag in page.soup.find_all(True)
+                for name, value in tag.attrs.items() if "evil.example" in str(value)]
+    assert pointing == [] and "evil.example" not in page.text(), pointing
 
 
 def test_trusted_hosts_refuse_other_hosts(backend, tmp_path, monkeypatch):

@@ -18,19 +18,35 @@ from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Match
 from scorekeeper.web.links import static_url, url_for_ids, url_pattern
 from scorekeeper.web.rules.rules_card import rules_card_html
+from tests.support.parsed import Page, headed, on_screen, text
 from tests.support.web import add_players, record, start_group, start_match
 
-STAR = '<span class="mark" title="went out">★</span>'
-DASH = '–<span class="visually-hidden"> out of the match</span>'
-SAME = '<span class="muted">·<span class="visually-hidden"> no change</span></span>'
+# A cell's words as a screen reader says them and as the screen shows them.
+DASH = ("– out of the match", "–")  # a player already out
+SAME = ("· no change", "·")  # Countdown's count unchanged
+
+Head = tuple[str, str | None, str | None]
+Cell = tuple[str, str, str]
 
 
-def hand_rows(page: str) -> list[tuple[str, list[str]]]:
-    """Each hand row of the table: its header cell's inside and its ``<td>`` elements."""
-    body = page.split('<table class="hands-table">', 1)[1].split("<tfoot>", 1)[0]
-    rows = re.findall(r"<tr>\s*<th scope=\"row\">(.*?)</th>(.*?)</tr>", body, re.S)
-    return [(" ".join(head.split()), re.findall(r"<td[^>]*>.*?</td>", cells, re.S))
-            for head, cells in rows]
+def hand_rows(page: str) -> list[tuple[Head, list[Cell]]]:
+    """Each hand row of the scoreboard's table: its header (what it says, where its edit
+    link goes and what that link is called, None without one) and each seat's cell (its
+    classes, which mark it on screen, what a screen reader says and what the screen shows).
+    Every star on the table is the "went out" mark."""
+    board = Page(page)
+    table = headed(board, re.compile(r"^(Hands|Last \d+ hands)$")).find("table")
+    assert {(str(mark.get("title")), text(mark)) for mark in table.select(".mark")} <= {
+        ("went out", "★")}
+    rows = []
+    for row in table.find("tbody").find_all("tr"):
+        head = row.find("th")
+        link = head.find("a", href=True)
+        rows.append(((text(head), None if link is None else str(link["href"]),
+                      None if link is None else board.accessible_name(link)),
+                     [(" ".join(cell["class"]), text(cell), on_screen(cell))
+                      for cell in row.find_all("td")]))
+    return rows
 
 
 def pages(app, client, gid: int, mid: int) -> tuple[str, str]:
@@ -50,23 +66,20 @@ def test_last_one_rows_mark_who_went_out_who_dealt_and_who_is_gone(app, client):
     record(client, gid, mid, 3, "none", "3c", "", "2d 4d")  # Ann deals; blocked (one card: 0)
     member, spectator = pages(app, client, gid, mid)
     cells = [
-        ['<td class="num went-out dealt">0' + STAR + "</td>", '<td class="num">52</td>',
-         '<td class="num">11</td>'],
-        ['<td class="num">9</td>', f'<td class="num gone">{DASH}</td>',
-         '<td class="num went-out dealt">0' + STAR + "</td>"],
-        ['<td class="num dealt">0</td>', f'<td class="num gone">{DASH}</td>',
-         '<td class="num">6</td>'],
+        [("num went-out dealt", "0★", "0★"), ("num", "52", "52"), ("num", "11", "11")],
+        [("num", "9", "9"), ("num gone", *DASH), ("num went-out dealt", "0★", "0★")],
+        [("num dealt", "0", "0"), ("num gone", *DASH), ("num", "6", "6")],
     ]
     edit = f"/groups/{gid}/matches/{mid}/hands"
     assert hand_rows(member) == [
-        (f'<a href="{edit}/1" aria-label="Edit hand 1">1</a>', cells[0]),
-        (f'<a href="{edit}/2" aria-label="Edit hand 2">2</a>', cells[1]),
-        (f'<a href="{edit}/3" aria-label="Edit hand 3">3</a> '
-         '<span class="small muted">blocked</span>', cells[2]),
+        (("1", f"{edit}/1", "Edit hand 1"), cells[0]),
+        (("2", f"{edit}/2", "Edit hand 2"), cells[1]),
+        (("3 blocked", f"{edit}/3", "Edit hand 3"), cells[2]),
     ]
-    assert hand_rows(spectator) == [("1", cells[0]), ("2", cells[1]),
-                                    ('3 <span class="small muted">blocked</span>', cells[2])]
-    assert f'href="{edit}/1"' not in spectator
+    assert hand_rows(spectator) == [(("1", None, None), cells[0]), (("2", None, None), cells[1]),
+                                    (("3 blocked", None, None), cells[2])]
+    assert not [link for link in Page(spectator).all("a[href]")
+                if str(link["href"]).startswith(edit)]
 
 
 def test_countdown_rows_count_one_down_for_who_went_out(app, client):
@@ -78,10 +91,10 @@ def test_countdown_rows_count_one_down_for_who_went_out(app, client):
     member, _ = pages(app, client, gid, mid)
     rows = hand_rows(member)
     assert [cells for _, cells in rows] == [
-        [f'<td class="num dealt">{SAME}</td>', '<td class="num went-out">−1' + STAR + "</td>"],
-        [f'<td class="num">{SAME}</td>', f'<td class="num dealt">{SAME}</td>'],
+        [("num dealt", *SAME), ("num went-out", "−1★", "−1★")],
+        [("num", *SAME), ("num dealt", *SAME)],
     ]
-    assert rows[1][0].endswith('<span class="small muted">jammed</span>')
+    assert rows[1][0][0] == "2 jammed"
 
 
 @pytest.mark.no_database
@@ -136,8 +149,7 @@ def test_the_last_hands_come_from_the_state_and_equal_the_stored_hands(app, clie
                "" if number % 2 else "9d 2c")
     kept, _ = pages(app, client, gid, mid)
     rows = hand_rows(kept)
-    assert [head.split('aria-label="Edit hand ')[1].split('"')[0] for head, _ in rows] == [
-        str(n) for n in range(3, 13)]
+    assert [name for (_, _, name), _ in rows] == [f"Edit hand {n}" for n in range(3, 13)]
     with app.app_context():
         match = db.session.get_one(Match, mid)
         state = json.loads(match.running_json)

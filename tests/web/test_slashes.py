@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.parsed import Page
 from tests.support.web import start_group
 
 
@@ -20,5 +21,5 @@ def test_trailing_slash_answers_like_the_address_without_it(client, path):
 def test_group_page_with_a_trailing_slash(client):
     gid = start_group(client, "Sunday")
     page = client.get(f"/groups/{gid}/")
-    assert page.status_code == 200 and "Sunday" in page.text
+    assert page.status_code == 200 and Page(page).heading() == "Sunday"
     assert client.get(f"/groups/{gid + 1}/").status_code == 404  # still no other group

@@ -17,6 +17,7 @@ from scorekeeper.store.models import Group, Hand, Match, Player
 from scorekeeper.store.seasons import add_season
 from scorekeeper.store.transfer import import_document
 from tests.support.documents import random_document
+from tests.support.parsed import Page, definitions, headed, role, text
 
 
 def _group(name: str, matches: int, seed: int = 11) -> tuple[int, str]:
@@ -37,18 +38,26 @@ def member(app, client):
     return client, group_id
 
 
-def ids_on(html: str) -> list[int]:
-    return [int(m) for m in re.findall(r"/matches/(\d+)/record", html)]
+RECORD = re.compile(r"/groups/\d+/matches/(\d+)/record")
+
+
+def ids_on(page: Page) -> list[int]:
+    """The matches the history lists, newest first: the record each item links to."""
+    listed = [item.find("a", href=True) for lst in page.by_role("list")
+              for item in lst.find_all("li")]
+    return [int(found[1]) for link in listed if link is not None
+            and (found := RECORD.fullmatch(str(link["href"]))) is not None]
 
 
 def test_history_lists_newest_first_in_pages(app, member):
     client, gid = member
     first = client.get(f"/groups/{gid}/history")
     assert first.status_code == 200
-    page1 = ids_on(first.text)
+    page1 = ids_on(Page(first))
     assert len(page1) == 25 and page1 == sorted(page1, reverse=True)
-    older = re.search(r'href="([^"]+before=\d+[^"]*)"', first.text).group(1)
-    page2 = ids_on(client.get(older.replace("&amp;", "&")).text)
+    older = Page(first).href("Older matches")
+    assert "before=" in older
+    page2 = ids_on(Page(client.get(older)))
     assert len(page2) == 5 and not set(page1) & set(page2)
 
 
@@ -60,11 +69,11 @@ def test_history_filters(app, member):
             Match.game == "countdown", Match.status == "finished"))
             if ann.id in {s.player_id for s in m.seats}}
         ann_id = ann.id
-    html = client.get(f"/groups/{gid}/history?game=countdown&status=finished"
-                      f"&player={ann_id}").text
-    assert set(ids_on(html)) == want
+    page = Page(client.get(f"/groups/{gid}/history?game=countdown&status=finished"
+                           f"&player={ann_id}"))
+    assert set(ids_on(page)) == want
     junk = client.get(f"/groups/{gid}/history?game=poker&player=99999999999&before=x")
-    assert junk.status_code == 200 and len(ids_on(junk.text)) == 25
+    assert junk.status_code == 200 and len(ids_on(Page(junk))) == 25
 
 
 def test_pages_are_for_members_only(app, member):
@@ -84,13 +93,16 @@ def test_match_record_shows_cards_points_and_chart(app, member):
                                   .order_by(Match.hand_count.desc()).limit(1))
         mid, seats, hands = match.id, len(match.seats), match.hand_count
         colour = match.seats[0].player.colour
-    html = client.get(f"/groups/{gid}/matches/{mid}/record").text
-    chart = html.index("<figure class=\"chart\">")
-    svg = html[chart:html.index("</svg>", chart)]
-    assert svg.count("<polyline") == seats and f'stroke="{colour}"' in svg
-    assert 'class="goal"' in svg and "out at 100" in svg
-    assert html.count('class="card record-hand"') == hands
-    assert re.search(r'class="pc (red|black|joker)">[^<]+<span class="pts">\d+</span>', html)
+    page = Page(client.get(f"/groups/{gid}/matches/{mid}/record"))
+    chart = page.get("img", "Totals after each hand")
+    lines = chart.find_all("polyline")
+    assert len(lines) == seats and colour in [line["stroke"] for line in lines]
+    assert chart.select("line.goal") and "out at 100" in [text(t) for t in chart.find_all("text")]
+    assert len([h for h in page.names("heading") if re.fullmatch(r"Hand \d+", h)]) == hands
+    held = headed(page, "Hand 1").find("table")
+    assert [chip for chip in held.select(".pc.red, .pc.black, .pc.joker")
+            if chip.find(string=True, recursive=False) and chip.select_one(".pts")
+            and text(chip.select_one(".pts")).isdigit()]  # a card with its points
 
 
 def test_player_page(app, member):
@@ -98,14 +110,18 @@ def test_player_page(app, member):
     with app.app_context():
         ann = db.session.scalar(db.select(Player).where(Player.name == "Ann"))
         ann_id = ann.id
-    html = client.get(f"/groups/{gid}/players/{ann_id}/stats").text
-    for words in ("Win rate", "Caught holding an 8", "Head to head", "Best comeback"):
-        assert words in html
+    page = Page(client.get(f"/groups/{gid}/players/{ann_id}/stats"))
+    figures = definitions(headed(page, "By game"))
+    for words in ("Win rate", "Caught holding an 8", "Best comeback"):
+        assert words in figures
+    assert "Head to head" in page.names("heading")
     assert client.get(f"/groups/{gid}/players/999999/stats").status_code == 404
 
 
-def _stat_line(html: str) -> tuple[int, int]:
-    won, played = re.search(r"<strong>(\d+)</strong> won of <strong>(\d+)</strong>", html).groups()
+def _stat_line(page: Page) -> tuple[int, int]:
+    """The player page's first line: how many matches won of how many finished."""
+    lines = [line for line in page.texts("p") if " won of " in line]
+    won, played = re.match(r"(\d+) won of (\d+) finished match", lines[0]).groups()
     return int(won), int(played)
 
 
@@ -119,15 +135,18 @@ def test_the_season_picker_scopes_the_player_figures(app, member):
         old = add_season(group, "Long ago", date(2020, 1, 1), date(2020, 12, 31))
         old_id = old.id
     url = f"/groups/{gid}/players/{ann_id}/stats"
-    all_time = client.get(url).text
-    this_year = client.get(f"{url}?season=year").text  # every match here finished today
+    all_time = Page(client.get(url))
+    this_year = Page(client.get(f"{url}?season=year"))  # every match here finished today
     assert _stat_line(this_year) == _stat_line(all_time) and _stat_line(all_time)[1] > 0
-    assert "Head to head · This year" in this_year and "Head to head ·" not in all_time
-    assert "still being played" not in this_year  # a season counts finished matches
-    past = client.get(f"{url}?season={old_id}").text
+    assert [h for h in this_year.names("heading") if h.startswith("Head to head · This year")]
+    assert "Head to head" in all_time.names("heading")
+    assert not [h for h in all_time.names("heading") if h.startswith("Head to head ·")]
+    assert "still being played" not in this_year.text()  # a season counts finished matches
+    past = Page(client.get(f"{url}?season={old_id}"))
     assert _stat_line(past) == (0, 0)
-    assert "No matches finished in Long ago." in past and "Head to head" not in past
-    assert f'<option value="{old_id}" selected>' in past
+    assert "No matches finished in Long ago." in past.texts("p")
+    assert "Head to head" not in past.text()
+    assert past.value("season") == str(old_id)
 
 
 def count_queries(app, client, url: str) -> int:
@@ -168,8 +187,9 @@ def test_download_and_upload_round_trip(app, member):
     with app.app_context():
         target, token = _group("Target", 0)
     client.get(f"/join/{token}")
-    form = client.get(f"/groups/{target}/import").text
-    assert 'name="csrf_token"' in form and 'enctype="multipart/form-data"' in form
+    form = Page(client.get(f"/groups/{target}/import")).get("button", "Import").find_parent("form")
+    assert form.select_one('input[name="csrf_token"]') is not None
+    assert form["enctype"] == "multipart/form-data" and form["method"] == "post"
     sent = client.post(f"/groups/{target}/import",
                        data={"file": (io.BytesIO(exported.data), "export.json")})
     assert sent.status_code == 302
@@ -187,8 +207,11 @@ def test_bad_upload_lists_problems_and_writes_nothing(app, member):
     sent = client.post(f"/groups/{gid}/import",
                        data={"file": (io.BytesIO(json.dumps(doc).encode()), "x.json")})
     assert sent.status_code == 400
-    assert "Nothing was imported" in sent.text and "match 5, hand 1" in sent.text
-    assert "matches[4].hands[0].held[0]" in sent.text
+    problems = headed(Page(sent), "Nothing was imported")
+    assert role(problems) == "alert"
+    listed = [text(item) for item in problems.find("ul").find_all("li")]
+    assert [line for line in listed if "match 5, hand 1" in line
+            and line.endswith(" matches[4].hands[0].held[0]")], listed
     with app.app_context():
         assert db.session.scalar(db.select(db.func.count()).select_from(Hand)) == before
     assert client.post(f"/groups/{gid}/import", data={}).status_code == 400

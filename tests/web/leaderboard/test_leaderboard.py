@@ -3,7 +3,6 @@ their matches), the season picker and the seasons page (refusals keep nothing)."
 
 from __future__ import annotations
 
-import html
 import random
 import re
 from datetime import UTC, datetime
@@ -24,6 +23,7 @@ from scorekeeper.store.leaderboard import (
 from scorekeeper.store.models import Group, Season
 from scorekeeper.store.transfer import import_document
 from tests.support.documents import random_document
+from tests.support.parsed import Page, body_rows, headed, text
 from tests.support.ratings import dated, one_hand
 from tests.support.web import add_players, field_errors, record, start_group, start_match
 
@@ -46,57 +46,92 @@ def member(app, client):
     return client, ids[0]
 
 
-def _names_in_order(page: str) -> list[str]:
-    table = page.split('<table class="leaderboard">')[1].split("</table>")[0]
-    return re.findall(r'</svg>([^<]+)</span></a>', table)
+BOARD = re.compile("^(" + "|".join(re.escape(g.name) for g in GAMES.values()) + ") · ")
+
+
+def _board(client, url: str) -> Page:
+    return Page(client.get(url))
+
+
+def _ranking(page: Page) -> dict[str, list[str]]:
+    """The leaderboard's rows by player, in their order: place, the player's cell (name,
+    provisional, counts), the rating's cell (the rating and its change in words)."""
+    table = headed(page, BOARD).find("table")
+    return {text(row.find("a")): [text(cell) for cell in row.find_all(["th", "td"])]
+            for row in table.find("tbody").find_all("tr")}
+
+
+def _names_in_order(page: Page) -> list[str]:
+    return list(_ranking(page))
+
+
+def _records(page: Page) -> dict[str, tuple[str, list[tuple[str, str]]]]:
+    """Each record the page lists, by its title: what the line says after the title and
+    where its links go (what each link says, its target)."""
+    listed = headed(page, "Records").find("ul")
+    read = {}
+    for item in listed.find_all("li"):
+        title = text(item.find("span"))
+        read[title] = (text(item).removeprefix(title).strip(),
+                       [(text(a), str(a["href"])) for a in item.find_all("a", href=True)])
+    return read
 
 
 def test_the_group_page_links_to_the_leaderboard(member):
     client, gid = member
-    assert f"/groups/{gid}/leaderboard" in client.get(f"/groups/{gid}").text
+    assert Page(client.get(f"/groups/{gid}")).href("Leaderboard") == f"/groups/{gid}/leaderboard"
 
 
 def test_the_leaderboard_ranks_by_rating_with_changes_and_records(member):
     client, gid = member
-    page = client.get(f"/groups/{gid}/leaderboard?game=crazy-eights").text
-    assert _names_in_order(page) == ["Ann", "Cat", "Bob"]
-    assert "up </span>" in page  # Ann's last change, said in words too
-    assert "Most wins" in page and "Longest winning streak" in page
+    page = _board(client, f"/groups/{gid}/leaderboard?game=crazy-eights")
+    ranking = _ranking(page)
+    assert list(ranking) == ["Ann", "Cat", "Bob"]
+    assert " up " in ranking["Ann"][2]  # Ann's last change, said in words too
+    records = _records(page)
+    assert "Most wins" in records and "Longest winning streak" in records
     # her streak, linking its match
-    assert re.search(r"/groups/\d+/matches/\d+/record\">Ann: 6 wins in a row<", page)
-    assert "provisional" not in page.split("<tbody>")[1].split("</tbody>")[0].split("Cat")[0]
+    (said, href), = records["Longest winning streak"][1]
+    assert said == "Ann: 6 wins in a row"
+    assert re.fullmatch(rf"/groups/{gid}/matches/\d+/record", href)
+    assert not [row for name, row in ranking.items() if name in ("Ann", "Cat")
+                and "provisional" in row[1]]
 
 
 def test_a_player_with_few_matches_is_provisional(member):
     client, gid = member
-    page = client.get(f"/groups/{gid}/leaderboard?game=crazy-eights&season=year").text
-    rows = page.split("<tbody>")[1].split("</tbody>")[0].split("<tr")[1:]
-    assert len(rows) == 3 and all("provisional" not in row for row in rows)  # six each
+    rows = _ranking(_board(client, f"/groups/{gid}/leaderboard?game=crazy-eights&season=year"))
+    assert len(rows) == 3 and all("provisional" not in row[1] for row in rows.values())
     last_year = datetime.now(UTC).year - 1
     response = client.post(f"/groups/{gid}/seasons", data={
         "name": "Last year", "first_day": f"{last_year}-01-01",
         "last_day": f"{last_year}-12-31"})
-    page = client.get(response.location + "&game=crazy-eights").text
-    rows = page.split("<tbody>")[1].split("</tbody>")[0].split("<tr")[1:]
-    assert len(rows) == 2 and all("provisional</span>" in row for row in rows)  # one each
+    rows = _ranking(_board(client, response.location + "&game=crazy-eights"))
+    assert len(rows) == 2  # one match each
+    assert all(row[1].startswith(f"{name} provisional ") for name, row in rows.items())
 
 
 def test_the_season_picker_offers_every_season_and_starts_fresh(member, app):
     client, gid = member
-    all_time = client.get(f"/groups/{gid}/leaderboard?game=crazy-eights").text
-    month = client.get(f"/groups/{gid}/leaderboard?game=crazy-eights&season=month").text
-    for label in ("All time", "This year", "This month"):
-        assert label in month
-    assert 'value="month" selected' in month
-    cat = re.compile(r"Cat</span></a>.*?<strong class=\"board-rating\">([\d,]+)</strong>", re.S)
-    assert cat.search(all_time).group(1) != cat.search(month).group(1)  # last year left out
+    all_time = _board(client, f"/groups/{gid}/leaderboard?game=crazy-eights")
+    month = _board(client, f"/groups/{gid}/leaderboard?game=crazy-eights&season=month")
+    offered = [text(choice) for choice in month.get("combobox", "Season").find_all("option")]
+    assert offered[0] == "All time"
+    for label in ("This year (", "This month ("):
+        assert [choice for choice in offered if choice.startswith(label)], label
+    assert month.value("season") == "month"
+
+    def rating(page: Page) -> str:
+        return _ranking(page)["Cat"][2].split()[0]
+
+    assert rating(all_time) != rating(month)  # last year left out
 
 
 def test_an_unknown_game_or_season_shows_the_default(member):
     client, gid = member
     page = client.get(f"/groups/{gid}/leaderboard?game=poker&season=nope")
     assert page.status_code == 200
-    assert 'value="all" selected' in page.text
+    assert Page(page).value("season") == "all"
 
 
 def test_adding_and_deleting_a_season(member, app):
@@ -108,8 +143,9 @@ def test_adding_and_deleting_a_season(member, app):
     with app.app_context():
         season = db.session.scalar(db.select(Season))
         season_id = season.id
-    page = client.get(response.location).text
-    assert "Winter league" in page and f'value="{season_id}" selected' in page
+    page = _board(client, response.location)
+    assert page.value("season") == str(season_id)
+    assert text(page.get("combobox", "Season").select_one("option[selected]")) == "Winter league"
     assert _names_in_order(page) == ["Ann", "Cat", "Bob"]
     response = client.post(f"/groups/{gid}/seasons/{season_id}/delete")
     assert response.status_code == 302
@@ -127,7 +163,7 @@ def test_a_bad_season_is_refused_and_nothing_is_kept(member, app, data, field, w
     client, gid = member
     response = client.post(f"/groups/{gid}/seasons", data=data)
     assert response.status_code == 400
-    assert words.lower() in html.unescape(field_errors(response.text)[field]).lower()
+    assert words.lower() in field_errors(response.text)[field].lower()
     with app.app_context():
         assert db.session.scalar(db.select(Season)) is None
 
@@ -160,9 +196,9 @@ def test_a_match_finished_at_the_table_moves_the_leaderboard(client):
     ann, bob = add_players(client, gid, "Ann", "Bob")
     mid = start_match(client, gid, [ann, bob], game="crazy-eights", **{"match_end": "one-hand"})
     assert record(client, gid, mid, 1, 1, "KH 9C", "").status_code == 302
-    page = client.get(f"/groups/{gid}/leaderboard?game=crazy-eights").text
-    assert _names_in_order(page) == ["Bob", "Ann"]
-    assert page.count("provisional</span>") == 2
+    rows = _ranking(_board(client, f"/groups/{gid}/leaderboard?game=crazy-eights"))
+    assert list(rows) == ["Bob", "Ann"]
+    assert all(row[1].startswith(f"{name} provisional ") for name, row in rows.items())
 
 
 def _statements(app, client, url: str) -> int:
@@ -202,54 +238,52 @@ def test_a_finished_matchs_board_shows_each_seats_rating_and_change(client):
     gid = start_group(client)
     ann, bob = add_players(client, gid, "Ann", "Bob")
     mid = start_match(client, gid, [ann, bob], game="crazy-eights", **{"match_end": "one-hand"})
-    board = client.get(f"/groups/{gid}/matches/{mid}").text
-    assert "Ratings after this match" not in board  # not finished yet
+    board = _board(client, f"/groups/{gid}/matches/{mid}")
+    assert "Ratings after this match" not in board.names("heading")  # not finished yet
     record(client, gid, mid, 1, 1, "KH 9C", "")
-    board = client.get(f"/groups/{gid}/matches/{mid}").text
-    section = board.split('id="match-ratings-title"')[1].split("</section>")[0]
-    bob_line = re.search(r"<li>Bob <strong>([\d,]+)</strong> (.*?)</li>", section, re.S)
-    ann_line = re.search(r"<li>Ann <strong>([\d,]+)</strong> (.*?)</li>", section, re.S)
-    assert int(bob_line.group(1).replace(",", "")) > int(ann_line.group(1).replace(",", ""))
-    assert "up </span>" in bob_line.group(2) and "down </span>" in ann_line.group(2)
+    board = _board(client, f"/groups/{gid}/matches/{mid}")
+    lines = [text(item).split(" ", 3) for item in
+             board.get("region", "Ratings after this match").find("ul").find_all("li")]
+    seats = {name: (int(after.replace(",", "")), way) for name, after, way, _ in lines}
+    assert seats["Bob"][0] > seats["Ann"][0]
+    assert seats["Bob"][1] == "up" and seats["Ann"][1] == "down"
 
 
 def test_the_player_page_charts_the_rating_with_a_table_saying_the_same(member):
     client, gid = member
-    page = client.get(f"/groups/{gid}/leaderboard?game=crazy-eights").text
-    ann = re.search(r"/players/(\d+)/stats\?game=crazy-eights[^\"]*\">[^\n]*?Ann<", page).group(1)
-    page = client.get(f"/groups/{gid}/players/{ann}/stats").text
-    section = page.split('id="ratings-title"')[1].split("</section>")[0]
-    assert 'id="rating-crazy-eights-title"' in section and "<polyline" in section
-    assert "after 6 rated matches (from 1,000)" in section
-    rows = section.split("<tbody>")[1].split("</tbody>")[0].count("<tr>")
-    assert rows == 6
-    assert ">match</text>" in section  # the x axis counts matches, not hands
-    assert "All time: 6 won · longest winning streak 6 · best hand 12" in section
-    this_year = client.get(f"/groups/{gid}/players/{ann}/stats?season=year").text
-    assert 'value="year" selected' in this_year
-    assert "This year" in this_year and "6 won" in this_year
-
-
-def _record(page: str, kind: str) -> tuple[str, str]:
-    """A record's title and its link's text, by its kind."""
-    item = page.split(f'class="record-{kind}')[1].split("</li>")[0]
-    title = html.unescape(item.split('class="record-title">')[1].split("<")[0])
-    return title, item
+    board = _board(client, f"/groups/{gid}/leaderboard?game=crazy-eights")
+    ann = board.href("Ann").split("?", 1)[0]
+    assert re.fullmatch(rf"/groups/{gid}/players/\d+/stats", ann)
+    page = _board(client, ann)
+    section = page.get("region", "Rating and season")
+    (chart,) = [node for node in section.find_all("svg") if node.get("role") == "img"]
+    assert page.accessible_name(chart).startswith("Ann's Crazy Eights rating after each rated")
+    assert " after 6 rated matches (from 1,000)" in page.accessible_name(chart)
+    assert chart.find("polyline") is not None
+    assert "match" in [text(label) for label in chart.find_all("text")]  # x counts matches
+    said = [text(line) for line in section.find_all("p")]
+    assert [line for line in said if "after 6 rated matches (from 1,000)" in line]
+    assert len(body_rows(section.find("table"))) == 6
+    assert "All time: 6 won · longest winning streak 6 · best hand 12" in said
+    this_year = _board(client, f"{ann}?season=year")
+    assert this_year.value("season") == "year"
+    assert [line for line in this_year.texts("p")
+            if line.startswith("This year (") and ": 6 won · " in line]
 
 
 def test_the_leaderboard_shows_each_games_best_and_worst_hand_linking_to_its_match(member):
     """Ann scored 12 in each of her wins (Bob held 9 and Cat 3 each time): the best
     hand is her first such match, the worst Bob's first 9."""
     client, gid = member
-    page = client.get(f"/groups/{gid}/leaderboard?game=crazy-eights&season=month").text
-    title, best = _record(page, "best-hand")
-    assert title == "Best hand (most points scored in one hand)"
-    assert re.search(r'href="/groups/\d+/matches/\d+/record">Ann: 12 points scored<', best)
-    title, worst = _record(page, "worst-hand")
-    assert title == ("Worst hand (most points left holding in one hand, when someone else "
-                     "went out or the hand jammed)")
-    assert re.search(r'href="/groups/\d+/matches/\d+/record">Bob: 9 points held<', worst)
-    assert best.split('href="')[1].split('"')[0] == worst.split('href="')[1].split('"')[0]
+    records = _records(_board(client, f"/groups/{gid}/leaderboard?game=crazy-eights&season=month"))
+    _, [(best, best_match)] = records["Best hand (most points scored in one hand)"]
+    assert best == "Ann: 12 points scored"
+    assert re.fullmatch(rf"/groups/{gid}/matches/\d+/record", best_match)
+    _, [(worst, worst_match)] = records[
+        "Worst hand (most points left holding in one hand, when someone else "
+        "went out or the hand jammed)"]
+    assert worst == "Bob: 9 points held"
+    assert worst_match == best_match
 
 
 def test_the_countdown_leaderboard_says_why_it_has_no_worst_hand(app, client):
@@ -261,13 +295,13 @@ def test_the_countdown_leaderboard_says_why_it_has_no_worst_hand(app, client):
                                        [(0, ["", ""]), (0, ["", ""])], None)]))
         gid, token = group.id, group.invite_token
     client.get(f"/join/{token}")
-    page = client.get(f"/groups/{gid}/leaderboard?game=countdown").text
-    title, best = _record(page, "best-hand")
-    assert title == "Best hand (went out from the biggest deal: the most cards dealt)"
-    assert re.search(r'/record">Ann: 2 cards dealt<', best)
-    title, worst = _record(page, "worst-hand")
-    assert title == "Worst hand" and 'href="' not in worst
-    assert "a hand records only who went out" in html.unescape(worst)
+    records = _records(_board(client, f"/groups/{gid}/leaderboard?game=countdown"))
+    _, [(best, best_match)] = records[
+        "Best hand (went out from the biggest deal: the most cards dealt)"]
+    assert best == "Ann: 2 cards dealt" and best_match.endswith("/record")
+    said, links = records["Worst hand"]
+    assert not links
+    assert "a hand records only who went out" in said
 
 
 @pytest.mark.parametrize(("game", "kind", "value", "said"), [

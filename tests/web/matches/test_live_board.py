@@ -5,15 +5,12 @@ after every change a spectator's board is rendered from; and as private as the p
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Match
+from tests.support.parsed import Page, body_rows
 from tests.support.web import add_players, record, start_group, start_match
-
-BOARD = re.compile(r'<div id="board".*?\n</div>', re.S)
 
 
 def _table(app, client) -> dict[str, str]:
@@ -31,15 +28,16 @@ def _table(app, client) -> dict[str, str]:
 
 
 def _board(html: str) -> str:
-    """The page's or the answer's ``#board``, without the moment it was rendered."""
-    found = BOARD.search(html)
-    assert found, html[:500]
-    return re.sub(r' data-rendered="[^"]*"', "", found.group(0))
+    """The page's or the answer's ``#board`` as parsed, without the moment it was
+    rendered: the same elements, attributes and text give the same string."""
+    board = Page(html).one("#board")
+    del board["data-rendered"]
+    return str(board)
 
 
 def _shown_etag(page: str) -> str:
     """The ETag of the version the page shows (its first poll sends it)."""
-    return '"' + re.search(r'data-live-etag="([^"]+)"', page).group(1) + '"'
+    return f'"{Page(page).one("#board")["data-live-etag"]}"'
 
 
 @pytest.mark.parametrize("who", ["member", "spectator"])
@@ -60,9 +58,10 @@ def test_a_poll_after_a_change_brings_the_pages_board(app, client, who):
         answer = client.get(paths[f"{who} poll"], headers=first)
         page = client.get(paths[who]).text
         assert answer.status_code == 200 and _board(answer.json["board"]) == _board(page)
-    board = answer.json["board"]
-    assert "Anna" in board
-    assert re.search(r"<tbody>(.*?)</tbody>", board, re.S).group(1).count("<tr>") == 2
+    board = Page(answer.json["board"])
+    assert "Anna" in board.names("columnheader")  # the renamed player heads her column
+    (table,) = board.by_role("table")
+    assert [row[0] for row in body_rows(table)] == ["1", "2"]
 
 
 @pytest.mark.parametrize(("who", "parts"), [
@@ -74,10 +73,11 @@ def test_the_board_comes_with_the_parts_that_name_a_hand_for_members_only(
     paths = _table(app, client)
     before = _shown_etag(client.get(paths[who]).text)
     record(client, int(paths["gid"]), int(paths["mid"]), 1, 0, "", "8s kh", "5c")
-    board = client.get(paths[f"{who} poll"], headers={"If-None-Match": before}).json["board"]
-    assert re.findall(r'<section[^>]* id="([\w-]+)" data-live-swap', board) == parts
-    assert ("Delete hand 1" in board) == bool(parts)
-    assert "<html" not in board and "<head" not in board  # not the whole page
+    board = Page(client.get(paths[f"{who} poll"], headers={"If-None-Match": before})
+                 .json["board"])
+    assert [str(part["id"]) for part in board.all("section[data-live-swap]")] == parts
+    assert bool(board.by_role("button", "Delete hand 1")) == bool(parts)
+    assert board.soup.find(["html", "head", "body"]) is None  # not the whole page
 
 
 def test_a_poll_that_names_no_version_gets_the_summary_alone(app, client):

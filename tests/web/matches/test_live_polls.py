@@ -16,11 +16,17 @@ from sqlalchemy import delete
 
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Match
+from tests.support.parsed import Page, body_rows, introduced, text
 from tests.support.web import add_players, record, start_group, start_match
 
 CHROMIUM = {"Accept-Encoding": "gzip, deflate, br, zstd", "Accept": "*/*"}
 DOCUMENT_HEADERS = ("Content-Security-Policy", "X-Frame-Options", "Referrer-Policy",
                     "Cross-Origin-Opener-Policy")
+
+
+def _refusal(response) -> str:
+    """What a 404 page says: the paragraph under its "404 · ..." title."""
+    return text(introduced(Page(response), re.compile(r"^404 · ")))
 
 
 def _watched(app, client) -> dict[str, str]:
@@ -30,8 +36,7 @@ def _watched(app, client) -> dict[str, str]:
     mid = start_match(client, gid, add_players(client, gid, "Ann", "Bo", "Cy"))
     with app.app_context():
         token = db.session.get(Match, mid).view_token
-    page = client.get(f"/view/{token}").text
-    shown = re.search(r'data-live-etag="([^"]+)"', page).group(1)
+    shown = Page(client.get(f"/view/{token}")).one("#board")["data-live-etag"]
     return {"gid": str(gid), "mid": str(mid), "token": token, "shown": f'"{shown}"',
             "member": f"/groups/{gid}/matches/{mid}/live", "spectator": f"/view/{token}/live"}
 
@@ -95,7 +100,8 @@ def test_a_stale_version_gets_the_new_board_and_then_304s(app, client, who):
     assert answer.status_code == 200 and answer.headers["Content-Encoding"] == "gzip"
     news = json.loads(gzip.decompress(answer.data))
     assert news["version"] == 2 and news["hands"] == 1 and news["next_hand"] == 2
-    assert re.search(r"<tbody>(.*?)</tbody>", news["board"], re.S).group(1).count("<tr>") == 1
+    (table,) = Page(news["board"]).by_role("table")
+    assert len(body_rows(table)) == 1  # the hand just recorded
     held = answer.headers["ETag"]  # what the page's script sends next: the same version
     assert held.startswith('W/"') and ":gzip" not in held
     assert client.get(paths[who], headers={**CHROMIUM, "If-None-Match": held}).status_code == 304
@@ -119,7 +125,7 @@ def test_a_rotated_or_wrong_view_link_is_404(app, client):
                 data={"confirm": "yes"})
     held = {"If-None-Match": paths["shown"]}
     old = client.get(paths["spectator"], headers=held)
-    assert old.status_code == 404 and "no longer works" in old.text
+    assert old.status_code == 404 and "no longer works" in _refusal(old)
     with app.app_context():
         token = db.session.get(Match, int(paths["mid"])).view_token
     assert client.get(f"/view/{token}/live", headers=held).status_code == 304
@@ -131,10 +137,11 @@ def test_a_stranger_or_a_match_of_another_group_is_404(app, client):
     paths = _watched(app, client)
     held = {"If-None-Match": paths["shown"]}
     stranger = app.test_client().get(paths["member"], headers=held)
-    assert stranger.status_code == 404 and "No such group here" in stranger.text
+    assert stranger.status_code == 404 and "No such group here" in _refusal(stranger)
     other = start_group(client, "Friday")
     elsewhere = client.get(f"/groups/{other}/matches/{paths['mid']}/live", headers=held)
-    assert elsewhere.status_code == 404 and "No such match in this group" in elsewhere.text
+    assert elsewhere.status_code == 404
+    assert "No such match in this group" in _refusal(elsewhere)
 
 
 @pytest.mark.corrupts_derived  # deleted behind the app's back, its derived rows too
@@ -149,4 +156,4 @@ def test_a_deleted_match_is_404(app, client):
     held = {"If-None-Match": paths["shown"]}
     assert client.get(paths["spectator"], headers=held).status_code == 404
     gone = client.get(paths["member"], headers=held)
-    assert gone.status_code == 404 and "No such match in this group" in gone.text
+    assert gone.status_code == 404 and "No such match in this group" in _refusal(gone)

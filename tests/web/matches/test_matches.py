@@ -9,6 +9,7 @@ import pytest
 
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Match, Player
+from tests.support.parsed import Page, body_rows, headed, text
 from tests.support.web import (
     add_players,
     field_errors,
@@ -37,14 +38,41 @@ def post_setup(client, gid: int, **data: str):
     return client.post(f"/groups/{gid}/matches/new", data={"first_dealer": "1", **data})
 
 
+def board_of(client, gid: int, mid: int) -> Page:
+    return Page(client.get(f"/groups/{gid}/matches/{mid}"))
+
+
+def standings(board: Page) -> dict[str, str]:
+    """What the standings say of each player, by the player's name."""
+    listed = board.get("list", re.compile(r"^(Places|Standings in seat order)$"))
+    return {text(item.select_one(".who")): text(item) for item in listed.find_all("li")}
+
+
+def hands_table(board: Page) -> list[list[str]]:
+    """The scoreboard's hands, one row each: the hand's number, then each seat's cell."""
+    return body_rows(headed(board, re.compile(r"^(Hands|Last \d+ hands)$")).find("table"))
+
+
+def listed_matches(client, gid: int) -> list[str]:
+    """The matches the group page lists, as their links read."""
+    return [text(link) for link in headed(Page(client.get(f"/groups/{gid}")), "Matches")
+            .find_all("a", href=True)]
+
+
 def test_setup_form_lists_options_with_defaults_help_and_rule_links(client, table):
     gid, _ = table
-    page = client.get(f"/groups/{gid}/matches/new?game=crazy-eights").text
-    assert 'name="opt-match_end"' in page and 'name="opt-threshold"' not in page
-    assert "Usually: first to 100 points." in page
-    assert 'href="/rules/crazy-eights#c8-match-end"' in page
-    lo = client.get(f"/groups/{gid}/matches/new").text
-    assert 'name="opt-threshold"' in lo and 'value="250"' in lo and 'name="agree_nine"' in lo
+    page = Page(client.get(f"/groups/{gid}/matches/new?game=crazy-eights"))
+    match_end = page.get("combobox", "Match ends")
+    assert match_end["name"] == "opt-match_end"
+    assert not page.all('[name="opt-threshold"]')
+    option = match_end.find_parent("div")
+    assert "Usually: first to 100 points." in text(option)
+    assert [str(a["href"]) for a in option.find_all("a") if text(a) == "Rule"] == [
+        "/rules/crazy-eights#c8-match-end"]
+    lo = Page(client.get(f"/groups/{gid}/matches/new"))
+    assert lo.get("spinbutton", "Elimination threshold")["name"] == "opt-threshold"
+    assert lo.value("opt-threshold") == "250"
+    assert lo.get("checkbox", "Everybody agrees to nine cards each")["name"] == "agree_nine"
 
 
 def test_seats_follow_the_numbers_and_first_dealer(app, client, table):
@@ -55,10 +83,11 @@ def test_seats_follow_the_numbers_and_first_dealer(app, client, table):
     mid = int(made.location.rsplit("/", 1)[1])
     seats, options, dealer = stored(app, mid)
     assert seats == ["Cy", "Ann", "Bo"] and dealer == 1 and options["threshold"] == 100
-    board = client.get(made.location).text
-    assert "Ann deals, Bo plays first" in board
-    assert "7</strong> cards each" in board
-    assert "Record hand 1" in board
+    board = Page(client.get(made.location))
+    next_hand = text(board.get("region", "Next hand"))
+    assert "Hand 1: Ann deals, Bo plays first." in next_hand
+    assert "7 cards each" in next_hand
+    assert board.get("link", "Record hand 1")
 
 
 def test_new_players_are_added_during_setup(app, client, table):
@@ -122,21 +151,24 @@ def test_countdown_board_shows_cards_per_player(client, table):
     gid, (ann, bo, cy, _) = table
     mid = start_match(client, gid, [ann, bo, cy], game="countdown", **{"start_count": "5"})
     record(client, gid, mid, 1, 1, "5c 6c", "", "7h")
-    board = client.get(f"/groups/{gid}/matches/{mid}").text
-    assert re.search(r"Ann <strong>5</strong>.*Bo <strong>4</strong>.*Cy <strong>5</strong>",
-                     board, re.S)
+    next_hand = text(board_of(client, gid, mid).get("region", "Next hand"))
+    assert "Cards dealt: Ann 5 · Bo 4 · Cy 5" in next_hand
 
 
 def test_scoreboard_shows_bars_eliminations_and_hand_table(client, table):
     gid, (ann, bo, cy, _) = table
     mid = start_match(client, gid, [ann, bo, cy], threshold="50")
     record(client, gid, mid, 1, 0, "", "8s 8h 2c", "5d 6d")
-    board = client.get(f"/groups/{gid}/matches/{mid}").text
-    assert "out in hand 1" in board and "39 until out" in board
-    assert '<rect width="22" height="1"' in board  # Cy: 11 of 50
-    assert re.search(r"<td class=\"num[^\"]*\">\s*52", board)  # Bo: 25 + 25 + 2
-    assert "Cy deals, Ann plays first" in board  # Bo is out: the deal skips him
-    assert "style=" not in board  # nothing inline: the pages run under a strict CSP
+    board = board_of(client, gid, mid)
+    said = standings(board)
+    assert "out in hand 1" in said["Bo"] and "39 until out" in said["Cy"]
+    cy = board.get("img", "39 until out")  # Cy's bar: 11 of 50
+    assert [str(rect["width"]) for rect in cy.find_all("rect") if rect.get("fill")] == ["22"]
+    assert hands_table(board) == [["1", "0★", "52", "11"]]  # Bo: 25 + 25 + 2
+    # Bo is out: the deal skips him
+    assert "Hand 2: Cy deals, Ann plays first." in text(board.get("region", "Next hand"))
+    # nothing inline: the pages run under a strict CSP
+    assert not board.all("[style]") and not board.all("style")
 
 
 def test_eliminated_players_show_a_dash_in_later_hands(client, table):
@@ -144,15 +176,9 @@ def test_eliminated_players_show_a_dash_in_later_hands(client, table):
     mid = start_match(client, gid, [ann, bo, cy], threshold="50")
     record(client, gid, mid, 1, 0, "", "8s 8h 2c", "5d 6d")
     record(client, gid, mid, 2, 2, "4c 5c", "", "")
-    rows = re.findall(r"<tr>\s*<th scope=\"row\">.*?</tr>", board_of(client, gid, mid), re.S)
-    cells = [re.findall(r"<td class=\"num([^\"]*)\">(.*?)</td>", row, re.S) for row in rows]
-    assert [c.strip() for c, _ in cells[1]][1] == "gone"  # Bo fell in hand 1
-    assert cells[1][1][1].startswith("–") and "0" not in cells[1][1][1]
-    assert "gone" not in "".join(c for c, _ in cells[0])
-
-
-def board_of(client, gid: int, mid: int) -> str:
-    return client.get(f"/groups/{gid}/matches/{mid}").text
+    first, second = hands_table(board_of(client, gid, mid))
+    assert second[2] == "– out of the match"  # Bo fell in hand 1
+    assert not [cell for cell in first if "out of the match" in cell]
 
 
 def test_view_link_is_read_only_and_live(app, client, table):
@@ -162,14 +188,18 @@ def test_view_link_is_read_only_and_live(app, client, table):
         token = db.session.get(Match, mid).view_token
     spectator = app.test_client()
     page = spectator.get(f"/view/{token}")
-    assert page.status_code == 200 and "data-live" in page.text
-    assert "Record hand" not in page.text and "<form" not in page.text
+    assert page.status_code == 200
+    watched = Page(page)
+    assert watched.one("#board")["data-live-url"] == f"/view/{token}/live"
+    assert "Record hand" not in watched.text() and not watched.all("form")
+    assert not watched.by_role("link", re.compile("^Edit hand"))
     assert spectator.get(f"/groups/{gid}/matches/{mid}").status_code == 404
     refused = record(spectator, gid, mid, 1, 0, "", "5c 6c")
     assert refused.status_code == 404
     assert spectator.post(f"/view/{token}").status_code == 405
-    assert client.get(f"/groups/{gid}/matches/{mid}").text.count("Hands") == 0
-    assert "data-live" in client.get(f"/groups/{gid}/matches/{mid}").text  # members too
+    member = board_of(client, gid, mid)
+    assert "Hands" not in member.names("heading") and not member.by_role("table")  # none yet
+    assert member.one("#board")["data-live-url"] == f"/groups/{gid}/matches/{mid}/live"
     assert spectator.get("/view/wrong-token").status_code == 404
 
 
@@ -192,8 +222,12 @@ def test_rematch_keeps_players_and_sheet_and_moves_the_deal(app, client, table):
     record(client, gid, mid, 1, 1, "8s 8h", "", "8c 8d")  # Ann and Cy out: Bo wins
     asked = client.post(f"/groups/{gid}/matches/{mid}/rematch")  # a stray tap: asked first
     assert asked.status_code == 200
-    assert "Start a rematch? Same players and rules; Ann deals first." in asked.text
-    assert client.get(f"/groups/{gid}").text.count("Last One ·") == 1
+    question = Page(asked)
+    assert question.heading() == "Are you sure?"
+    assert "Start a rematch? Same players and rules; Ann deals first." in question.texts("p")
+    form = question.get("button", "Start the rematch").find_parent("form")
+    assert form["action"] == asked.request.path
+    assert len([m for m in listed_matches(client, gid) if m.startswith("Last One ·")]) == 1
     made = client.post(f"/groups/{gid}/matches/{mid}/rematch", data={"confirm": "yes"})
     new = int(made.location.rsplit("/", 1)[1])
     assert new != mid
@@ -203,25 +237,28 @@ def test_rematch_keeps_players_and_sheet_and_moves_the_deal(app, client, table):
 def test_group_page_lists_matches(client, table):
     gid, (ann, bo, *_rest) = table
     start_match(client, gid, [ann, bo])
-    page = client.get(f"/groups/{gid}").text
-    assert "Last One · Ann, Bo" in page
+    assert [m for m in listed_matches(client, gid) if m.startswith("Last One · Ann, Bo ")]
 
 
 @pytest.mark.parametrize(("hands", "shown"), [(3, [1, 2, 3]), (25, list(range(16, 26)))])
 def test_the_scoreboard_shows_the_last_hands_and_links_the_record(app, client, hands, shown):
     """The standings and the last ten hands; earlier ones are in the match record."""
     gid, mid, _ = joined_match(app, client, 3, hands)
-    page = client.get(f"/groups/{gid}/matches/{mid}").get_data(as_text=True)
-    numbers = [int(n) for n in re.findall(r'aria-label="Edit hand (\d+)"', page)]
-    assert numbers == shown
-    record = f"/groups/{gid}/matches/{mid}/record"
+    page = board_of(client, gid, mid)
+    edits = page.by_role("link", re.compile(r"^Edit hand \d+$"))
+    assert [int(page.accessible_name(link).rsplit(" ", 1)[1]) for link in edits] == shown
+    assert [int(row[0]) for row in hands_table(page)] == shown
+    said = text(headed(page, re.compile(r"^(Hands|Last \d+ hands)$")))
     if hands > 10:
-        assert f"{hands - 10} earlier hands: every hand is in the" in page
-        assert f'<a href="{record}">match record</a>' in page
+        assert f"{hands - 10} earlier hands: every hand is in the match record." in said
+        assert page.href("match record") == f"/groups/{gid}/matches/{mid}/record"
     else:
-        assert "earlier hand" not in page
-    assert f"Delete hand {hands}" in page and f"Record hand {hands + 1}" in page
+        assert "earlier hand" not in said
+    assert page.get("button", f"Delete hand {hands}")
+    assert page.get("link", f"Record hand {hands + 1}")
     with app.app_context():
         view = db.session.scalar(db.select(Match.view_token).where(Match.id == mid))
-    spectator = client.get(f"/view/{view}").get_data(as_text=True)
-    assert (f"{hands - 10} earlier hands not shown here" in spectator) == (hands > 10)
+    spectator = Page(client.get(f"/view/{view}"))
+    assert [int(row[0]) for row in hands_table(spectator)] == shown
+    said = text(headed(spectator, re.compile(r"^(Hands|Last \d+ hands)$")))
+    assert (f"{hands - 10} earlier hands not shown here." in said) == (hands > 10)

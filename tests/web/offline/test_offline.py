@@ -9,6 +9,7 @@ from sqlalchemy import func
 
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Hand, Match
+from tests.support.parsed import Page
 from tests.support.web import add_players, record, start_group, start_match
 
 
@@ -18,6 +19,18 @@ def _match(client) -> tuple[int, int]:
                             threshold="50")
 
 
+def _statuses(client, url: str) -> list[str]:
+    """What the page at ``url`` says in its status lines (the messages after a POST)."""
+    return Page(client.get(url)).names("status")
+
+
+def _hooks(client, url: str, selector: str) -> dict[str, str]:
+    """The data the page's scripts read off the one element ``selector`` names."""
+    found = Page(client.get(url)).all(selector)
+    assert len(found) <= 1, f"{len(found)} elements match {selector!r}"
+    return {k: str(v) for k, v in found[0].attrs.items() if k.startswith("data-")} if found else {}
+
+
 def _count(app) -> int:
     with app.app_context():
         return db.session.scalar(db.select(func.count()).select_from(Hand))
@@ -25,8 +38,7 @@ def _count(app) -> int:
 
 def test_the_form_carries_a_fresh_key_each_time(client):
     gid, mid = _match(client)
-    keys = [re.search(r'name="idempotency_key" value="([^"]+)"',
-                      client.get(f"/groups/{gid}/matches/{mid}/hands/new").text)[1]
+    keys = [Page(client.get(f"/groups/{gid}/matches/{mid}/hands/new")).value("idempotency_key")
             for _ in range(2)]
     assert keys[0] != keys[1] and len(keys[0]) == 36
 
@@ -38,7 +50,7 @@ def test_the_same_form_sent_twice_stores_one_hand_and_says_saved(app, client):
                    csrf_token="a-newer-token")
     assert first.status_code == again.status_code == 302
     assert again.location == first.location
-    assert "Hand 1 saved." in client.get(again.location).text
+    assert [line for line in _statuses(client, again.location) if line.startswith("Hand 1 saved.")]
     assert _count(app) == 1
 
 
@@ -47,16 +59,19 @@ def test_a_key_reused_for_another_hand_saves_nothing_and_says_why(app, client):
     record(client, gid, mid, 1, 1, "8s", "", "9c", idempotency_key="k-1")
     reused = record(client, gid, mid, 2, 0, "", "kh", "4d", idempotency_key="k-1")
     assert reused.status_code == 302
-    page = client.get(reused.location).text
-    assert "Not saved: this form was already used to record a hand" in page
-    assert "Bo: K♥; Cy: 4♦" in page
+    said = [line for line in _statuses(client, reused.location) if line.startswith("Not saved")]
+    assert len(said) == 1
+    assert said[0].startswith("Not saved: this form was already used to record a hand")
+    assert said[0].endswith("What you entered: Bo: K♥; Cy: 4♦.")
     assert _count(app) == 1
 
 
 def test_a_malformed_key_is_shown_on_the_form(app, client):
     gid, mid = _match(client)
     sent = record(client, gid, mid, 1, 1, "8s", "", "9c", idempotency_key="x" * 81)
-    assert sent.status_code == 400 and "idempotency_key is damaged" in sent.text
+    assert sent.status_code == 400
+    alerts = Page(sent).names("alert")
+    assert [line for line in alerts if "idempotency_key is damaged" in line], alerts
     assert _count(app) == 0
 
 
@@ -92,15 +107,15 @@ def test_spectators_poll_by_view_token_and_strangers_get_404(app, client):
 
 def test_the_scoreboard_offers_the_hooks_and_no_token_to_spectators(app, client):
     gid, mid = _match(client)
-    page = client.get(f"/groups/{gid}/matches/{mid}").text
-    assert f'data-live-url="/groups/{gid}/matches/{mid}/live"' in page
-    assert f'data-offline-queue="{mid}"' in page
-    form = client.get(f"/groups/{gid}/matches/{mid}/hands/new").text
-    assert 'data-token="' in form and f'data-api="/api/v1/matches/{mid}/hands"' in form
+    board = f"/groups/{gid}/matches/{mid}"
+    assert _hooks(client, board, "#board")["data-live-url"] == f"{board}/live"
+    assert _hooks(client, board, "[data-offline-queue]")["data-offline-queue"] == str(mid)
+    form = _hooks(client, f"{board}/hands/new", "form[data-hand-form]")
+    assert form["data-token"] and form["data-api"] == f"/api/v1/matches/{mid}/hands"
     with app.app_context():
         token = db.session.get(Match, mid).view_token
-    view = client.get(f"/view/{token}").text
-    assert "data-token" not in view and "data-offline-queue" not in view
+    view = Page(client.get(f"/view/{token}"))
+    assert not view.all("[data-token]") and not view.all("[data-offline-queue]")
 
 
 def test_the_new_hand_form_carries_no_hand_to_compare_the_server_asks(client):
@@ -108,22 +123,28 @@ def test_the_new_hand_form_carries_no_hand_to_compare_the_server_asks(client):
     (tests/web/hands/test_same_hand.py), so the form carries no stored hand."""
     gid, mid = _match(client)
     record(client, gid, mid, 1, 1, "8s 10h", "", "♣9")
-    form = client.get(f"/groups/{gid}/matches/{mid}/hands/new").text
-    assert "data-last-hand" not in form and "data-offline-match" in form
+    form = Page(client.get(f"/groups/{gid}/matches/{mid}/hands/new"))
+    assert not form.all("[data-last-hand]")
+    assert form.one("form[data-hand-form]")["data-offline-match"] == str(mid)
     edit = client.get(f"/groups/{gid}/matches/{mid}/hands/1")
-    assert edit.status_code == 200 and "Save hand 1" in edit.text
-    assert "data-live-url" not in edit.text
+    assert edit.status_code == 200
+    editing = Page(edit)
+    assert editing.get("button", "Save hand 1")
+    assert not editing.all("[data-live-url]")
 
 
 def test_the_new_hand_form_and_the_board_poll_every_three_seconds(client):
     gid, mid = _match(client)
-    form = client.get(f"/groups/{gid}/matches/{mid}/hands/new").text
-    assert re.search(rf'data-live-url="/groups/{gid}/matches/{mid}/live" data-live="3000"', form)
-    assert re.search(r'data-after-load="/static/live\.[0-9a-f]{12}\.js"', form)
-    board = client.get(f"/groups/{gid}/matches/{mid}").text
-    assert 'data-live="3000"' in board
-    assert re.search(r'<section[^>]*id="undo" data-live-swap', board)  # its "Delete hand N"
-    assert board.index("data-offline-queue") < board.index('id="board"')  # the list on top
+    board = f"/groups/{gid}/matches/{mid}"
+    form = _hooks(client, f"{board}/hands/new", "form[data-hand-form]")
+    assert form["data-live-url"] == f"{board}/live" and form["data-live"] == "3000"
+    assert re.fullmatch(r"/static/live\.[0-9a-f]{12}\.js", form["data-after-load"])
+    page = Page(client.get(board))
+    assert page.one("#board")["data-live"] == "3000"
+    swapped = [part for part in page.all("[data-live-swap]") if part.get("id") == "undo"]
+    assert [page.accessible_name(part) for part in swapped] == ["Undo or replace"]
+    parts = page.all("[data-offline-queue], #board")  # in document order: the list on top
+    assert [part.get("id") for part in parts] == [None, "board"]
 
 
 def test_the_service_worker_covers_the_whole_app(client):
@@ -170,6 +191,7 @@ def test_the_workers_background_copy_leaves_the_persons_message_alone(client):
     client.get(f"/groups/{gid}/players")  # the page the person is on (its form's token)
     assert client.post(f"/groups/{gid}/players", data={"name": "Ben"}).status_code == 302
     copy = client.get(f"/groups/{gid}/players", headers={"Scorekeeper-Copy": "keep"})
-    assert copy.status_code == 200 and "Added Ben" not in copy.text
+    assert copy.status_code == 200
+    assert not [line for line in Page(copy).names("status") if "Added Ben" in line]
     assert "Set-Cookie" not in copy.headers
-    assert "Added Ben." in client.get(f"/groups/{gid}/players").text
+    assert "Added Ben." in _statuses(client, f"/groups/{gid}/players")
