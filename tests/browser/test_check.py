@@ -263,28 +263,29 @@ def open_the_answer(page: Page, live_server: str, path: str, card: str,
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("width", [320, 360, 390, 430])
-def test_the_suit_question_fits_every_phone(page: Page, live_server: str, width: int,
-                                            scheme: str):
-    """Each of the three disputes, one after another on one phone of this size and
-    theme: legal, the suit question, its four keys inside the screen."""
-    page.set_viewport_size({"width": width, "height": 844})
+def test_the_suit_question_fits_every_phone(page: Page, live_server: str, scheme: str):
+    """Each of the three disputes, one after another on one phone in this theme, the
+    phone at each width in turn (every dispute opened afresh at that width): legal, the
+    suit question, its four keys inside the screen."""
     page.emulate_media(color_scheme=scheme)
-    for dispute in NAMES_A_SUIT:
-        open_the_answer(page, live_server, *dispute.values)
-        answer = page.locator(ANSWER)
-        expect(answer.locator(".check-big"), dispute.id).to_have_text("✓ Legal")
-        expect(answer, dispute.id).to_contain_text("She names the suit")
-        assert in_view(page, HEADLINE, covered_below=".picker.is-docked"), dispute.id
-        width_now = page.evaluate("document.documentElement.scrollWidth")
-        assert width_now <= width, f"{dispute.id}: {width_now}px wide on a {width}px phone"
-        keys = answer.locator(".check-suit-keys a")
-        expect(keys).to_have_count(4)
-        for i in range(4):
-            box = keys.nth(i).bounding_box()
-            assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, dispute.id
-            assert box["y"] >= 0 and box["y"] + box["height"] <= 844, (dispute.id, box)
-        if (dispute.id, width, scheme) == ("plain-8", 390, "light"):  # the README's
-            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-            page.evaluate("window.scrollTo(0, 0)")
-            page.screenshot(path=str(SCREENSHOTS / "check-suit-question.png"))
+    for width in (320, 360, 390, 430):
+        page.set_viewport_size({"width": width, "height": 844})
+        for dispute in NAMES_A_SUIT:
+            open_the_answer(page, live_server, *dispute.values)
+            where = f"{dispute.id} at {width} px"
+            answer = page.locator(ANSWER)
+            expect(answer.locator(".check-big"), where).to_have_text("✓ Legal")
+            expect(answer, where).to_contain_text("She names the suit")
+            assert in_view(page, HEADLINE, covered_below=".picker.is-docked"), where
+            width_now = page.evaluate("document.documentElement.scrollWidth")
+            assert width_now <= width, f"{where}: {width_now}px wide"
+            keys = answer.locator(".check-suit-keys a")
+            expect(keys).to_have_count(4)
+            for i in range(4):
+                box = keys.nth(i).bounding_box()
+                assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, where
+                assert box["y"] >= 0 and box["y"] + box["height"] <= 844, (where, box)
+            if (dispute.id, width, scheme) == ("plain-8", 390, "light"):  # the README's
+                SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+                page.evaluate("window.scrollTo(0, 0)")
+                page.screenshot(path=str(SCREENSHOTS / "check-suit-question.png"))

@@ -102,48 +102,52 @@ def test_the_melee_dispute_from_the_scoreboard_in_eight_taps_and_no_scroll(
 
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
-@pytest.mark.parametrize(("width", "scheme"), WIDTHS)
 @pytest.mark.parametrize("where", ["/check", "match"])
 def test_the_keys_sit_inside_the_screen_and_give_way(
-        page: Page, live_server: str, app, width: int, scheme: str, where: str):
-    page.set_viewport_size({"width": width, "height": 844})
-    page.emulate_media(color_scheme=scheme)
-    page.goto(live_server + "/check?game=last-one" if where == "/check"
-              else phone_match(app, live_server, page)["board"] + "/check")
-    expect(page.locator("[data-picker]")).to_be_visible()
-    assert keys_outside(page) == []
-    # Another question tapped: the keys close; the card field opens them again.
-    page.get_by_role("radio", name="Is it the player’s last card? No").check()
-    expect(page.locator("[data-picker]")).to_be_hidden()
-    page.locator("label[for=card]").tap()
-    expect(page.locator("[data-picker-name]")).to_have_text("Card played")
-    assert keys_outside(page) == []
-    page.locator(".picker").get_by_role("button", name="Done").tap()
-    expect(page.locator("[data-picker]")).to_be_hidden()
-    # Check is on the screen without scrolling, whatever the form holds below it.
-    check = page.get_by_role("button", name="Check").bounding_box()
-    assert check and check["y"] >= 0 and check["y"] + check["height"] <= 844, check
+        page: Page, live_server: str, app, where: str):
+    """On one phone set to each width and theme in turn, the checker opened afresh."""
+    path = (live_server + "/check?game=last-one" if where == "/check"
+            else phone_match(app, live_server, page)["board"] + "/check")
+    for width, scheme in WIDTHS:
+        size = f"{width} px, {scheme}"
+        page.set_viewport_size({"width": width, "height": 844})
+        page.emulate_media(color_scheme=scheme)
+        page.goto(path)
+        expect(page.locator("[data-picker]"), size).to_be_visible()
+        assert keys_outside(page) == [], size
+        # Another question tapped: the keys close; the card field opens them again.
+        page.get_by_role("radio", name="Is it the player’s last card? No").check()
+        expect(page.locator("[data-picker]"), size).to_be_hidden()
+        page.locator("label[for=card]").tap()
+        expect(page.locator("[data-picker-name]"), size).to_have_text("Card played")
+        assert keys_outside(page) == [], size
+        page.locator(".picker").get_by_role("button", name="Done").tap()
+        expect(page.locator("[data-picker]"), size).to_be_hidden()
+        # Check is on the screen without scrolling, whatever the form holds below it.
+        check = page.get_by_role("button", name="Check").bounding_box()
+        assert check and check["y"] >= 0 and check["y"] + check["height"] <= 844, (size, check)
 
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
-@pytest.mark.parametrize(("width", "scheme"), WIDTHS)
-def test_after_check_the_answer_is_in_view_and_the_keys_closed(
-        page: Page, live_server: str, width: int, scheme: str):
-    page.set_viewport_size({"width": width, "height": 844})
-    page.emulate_media(color_scheme=scheme)
-    page.goto(live_server + "/check?game=crazy-eights")
-    finger = Finger(page)
-    finger.card("5c")
-    finger.card("7c")
-    # Both cards in: the keys close, and Check settles where they were (tap it there).
-    expect(page.locator("[data-picker]")).to_be_hidden()
-    finger.tap(page.get_by_role("button", name="Check"))
-    expect(page.locator("[data-check-answer]")).to_contain_text("Legal")
-    answer_in_view_and_keys_closed(page)
-    # Another card: tapping the field brings the keys back, inside the screen.
-    page.locator("label[for=card]").tap()
-    expect(page.locator("[data-picker]")).to_be_visible()
-    assert keys_outside(page) == []
+def test_after_check_the_answer_is_in_view_and_the_keys_closed(page: Page, live_server: str):
+    """On one phone set to each width and theme in turn, the checker opened afresh."""
+    for width, scheme in WIDTHS:
+        size = f"{width} px, {scheme}"
+        page.set_viewport_size({"width": width, "height": 844})
+        page.emulate_media(color_scheme=scheme)
+        page.goto(live_server + "/check?game=crazy-eights")
+        finger = Finger(page)
+        finger.card("5c")
+        finger.card("7c")
+        # Both cards in: the keys close, and Check settles where they were (tap it there).
+        expect(page.locator("[data-picker]"), size).to_be_hidden()
+        finger.tap(page.get_by_role("button", name="Check"))
+        expect(page.locator("[data-check-answer]"), size).to_contain_text("Legal")
+        answer_in_view_and_keys_closed(page)
+        # Another card: tapping the field brings the keys back, inside the screen.
+        page.locator("label[for=card]").tap()
+        expect(page.locator("[data-picker]"), size).to_be_visible()
+        assert keys_outside(page) == [], size
 
 
 # ---- four players: the two disputes a table brings most, with no scroll -------------

@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.support.browser import phone
+from tests.support.browser import at_size, phone
 from tests.support.pages import pages, seed
 
 pytestmark = [pytest.mark.browser,
@@ -71,25 +71,36 @@ def with_a_rated_match(app, ids: dict[str, object]) -> None:
     raise AssertionError("the Crazy Eights match did not finish")
 
 
-def too_small(page: Page, base: str, path: str) -> list[str]:
-    """Open the page, unfold its folded parts (their controls are a tap away) and name
-    its controls that are too small."""
+WIDTHS = (320, 360, 390, 430)
+
+
+def unfolded(page: Page, base: str, path: str) -> None:
+    """Open the page and unfold its folded parts (their controls are a tap away)."""
     page.goto(base + path)
     page.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
-    return page.evaluate(TOO_SMALL, [TAP, INLINE, TEXT])
 
 
-@pytest.mark.parametrize("width", [320, 360, 390, 430])
+def too_small(page: Page, path: str, found: dict[str, list[str]]) -> None:
+    """Name the open page's controls that are too small at each phone width (the
+    viewport resized under the page), under ``path`` and the width."""
+    for width in WIDTHS:
+        at_size(page, width, 844)
+        found[f"{path} at {width} px"] = page.evaluate(TOO_SMALL, [TAP, INLINE, TEXT])
+
+
 def test_every_control_is_a_thumb_tall_and_every_field_reads_at_16px(
-        browser: Browser, app, live_server: str, width: int):
+        browser: Browser, app, live_server: str):
     ids = seed(app)
     with_a_rated_match(app, ids)
-    with phone(browser, live_server, None, width, 844) as page:  # a first visit: no group
-        found = {"/ (first visit)": too_small(page, live_server, "/")}
+    found: dict[str, list[str]] = {}
+    with phone(browser, live_server, None, WIDTHS[0], 844) as page:  # a first visit: no group
+        unfolded(page, live_server, "/")
         expect(page.get_by_role("heading", name="Keep score at the table")).to_be_visible()
-    with phone(browser, live_server, ids["invite"], width, 844) as page:
+        too_small(page, "/ (first visit)", found)
+    with phone(browser, live_server, ids["invite"], WIDTHS[0], 844) as page:
         for path in every_page(ids):
-            found[path] = too_small(page, live_server, path)
+            unfolded(page, live_server, path)
+            too_small(page, path, found)
         expect(page.locator(".cp-key").first).to_be_visible()  # the checker's keys: measured
     said = [f"{path}: {'; '.join(dict.fromkeys(what))}" for path, what in found.items() if what]
-    assert not said, f"too small at {width} px:\n" + "\n".join(said)
+    assert not said, "too small:\n" + "\n".join(said)

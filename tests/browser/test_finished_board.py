@@ -49,35 +49,42 @@ def matches(app) -> int:
         return db.session.query(Match).count()
 
 
+PHONES = [(320, 568, False), (360, 640, True), (390, 844, False), (390, 844, True),
+          (430, 932, False)]
+
+
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 @pytest.mark.parametrize("game", ["last-one", "crazy-eights"])
-@pytest.mark.parametrize(("width", "height", "dark"), [
-    (320, 568, False), (360, 640, True), (390, 844, False), (390, 844, True), (430, 932, False)])
 def test_rematch_is_in_the_first_screen_and_asks_first(
-        browser: Browser, app, live_server: str, game: str, width: int, height: int,
-        dark: bool):
-    ids = finished(app, game)
-    with phone(browser, live_server, ids["invite"], width, height, dark) as page:
-        page.goto(f"{live_server}/groups/{ids['gid']}/matches/{ids['mid']}")
-        expect(page.locator(".winner-banner")).to_be_visible()
-        rematch = page.get_by_role("button", name="Rematch")
-        box = rematch.bounding_box()
-        assert page.evaluate("window.scrollY") == 0
-        assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, box
-        if (width, dark) == (390, True):
-            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(SCREENSHOTS / f"rematch-first-screen-{game}-dark.png"))
-        asked: list[str] = []
+        browser: Browser, app, live_server: str, game: str):
+    """On each phone in turn, a group's match of ``game`` just finished (a new group
+    each time, on one server)."""
+    for width, height, dark in PHONES:
+        size = f"{width}×{height}{' dark' if dark else ''}"
+        ids = finished(app, game)
+        before = matches(app)
+        with phone(browser, live_server, ids["invite"], width, height, dark) as page:
+            page.goto(f"{live_server}/groups/{ids['gid']}/matches/{ids['mid']}")
+            expect(page.locator(".winner-banner"), size).to_be_visible()
+            rematch = page.get_by_role("button", name="Rematch")
+            box = rematch.bounding_box()
+            assert page.evaluate("window.scrollY") == 0, size
+            assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, (size, box)
+            if (width, dark) == (390, True):
+                SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(SCREENSHOTS / f"rematch-first-screen-{game}-dark.png"))
+            asked: list[str] = []
 
-        def cancel(dialog: Dialog) -> None:
-            asked.append(dialog.message)
-            dialog.dismiss()
-        page.once("dialog", cancel)
-        rematch.tap()
-        expect(page.locator(".winner-banner")).to_be_visible()
-        assert asked == ["Start a rematch? Same players and rules; Ben deals first."]
-        assert matches(app) == 1  # taken back: nothing started
-        page.once("dialog", lambda dialog: dialog.accept())
-        rematch.tap()
-        expect(page.locator(".flash").first).to_contain_text("Rematch! Ben deals first.")
-        assert matches(app) == 2
+            def cancel(dialog: Dialog, asked: list[str] = asked) -> None:
+                asked.append(dialog.message)
+                dialog.dismiss()
+            page.once("dialog", cancel)
+            rematch.tap()
+            expect(page.locator(".winner-banner"), size).to_be_visible()
+            assert asked == ["Start a rematch? Same players and rules; Ben deals first."], size
+            assert matches(app) == before, size  # taken back: nothing started
+            page.once("dialog", lambda dialog: dialog.accept())
+            rematch.tap()
+            expect(page.locator(".flash").first, size).to_contain_text(
+                "Rematch! Ben deals first.")
+            assert matches(app) == before + 1, size

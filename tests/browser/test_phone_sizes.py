@@ -16,7 +16,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
-from tests.support.browser import SCREENSHOTS, phone
+from tests.support.browser import SCREENSHOTS, at_size, phone
 from tests.support.pages import pages, seed
 
 pytestmark = pytest.mark.browser
@@ -52,43 +52,52 @@ KEYS_HIT = """() => Array.from(document.querySelectorAll('[data-picker] .cp-key'
 
 
 @SQLITE_ONLY
-@pytest.mark.parametrize(("width", "height"), PHONES)
-def test_no_page_scrolls_sideways_and_every_key_is_tappable(browser: Browser, seeded, width,
-                                                            height):
+def test_no_page_scrolls_sideways_and_every_key_is_tappable(browser: Browser, seeded):
+    """Each page opened once and checked at every size in turn (the viewport resized,
+    as a phone turned or a window narrowed), and at each size again at 200% text."""
     base, ids = seeded
-    with phone(browser, base, ids["invite"], width, height) as page:
+    with phone(browser, base, ids["invite"], *PHONES[0]) as page:
         wide, hidden = {}, {}
         for path in pages(ids):
             page.goto(base + path)
-            if found := page.evaluate(OVERFLOW):
-                wide[path] = found
-            if page.locator("[data-picker]:visible").count() and (
-                    missed := page.evaluate(KEYS_HIT)):
-                hidden[path] = missed
-            page.evaluate("document.documentElement.style.fontSize = '200%'")
-            if found := page.evaluate(OVERFLOW):
-                wide[path + " at 200% text"] = found
-        assert not wide, f"pages wider than {width}px: {wide}"
-        assert not hidden, f"picker keys covered or off-screen at {width}×{height}: {hidden}"
+            for width, height in PHONES:
+                at = f"{path} at {width}×{height}"
+                at_size(page, width, height)
+                if found := page.evaluate(OVERFLOW):
+                    wide[at] = found
+                if page.locator("[data-picker]:visible").count() and (
+                        missed := page.evaluate(KEYS_HIT)):
+                    hidden[at] = missed
+                page.evaluate("document.documentElement.style.fontSize = '200%'")
+                if found := page.evaluate(OVERFLOW):
+                    wide[at + " at 200% text"] = found
+                page.evaluate("document.documentElement.style.fontSize = ''")
+        assert not wide, f"pages wider than the screen: {wide}"
+        assert not hidden, f"picker keys covered or off-screen: {hidden}"
 
 
 @SQLITE_ONLY
-@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
-def test_axe_finds_nothing_on_any_page(browser: Browser, seeded, dark):
+def test_axe_finds_nothing_on_any_page(browser: Browser, seeded):
+    """Each page opened once at 390 px and checked in the light theme, then in the
+    dark one (the phone's setting switched under the open page)."""
     base, ids = seeded
     axe = Axe()
-    with phone(browser, base, ids["invite"], 390, 844, dark) as page:
+    with phone(browser, base, ids["invite"], 390, 844) as page:
         found = {}
         for path in pages(ids):
             page.goto(base + path)
-            if dark and path == pages(ids)[6]:  # the README's dark screenshot: a scoreboard
-                page.screenshot(path=str(SCREENSHOTS / "scoreboard-dark.png"))
-            results = axe.run(page)
-            if results.violations_count:
-                found[path] = [
-                    (v["id"], [n["target"] for n in v["nodes"]][:3],
-                     v["nodes"][0].get("failureSummary", "")[:160])
-                    for v in results.response["violations"]]
+            for scheme in ("light", "dark"):
+                page.emulate_media(color_scheme=scheme)
+                assert page.evaluate(f"matchMedia('(prefers-color-scheme: {scheme})').matches")
+                if scheme == "dark" and path == pages(ids)[6]:  # the README's dark screenshot
+                    page.screenshot(path=str(SCREENSHOTS / "scoreboard-dark.png"))
+                results = axe.run(page)
+                if results.violations_count:
+                    found[f"{path} ({scheme})"] = [
+                        (v["id"], [n["target"] for n in v["nodes"]][:3],
+                         v["nodes"][0].get("failureSummary", "")[:160])
+                        for v in results.response["violations"]]
+            page.emulate_media(color_scheme="light")
         assert not found, "\n".join(f"{path}: {v}" for path, v in found.items())
 
 

@@ -94,6 +94,17 @@ def phone(browser: Browser, base: str, invite: object, width: int, height: int,
         context.close()
 
 
+def at_size(page: Page, width: int, height: int) -> None:
+    """Resize the open page's viewport and wait until it is laid out at that size: its
+    media queries see the new size and two frames have run since (so a ResizeObserver,
+    such as the docked card picker's, has had its turn)."""
+    page.set_viewport_size({"width": width, "height": height})
+    wait_until(page, """async ([w, h]) => {
+        if (!matchMedia(`(width: ${w}px) and (height: ${h}px)`).matches) return false;
+        await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+        return true; }""", [width, height])
+
+
 def phone_match(app: Any, base: str, page: Page, game: str = "last-one",
                 players: tuple[str, ...] = ("Ann", "Ben", "Cat", "Dan")) -> dict[str, Any]:
     """A group this page's phone has joined (its invite cookie), with a match of
