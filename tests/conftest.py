@@ -47,12 +47,14 @@ from scorekeeper.store.extensions import db
 from tests.support import pgcluster
 from tests.support.derived import differences
 from tests.support.derived_writes import watched
+from tests.support.static_files import share_static_files
 from tests.support.template_cache import share_compiled_templates
 from tests.support.url_builders import share_url_builders
 
 IN_CI = bool(os.environ.get("CI"))
 share_url_builders()  # a new app per test: its URL map's builders made once per process
 share_compiled_templates()  # and its templates compiled once per process
+share_static_files()  # and the static files fingerprinted and looked at once per process
 
 # Hypothesis keeps its examples and caches outside the work tree (the top level of the
 # repository is part of the design).
