@@ -43,6 +43,7 @@ from sqlalchemy import event, text
 from sqlalchemy.engine import Engine
 
 from scorekeeper import create_app
+from scorekeeper.store import keys
 from scorekeeper.store.extensions import db
 from tests.support import pgcluster
 from tests.support.derived import differences
@@ -55,6 +56,7 @@ IN_CI = bool(os.environ.get("CI"))
 share_url_builders()  # a new app per test: its URL map's builders made once per process
 share_compiled_templates()  # and its templates compiled once per process
 share_static_files()  # and the static files fingerprinted and looked at once per process
+KEY = "test-secret-key"  # every test app's; the SQLite schema file knows its fingerprint
 
 # Hypothesis keeps its examples and caches outside the work tree (the top level of the
 # repository is part of the design).
@@ -120,7 +122,11 @@ def _app_in(instance: Path, config: dict[str, object]):
 def _shared(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Built once per session: the static cache folder every test app links to, an
     SQLite database holding the empty schema that each SQLite test copies, and an
-    instance folder for the apps that build schemas."""
+    instance folder for the apps that build schemas.
+
+    The schema file also holds the fingerprint of :data:`KEY`, as a host's first start
+    stores it: each new app's key check (``secret_key.check_at_start``) then reads it
+    and writes nothing, where it stored it, committed and checkpointed on every copy."""
     root = tmp_path_factory.mktemp("shared")
     cache, template = root / "static-cache", root / "schema.db"
     cache.mkdir()
@@ -131,6 +137,7 @@ def _shared(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
                              "SQLALCHEMY_DATABASE_URI": f"sqlite:///{template}"})
     with app.app_context():
         db.create_all()
+        assert keys.settle(KEY) == "stored"
         db.engine.dispose()
     return {"instance": instance, "static-cache": cache, "schema.db": template}
 
@@ -197,7 +204,7 @@ def app(backend: str, tmp_path: Path, request: pytest.FixtureRequest,
     instance = tmp_path / f"instance-{next(_counter)}"
     instance.mkdir()
     (instance / "static-cache").symlink_to(_shared["static-cache"])
-    config = {"TESTING": True, "SECRET_KEY": "test-secret-key", "WTF_CSRF_ENABLED": False,
+    config = {"TESTING": True, "SECRET_KEY": KEY, "WTF_CSRF_ENABLED": False,
               "RATE_LIMITS": False}  # tests of the limits turn them back on
     for marker in reversed(list(request.node.iter_markers("app_config"))):  # nearest wins
         config.update(marker.kwargs)
