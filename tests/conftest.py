@@ -23,8 +23,12 @@ nothing more, so it runs on SQLite alone, and the ``app`` fixture fails it if it
 the database a single statement after all.
 
 A test marked ``slow`` is the exhaustive rest of a check whose quick part always runs
-(the fuzzer's long run, the many random playouts): it runs where ``CI`` is set (so
-``.ci/run`` runs every test) or with ``--slow``, and is deselected otherwise.
+(the fuzzer's long run, the many random playouts, the store's random write sequences
+beyond their first seed): it runs where ``CI`` is set (so ``.ci/run`` runs every test)
+or with ``--slow``, and is deselected otherwise. Hypothesis follows the same split: its
+``quick`` profile (:data:`QUICK_EXAMPLES` examples a property) without them, its
+``thorough`` one (Hypothesis's own default, 100) with them; a test that names its own
+``max_examples`` keeps it, and ``--hypothesis-profile`` picks either.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from hypothesis.configuration import set_hypothesis_home_dir
 from sqlalchemy import event, text
 from sqlalchemy.engine import Engine
@@ -61,6 +66,9 @@ KEY = "test-secret-key"  # every test app's; the SQLite schema file knows its fi
 # Hypothesis keeps its examples and caches outside the work tree (the top level of the
 # repository is part of the design).
 set_hypothesis_home_dir(Path(tempfile.gettempdir()) / "scorekeeper-hypothesis")
+QUICK_EXAMPLES = 25
+settings.register_profile("quick", max_examples=QUICK_EXAMPLES)
+settings.register_profile("thorough", max_examples=settings.get_profile("default").max_examples)
 _counter = itertools.count()
 
 
@@ -69,10 +77,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      help="also run the tests marked slow (they run anyway where CI is set)")
 
 
+def _thorough(config: pytest.Config) -> bool:
+    return IN_CI or bool(config.getoption("--slow"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Hypothesis's profile: ``thorough`` where the slow tests run, else ``quick``."""
+    if not config.getoption("--hypothesis-profile", None):
+        settings.load_profile("thorough" if _thorough(config) else "quick")
+
+
 @pytest.hookimpl(trylast=True)  # after the hooks of the folders' conftests mark theirs
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Deselect the ``slow`` tests unless CI is set or ``--slow`` is given."""
-    if IN_CI or config.getoption("--slow"):
+    if _thorough(config):
         return
     slow = [item for item in items if item.get_closest_marker("slow")]
     if slow:
