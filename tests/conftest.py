@@ -23,8 +23,12 @@ nothing more, so it runs on SQLite alone, and the ``app`` fixture fails it if it
 the database a single statement after all.
 
 A test marked ``slow`` is the exhaustive rest of a check whose quick part always runs
-(the fuzzer's long run, the many random playouts): it runs where ``CI`` is set (so
-``.ci/run`` runs every test) or with ``--slow``, and is deselected otherwise.
+(the fuzzer's long run, the many random playouts, the store's random write sequences
+beyond their first seed): it runs where ``CI`` is set (so ``.ci/run`` runs every test)
+or with ``--slow``, and is deselected otherwise. Hypothesis follows the same split: its
+``quick`` profile (:data:`QUICK_EXAMPLES` examples a property) without them, its
+``thorough`` one (Hypothesis's own default, 100) with them; a test that names its own
+``max_examples`` keeps it, and ``--hypothesis-profile`` picks either.
 """
 
 from __future__ import annotations
@@ -38,25 +42,33 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from hypothesis.configuration import set_hypothesis_home_dir
 from sqlalchemy import event, text
 from sqlalchemy.engine import Engine
 
 from scorekeeper import create_app
+from scorekeeper.store import keys
 from scorekeeper.store.extensions import db
 from tests.support import pgcluster
 from tests.support.derived import differences
 from tests.support.derived_writes import watched
+from tests.support.static_files import share_static_files
 from tests.support.template_cache import share_compiled_templates
 from tests.support.url_builders import share_url_builders
 
 IN_CI = bool(os.environ.get("CI"))
 share_url_builders()  # a new app per test: its URL map's builders made once per process
 share_compiled_templates()  # and its templates compiled once per process
+share_static_files()  # and the static files fingerprinted and looked at once per process
+KEY = "test-secret-key"  # every test app's; the SQLite schema file knows its fingerprint
 
 # Hypothesis keeps its examples and caches outside the work tree (the top level of the
 # repository is part of the design).
 set_hypothesis_home_dir(Path(tempfile.gettempdir()) / "scorekeeper-hypothesis")
+QUICK_EXAMPLES = 25
+settings.register_profile("quick", max_examples=QUICK_EXAMPLES)
+settings.register_profile("thorough", max_examples=settings.get_profile("default").max_examples)
 _counter = itertools.count()
 
 
@@ -65,10 +77,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      help="also run the tests marked slow (they run anyway where CI is set)")
 
 
+def _thorough(config: pytest.Config) -> bool:
+    return IN_CI or bool(config.getoption("--slow"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Hypothesis's profile: ``thorough`` where the slow tests run, else ``quick``."""
+    if not config.getoption("--hypothesis-profile", None):
+        settings.load_profile("thorough" if _thorough(config) else "quick")
+
+
 @pytest.hookimpl(trylast=True)  # after the hooks of the folders' conftests mark theirs
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Deselect the ``slow`` tests unless CI is set or ``--slow`` is given."""
-    if IN_CI or config.getoption("--slow"):
+    if _thorough(config):
         return
     slow = [item for item in items if item.get_closest_marker("slow")]
     if slow:
@@ -118,7 +140,11 @@ def _app_in(instance: Path, config: dict[str, object]):
 def _shared(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Built once per session: the static cache folder every test app links to, an
     SQLite database holding the empty schema that each SQLite test copies, and an
-    instance folder for the apps that build schemas."""
+    instance folder for the apps that build schemas.
+
+    The schema file also holds the fingerprint of :data:`KEY`, as a host's first start
+    stores it: each new app's key check (``secret_key.check_at_start``) then reads it
+    and writes nothing, where it stored it, committed and checkpointed on every copy."""
     root = tmp_path_factory.mktemp("shared")
     cache, template = root / "static-cache", root / "schema.db"
     cache.mkdir()
@@ -129,6 +155,7 @@ def _shared(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
                              "SQLALCHEMY_DATABASE_URI": f"sqlite:///{template}"})
     with app.app_context():
         db.create_all()
+        assert keys.settle(KEY) == "stored"
         db.engine.dispose()
     return {"instance": instance, "static-cache": cache, "schema.db": template}
 
@@ -195,7 +222,7 @@ def app(backend: str, tmp_path: Path, request: pytest.FixtureRequest,
     instance = tmp_path / f"instance-{next(_counter)}"
     instance.mkdir()
     (instance / "static-cache").symlink_to(_shared["static-cache"])
-    config = {"TESTING": True, "SECRET_KEY": "test-secret-key", "WTF_CSRF_ENABLED": False,
+    config = {"TESTING": True, "SECRET_KEY": KEY, "WTF_CSRF_ENABLED": False,
               "RATE_LIMITS": False}  # tests of the limits turn them back on
     for marker in reversed(list(request.node.iter_markers("app_config"))):  # nearest wins
         config.update(marker.kwargs)

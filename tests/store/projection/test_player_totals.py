@@ -66,7 +66,7 @@ def test_finishing_and_reopening_a_match_moves_the_totals(app):
     assert_figures_match(group)
 
 
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.slow)])
 def test_random_sequences_of_writes_keep_the_totals(app, seed):
     rng = random.Random(seed)
     group = imported(seed)
