@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, select, update
+from sqlalchemy import Table, bindparam, select, text, update
 from sqlalchemy.engine import Connection
 
 from scorekeeper.store.many_rows import execute_many
@@ -72,8 +72,9 @@ def _mend(connection: Connection, statement: Any, stored: Any, key: tuple[str, .
 
 def _score_added(connection: Connection, changes: Sequence[Change]) -> None:
     """Fill in the dealer of every hand the changes add, and the points of its entries
-    (their rows are the writer's, just inserted): one executemany each, at the driver's
-    speed (an import adds tens of thousands)."""
+    (their rows are the writer's, just inserted): one statement each, every row at
+    once on PostgreSQL, the driver's executemany on SQLite (an import adds tens of
+    thousands)."""
     dealers: list[tuple[int, int, int]] = []
     points: list[tuple[int, int, int, int]] = []
     for change in changes:
@@ -86,11 +87,34 @@ def _score_added(connection: Connection, changes: Sequence[Change]) -> None:
         for number, (dealer, scores) in zip(added, scored, strict=True):
             dealers.append((dealer, match_id, number))
             points.extend((value, match_id, number, seat) for seat, value in enumerate(scores))
+    if not dealers:
+        return
+    if connection.dialect.name == "postgresql":
+        # PostgreSQL takes every row in one statement, as arrays (a statement per row
+        # would cost an import five times the client's time and twice the wall clock).
+        connection.execute(_UNNESTED_DEALERS, _arrays(("d", "m", "n"), dealers))
+        connection.execute(_UNNESTED_POINTS, _arrays(("p", "m", "n", "s"), points))
+        return
     statements = _statements()
     execute_many(connection, statements.new_dealer, ("value", "in_match", "of_number"),
                  dealers)
     execute_many(connection, statements.new_points,
                  ("value", "in_match", "of_number", "at_seat"), points)
+
+
+def _arrays(names: tuple[str, ...], rows: Sequence[tuple[int, ...]]) -> dict[str, list[int]]:
+    """The rows' columns as one list each, by name (PostgreSQL's arrays)."""
+    return {name: list(column) for name, column in zip(names, zip(*rows, strict=True), strict=True)}
+
+
+_UNNESTED_DEALERS = text(
+    "UPDATE hand SET dealer = v.d FROM unnest(CAST(:d AS integer[]), CAST(:m AS integer[]), "
+    "CAST(:n AS integer[])) AS v(d, m, n) WHERE hand.match_id = v.m AND hand.number = v.n")
+_UNNESTED_POINTS = text(
+    "UPDATE hand_entry SET points = v.p FROM hand, unnest(CAST(:p AS integer[]), "
+    "CAST(:m AS integer[]), CAST(:n AS integer[]), CAST(:s AS integer[])) AS v(p, m, n, s) "
+    "WHERE hand.match_id = v.m AND hand.number = v.n AND hand_entry.hand_id = hand.id "
+    "AND hand_entry.seat = v.s")
 
 
 def _mend_replayed(connection: Connection, changes: Sequence[Change]) -> None:
