@@ -170,7 +170,9 @@ class Hand(Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     match_id: Mapped[int] = mapped_column(ForeignKey("match.id"))
     number: Mapped[int] = mapped_column(Integer)
-    dealer: Mapped[int] = mapped_column(Integer)  # seat position
+    # Derived (the seat position that dealt): NULL from the writer's INSERT until the
+    # projection fills it in, in the same transaction, so every committed hand has one.
+    dealer: Mapped[int] = mapped_column(Integer, nullable=True)
     out_seat: Mapped[int | None] = mapped_column(Integer)  # None: blocked / jammed
     hand_size: Mapped[int | None] = mapped_column(Integer)  # Last One: a per-hand override
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -197,7 +199,9 @@ class HandEntry(Model):
     hand_id: Mapped[int] = mapped_column(ForeignKey("hand.id"))
     seat: Mapped[int] = mapped_column(Integer)
     cards: Mapped[str] = mapped_column(Text, default="")
-    points: Mapped[int] = mapped_column(Integer, default=0)
+    # Derived like the hand's dealer: filled in by the projection in the writer's
+    # transaction (no default: a reader never sees a made-up figure).
+    points: Mapped[int] = mapped_column(Integer, nullable=True)
 
     hand: Mapped[Hand] = relationship(back_populates="entries")
 

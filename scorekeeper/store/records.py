@@ -12,10 +12,11 @@ hand (:func:`record_hand`), an edited one (:func:`edit_hand`) and the last one d
 2. the match is claimed: one version-checked ``UPDATE`` moves its ``version`` on, so of
    two phones changing the same match at once exactly one commits and the other gets
    :class:`ConflictError` (a hand's number is unique per match in the database too);
-3. the facts (matches, seats, rulings, an edited hand's cards) are written with plain
-   statements; new hands are handed over as entered (:class:`EnteredHand`);
+3. the facts (matches, seats, rulings, a new hand's row and its entries' cards, an
+   edited hand's cards) are written with plain statements (:func:`_insert_hands` for
+   every new hand: recorded, set up or imported);
 4. :func:`scorekeeper.store.projection.project` writes every derived row of that
-   change — the new hands too, with their dealers and points — in the same
+   change — a new hand's dealer and its entries' points too — in the same
    transaction;
 5. the transaction commits, and the caller gets the match's view after the write (a
    frozen :class:`~scorekeeper.store.match_views.MatchView`, made from what was written).
@@ -45,6 +46,7 @@ from scorekeeper.core.scoring import HandResult, check_complete
 from scorekeeper.core.sheets import GAMES, OPTIONS, Sheet
 from scorekeeper.store import projection
 from scorekeeper.store.extensions import db
+from scorekeeper.store.many_rows import execute_many
 from scorekeeper.store.match_views import (
     RACED,
     EntryView,
@@ -66,13 +68,7 @@ from scorekeeper.store.models import (
     utcnow,
 )
 from scorekeeper.store.projection.running_state import held_texts
-from scorekeeper.store.projection.states import (
-    Change,
-    EnteredHand,
-    MatchState,
-    Replayed,
-    state_of,
-)
+from scorekeeper.store.projection.states import Change, MatchState, Replayed, state_of
 from scorekeeper.store.reading import (
     hand_results,
     match_names,
@@ -132,6 +128,7 @@ class _Statements:
     claim: Any
     edited_hand: Any
     edited_cards: Any
+    new_cards: Any
 
 
 @lru_cache(maxsize=1)
@@ -146,6 +143,8 @@ def _statements() -> _Statements:
         edited_cards=update(e).where(e.c.hand_id == select(h.c.id).where(_the_hand(h))
                                      .scalar_subquery(), e.c.seat == bindparam("at_seat"))
         .values(cards=bindparam("cards")),
+        new_cards=insert(e).values(hand_id=bindparam("hand_id"), seat=bindparam("seat"),
+                                   cards=bindparam("cards")),
     )
 
 
@@ -165,14 +164,14 @@ def _claim(connection: Connection, match: MatchView, conflict: str) -> int:
     return version
 
 
-Write = Callable[[Connection, MatchView], Sequence[EnteredHand]]
+Write = Callable[[Connection, MatchView], None]
 
 
 def _commit(match: MatchView, conflict: str, change: Change, write: Write) -> MatchView:
-    """The write path: claim the match, run ``write`` (the facts; it answers the new
-    hands as entered, given the match's view after the write), project ``change`` (as
-    the projection worked it out) with those hands, commit; answer the match's view
-    after. Or roll it all back, a lost race as :class:`ConflictError`."""
+    """The write path: claim the match, run ``write`` (the facts, given the match's view
+    after the write), project ``change`` (as the projection worked it out), commit;
+    answer the match's view after. Or roll it all back, a lost race as
+    :class:`ConflictError`."""
     session = db.session()
     # What was just written is what the caller shows next: the objects the caller
     # holds (its group and players) are not read again after the commit.
@@ -180,8 +179,8 @@ def _commit(match: MatchView, conflict: str, change: Change, write: Write) -> Ma
     try:
         connection = session.connection()
         view = _after(match, change.after, _claim(connection, match, conflict))
-        entered = tuple(write(connection, view))
-        projection.project(connection, [replace(change, entered=entered)])
+        write(connection, view)
+        projection.project(connection, [change])
         session.commit()
     except (IntegrityError, ConflictError):
         session.rollback()
@@ -258,10 +257,12 @@ def record_hand(match: MatchView, number: int, out: int | None,
     hand = HandView(number, dealer, out, hand_size, created, _entries(texts, points))
     replies: list[str | None] = [None]
 
-    def write(connection: Connection, view: MatchView) -> Sequence[EnteredHand]:
+    def write(connection: Connection, view: MatchView) -> None:
         replies[0] = None if reply is None else reply(view, hand)
-        return [EnteredHand(match.id, number, out, hand_size, created, texts, key, digest,
-                            replies[0])]
+        _insert_hands(connection, [{
+            "match_id": match.id, "number": number, "out_seat": out, "hand_size": hand_size,
+            "created_at": created, "idempotency_key": key, "request_digest": digest,
+            "reply_json": replies[0]}], [texts])
 
     view = _commit(match, f"hand {number} was just recorded from another phone", change,
                    write)
@@ -310,7 +311,7 @@ def edit_hand(match: MatchView, number: int, out: int | None, held: Sequence[Seq
     check_complete(match_sheet(match), match_names(match), result,
                    [fell.get(seat, number) >= number for seat in range(len(match.seats))])
 
-    def write(connection: Connection, view: MatchView) -> Sequence[EnteredHand]:
+    def write(connection: Connection, view: MatchView) -> None:
         """The edited hand's facts: who went out, its deal size and the cards held."""
         statements = _statements()
         connection.execute(statements.edited_hand, {
@@ -319,7 +320,6 @@ def edit_hand(match: MatchView, number: int, out: int | None, held: Sequence[Seq
         connection.execute(statements.edited_cards, [
             {"in_match": match.id, "of_number": number, "at_seat": seat, "cards": text}
             for seat, text in enumerate(held_texts(result))])
-        return ()
 
     view = _commit(match, RACED + "nothing was saved", change, write)
     return Written(view, _rescored(hands, results, change))
@@ -335,12 +335,11 @@ def delete_last_hand(match: MatchView, hands: Sequence[HandView] | None = None
     gone = hands[-1]
     change = _rewritten(match, hand_results(match, hands)[:-1])
 
-    def write(connection: Connection, view: MatchView) -> Sequence[EnteredHand]:
+    def write(connection: Connection, view: MatchView) -> None:
         the = (Hand.match_id == match.id) & (Hand.number == gone.number)
         connection.execute(delete(HandEntry).where(
             HandEntry.hand_id == select(Hand.id).where(the).scalar_subquery()))
         connection.execute(delete(Hand).where(the))
-        return ()
 
     view = _commit(match, RACED + "nothing was deleted", change, write)
     return Written(view, hands[:-1])
@@ -422,20 +421,16 @@ def add_matches(group: GroupView, matches: Sequence[NewMatch]) -> list[int]:
     by_uid = dict(connection.execute(select(Match.uid, Match.id).where(
         Match.group_id == group.id, Match.uid.in_([row["uid"] for row in rows]))).all())
     ids = [by_uid[row["uid"]] for row in rows]
-    _write_facts(connection, matches, ids)
+    _write_facts(connection, matches, ids, now)
     projection.project(connection, [
-        Change(None, match.state(match_id, [p.id for p in match.players], start),
-               tuple(EnteredHand(match_id, number, out, size, now, texts)
-                     for number, ((out, size), texts) in enumerate(
-                         zip(match.hands, match.texts, strict=True), start=1)))
+        Change(None, match.state(match_id, [p.id for p in match.players], start))
         for match, match_id, start in zip(matches, ids, starts, strict=True)])
     return ids
 
 
-def _write_facts(connection: Connection, matches: Sequence[NewMatch], ids: Sequence[int]
-                 ) -> None:
-    """The new matches' seats and rulings (their hands go to the projection as
-    entered, which writes them with their dealers and points)."""
+def _write_facts(connection: Connection, matches: Sequence[NewMatch], ids: Sequence[int],
+                 now: datetime) -> None:
+    """The new matches' seats, rulings and hands (their facts: stored ``now``)."""
     seats = [{"match_id": match_id, "position": i, "player_id": player.id}
              for match, match_id in zip(matches, ids, strict=True)
              for i, player in enumerate(match.players)]
@@ -444,6 +439,38 @@ def _write_facts(connection: Connection, matches: Sequence[NewMatch], ids: Seque
                for match, match_id in zip(matches, ids, strict=True) for ruling in match.rulings]
     if rulings:
         connection.execute(insert(Ruling), rulings)
+    _insert_hands(connection, [
+        {"match_id": match_id, "number": number, "out_seat": out, "hand_size": size,
+         "created_at": now}
+        for match, match_id in zip(matches, ids, strict=True)
+        for number, (out, size) in enumerate(match.hands, start=1)],
+        [texts for match in matches for texts in match.texts])
+
+
+def _insert_hands(connection: Connection, hands: list[dict[str, Any]],
+                  held: Sequence[Sequence[str]]) -> None:
+    """INSERT new hands' facts: their rows (``hands``, every row naming the same
+    columns) and each seat's cards (``held``, each hand's canonical texts in seat
+    order), one statement per table. Their dealer and points are derived: the
+    projection fills them in, in the same transaction (until then they are NULL)."""
+    if not hands:
+        return
+    h = cast(Table, Hand.__table__)
+    if len(hands) == 1:
+        key = connection.execute(insert(h), hands[0]).inserted_primary_key
+        assert key is not None  # an INSERT always has one
+        ids = [key[0]]
+    else:
+        connection.execute(insert(h), hands)
+        # Many hands' ids read back in one query (RETURNING would cost SQLite a
+        # statement per row).
+        matches = sorted({hand["match_id"] for hand in hands})
+        id_of = {(match_id, number): hand_id for hand_id, match_id, number in connection.execute(
+            select(h.c.id, h.c.match_id, h.c.number).where(h.c.match_id.in_(matches)))}
+        ids = [id_of[hand["match_id"], hand["number"]] for hand in hands]
+    execute_many(connection, _statements().new_cards, ("hand_id", "seat", "cards"), [
+        (hand_id, seat, text)
+        for hand_id, texts in zip(ids, held, strict=True) for seat, text in enumerate(texts)])
 
 
 def build_match(group: GroupView, sheet: Sheet, players: Sequence[Player], first_dealer: int,

@@ -6,8 +6,8 @@ core (:func:`~scorekeeper.core.scoring.standings`, the running state, each seat'
 :class:`~.states.Figure` listed in :data:`DERIVED_FIGURES`:
 
 * :data:`.hand_scores.HAND_SCORES` — each hand's ``dealer`` and each entry's
-  ``points``: the writer hands over the new hands as entered and this figure writes
-  them with both (see :mod:`.hand_scores`); a replay's moved values are mended;
+  ``points``: the writer inserts a new hand's facts and this figure fills in both, in
+  the same transaction (see :mod:`.hand_scores`); a replay's moved values are mended;
 * :data:`.match_columns.MATCH_COLUMNS` — the match's listing columns (``hand_count``,
   ``status``, ``finished_at``), its running state (``running_json``) and each seat's
   ``winner``;
@@ -30,8 +30,8 @@ The entry points, and nothing else works out or writes a derived figure:
   :class:`~scorekeeper.core.scoring.ScoringError`.
 * :func:`project` — the writer calls it in the transaction of every change to a
   match's hands, with each :class:`~.states.Change` worked out above (a new match's:
-  its state after the replay, before ``None``) and the new hands as entered; each
-  figure writes the difference.
+  its state after the replay, before ``None``), the new hands' facts already
+  inserted; each figure writes the difference.
 * :func:`reseason` — a group's named seasons changed (one added, moved or deleted, in
   the caller's transaction): their rating chains are worked out again.
 * :func:`rerate` — every rating chain of a group worked out again from its stored

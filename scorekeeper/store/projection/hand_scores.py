@@ -3,12 +3,13 @@
 A hand row keeps its ``dealer`` and each entry its ``points`` beside the facts (who
 went out, the cards each seat held): the core's replay of the match determines both,
 and the pages and exports read them without replaying. The writer
-(:mod:`scorekeeper.store.records`) hands this figure the new hands as entered
-(:class:`~.states.EnteredHand`, in the :class:`~.states.Change`); it writes them with
-their dealer and points in one INSERT for the hands and one for the entries, so a hand
-is never stored without them. A change that replays a match's hands (an edit, a
-deleted hand) has every hand's dealer and points, and the stored ones that differ are
-mended. ``verify`` and ``rebuild`` check the same two tables against a replay.
+(:mod:`scorekeeper.store.records`) inserts a new hand's facts, its row and its
+entries' cards, with both figures empty (NULL); in the same transaction this figure
+fills them in from the change's scores (:meth:`~.states.Change.added`), one UPDATE
+for the dealers and one for the points whatever the number of hands, so no committed
+hand is without them. A change that replays a match's hands (an edit, a deleted
+hand) has every hand's dealer and points, and the stored ones that differ are mended.
+``verify`` and ``rebuild`` check the same two tables against a replay.
 
 It is the first figure: the others (the ratings' best and worst hands) read the
 stored points.
@@ -17,14 +18,16 @@ stored points.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, insert, select, update
+from sqlalchemy import Table, bindparam, select, text, update
 from sqlalchemy.engine import Connection
 
+from scorekeeper.store.many_rows import execute_many
 from scorekeeper.store.models import Hand, HandEntry, Match
-from scorekeeper.store.projection.states import Change, EnteredHand, GroupState, Kept, Row
+from scorekeeper.store.projection.states import Change, GroupState, Kept, Row
 
 __all__ = ["HAND_SCORES"]
 
@@ -32,12 +35,28 @@ H, E, M = (cast(Table, Hand.__table__), cast(Table, HandEntry.__table__),
            cast(Table, Match.__table__))
 
 
+@dataclass(frozen=True)
+class _Statements:
+    """The UPDATEs this figure runs, built once: a rebuild's (by primary key) and a new
+    hand's (by its match and number, unique together, and an entry's seat)."""
+
+    dealer: Any
+    points: Any
+    new_dealer: Any
+    new_points: Any
+
+
 @lru_cache(maxsize=1)
-def _statements() -> tuple[Any, Any]:
-    """The two UPDATEs a rebuild runs (by primary key), built once."""
-    dealer = update(H).where(H.c.id == bindparam("at")).values(dealer=bindparam("value"))
-    points = update(E).where(E.c.id == bindparam("at")).values(points=bindparam("value"))
-    return dealer, points
+def _statements() -> _Statements:
+    the_hand = (H.c.match_id == bindparam("in_match")) & (H.c.number == bindparam("of_number"))
+    value: Any = bindparam("value")
+    return _Statements(
+        dealer=update(H).where(H.c.id == bindparam("at")).values(dealer=value),
+        points=update(E).where(E.c.id == bindparam("at")).values(points=value),
+        new_dealer=update(H).where(the_hand).values(dealer=value),
+        new_points=update(E).where(E.c.hand_id == select(H.c.id).where(the_hand)
+                                   .scalar_subquery(),
+                                   E.c.seat == bindparam("at_seat")).values(points=value))
 
 
 def _mend(connection: Connection, statement: Any, stored: Any, key: tuple[str, ...],
@@ -51,56 +70,64 @@ def _mend(connection: Connection, statement: Any, stored: Any, key: tuple[str, .
         connection.execute(statement, wrong)
 
 
-def _insert(connection: Connection, changes: Sequence[Change]) -> None:
-    """INSERT the changes' new hands with their dealers, then their entries with their
-    points (one statement each; many hands' ids are read back in one query)."""
-    new: list[EnteredHand] = []
-    rows: list[dict[str, Any]] = []
-    points_of: list[tuple[int, ...]] = []
+def _score_added(connection: Connection, changes: Sequence[Change]) -> None:
+    """Fill in the dealer of every hand the changes add, and the points of its entries
+    (their rows are the writer's, just inserted): one statement each, every row at
+    once on PostgreSQL, the driver's executemany on SQLite (an import adds tens of
+    thousands)."""
+    dealers: list[tuple[int, int, int]] = []
+    points: list[tuple[int, int, int, int]] = []
     for change in changes:
-        for hand in change.entered:
-            dealer, points = change.scored(hand.number)
-            new.append(hand)
-            rows.append({"match_id": hand.match_id, "number": hand.number, "dealer": dealer,
-                         "out_seat": hand.out_seat, "hand_size": hand.hand_size,
-                         "created_at": hand.created_at})
-            points_of.append(points)
-    if not rows:
+        after, added = change.after, change.added
+        if not added:
+            continue
+        assert added.start >= after.scored_from  # a new hand comes scored
+        scored = after.scored[added.start - after.scored_from:]
+        match_id = after.match_id
+        for number, (dealer, scores) in zip(added, scored, strict=True):
+            dealers.append((dealer, match_id, number))
+            points.extend((value, match_id, number, seat) for seat, value in enumerate(scores))
+    if not dealers:
         return
-    # A client's request (key, fingerprint, answer) comes with a hand recorded on its
-    # own; every row of one INSERT names the same columns, so they go in only then.
-    if any(hand.idempotency_key is not None for hand in new):
-        for row, hand in zip(rows, new, strict=True):
-            row.update(idempotency_key=hand.idempotency_key,
-                       request_digest=hand.request_digest, reply_json=hand.reply_json)
-    if len(rows) == 1:
-        key = connection.execute(insert(H), rows[0]).inserted_primary_key
-        assert key is not None  # an INSERT always has one
-        ids = {(rows[0]["match_id"], rows[0]["number"]): key[0]}
-    else:
-        connection.execute(insert(H), rows)
-        del rows  # plain rows, but tens of thousands of them in an import
-        matches = sorted({change.after.match_id for change in changes if change.entered})
-        ids = {(match_id, number): hand_id for hand_id, match_id, number in connection.execute(
-            select(H.c.id, H.c.match_id, H.c.number).where(H.c.match_id.in_(matches)))}
-    connection.execute(insert(E), [
-        {"hand_id": ids[hand.match_id, hand.number], "seat": seat, "cards": cards,
-         "points": points}
-        for hand, points_in in zip(new, points_of, strict=True)
-        for seat, (cards, points) in enumerate(zip(hand.cards, points_in, strict=True))])
+    if connection.dialect.name == "postgresql":
+        # PostgreSQL takes every row in one statement, as arrays (a statement per row
+        # would cost an import five times the client's time and twice the wall clock).
+        connection.execute(_UNNESTED_DEALERS, _arrays(("d", "m", "n"), dealers))
+        connection.execute(_UNNESTED_POINTS, _arrays(("p", "m", "n", "s"), points))
+        return
+    statements = _statements()
+    execute_many(connection, statements.new_dealer, ("value", "in_match", "of_number"),
+                 dealers)
+    execute_many(connection, statements.new_points,
+                 ("value", "in_match", "of_number", "at_seat"), points)
+
+
+def _arrays(names: tuple[str, ...], rows: Sequence[tuple[int, ...]]) -> dict[str, list[int]]:
+    """The rows' columns as one list each, by name (PostgreSQL's arrays)."""
+    return {name: list(column) for name, column in zip(names, zip(*rows, strict=True), strict=True)}
+
+
+_UNNESTED_DEALERS = text(
+    "UPDATE hand SET dealer = v.d FROM unnest(CAST(:d AS integer[]), CAST(:m AS integer[]), "
+    "CAST(:n AS integer[])) AS v(d, m, n) WHERE hand.match_id = v.m AND hand.number = v.n")
+_UNNESTED_POINTS = text(
+    "UPDATE hand_entry SET points = v.p FROM hand, unnest(CAST(:p AS integer[]), "
+    "CAST(:m AS integer[]), CAST(:n AS integer[]), CAST(:s AS integer[])) AS v(p, m, n, s) "
+    "WHERE hand.match_id = v.m AND hand.number = v.n AND hand_entry.hand_id = hand.id "
+    "AND hand_entry.seat = v.s")
 
 
 def _mend_replayed(connection: Connection, changes: Sequence[Change]) -> None:
     """Mend the stored dealers and points that a replay of an existing match moved."""
     replayed = [c.after for c in changes
-                if c.before is not None and not c.entered and c.after.scored_from == 1]
+                if c.before is not None and c.after.scored_from == 1 and not c.added]
     if not replayed:
         return
     state = GroupState(0, tuple(replayed), ())
     where = H.c.match_id.in_([m.match_id for m in replayed])
-    _mend(connection, _statements()[0], _hands(connection, where), ("match_id", "number"),
+    _mend(connection, _statements().dealer, _hands(connection, where), ("match_id", "number"),
           "dealer", _expected_hands(state))
-    _mend(connection, _statements()[1], _entries(connection, where),
+    _mend(connection, _statements().points, _entries(connection, where),
           ("match_id", "number", "seat"), "points", _expected_entries(state))
 
 
@@ -108,8 +135,8 @@ class HandScores:
     """The hands' ``dealer`` and the entries' ``points``."""
 
     def project(self, connection: Connection, changes: Sequence[Change]) -> None:
-        """Write the new hands with their dealers and points; mend what a replay moved."""
-        _insert(connection, changes)
+        """Fill in the new hands' dealers and points; mend what a replay moved."""
+        _score_added(connection, changes)
         _mend_replayed(connection, changes)
 
     @property
@@ -136,7 +163,7 @@ def _expected_hands(group: GroupState) -> Iterable[Row]:
 
 
 def _replace_hands(connection: Connection, group: GroupState, rows: list[Row]) -> None:
-    _mend(connection, _statements()[0], _stored_hands(connection, group.group_id),
+    _mend(connection, _statements().dealer, _stored_hands(connection, group.group_id),
           ("match_id", "number"), "dealer", rows)
 
 
@@ -158,7 +185,7 @@ def _expected_entries(group: GroupState) -> Iterable[Row]:
 
 
 def _replace_entries(connection: Connection, group: GroupState, rows: list[Row]) -> None:
-    _mend(connection, _statements()[1], _stored_entries(connection, group.group_id),
+    _mend(connection, _statements().points, _stored_entries(connection, group.group_id),
           ("match_id", "number", "seat"), "points", rows)
 
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import date, datetime
 from functools import lru_cache
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Protocol
 
 from sqlalchemy.engine import Connection
 
@@ -26,7 +26,7 @@ from scorekeeper.core.stats import SeatFigures as Figures
 from scorekeeper.store.models import utcnow
 from scorekeeper.store.projection import running_state
 
-__all__ = ["FIGURE_COLUMNS", "ROW_COLUMNS", "Change", "EnteredHand", "Figure", "GroupState", "Kept",
+__all__ = ["FIGURE_COLUMNS", "ROW_COLUMNS", "Change", "Figure", "GroupState", "Kept",
            "MatchState", "Replayed", "Row", "after_step", "replay_of", "replayed_figures",
            "sheet_limits", "state_of", "stored_sheet"]
 
@@ -191,32 +191,23 @@ def replayed_figures(game: str, sheet_json: str, seats: int, rows: list[HandRow]
     return seat_figures(game, seats, rows, table.winners, start, threshold, progress)
 
 
-class EnteredHand(NamedTuple):
-    """A new hand as entered, the facts only: who went out, its own deal size, the
-    cards each seat held (canonical text, in seat order) and the idempotency key,
-    fingerprint and answer kept with it. The projection writes it with its dealer and
-    points (:mod:`.hand_scores`). A named tuple, made in one step: an import hands
-    over tens of thousands."""
-
-    match_id: int
-    number: int
-    out_seat: int | None
-    hand_size: int | None
-    created_at: datetime
-    cards: tuple[str, ...]
-    idempotency_key: str | None = None
-    request_digest: str | None = None
-    reply_json: str | None = None
-
-
 @dataclass(frozen=True)
 class Change:
-    """One match's derived state before a write (``None``: the match is new) and after,
-    and the hands the write adds (``entered``, as entered)."""
+    """One match's derived state before a write (``None``: the match is new) and after.
+
+    The hands numbered past the match's count before are the ones the write adds: the
+    writer has inserted their facts, and their dealer and points are written by the
+    projection (:mod:`.hand_scores`), in the same transaction."""
 
     before: MatchState | None
     after: MatchState
-    entered: tuple[EnteredHand, ...] = ()
+
+    @property
+    def added(self) -> range:
+        """The numbers of the hands this change adds (none for an edit or a deleted
+        hand, one for a recorded hand, every hand of a new match)."""
+        return range((0 if self.before is None else self.before.hand_count) + 1,
+                     self.after.hand_count + 1)
 
     def scored(self, number: int) -> tuple[int, tuple[int, ...]]:
         """Hand ``number``'s dealer and points after the change."""

@@ -206,6 +206,25 @@ def test_verify_names_a_corrupted_row_and_rebuild_mends_it(app, runner, table):
     _verify_names_and_rebuild_mends(app, runner, table, column, corrupt)
 
 
+# A hand's figures the projection never filled in (the writer inserts them NULL):
+# named by ``db verify`` like a wrong value, and filled in by ``db rebuild``.
+UNFILLED: dict[str, tuple[str, Callable[[int, int], object]]] = {
+    "hand": ("dealer", lambda match, player: update(Hand).where(
+        Hand.match_id == match, Hand.number == 2).values(dealer=None)),
+    "hand_entry": ("points", lambda match, player: update(HandEntry).where(
+        HandEntry.seat == 0, HandEntry.hand_id == select(Hand.id).where(
+            Hand.match_id == match, Hand.number == 1).scalar_subquery())
+        .values(points=None)),
+}
+
+
+@pytest.mark.corrupts_derived
+@pytest.mark.parametrize("table", sorted(UNFILLED))
+def test_verify_names_a_hand_figure_left_empty_and_rebuild_fills_it(app, runner, table):
+    column, corrupt = UNFILLED[table]
+    _verify_names_and_rebuild_mends(app, runner, table, column, corrupt)
+
+
 @pytest.mark.corrupts_derived
 @pytest.mark.parametrize(("table", "column"), sorted(HAND_CORRUPTIONS))
 def test_verify_names_a_corrupted_hand_record_and_rebuild_mends_it(app, runner, table, column):
