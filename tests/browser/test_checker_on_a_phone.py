@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.support.browser import SCREENSHOTS, phone_match
+from tests.support.browser import SCREEN_WIDTH, SCREENSHOTS, phone_match, sideways
 
 pytestmark = pytest.mark.browser
 
@@ -20,14 +20,14 @@ WIDTHS = [(320, "light"), (360, "dark"), (390, "light"), (390, "dark"), (430, "d
 DOCK = ".picker.is-docked"
 
 # How many keys (and the keys' label) are shown, and those not wholly on the screen.
-KEYS_OUTSIDE = """() => {
+KEYS_OUTSIDE = f"""() => {{
   const shown = Array.from(
     document.querySelectorAll('[data-picker] .cp-key, [data-picker] .picker-for'))
     .filter((el) => el.getClientRects().length);
-  return [shown.length, shown.filter((el) => {
+  return [shown.length, shown.filter((el) => {{
     const r = el.getBoundingClientRect();
-    return r.left < 0 || r.right > window.innerWidth || r.top < 0 || r.bottom > window.innerHeight;
-  }).map((el) => el.textContent.trim() || el.getAttribute('aria-label'))]; }"""
+    return r.left < 0 || r.right > {SCREEN_WIDTH} || r.top < 0 || r.bottom > window.innerHeight;
+  }}).map((el) => el.textContent.trim() || el.getAttribute('aria-label'))]; }}"""
 
 # Where the docked keys begin (the screen's foot when they are closed).
 DOCK_TOP = f"""() => {{ const d = document.querySelector('{DOCK}');
@@ -115,6 +115,10 @@ def test_the_keys_sit_inside_the_screen_and_give_way(
         page.goto(path)
         expect(page.locator("[data-picker]"), size).to_be_visible()
         assert keys_outside(page) == [], size
+        assert sideways(page) == [], size
+        page.evaluate("document.documentElement.style.fontSize = '200%'")
+        assert sideways(page) == [], f"{size}, 200% text"
+        page.evaluate("document.documentElement.style.fontSize = ''")
         # Another question tapped: the keys close; the card field opens them again.
         page.get_by_role("radio", name="Is it the player’s last card? No").check()
         expect(page.locator("[data-picker]"), size).to_be_hidden()

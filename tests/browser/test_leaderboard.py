@@ -16,14 +16,13 @@ from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Player
 from scorekeeper.store.seasons import add_season
 from scorekeeper.store.transfer import import_document
-from tests.support.browser import SCREENSHOTS, phone
+from tests.support.browser import SCREENSHOTS, phone, sideways
 from tests.support.ratings import dated, one_hand
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.parametrize("backend", ["sqlite"], indirect=True)]
 
 NAMES = (("Ann", "#1f77b4"), ("Ben", "#d62728"), ("Cy", "#2ca02c"), ("Dee", "#9467bd"))
-WIDE = "() => document.documentElement.scrollWidth - window.innerWidth"
 
 
 def seed(app) -> dict[str, object]:
@@ -77,7 +76,7 @@ def test_the_leaderboard_and_the_rating_chart_fit_and_pass_axe(browser: Browser,
             for scheme in ("light", "dark"):
                 page.emulate_media(color_scheme=scheme)
                 assert page.evaluate(f"matchMedia('(prefers-color-scheme: {scheme})').matches")
-                if (extra := page.evaluate(WIDE)) > 0:
+                if extra := sideways(page):
                     wide[f"{path} ({scheme})"] = extra
                 if violations := _violations(page):
                     found[f"{path} ({scheme})"] = violations
@@ -86,7 +85,7 @@ def test_the_leaderboard_and_the_rating_chart_fit_and_pass_axe(browser: Browser,
                         "leaderboard-dark.png" if scheme == "dark" else "leaderboard.png")),
                         full_page=True)
             page.emulate_media(color_scheme="light")
-        assert not wide, f"wider than {width}px by: {wide}"
+        assert not wide, f"wider than {width}px: {wide}"
         assert not found, "\n".join(f"{path}: {v}" for path, v in found.items())
 
 
@@ -132,7 +131,7 @@ def test_the_best_and_worst_hands_link_to_their_matches_and_countdown_says_why(
         note = page.locator(".records li.record-worst-hand")
         expect(note).to_contain_text("only who went out")
         expect(note.locator("a")).to_have_count(0)
-        assert page.evaluate(WIDE) <= 0
+        assert sideways(page) == []
 
 
 def test_the_rating_chart_says_in_words_what_it_draws(browser: Browser, seeded):
@@ -157,5 +156,5 @@ def test_a_finished_boards_ratings_fit_and_pass_axe(browser: Browser, seeded, ap
         page.get_by_role("link", name="Scoreboard").tap()
         expect(page.locator("#match-ratings-title")).to_be_visible()
         expect(page.locator(".seat-ratings li")).to_have_count(4)
-        assert page.evaluate(WIDE) <= 0
+        assert sideways(page) == []
         assert not _violations(page)

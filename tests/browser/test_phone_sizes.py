@@ -16,7 +16,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
-from tests.support.browser import SCREENSHOTS, at_size, phone
+from tests.support.browser import SCREEN_WIDTH, SCREENSHOTS, at_size, phone, sideways
 from tests.support.pages import pages, seed
 
 pytestmark = pytest.mark.browser
@@ -30,25 +30,15 @@ def seeded(app, live_server: str) -> tuple[str, dict[str, object]]:
     return live_server, seed(app)
 
 
-OVERFLOW = """() => {
-  const wide = document.documentElement.scrollWidth > window.innerWidth;
-  const out = Array.from(document.querySelectorAll('body *')).filter((el) => {
-    const r = el.getBoundingClientRect();
-    return r.width && (r.right > window.innerWidth + 1 || r.left < -1)
-      && !el.closest('.table-wrap') && getComputedStyle(el).position !== 'fixed';
-  }).slice(0, 3).map((el) => el.outerHTML.slice(0, 90));
-  return wide ? out.concat([`scrollWidth ${document.documentElement.scrollWidth}`]) : [];
-}"""
-
 # The shown picker keys cut by the screen's edge or covered where a finger lands.
-KEYS_HIT = """() => Array.from(document.querySelectorAll('[data-picker] .cp-key'))
-  .filter((key) => !key.hidden).filter((key) => {
+KEYS_HIT = f"""() => Array.from(document.querySelectorAll('[data-picker] .cp-key'))
+  .filter((key) => !key.hidden).filter((key) => {{
     const r = key.getBoundingClientRect();
-    const inside = r.left >= 0 && r.right <= window.innerWidth && r.top >= 0
+    const inside = r.left >= 0 && r.right <= {SCREEN_WIDTH} && r.top >= 0
       && r.bottom <= window.innerHeight;
     const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
     return !inside || !(hit && key.contains(hit));
-  }).map((key) => key.textContent.trim() || key.getAttribute('aria-label'))"""
+  }}).map((key) => key.textContent.trim() || key.getAttribute('aria-label'))"""
 
 
 @SQLITE_ONLY
@@ -63,17 +53,38 @@ def test_no_page_scrolls_sideways_and_every_key_is_tappable(browser: Browser, se
             for width, height in PHONES:
                 at = f"{path} at {width}×{height}"
                 at_size(page, width, height)
-                if found := page.evaluate(OVERFLOW):
+                if found := sideways(page):
                     wide[at] = found
                 if page.locator("[data-picker]:visible").count() and (
                         missed := page.evaluate(KEYS_HIT)):
                     hidden[at] = missed
                 page.evaluate("document.documentElement.style.fontSize = '200%'")
-                if found := page.evaluate(OVERFLOW):
+                if found := sideways(page):
                     wide[at + " at 200% text"] = found
                 page.evaluate("document.documentElement.style.fontSize = ''")
         assert not wide, f"pages wider than the screen: {wide}"
         assert not hidden, f"picker keys covered or off-screen: {hidden}"
+
+
+@SQLITE_ONLY
+def test_the_sideways_check_fails_on_a_page_made_too_wide(browser: Browser, live_server: str):
+    """The measure the sweeps trust, caught out on purpose: at each width a box 20 px wider
+    than the screen is put on the page and must be reported (a phone zooms such a page out
+    to fit, which a check against the zoomed width never notices); taken away, the page
+    fits again."""
+    with phone(browser, live_server, None, *PHONES[0]) as page:
+        page.goto(live_server + "/rules")
+        for width, height in PHONES:
+            at_size(page, width, height)
+            assert sideways(page) == [], width
+            page.evaluate("""(w) => { const box = document.createElement('div');
+                box.id = 'too-wide'; box.style.width = `${w}px`; box.style.height = '1px';
+                document.querySelector('main').append(box); }""", width + 20)
+            found = sideways(page)
+            assert found and 'id="too-wide"' in found[0] and found[-1].endswith("px too wide"), (
+                width, found)
+            page.evaluate("document.getElementById('too-wide').remove()")
+            assert sideways(page) == [], width
 
 
 @SQLITE_ONLY

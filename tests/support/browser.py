@@ -51,6 +51,27 @@ PHONE = {
 }
 
 
+# The width of the screen the page is laid out for: the layout viewport, the width its CSS
+# sees. Not ``window.innerWidth``: on a phone (``is_mobile``) Chromium zooms out a page that
+# is too wide until it fits, and innerWidth grows with the zoom to the page's own width, so
+# a page or a key measured against it never reaches past the screen's edge.
+SCREEN_WIDTH = "document.documentElement.clientWidth"
+
+# How far the page reaches past the screen's sides (0 when it fits) and the first few of the
+# innermost elements that do, by their box or by what spills from it (text that cannot wrap);
+# not those inside a .table-wrap, which scrolls on its own, nor fixed ones.
+_SIDEWAYS = f"""() => {{
+  const screen = {SCREEN_WIDTH}, root = document.documentElement;
+  const past = Array.from(document.querySelectorAll('body *')).filter((el) => {{
+    const r = el.getBoundingClientRect();
+    return r.width && (Math.max(r.right, r.left + el.scrollWidth) > screen + 1 || r.left < -1)
+      && !el.closest('.table-wrap') && getComputedStyle(el).position !== 'fixed';
+  }});
+  const innermost = past.filter((el) => !past.some((other) => other !== el && el.contains(other)));
+  return [root.scrollWidth - screen, innermost.slice(0, 3).map((el) => el.outerHTML.slice(0, 90))];
+}}"""
+
+
 def require_chromium() -> None:
     if CHROMIUM.exists():
         return
@@ -103,6 +124,13 @@ def at_size(page: Page, width: int, height: int) -> None:
         if (!matchMedia(`(width: ${w}px) and (height: ${h}px)`).matches) return false;
         await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
         return true; }""", [width, height])
+
+
+def sideways(page: Page) -> list[str]:
+    """Nothing when the open page fits the screen's width; else how far it scrolls sideways
+    and the first elements reaching past the screen's edge (the culprits to fix)."""
+    extra, past = page.evaluate(_SIDEWAYS)
+    return [*past, f"{extra} px too wide"] if extra > 0 else []
 
 
 def phone_match(app: Any, base: str, page: Page, game: str = "last-one",
