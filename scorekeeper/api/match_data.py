@@ -11,11 +11,12 @@ from flask import url_for
 from werkzeug.routing import BuildError
 
 from scorekeeper.api.leaderboard import seat_ratings
-from scorekeeper.core.scoring import Standings
+from scorekeeper.core.cards import format_cards
+from scorekeeper.core.scoring import HandResult, Standings
 from scorekeeper.store.bg_stats import bg_stats_play
 from scorekeeper.store.match_views import HandView, MatchView, match_hands
 from scorekeeper.store.places import seat_places
-from scorekeeper.store.reading import current_standings, hand_rows, match_sheet
+from scorekeeper.store.reading import current_standings, match_sheet, scored_hands
 
 
 def _view_path(match: MatchView) -> str | None:
@@ -43,11 +44,11 @@ def standings_json(table: Standings) -> dict[str, Any]:
     }
 
 
-def _hand_json(hand: HandView, cards: tuple[str, ...], points: tuple[int, ...]
-               ) -> dict[str, Any]:
+def _hand_json(hand: HandView, scored: HandResult) -> dict[str, Any]:
     return {"number": hand.number, "dealer": hand.dealer, "out": hand.out_seat,
             "blocked": hand.out_seat is None, "hand_size": hand.hand_size,
-            "cards": list(cards), "points": list(points)}
+            "cards": [format_cards(cards) for cards in scored.held],
+            "points": list(scored.points)}
 
 
 def recorded_json(match: MatchView, hand: HandView) -> dict[str, Any]:
@@ -61,8 +62,8 @@ def recorded_json(match: MatchView, hand: HandView) -> dict[str, Any]:
 
 def stored_hand_json(match: MatchView, hand: HandView) -> dict[str, Any]:
     """One stored hand as :func:`match_json` lists it (the hand a new one looks like)."""
-    (row,) = hand_rows(match, [hand])
-    return _hand_json(hand, row.cards, row.points)
+    (scored,) = scored_hands(match, [hand])
+    return _hand_json(hand, scored)
 
 
 def _bg_stats(match: MatchView, table: Standings) -> dict[str, Any] | None:
@@ -76,8 +77,8 @@ def match_json(match: MatchView, stored: Sequence[HandView] | None = None) -> di
     (an edit or a delete just wrote them), else read here."""
     stored = match_hands(match) if stored is None else stored
     table = current_standings(match)
-    hands = [_hand_json(hand, row.cards, row.points)
-             for hand, row in zip(stored, hand_rows(match, stored), strict=True)]
+    hands = [_hand_json(hand, scored)
+             for hand, scored in zip(stored, scored_hands(match, stored), strict=True)]
     return {
         "id": match.id,
         "game": match.game,

@@ -17,17 +17,22 @@ from typing import cast
 from sqlalchemy import Select, Table, bindparam, select
 
 from scorekeeper.core.cards import Card, parse_cards
-from scorekeeper.core.scoring import HandResult, Standings, standings, standings_at
+from scorekeeper.core.scoring import (
+    HandResult,
+    Standings,
+    standings,
+    standings_at,
+    stored_hand,
+)
 from scorekeeper.core.sheets import Sheet
-from scorekeeper.core.stats import HandRow
 from scorekeeper.store.extensions import db
 from scorekeeper.store.match_views import HandView, MatchView
 from scorekeeper.store.models import Hand, HandEntry
 from scorekeeper.store.projection import running_state
 from scorekeeper.store.projection.states import stored_sheet
 
-__all__ = ["current_standings", "hand_results", "hand_rows", "match_names", "match_sheet",
-           "match_standings", "running_state_of", "stored_results"]
+__all__ = ["current_standings", "hand_results", "match_names", "match_sheet",
+           "match_standings", "running_state_of", "scored_hands", "stored_results"]
 
 
 def match_sheet(match: MatchView) -> Sheet:
@@ -101,16 +106,17 @@ def match_standings(match: MatchView, hands: Sequence[HandView]) -> Standings:
     return _replay(_facts(match, hands))[1]
 
 
-def hand_rows(match: MatchView, hands: Sequence[HandView]) -> list[HandRow]:
-    """The match's ``hands`` as stored, one row each."""
+def scored_hands(match: MatchView, hands: Sequence[HandView]) -> list[HandResult]:
+    """The match's ``hands`` as stored, each scored with the points stored with it (no
+    replay: a seat without an entry held nothing and scored 0)."""
     seats = len(match.seats)
-    rows = []
+    found = []
     for hand in hands:
         cards, points = [""] * seats, [0] * seats
         for entry in hand.entries:
             cards[entry.seat], points[entry.seat] = entry.cards, entry.points
-        rows.append(HandRow(hand.out_seat, tuple(cards), tuple(points)))
-    return rows
+        found.append(stored_hand(match.game, hand.out_seat, cards, points, hand.hand_size))
+    return found
 
 
 @lru_cache(maxsize=256)
