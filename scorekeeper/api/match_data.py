@@ -11,12 +11,11 @@ from flask import url_for
 from werkzeug.routing import BuildError
 
 from scorekeeper.api.leaderboard import seat_ratings
-from scorekeeper.core.cards import format_cards
-from scorekeeper.core.scoring import HandResult, Standings
+from scorekeeper.core.scoring import Standings
 from scorekeeper.store.bg_stats import bg_stats_play
 from scorekeeper.store.match_views import HandView, MatchView, match_hands
 from scorekeeper.store.places import seat_places
-from scorekeeper.store.reading import current_standings, match_sheet, scored_hands
+from scorekeeper.store.reading import current_standings, match_sheet
 
 
 def _view_path(match: MatchView) -> str | None:
@@ -44,11 +43,15 @@ def standings_json(table: Standings) -> dict[str, Any]:
     }
 
 
-def _hand_json(hand: HandView, scored: HandResult) -> dict[str, Any]:
+def _hand_json(hand: HandView, seats: int) -> dict[str, Any]:
+    """A stored hand as the API shows it, read off its view: each seat's cards as stored
+    (canonical text) and points, "" and 0 for a seat without an entry."""
+    cards, points = [""] * seats, [0] * seats
+    for entry in hand.entries:
+        cards[entry.seat], points[entry.seat] = entry.cards, entry.points
     return {"number": hand.number, "dealer": hand.dealer, "out": hand.out_seat,
             "blocked": hand.out_seat is None, "hand_size": hand.hand_size,
-            "cards": [format_cards(cards) for cards in scored.held],
-            "points": list(scored.points)}
+            "cards": cards, "points": points}
 
 
 def recorded_json(match: MatchView, hand: HandView) -> dict[str, Any]:
@@ -62,8 +65,7 @@ def recorded_json(match: MatchView, hand: HandView) -> dict[str, Any]:
 
 def stored_hand_json(match: MatchView, hand: HandView) -> dict[str, Any]:
     """One stored hand as :func:`match_json` lists it (the hand a new one looks like)."""
-    (scored,) = scored_hands(match, [hand])
-    return _hand_json(hand, scored)
+    return _hand_json(hand, len(match.seats))
 
 
 def _bg_stats(match: MatchView, table: Standings) -> dict[str, Any] | None:
@@ -77,8 +79,7 @@ def match_json(match: MatchView, stored: Sequence[HandView] | None = None) -> di
     (an edit or a delete just wrote them), else read here."""
     stored = match_hands(match) if stored is None else stored
     table = current_standings(match)
-    hands = [_hand_json(hand, scored)
-             for hand, scored in zip(stored, scored_hands(match, stored), strict=True)]
+    hands = [_hand_json(hand, len(match.seats)) for hand in stored]
     return {
         "id": match.id,
         "game": match.game,

@@ -169,8 +169,8 @@ def stored_hand(game: str, out: int | None, texts: Sequence[str], points: Sequen
     >>> stored_hand("crazy-eights", 1, ("8S KH", ""), (0, 60)).held
     ((Card.parse('8S'), Card.parse('KH')), ())
     """
-    return HandResult(out, tuple([tuple(parse_cards(text)) for text in texts]), hand_size,
-                      tuple(points), (), game)
+    held = tuple([tuple(parse_cards(text)) if text else () for text in texts])  # most: ""
+    return HandResult(out, held, hand_size, tuple(points), (), game)
 
 
 def score_hand(sheet: Sheet, held: Sequence[Sequence[Card]], out: int | None,

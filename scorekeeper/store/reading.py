@@ -3,7 +3,7 @@
 The writer (:mod:`.records`) only writes; everything that shows a match reads it here,
 and so does the writer before it writes: its sheet and names, its standings (after the
 last hand from the stored running state, or with every hand's history by replaying
-them), its hands as rows or as scoring input. Each answer is remembered by the stored
+them), its hands as scoring input. Each answer is remembered by the stored
 text it came from, never on the objects, so a page, the API's check and the write of
 one request share the work.
 """
@@ -17,13 +17,7 @@ from typing import cast
 from sqlalchemy import Select, Table, bindparam, select
 
 from scorekeeper.core.cards import Card, parse_cards
-from scorekeeper.core.scoring import (
-    HandResult,
-    Standings,
-    standings,
-    standings_at,
-    stored_hand,
-)
+from scorekeeper.core.scoring import HandResult, Standings, standings, standings_at
 from scorekeeper.core.sheets import Sheet
 from scorekeeper.store.extensions import db
 from scorekeeper.store.match_views import HandView, MatchView
@@ -32,7 +26,7 @@ from scorekeeper.store.projection import running_state
 from scorekeeper.store.projection.states import stored_sheet
 
 __all__ = ["current_standings", "hand_results", "match_names", "match_sheet",
-           "match_standings", "running_state_of", "scored_hands", "stored_results"]
+           "match_standings", "running_state_of", "stored_results"]
 
 
 def match_sheet(match: MatchView) -> Sheet:
@@ -104,19 +98,6 @@ def stored_results(match: MatchView, numbers: Sequence[int]) -> list[tuple[int, 
 def match_standings(match: MatchView, hands: Sequence[HandView]) -> Standings:
     """Standings derived from the match's stored ``hands`` (every hand replayed)."""
     return _replay(_facts(match, hands))[1]
-
-
-def scored_hands(match: MatchView, hands: Sequence[HandView]) -> list[HandResult]:
-    """The match's ``hands`` as stored, each scored with the points stored with it (no
-    replay: a seat without an entry held nothing and scored 0)."""
-    seats = len(match.seats)
-    found = []
-    for hand in hands:
-        cards, points = [""] * seats, [0] * seats
-        for entry in hand.entries:
-            cards[entry.seat], points[entry.seat] = entry.cards, entry.points
-        found.append(stored_hand(match.game, hand.out_seat, cards, points, hand.hand_size))
-    return found
 
 
 @lru_cache(maxsize=256)
