@@ -15,7 +15,7 @@ from scorekeeper.core.scoring import Standings
 from scorekeeper.store.bg_stats import bg_stats_play
 from scorekeeper.store.match_views import HandView, MatchView, match_hands
 from scorekeeper.store.places import seat_places
-from scorekeeper.store.reading import current_standings, hand_rows, match_sheet
+from scorekeeper.store.reading import current_standings, match_sheet
 
 
 def _view_path(match: MatchView) -> str | None:
@@ -43,11 +43,15 @@ def standings_json(table: Standings) -> dict[str, Any]:
     }
 
 
-def _hand_json(hand: HandView, cards: tuple[str, ...], points: tuple[int, ...]
-               ) -> dict[str, Any]:
+def _hand_json(hand: HandView, seats: int) -> dict[str, Any]:
+    """A stored hand as the API shows it, read off its view: each seat's cards as stored
+    (canonical text) and points, "" and 0 for a seat without an entry."""
+    cards, points = [""] * seats, [0] * seats
+    for entry in hand.entries:
+        cards[entry.seat], points[entry.seat] = entry.cards, entry.points
     return {"number": hand.number, "dealer": hand.dealer, "out": hand.out_seat,
             "blocked": hand.out_seat is None, "hand_size": hand.hand_size,
-            "cards": list(cards), "points": list(points)}
+            "cards": cards, "points": points}
 
 
 def recorded_json(match: MatchView, hand: HandView) -> dict[str, Any]:
@@ -61,8 +65,7 @@ def recorded_json(match: MatchView, hand: HandView) -> dict[str, Any]:
 
 def stored_hand_json(match: MatchView, hand: HandView) -> dict[str, Any]:
     """One stored hand as :func:`match_json` lists it (the hand a new one looks like)."""
-    (row,) = hand_rows(match, [hand])
-    return _hand_json(hand, row.cards, row.points)
+    return _hand_json(hand, len(match.seats))
 
 
 def _bg_stats(match: MatchView, table: Standings) -> dict[str, Any] | None:
@@ -76,8 +79,7 @@ def match_json(match: MatchView, stored: Sequence[HandView] | None = None) -> di
     (an edit or a delete just wrote them), else read here."""
     stored = match_hands(match) if stored is None else stored
     table = current_standings(match)
-    hands = [_hand_json(hand, row.cards, row.points)
-             for hand, row in zip(stored, hand_rows(match, stored), strict=True)]
+    hands = [_hand_json(hand, len(match.seats)) for hand in stored]
     return {
         "id": match.id,
         "game": match.game,

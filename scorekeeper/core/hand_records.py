@@ -14,9 +14,13 @@ records count, game by game, so that a table would agree.
 :data:`HAND_RECORDS` names each record as the leaderboard shows it.
 
 A figure of 0 means the seat holds no such hand in the match (it never went out, or
-never held a card). Pure: it reads the stored hands as :class:`~.stats.HandRow`.
+never held a card). Pure: it reads a match's scored hands, each a
+:class:`~.scoring.HandResult` (as the replay scores them, or as the store keeps them:
+:func:`~.scoring.stored_hand`).
 
->>> hands = [HandRow(1, ("8S KH", ""), (0, 60)), HandRow(0, ("", "3C"), (3, 0))]
+>>> from scorekeeper.core.scoring import stored_hand
+>>> hands = [stored_hand("crazy-eights", 1, ("8S KH", ""), (0, 60)),
+...          stored_hand("crazy-eights", 0, ("", "3C"), (3, 0))]
 >>> hand_records("crazy-eights", 2, hands, 0)
 (HandMarks(best=3, worst=60), HandMarks(best=60, worst=3))
 """
@@ -25,15 +29,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
-from scorekeeper.core.cards import parse_card
 from scorekeeper.core.games import GAMES
-from scorekeeper.core.scoring import card_points
-from scorekeeper.core.stats import HandRow
+from scorekeeper.core.scoring import HandResult, held_points
 
 __all__ = ["BEST_HAND", "HAND_RECORDS", "NO_WORST", "WORST_HAND", "HandMarks", "HandRecord",
-           "hand_records", "held_points"]
+           "hand_records"]
 
 BEST_HAND, WORST_HAND = "best-hand", "worst-hand"
 
@@ -78,37 +79,19 @@ class HandMarks:
     worst: int = 0
 
 
-@lru_cache(maxsize=256)
-def _card_value(game: str, token: str) -> int:
-    """A canonical card's value in a game, by :func:`card_points`, remembered per token
-    (a match's hands repeat the same 54 cards): measured with timeit, a five-card hand's
-    :func:`held_points` takes 0.8 µs this way against 3.6 µs parsing each card again,
-    over every Crazy Eights hand of an import or a rebuild."""
-    return card_points(game, parse_card(token))
-
-
-def held_points(game: str, cards: str) -> int:
-    """What canonical card text held at the end of a hand is worth in a game.
-
-    >>> held_points("crazy-eights", "8S KH 7D AC")
-    68
-    """
-    return sum(_card_value(game, token) for token in cards.split())
-
-
-def _out_scores(game: str, seat: int, hands: Sequence[HandRow]) -> HandMarks:
+def _out_scores(game: str, seat: int, hands: Sequence[HandResult]) -> HandMarks:
     return HandMarks(max((hand.points[seat] for hand in hands), default=0),
-                     max((held_points(game, hand.cards[seat]) for hand in hands
+                     max((held_points(game, hand.held[seat]) for hand in hands
                           if hand.out != seat), default=0))
 
 
-def _own_scores(seat: int, hands: Sequence[HandRow]) -> HandMarks:
+def _own_scores(seat: int, hands: Sequence[HandResult]) -> HandMarks:
     left = [sum(hand.points) - hand.points[seat] for hand in hands if hand.out == seat]
     return HandMarks(max(left, default=0), max((hand.points[seat] for hand in hands),
                                                default=0))
 
 
-def _counts(seat: int, hands: Sequence[HandRow], start: int) -> HandMarks:
+def _counts(seat: int, hands: Sequence[HandResult], start: int) -> HandMarks:
     count, biggest = start, 0
     for hand in hands:
         if hand.out == seat:
@@ -117,9 +100,9 @@ def _counts(seat: int, hands: Sequence[HandRow], start: int) -> HandMarks:
     return HandMarks(biggest, 0)
 
 
-def hand_records(game: str, seats: int, hands: Sequence[HandRow], start: int
+def hand_records(game: str, seats: int, hands: Sequence[HandResult], start: int
                  ) -> tuple[HandMarks, ...]:
-    """Every seat's best and worst hand over a match's hands, in order (``start``:
+    """Every seat's best and worst hand over a match's scored hands, in order (``start``:
     Countdown's starting count, unused by the other games)."""
     scoring = GAMES[game].scoring
     if scoring == "out":

@@ -14,7 +14,7 @@ score the next hand without replaying the ones before it; both give the same res
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -25,6 +25,7 @@ from scorekeeper.core.cards import (
     DeckError,
     check_entries,
     fits_deck,
+    parse_cards,
 )
 from scorekeeper.core.errors import InputError
 from scorekeeper.core.games import GAMES, Game, reaches
@@ -40,11 +41,13 @@ __all__ = [
     "check_hand",
     "deal_size",
     "hands_carry_cards",
+    "held_points",
     "play_hand",
     "score_hand",
     "standings",
     "standings_at",
     "start_position",
+    "stored_hand",
     "tally_of",
 ]
 
@@ -143,6 +146,31 @@ class HandResult:
         out when read: the record page and the API read it, a replay never does)."""
         points_of = _points_of(self.game)
         return tuple([tuple([(c, points_of[c]) for c in cards]) for cards in self.held])
+
+
+def held_points(game: str, cards: Iterable[Card]) -> int:
+    """What cards left in hand are worth in a game: the sum of their
+    :func:`card_points`, each read from the game's table of values.
+
+    >>> held_points("crazy-eights", parse_cards("8S KH 7D AC"))
+    68
+    """
+    return sum(map(_points_of(game).__getitem__, cards))
+
+
+def stored_hand(game: str, out: int | None, texts: Sequence[str], points: Sequence[int],
+                hand_size: int | None = None) -> HandResult:
+    """A scored hand as the store keeps its facts: who went out, each seat's cards as
+    canonical text (``"8S KH"``, read by :func:`~scorekeeper.core.cards.parse_cards`)
+    and each seat's points as scored when it was saved, in the game it was scored in.
+    The notes are not stored, so it has none. What every reader of stored hands hands
+    the core (statistics, hand records, the seat figures' backfill).
+
+    >>> stored_hand("crazy-eights", 1, ("8S KH", ""), (0, 60)).held
+    ((Card.parse('8S'), Card.parse('KH')), ())
+    """
+    held = tuple([tuple(parse_cards(text)) if text else () for text in texts])  # most: ""
+    return HandResult(out, held, hand_size, tuple(points), (), game)
 
 
 def score_hand(sheet: Sheet, held: Sequence[Sequence[Card]], out: int | None,

@@ -24,7 +24,12 @@ Definitions (also shown on the player page):
   such, the larger, and the earlier match on a tie (:func:`record_rank`, the order of
   every record).
 
->>> hands = [HandRow(1, ("5H", ""), (0, 5)), HandRow(0, ("", "8S KH"), (60, 0))]
+A hand is the core's scored :class:`~scorekeeper.core.scoring.HandResult` (a hand read
+back from the store is one too: :func:`~scorekeeper.core.scoring.stored_hand`):
+
+>>> from scorekeeper.core.scoring import stored_hand
+>>> hands = [stored_hand("crazy-eights", 1, ("5H", ""), (0, 5)),
+...          stored_hand("crazy-eights", 0, ("", "8S KH"), (60, 0))]
 >>> ann = seat_figures("crazy-eights", 2, hands, winners=(0,))[0]
 >>> ann.went_out, ann.caught_eight, ann.deficit, ann.deficit_hand
 (1, 0, 5, 1)
@@ -36,21 +41,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from scorekeeper.core.cards import ALL_CARDS, JOKER, Rank
 from scorekeeper.core.games import GAMES, Game
+from scorekeeper.core.scoring import HandResult
 
-__all__ = ["SEAT_FIGURE_NAMES", "Comeback", "GameStats", "HandRow", "HeadToHead", "PlayerStats",
+__all__ = ["SEAT_FIGURE_NAMES", "Comeback", "GameStats", "HeadToHead", "PlayerStats",
            "SeatFigures", "advance_figures", "beats_comeback", "best_comeback", "record_rank",
            "seat_figures", "start_figures"]
-
-
-@dataclass(frozen=True, slots=True)
-class HandRow:
-    """A stored hand: who went out (None: blocked), each seat's cards as canonical
-    text (``"8S KH"``) and each seat's points."""
-
-    out: int | None
-    cards: tuple[str, ...]
-    points: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +185,7 @@ class HeadToHead:
     their_wins: int
 
 
-def _totals_after(game: str, hands: Sequence[HandRow], seats: int, start: int
+def _totals_after(game: str, hands: Sequence[HandResult], seats: int, start: int
                   ) -> list[Sequence[int]]:
     """Totals (Countdown: counts) after each hand."""
     counts = GAMES[game].scoring == "count"
@@ -205,13 +202,9 @@ def _totals_after(game: str, hands: Sequence[HandRow], seats: int, start: int
     return rows
 
 
-def _holds(cards: str, token: str) -> bool:
-    """Whether canonical card text holds a card with that rank prefix (``8``, ``JK``);
-    asked only of text the token occurs in (most hands' text has neither)."""
-    tokens = cards.split()
-    if token == "JK":
-        return "JK" in tokens
-    return any([c[:-1] == token for c in tokens])
+# The eights of every suit: a hand held one when it is not disjoint from them (cards are
+# interned, so the test is a set lookup per card, in C).
+_EIGHTS = frozenset(c for c in ALL_CARDS if c.rank is Rank.EIGHT)
 
 
 def start_figures(seats: int) -> tuple[SeatFigures, ...]:
@@ -243,8 +236,8 @@ class _SeatTally:
 
 
 def _step(info: Game, tallies: Sequence[_SeatTally], fallen: dict[int, int], number: int,
-          row: HandRow, totals: Sequence[int], winners: Sequence[int], threshold: int | None
-          ) -> None:
+          hand: HandResult, totals: Sequence[int], winners: Sequence[int],
+          threshold: int | None) -> None:
     """Move every seat's tallies and the falls (seat → hand) on by hand ``number``, in
     place: the one step of the seat figures."""
     for seat in info.falls(totals, threshold, fallen, winners):
@@ -252,7 +245,7 @@ def _step(info: Game, tallies: Sequence[_SeatTally], fallen: dict[int, int], num
     # The leader among the seats still in the match (one falling in this hand counts).
     lead = info.leader([t for seat, t in enumerate(totals) if fallen.get(seat, number) >= number]
                        if fallen else totals)
-    behind, out, points = info.behind, row.out, row.points
+    behind, out, points, held = info.behind, hand.out, hand.points, hand.held
     for seat, tally in enumerate(tallies):
         fell = tally.fell = fallen.get(seat)
         deficit = behind(totals[seat], lead)
@@ -263,30 +256,27 @@ def _step(info: Game, tallies: Sequence[_SeatTally], fallen: dict[int, int], num
             tally.points += points[seat]
             if out == seat:
                 tally.went_out += 1
-            else:
-                cards = row.cards[seat]
-                if "8" in cards:  # most hands: neither token is in the text
-                    tally.caught_eight += _holds(cards, "8")
-                if "JK" in cards:
-                    tally.caught_joker += _holds(cards, "JK")
+            elif cards := held[seat]:
+                tally.caught_eight += not _EIGHTS.isdisjoint(cards)
+                tally.caught_joker += JOKER in cards
 
 
-def advance_figures(game: str, figures: Sequence[SeatFigures], number: int, row: HandRow,
+def advance_figures(game: str, figures: Sequence[SeatFigures], number: int, hand: HandResult,
                     totals: Sequence[int], winners: Sequence[int],
                     threshold: int | None = None) -> tuple[SeatFigures, ...]:
-    """Every seat's figures after hand ``number`` (``row``), from theirs before it, the
+    """Every seat's figures after hand ``number`` (``hand``, scored), from theirs before it, the
     totals after it and the match's winners (none until the hand that ends it): how a
     save moves the kept figures on by its new hand. ``threshold`` is Last One's."""
     tallies = [_SeatTally(f) for f in figures]
     fallen = {f.seat: f.fell for f in figures if f.fell is not None}
-    _step(GAMES[game], tallies, fallen, number, row, totals, winners, threshold)
+    _step(GAMES[game], tallies, fallen, number, hand, totals, winners, threshold)
     return tuple(tally.figures(seat) for seat, tally in enumerate(tallies))
 
 
-def seat_figures(game: str, seats: int, hands: Sequence[HandRow], winners: Sequence[int] = (),
+def seat_figures(game: str, seats: int, hands: Sequence[HandResult], winners: Sequence[int] = (),
                  start: int = 0, threshold: int | None = None,
                  totals_after: Sequence[Sequence[int]] | None = None) -> list[SeatFigures]:
-    """Every seat's figures in one match of ``seats`` seats, from its hands in order:
+    """Every seat's figures in one match of ``seats`` seats, from its scored hands in order:
     the step :func:`advance_figures` takes, folded over them from :func:`start_figures`.
 
     ``winners`` are the winning seats as stored (a winner never falls); ``start`` is
@@ -299,6 +289,6 @@ def seat_figures(game: str, seats: int, hands: Sequence[HandRow], winners: Seque
     info = GAMES[game]
     tallies = [_SeatTally(f) for f in start_figures(seats)]
     fallen: dict[int, int] = {}
-    for number, (row, totals) in enumerate(zip(hands, totals_after, strict=True), start=1):
-        _step(info, tallies, fallen, number, row, totals, winners, threshold)
+    for number, (hand, totals) in enumerate(zip(hands, totals_after, strict=True), start=1):
+        _step(info, tallies, fallen, number, hand, totals, winners, threshold)
     return [tally.figures(seat) for seat, tally in enumerate(tallies)]

@@ -3,7 +3,7 @@
 The writer (:mod:`.records`) only writes; everything that shows a match reads it here,
 and so does the writer before it writes: its sheet and names, its standings (after the
 last hand from the stored running state, or with every hand's history by replaying
-them), its hands as rows or as scoring input. Each answer is remembered by the stored
+them), its hands as scoring input. Each answer is remembered by the stored
 text it came from, never on the objects, so a page, the API's check and the write of
 one request share the work.
 """
@@ -19,14 +19,13 @@ from sqlalchemy import Select, Table, bindparam, select
 from scorekeeper.core.cards import Card, parse_cards
 from scorekeeper.core.scoring import HandResult, Standings, standings, standings_at
 from scorekeeper.core.sheets import Sheet
-from scorekeeper.core.stats import HandRow
 from scorekeeper.store.extensions import db
 from scorekeeper.store.match_views import HandView, MatchView
 from scorekeeper.store.models import Hand, HandEntry
 from scorekeeper.store.projection import running_state
 from scorekeeper.store.projection.states import stored_sheet
 
-__all__ = ["current_standings", "hand_results", "hand_rows", "match_names", "match_sheet",
+__all__ = ["current_standings", "hand_results", "match_names", "match_sheet",
            "match_standings", "running_state_of", "stored_results"]
 
 
@@ -99,18 +98,6 @@ def stored_results(match: MatchView, numbers: Sequence[int]) -> list[tuple[int, 
 def match_standings(match: MatchView, hands: Sequence[HandView]) -> Standings:
     """Standings derived from the match's stored ``hands`` (every hand replayed)."""
     return _replay(_facts(match, hands))[1]
-
-
-def hand_rows(match: MatchView, hands: Sequence[HandView]) -> list[HandRow]:
-    """The match's ``hands`` as stored, one row each."""
-    seats = len(match.seats)
-    rows = []
-    for hand in hands:
-        cards, points = [""] * seats, [0] * seats
-        for entry in hand.entries:
-            cards[entry.seat], points[entry.seat] = entry.cards, entry.points
-        rows.append(HandRow(hand.out_seat, tuple(cards), tuple(points)))
-    return rows
 
 
 @lru_cache(maxsize=256)

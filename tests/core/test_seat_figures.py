@@ -4,11 +4,13 @@ best comeback), on hand-built matches whose answers are worked out by hand."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
+from scorekeeper.core.scoring import stored_hand
 from scorekeeper.core.stats import (
     Comeback,
-    HandRow,
     SeatFigures,
     advance_figures,
     beats_comeback,
@@ -18,11 +20,14 @@ from scorekeeper.core.stats import (
     start_figures,
 )
 
+# A hand as stored (who went out, each seat's cards, each seat's points), per game.
+lo, c8, cd = (partial(stored_hand, game) for game in ("last-one", "crazy-eights", "countdown"))
+
 # Last One to 50, three seats: Cat reaches 60 in hand 2 and falls, Bob 75 in hand 3;
 # Ann (seat 0) wins. Totals after each hand: (0, 35, 42), (11, 35, 60), (11, 75, 60).
-LAST_ONE = (HandRow(0, ("", "8S KH", "JK 2C"), (0, 35, 42)),
-            HandRow(1, ("5H 6H", "", "9C 9D"), (11, 0, 18)),
-            HandRow(0, ("", "8H AC", ""), (0, 40, 0)))
+LAST_ONE = (lo(0, ("", "8S KH", "JK 2C"), (0, 35, 42)),
+            lo(1, ("5H 6H", "", "9C 9D"), (11, 0, 18)),
+            lo(0, ("", "8H AC", ""), (0, 40, 0)))
 
 
 def test_a_last_one_match_seat_by_seat():
@@ -39,28 +44,28 @@ def test_a_last_one_match_seat_by_seat():
 def test_the_leader_is_among_the_seats_still_in():
     """Cat leads at 0 after hand 1 and falls in hand 2: Ann's deficit is 18, from hand 1,
     not her distance from a fallen Cat afterwards."""
-    hands = (HandRow(1, ("9H 9S", ""), (18, 0)),
-             HandRow(0, ("", "KH KS KD KC JK"), (0, 80)))
+    hands = (lo(1, ("9H 9S", ""), (18, 0)),
+             lo(0, ("", "KH KS KD KC JK"), (0, 80)))
     ann, cat = seat_figures("last-one", 2, hands, winners=(0,), threshold=50)
     assert (ann.deficit, ann.deficit_hand, cat.fell) == (18, 1, 2)
 
 
 def test_a_winner_never_falls():
-    hands = (HandRow(None, ("JK JK", "8S 8H 8D"), (80, 75)),)
+    hands = (lo(None, ("JK JK", "8S 8H 8D"), (80, 75)),)
     ann, bob = seat_figures("last-one", 2, hands, winners=(1,), threshold=50)
     assert (ann.fell, bob.fell) == (1, None)
 
 
 def test_crazy_eights_keeps_the_first_hand_at_the_largest_deficit():
-    hands = (HandRow(1, ("8S KH 7D AC", ""), (0, 68)), HandRow(0, ("", "2C"), (2, 0)),
-             HandRow(1, ("", ""), (0, 0)))
+    hands = (c8(1, ("8S KH 7D AC", ""), (0, 68)), c8(0, ("", "2C"), (2, 0)),
+             c8(1, ("", ""), (0, 0)))
     ann, bob = seat_figures("crazy-eights", 2, hands, winners=(0,))
     assert (ann.deficit, ann.deficit_hand, ann.caught_eight, bob.deficit) == (68, 1, 1, 0)
 
 
 def test_countdown_counts_down_from_the_start():
-    hands = (HandRow(1, ("7C", ""), (0, 0)), HandRow(0, ("", "8C"), (0, 0)),
-             HandRow(0, ("", "KD"), (0, 0)))
+    hands = (cd(1, ("7C", ""), (0, 0)), cd(0, ("", "8C"), (0, 0)),
+             cd(0, ("", "KD"), (0, 0)))
     bob, cat = seat_figures("countdown", 2, hands, winners=(0,), start=2)
     assert (bob.deficit, bob.deficit_hand, bob.went_out, cat.caught_eight) == (1, 1, 2, 1)
 
@@ -84,7 +89,7 @@ def test_a_save_takes_one_step_from_the_figures_it_keeps(played):
 
 def test_a_fallen_seat_stops_counting_hands():
     fallen = (SeatFigures(0, hands=2, points=55, fell=2), SeatFigures(1, hands=2))
-    after = advance_figures("last-one", fallen, 3, HandRow(1, ("8S", ""), (8, 0)), (63, 0),
+    after = advance_figures("last-one", fallen, 3, lo(1, ("8S", ""), (8, 0)), (63, 0),
                             (), threshold=50)
     # Hands and points stay; its deficit is still measured against the leader still in.
     assert after[0] == SeatFigures(0, hands=2, points=55, fell=2, deficit=63, deficit_hand=3)

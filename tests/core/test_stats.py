@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
+from scorekeeper.core.scoring import stored_hand
 from tests.support.stats_oracle import (
     Comeback,
     GameStats,
-    HandRow,
     HeadToHead,
     MatchRow,
     comeback,
@@ -18,30 +20,32 @@ from tests.support.stats_oracle import (
 )
 
 ANN, BOB, CAT = 10, 20, 30
+# A hand as stored (who went out, each seat's cards, each seat's points), per game.
+lo, c8, cd = (partial(stored_hand, game) for game in ("last-one", "crazy-eights", "countdown"))
 
 # Last One to 50: Cat falls in hand 2 (60), Bob in hand 3 (75); Ann wins.
 LAST_ONE = MatchRow(1, "last-one", (ANN, BOB, CAT), (0,), True, (
-    HandRow(0, ("", "8S KH", "JK 2C"), (0, 35, 42)),
-    HandRow(1, ("5H 6H", "", "9C 9D"), (11, 0, 18)),
-    HandRow(0, ("", "8H AC", ""), (0, 40, 0)),
+    lo(0, ("", "8S KH", "JK 2C"), (0, 35, 42)),
+    lo(1, ("5H 6H", "", "9C 9D"), (11, 0, 18)),
+    lo(0, ("", "8H AC", ""), (0, 40, 0)),
 ), threshold=50)
 
 # Crazy Eights to 100: Ann is 68 behind after hand 1, then goes out for 100.
 CRAZY = MatchRow(2, "crazy-eights", (ANN, BOB), (0,), True, (
-    HandRow(1, ("8S KH 7D AC", ""), (0, 68)),
-    HandRow(0, ("", "8H 8D"), (100, 0)),
+    c8(1, ("8S KH 7D AC", ""), (0, 68)),
+    c8(0, ("", "8H 8D"), (100, 0)),
 ))
 
 # Countdown from 2: Cat goes out first, Bob twice after.
 COUNTDOWN = MatchRow(3, "countdown", (BOB, CAT), (0,), True, (
-    HandRow(1, ("7C", ""), (0, 0)),
-    HandRow(0, ("", "8C"), (0, 0)),
-    HandRow(0, ("", "KD"), (0, 0)),
+    cd(1, ("7C", ""), (0, 0)),
+    cd(0, ("", "8C"), (0, 0)),
+    cd(0, ("", "KD"), (0, 0)),
 ), start=2)
 
 # Unfinished Crazy Eights: one hand, Ann caught with an 8.
 ACTIVE = MatchRow(4, "crazy-eights", (BOB, ANN), (), False, (
-    HandRow(0, ("", "8C 2D"), (60, 0)),
+    c8(0, ("", "8C 2D"), (60, 0)),
 ))
 
 ALL = [LAST_ONE, CRAZY, COUNTDOWN, ACTIVE]
@@ -59,7 +63,7 @@ def test_eliminations_in_the_hand_the_threshold_is_reached():
 
 def test_everyone_reaching_the_threshold_together_spares_the_lowest():
     both = MatchRow(5, "last-one", (ANN, BOB), (1,), True,
-                    (HandRow(None, ("JK JK", "8S 8H 8D"), (80, 75)),), threshold=50)
+                    (lo(None, ("JK JK", "8S 8H 8D"), (80, 75)),), threshold=50)
     assert eliminations(both) == {0: 1}
 
 
@@ -112,8 +116,8 @@ def test_countdown_comeback_and_no_points_average():
 def test_comeback_ignores_eliminated_players():
     # Cat leads with 0 after hand 1, then falls in hand 2: Ann was 18 behind once.
     match = MatchRow(6, "last-one", (ANN, CAT), (0,), True, (
-        HandRow(1, ("9H 9S", ""), (18, 0)),
-        HandRow(0, ("", "KH KS KD KC JK"), (0, 80)),
+        lo(1, ("9H 9S", ""), (18, 0)),
+        lo(0, ("", "KH KS KD KC JK"), (0, 80)),
     ), threshold=50)
     assert comeback(match, 0) == Comeback(18, 6, 1)
 

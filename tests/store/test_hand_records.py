@@ -10,8 +10,8 @@ import random
 import pytest
 
 from scorekeeper.core.cards import parse_cards
-from scorekeeper.core.hand_records import NO_WORST, HandMarks, hand_records, held_points
-from scorekeeper.core.stats import HandRow
+from scorekeeper.core.hand_records import NO_WORST, HandMarks, hand_records
+from scorekeeper.core.scoring import held_points, stored_hand
 from scorekeeper.store.extensions import db
 from scorekeeper.store.leaderboard import BEST_HAND, WORST_HAND, game_leaderboard
 from scorekeeper.store.models import Group
@@ -115,12 +115,12 @@ def test_the_writer_keeps_the_records_a_full_replay_gives(app):
 
 
 @pytest.mark.parametrize(("game", "hands", "start", "expected"), [
-    ("crazy-eights", [HandRow(1, ("8S KH", "", "AC"), (0, 61, 0))], 0,
+    ("crazy-eights", [stored_hand("crazy-eights", 1, ("8S KH", "", "AC"), (0, 61, 0))], 0,
      ((0, 60), (61, 0), (0, 1))),
-    ("last-one", [HandRow(2, ("JK 8S", "QH", ""), (65, 0, 0))], 0,
+    ("last-one", [stored_hand("last-one", 2, ("JK 8S", "QH", ""), (65, 0, 0))], 0,
      ((0, 65), (0, 0), (65, 0))),
-    ("countdown", [HandRow(0, ("", ""), (0, 0)), HandRow(1, ("", ""), (0, 0)),
-                   HandRow(0, ("", ""), (0, 0))], 4, ((4, 0), (4, 0))),
+    ("countdown", [stored_hand("countdown", out, ("", ""), (0, 0)) for out in (0, 1, 0)], 4,
+     ((4, 0), (4, 0))),
 ], ids=["crazy-eights", "last-one", "countdown"])
 def test_hand_records_per_seat(game, hands, start, expected):
     assert hand_records(game, len(expected), hands, start) == tuple(
@@ -128,9 +128,9 @@ def test_hand_records_per_seat(game, hands, start, expected):
 
 
 def test_held_points_are_the_cards_values_in_the_game():
-    assert held_points("crazy-eights", "8S KH 7D AC") == 68
-    assert held_points("last-one", "JK 8S") == 65
-    assert held_points("crazy-eights", "") == 0
+    assert held_points("crazy-eights", parse_cards("8S KH 7D AC")) == 68
+    assert held_points("last-one", parse_cards("JK 8S")) == 65
+    assert held_points("crazy-eights", ()) == 0
 
 
 @needs_store

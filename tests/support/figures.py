@@ -8,6 +8,7 @@ import json
 import random
 
 from scorekeeper.core.cards import parse_cards
+from scorekeeper.core.scoring import stored_hand
 from scorekeeper.core.sheets import Sheet
 from scorekeeper.store.extensions import db
 from scorekeeper.store.match_views import MatchView, match_hands
@@ -16,7 +17,7 @@ from scorekeeper.store.reading import match_standings
 from scorekeeper.store.statistics import player_figures
 from scorekeeper.store.transfer import FORMAT, VERSION, import_document, load_matches
 from tests.support.documents import random_document
-from tests.support.stats_oracle import HandRow, MatchRow, head_to_head, player_stats
+from tests.support.stats_oracle import MatchRow, head_to_head, player_stats
 
 
 def reference_rows(group: Group) -> list[MatchRow]:
@@ -28,8 +29,8 @@ def reference_rows(group: Group) -> list[MatchRow]:
         rows.append(MatchRow(
             m.id, m.game, tuple(s.player_id for s in m.seats),
             tuple(s.position for s in m.seats if s.winner), m.status == "finished",
-            tuple(HandRow(h.out_seat, tuple(e.cards for e in h.entries),
-                          tuple(e.points for e in h.entries)) for h in record.hands),
+            tuple(stored_hand(m.game, h.out_seat, [e.cards for e in h.entries],
+                              [e.points for e in h.entries]) for h in record.hands),
             start=options.get("start_count", 0), threshold=options.get("threshold")))
     return rows
 

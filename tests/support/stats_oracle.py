@@ -3,22 +3,28 @@
 Production never replays a group's matches: :func:`scorekeeper.core.stats.seat_figures`
 keeps each seat's figures per match (rewritten with the hands, by the records), and the
 player page adds those rows up in SQL. These functions define every figure directly on
-plain :class:`MatchRow` values (stored hands with their cards and points), the slow and
-obvious way, and the tests hold the two equal. Only the result containers come from the
-package. Definitions as on the player page; a player's falls are kept in hand order.
+plain :class:`MatchRow` values (stored hands with their cards and points, each the core's
+scored :class:`~scorekeeper.core.scoring.HandResult`), the slow and obvious way, and the
+tests hold the two equal. Only the hand and the result containers come from the package.
+Definitions as on the player page; a player's falls are kept in hand order.
 
+>>> from functools import partial
+>>> from scorekeeper.core.scoring import stored_hand
+>>> c8 = partial(stored_hand, "crazy-eights")
 >>> ann_wins = MatchRow(1, "crazy-eights", (1, 2), (0,), True,
-...                     (HandRow(1, ("5H", ""), (0, 5)), HandRow(0, ("", "8S KH"), (60, 0))))
+...                     (c8(1, ("5H", ""), (0, 5)), c8(0, ("", "8S KH"), (60, 0))))
 >>> s = player_stats(1, [ann_wins]); s.won, s.games["crazy-eights"].best_comeback.deficit
 (1, 5)
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from scorekeeper.core.stats import Comeback, GameStats, HandRow, HeadToHead, PlayerStats
+from scorekeeper.core.cards import Card, Rank
+from scorekeeper.core.scoring import HandResult
+from scorekeeper.core.stats import Comeback, GameStats, HeadToHead, PlayerStats
 
 LO, CD = "last-one", "countdown"
 
@@ -35,7 +41,7 @@ class MatchRow:
     players: tuple[int, ...]
     winners: tuple[int, ...]
     finished: bool
-    hands: tuple[HandRow, ...]
+    hands: tuple[HandResult, ...]
     start: int = 0
     threshold: int | None = None
 
@@ -43,8 +49,9 @@ class MatchRow:
 def progress(match: MatchRow) -> list[tuple[int, ...]]:
     """Totals (Countdown: counts) after each hand.
 
+    >>> from scorekeeper.core.scoring import stored_hand
     >>> progress(MatchRow(1, "countdown", (1, 2), (), False,
-    ...                   (HandRow(0, ("", "5H"), (0, 0)),), start=8))
+    ...                   (stored_hand(CD, 0, ("", "5H"), (0, 0)),), start=8))
     [(7, 8)]
     """
     totals = [match.start if match.game == CD else 0] * len(match.players)
@@ -95,8 +102,10 @@ def _deficits(match: MatchRow, seat: int) -> Iterable[tuple[int, int]]:
 def comeback(match: MatchRow, seat: int) -> Comeback:
     """The largest deficit to the leader the seat faced in the match (0 if never behind).
 
+    >>> from scorekeeper.core.scoring import stored_hand
     >>> m = MatchRow(7, "last-one", (1, 2), (0,), True,
-    ...              (HandRow(1, ("9H 9S", ""), (18, 0)), HandRow(0, ("", "8S KH"), (0, 35))))
+    ...              (stored_hand(LO, 1, ("9H 9S", ""), (18, 0)),
+    ...               stored_hand(LO, 0, ("", "8S KH"), (0, 35))))
     >>> comeback(m, 0)
     Comeback(deficit=18, match_id=7, hand=1)
     """
@@ -107,9 +116,12 @@ def comeback(match: MatchRow, seat: int) -> Comeback:
     return best
 
 
-def _holds(cards: str, token: str) -> bool:
-    """Whether canonical card text holds a card with that rank prefix (``8``, ``JK``)."""
-    return any(c == token if token == "JK" else c[:-1] == token for c in cards.split())
+def _holds_eight(cards: Sequence[Card]) -> bool:
+    return any(c.rank == Rank.EIGHT for c in cards)
+
+
+def _holds_joker(cards: Sequence[Card]) -> bool:
+    return any(c.rank is None and c.suit is None for c in cards)
 
 
 def _count_hands(stats: GameStats, match: MatchRow, seat: int) -> None:
@@ -124,8 +136,8 @@ def _count_hands(stats: GameStats, match: MatchRow, seat: int) -> None:
         if hand.out == seat:
             stats.went_out += 1
             continue
-        stats.caught_eight += _holds(hand.cards[seat], "8")
-        stats.caught_joker += _holds(hand.cards[seat], "JK")
+        stats.caught_eight += _holds_eight(hand.held[seat])
+        stats.caught_joker += _holds_joker(hand.held[seat])
 
 
 def _add(stats: GameStats, match: MatchRow, seat: int) -> None:

@@ -129,9 +129,7 @@ def replayed(sheet_json: str, names: Sequence[str], first_dealer: int,
     match has an id: a new match's hands, or a match's hands rewritten."""
     sheet = stored_sheet(sheet_json)
     table = standings(sheet, names, first_dealer, results)
-    return replay_of(sheet.game, sheet_json, table,
-                     [running_state.held_texts(result) for result in results],
-                     [result.out for result in results])
+    return replay_of(sheet.game, sheet_json, table)
 
 
 def rewritten(before: MatchState, sheet_json: str, names: Sequence[str], first_dealer: int,

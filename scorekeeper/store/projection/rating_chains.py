@@ -49,8 +49,14 @@ from scorekeeper.core.ratings import (
     season_scope,
     walk,
 )
-from scorekeeper.core.scoring import HandResult, MatchTally, Standings, standings, standings_at
-from scorekeeper.core.stats import HandRow
+from scorekeeper.core.scoring import (
+    HandResult,
+    MatchTally,
+    Standings,
+    standings,
+    standings_at,
+    stored_hand,
+)
 from scorekeeper.store.models import (
     Hand,
     HandEntry,
@@ -141,8 +147,8 @@ def _hand_marks(connection: Connection, rows: Sequence[Any], seats: dict[int, di
         hands[match_id].setdefault(hand_id, (out, {}))[1][seat] = (cards, points)
     for row in wanted:
         n = len(seats[row.id])
-        played = [HandRow(out, tuple(held.get(s, ("", 0))[0] for s in range(n)),
-                          tuple(held.get(s, ("", 0))[1] for s in range(n)))
+        played = [stored_hand(row.game, out, [held.get(s, ("", 0))[0] for s in range(n)],
+                              [held.get(s, ("", 0))[1] for s in range(n)])
                   for out, held in hands.get(row.id, {}).values()]
         found[row.id] = hand_records(row.game, n, played, sheet_limits(row.sheet_json)[0])
     return found

@@ -68,8 +68,7 @@ def match_state(match: Any, seats: Sequence[Any], hands: Sequence[Any],
     results = [HandResult.of(hand.out_seat, [parse_cards(text) for text in held],
                              hand.hand_size) for hand, held in zip(hands, texts, strict=True)]
     table = standings(sheet, names, match.first_dealer, results)
-    done = replay_of(match.game, match.sheet_json, table, texts,
-                     [hand.out_seat for hand in hands])
+    done = replay_of(match.game, match.sheet_json, table)
     return state_of(match.id, match.game, [seat.player_id for seat in seats], done,
                     match.finished_at, match.created_at)
 

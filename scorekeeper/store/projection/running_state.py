@@ -26,7 +26,7 @@ from scorekeeper.core.scoring import (
     tally_of,
 )
 from scorekeeper.core.sheets import Sheet
-from scorekeeper.core.stats import SEAT_FIGURE_NAMES, HandRow, SeatFigures, advance_figures
+from scorekeeper.core.stats import SEAT_FIGURE_NAMES, SeatFigures, advance_figures
 
 __all__ = ["FIGURES_OF", "KEPT", "Last", "Recent", "Running", "advance", "at_end", "from_text",
            "held_texts", "of_replay", "recent_of", "to_text"]
@@ -134,9 +134,8 @@ def advance(sheet: Sheet, names: Sequence[str], state: Running, result: HandResu
     """The state after one more hand, its score and its dealer; a hand that cannot be
     scored raises :class:`~scorekeeper.core.scoring.ScoringError` as a replay would."""
     position, score, dealer = play_hand(sheet, names, state.position, result)
-    row = HandRow(result.out, held_texts(result), score.points)
     threshold = sheet.game_info.threshold(sheet.options)
-    figures = advance_figures(sheet.game, state.figures, position.played, row,
+    figures = advance_figures(sheet.game, state.figures, position.played, score,
                               position.totals, position.winners, threshold)
     recent = None if state.last is None else (
         *state.last, (position.played, dealer, result.out, tuple(score.points)))[-KEPT:]

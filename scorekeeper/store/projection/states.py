@@ -18,11 +18,11 @@ from sqlalchemy.engine import Connection
 
 from scorekeeper.core.hand_records import HandMarks, hand_records
 from scorekeeper.core.places import places
-from scorekeeper.core.scoring import MatchTally, Standings, tally_of
+from scorekeeper.core.scoring import HandResult, MatchTally, Standings, tally_of
 from scorekeeper.core.sheets import Sheet
 from scorekeeper.core.stats import SEAT_FIGURE_NAMES as FIGURE_COLUMNS
-from scorekeeper.core.stats import HandRow, seat_figures
 from scorekeeper.core.stats import SeatFigures as Figures
+from scorekeeper.core.stats import seat_figures
 from scorekeeper.store.models import utcnow
 from scorekeeper.store.projection import running_state
 
@@ -125,17 +125,15 @@ class Replayed:
             running_state.recent_of(self.dealers, self.outs, self.points))
 
 
-def replay_of(game: str, sheet_json: str, table: Standings, texts: Sequence[tuple[str, ...]],
-              outs: Sequence[int | None]) -> Replayed:
-    """What the full replay ``table`` of a match's hands (their cards as stored,
-    ``texts``, and who went out of each, ``outs``) derives."""
-    seats = len(table.totals)
-    rows = [HandRow(out, held, score.points)
-            for out, held, score in zip(outs, texts, table.hands, strict=True)]
-    figures = replayed_figures(game, sheet_json, seats, rows, table)
-    marks = tuple((m.best, m.worst) for m in hand_records(game, seats, rows,
+def replay_of(game: str, sheet_json: str, table: Standings) -> Replayed:
+    """What the full replay ``table`` of a match's hands derives, from the hands as it
+    scored them."""
+    seats, hands = len(table.totals), table.hands
+    figures = replayed_figures(game, sheet_json, seats, hands, table)
+    marks = tuple((m.best, m.worst) for m in hand_records(game, seats, hands,
                                                           sheet_limits(sheet_json)[0]))
-    return Replayed(table.dealers, tuple(outs), tuple(score.points for score in table.hands),
+    return Replayed(table.dealers, tuple([hand.out for hand in hands]),
+                    tuple([hand.points for hand in hands]),
                     tally_of(table), tuple(running_state.FIGURES_OF(f) for f in figures),
                     places(stored_sheet(sheet_json), table), marks)
 
@@ -181,14 +179,14 @@ def sheet_limits(sheet_json: str) -> tuple[int, int | None]:
     return options.get("start_count", 0), options.get("threshold")
 
 
-def replayed_figures(game: str, sheet_json: str, seats: int, rows: list[HandRow],
+def replayed_figures(game: str, sheet_json: str, seats: int, hands: Sequence[HandResult],
                      table: Standings) -> list[Figures]:
-    """Every seat's figures from a match's hand rows and the full replay of them
+    """Every seat's figures from a match's scored hands and the full replay of them
     (``table``), whose totals after each hand they reuse instead of adding them up
     again."""
     start, threshold = sheet_limits(sheet_json)
-    progress = table.progress if len(table.progress) == len(rows) else None
-    return seat_figures(game, seats, rows, table.winners, start, threshold, progress)
+    progress = table.progress if len(table.progress) == len(hands) else None
+    return seat_figures(game, seats, hands, table.winners, start, threshold, progress)
 
 
 @dataclass(frozen=True)

@@ -347,7 +347,7 @@ def _match(data: Any, where: str, limits: Limits, read: _Reader) -> Plan:
     results = [result for result, _ in read_hands]
     table = _replay(sheet, names, dealer, results, where)
     _check_claims(data, table, names, where)
-    texts, outs = tuple([texts for _, texts in read_hands]), [result.out for result in results]
+    texts = tuple([texts for _, texts in read_hands])
     # What the replay derived, as plain values in tuples (which the cycle collector
     # stops tracking): the scoring input's and the replay's objects are let go now, not
     # kept alive with the plans for every full collection to walk again.
@@ -357,7 +357,7 @@ def _match(data: Any, where: str, limits: Limits, read: _Reader) -> Plan:
                 _moment(data.get("finished_at"), f"{where}.finished_at"),
                 tuple([_ruling(r, f"{where}.rulings[{i}]")
                        for i, r in enumerate(rulings)]),
-                replay_of(sheet.game, sheet_json, table, texts, outs), uid, texts, sheet_json)
+                replay_of(sheet.game, sheet_json, table), uid, texts, sheet_json)
 
 
 def _envelope(doc: Any, limits: Limits) -> list[Any]:

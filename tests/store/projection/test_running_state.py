@@ -20,6 +20,7 @@ from scorekeeper.core.scoring import (
     standings,
     standings_at,
     start_position,
+    stored_hand,
     tally_of,
 )
 from scorekeeper.core.sheets import Sheet
@@ -28,7 +29,7 @@ from scorekeeper.store.extensions import db
 from scorekeeper.store.match_views import MatchView, match_hands
 from scorekeeper.store.models import Group, Match, Player, SeatFigureRow
 from scorekeeper.store.projection import running_state
-from scorekeeper.store.reading import current_standings, hand_rows, match_sheet, match_standings
+from scorekeeper.store.reading import current_standings, match_sheet, match_standings
 from scorekeeper.store.records import build_match, record_hand
 from scorekeeper.store.transfer import import_document, load_matches
 from tests.support.derived import assert_derived_rows_match_hands
@@ -163,7 +164,9 @@ def test_an_import_stores_the_rows_of_replays_that_add_up_their_own_totals(app):
             match = record.match
             table = match_standings(match, record.hands)
             sheet = match_sheet(match)
-            figures = seat_figures(match.game, len(match.seats), hand_rows(match, record.hands),
+            hands = [stored_hand(match.game, hand.out_seat, [e.cards for e in hand.entries],
+                                 [e.points for e in hand.entries]) for hand in record.hands]
+            figures = seat_figures(match.game, len(match.seats), hands,
                                    table.winners, sheet.options.get("start_count", 0),
                                    sheet.options.get("threshold"))  # no totals passed
             outs = [hand.out_seat for hand in record.hands]

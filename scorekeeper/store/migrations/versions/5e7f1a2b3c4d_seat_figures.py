@@ -7,7 +7,10 @@ Create Date: 2026-12-01 00:50:00
 The player page adds up these rows instead of replaying every hand of the group.
 Existing matches get their rows here, computed by the same pure function the records
 use for every later change (:func:`scorekeeper.core.stats.seat_figures`), a batch of
-matches at a time.
+matches at a time. It hands the core each stored hand as
+:func:`scorekeeper.core.scoring.stored_hand` makes it from the stored facts (who went
+out, each seat's cards and points), never naming a class of the core's, whose fields
+may change after this revision.
 """
 
 import json
@@ -15,7 +18,8 @@ import json
 import sqlalchemy as sa
 from alembic import op
 
-from scorekeeper.core.stats import HandRow, seat_figures
+from scorekeeper.core.scoring import stored_hand
+from scorekeeper.core.stats import seat_figures
 
 revision = "5e7f1a2b3c4d"
 down_revision = "ceab98e32aa4"
@@ -59,8 +63,8 @@ def downgrade():
     op.drop_table("seat_figures")
 
 
-def _hands(conn, ids, seats_of):
-    """Each match's hands as rows, in hand and seat order."""
+def _hands(conn, ids, games, seats_of):
+    """Each match's hands, scored as stored, in hand order."""
     hands = {m: {} for m in ids}
     for match_id, number, out, seat, cards, points in conn.execute(sa.text(
             "SELECT h.match_id, h.number, h.out_seat, e.seat, e.cards, e.points "
@@ -70,7 +74,7 @@ def _hands(conn, ids, seats_of):
         row = hands[match_id].setdefault(number, (out, [""] * seats_of[match_id],
                                                   [0] * seats_of[match_id]))
         row[1][seat], row[2][seat] = cards, points
-    return {m: [HandRow(out, tuple(c), tuple(p)) for out, c, p in rows.values()]
+    return {m: [stored_hand(games[m], out, c, p) for out, c, p in rows.values()]
             for m, rows in hands.items()}
 
 
@@ -111,5 +115,7 @@ def backfill(conn):
                 "ORDER BY match_id, position").bindparams(
                     sa.bindparam("ids", expanding=True)), {"ids": ids}):
             seats[match_id].append(player_id)
-        _insert(conn, matches, seats, _hands(conn, ids, {m: len(s) for m, s in seats.items()}))
+        games = {m[0]: m[1] for m in matches}
+        _insert(conn, matches, seats,
+                _hands(conn, ids, games, {m: len(s) for m, s in seats.items()}))
         last = ids[-1]
