@@ -39,7 +39,7 @@ from sqlalchemy import Table, bindparam, delete, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from scorekeeper.core.cards import Card
+from scorekeeper.core.cards import Card, format_cards
 from scorekeeper.core.errors import ConflictError, InputError, SameHandError
 from scorekeeper.core.same_hand import carries_cards, same_as
 from scorekeeper.core.scoring import HandResult, check_complete
@@ -67,7 +67,6 @@ from scorekeeper.store.models import (
     new_uid,
     utcnow,
 )
-from scorekeeper.store.projection.running_state import held_texts
 from scorekeeper.store.projection.states import Change, MatchState, Replayed, state_of
 from scorekeeper.store.reading import (
     hand_results,
@@ -95,6 +94,11 @@ __all__ = [
 # ``players``, ``first_dealer``): a hand the core refuses is its ScoringError, passed on
 # as raised. A hand number already recorded (another phone was quicker) or not next is
 # its ConflictError.
+
+
+def held_texts(result: HandResult) -> tuple[str, ...]:
+    """The cards each seat held, as a hand's entries store them (canonical text)."""
+    return tuple(format_cards(cards) for cards in result.held)
 
 
 # ---- the match as stored: what the projection is handed --------------------------------

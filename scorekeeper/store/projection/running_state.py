@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
 
-from scorekeeper.core.cards import format_cards
 from scorekeeper.core.scoring import (
     HandResult,
     MatchTally,
@@ -29,7 +28,7 @@ from scorekeeper.core.sheets import Sheet
 from scorekeeper.core.stats import SEAT_FIGURE_NAMES, SeatFigures, advance_figures
 
 __all__ = ["FIGURES_OF", "KEPT", "Last", "Recent", "Running", "advance", "at_end", "from_text",
-           "held_texts", "of_replay", "recent_of", "to_text"]
+           "of_replay", "recent_of", "to_text"]
 
 KEPT = 10  # the last hands a state keeps: what the scoreboard lists
 
@@ -122,11 +121,6 @@ def recent_of(dealers: Sequence[int], outs: Sequence[int | None],
     first = max(0, len(dealers) - KEPT)
     return tuple(zip(range(first + 1, len(dealers) + 1), dealers[first:], outs[first:],
                      [tuple(scored) for scored in points[first:]], strict=True))
-
-
-def held_texts(result: HandResult) -> tuple[str, ...]:
-    """The cards each seat held, as a hand's entries store them (canonical text)."""
-    return tuple(format_cards(cards) for cards in result.held)
 
 
 def advance(sheet: Sheet, names: Sequence[str], state: Running, result: HandResult
