@@ -10,29 +10,18 @@ import pytest
 from sqlalchemy import delete, select
 
 from scorekeeper import create_app
-from scorekeeper.secret_key import SecretKeyMismatch, check_key
+from scorekeeper.secret_key import SecretKeyMismatch
 from scorekeeper.store import keys
 from scorekeeper.store.extensions import db
 
 
 @pytest.fixture
-def forget_key(app):
-    """Leave the table empty at the end, as the next test's app expects to find it (on
-    PostgreSQL the tests share one database, emptied after each app starts)."""
-    yield
-    with app.app_context():
-        db.session.execute(delete(keys.SecretKeyFingerprint))
-        db.session.commit()
-
-
-@pytest.fixture
-def host(app, forget_key, tmp_path, monkeypatch):
+def host(app, tmp_path, monkeypatch):
     """Start another host on the app's database with the key given (None: no key set,
-    so SQLite makes one in the instance folder)."""
+    so SQLite makes one in the instance folder). The app's start stored its key's
+    fingerprint first (on both databases the test begins with it stored)."""
     monkeypatch.delenv("SCOREKEEPER_SECRET_KEY", raising=False)
     monkeypatch.setenv("SCOREKEEPER_INSTANCE_PATH", str(tmp_path / "other-host"))
-    with app.app_context():
-        check_key(app)  # the first host's start (the fixture emptied the table after it)
 
     def start(key: str | None):
         config = {"TESTING": True, "SQLALCHEMY_DATABASE_URI":
@@ -62,7 +51,7 @@ def test_the_database_keeps_a_fingerprint_never_the_key(app, host):
     assert keys.fingerprint("test-secret-key") != keys.fingerprint("test-secret-kez")
 
 
-def test_hosts_starting_at_once_agree_on_one_fingerprint(app, forget_key):
+def test_hosts_starting_at_once_agree_on_one_fingerprint(app):
     """The first start's race is settled by the table's one row: one insert lands."""
     with app.app_context():
         db.session.execute(delete(keys.SecretKeyFingerprint))
@@ -91,9 +80,9 @@ def test_adopt_changes_the_key_on_purpose(app, host, monkeypatch):
         host("test-secret-key")
 
 
-def test_a_running_host_whose_key_was_replaced_is_not_ready_and_serves_nothing(app, forget_key):
+def test_a_running_host_whose_key_was_replaced_is_not_ready_and_serves_nothing(app):
     client = app.test_client()
-    assert client.get("/readyz").status_code == 200  # it stores the key (emptied on start)
+    assert client.get("/readyz").status_code == 200
     with app.app_context():
         keys.adopt("rotated elsewhere")
     ready = client.get("/readyz")
