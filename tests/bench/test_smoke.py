@@ -38,8 +38,8 @@ def test_spectators_watch_scorekeeper_serve_on_sqlite(capsys):
     """A few seconds of the spectators' rounds against ``scorekeeper serve`` and the bare
     app on it (they need no PostgreSQL, Redis or nginx): hands recorded, polls timed,
     none failed, every unchanged poll a 304."""
-    bench_spectators([("after", ROOT)], spectators=3, every=0.5, hand_every=1.0, seconds=5,
-                     rounds=1, workers=1, server="serve", pollers=2, unchanged_seconds=2)
+    bench_spectators([("after", ROOT)], spectators=3, every=0.5, hand_every=1.0, seconds=2,
+                     rounds=1, workers=1, server="serve", pollers=2, unchanged_seconds=1)
     out = capsys.readouterr().out
     assert "on scorekeeper serve" in out and "own script asks every: after 3 s" in out
     for label in ("after", "bare Flask"):

@@ -54,15 +54,22 @@ def _stat_key(stat_cache: dict[str, os.stat_result], path: str) -> tuple[int, in
 
 
 def _static_file_once(path, headers, encodings=None, stat_cache=None):
-    """WhiteNoise's ``StaticFile(...)``, the same object again for the same file."""
+    """WhiteNoise's ``StaticFile(...)``, the same object again for the same file.
+
+    By the file's real path: each test app reaches the one shared cache folder through a
+    link in its own instance folder, and a record per app's path kept one per file per
+    app for the whole run (9,842 of them after tests/web), which every full garbage
+    collection then walked."""
     if stat_cache is None or encodings is None:
         return StaticFile(path, headers, encodings=encodings, stat_cache=stat_cache)
-    key = (path, tuple(headers), tuple(sorted(encodings.items())),
+    real = {given: os.path.realpath(given) for given in (path, *encodings.values())}
+    key = (real[path], tuple(headers), tuple(sorted((k, real[v]) for k, v in encodings.items())),
            tuple(_stat_key(stat_cache, p) for p in (path, *sorted(encodings.values()))))
     record = _records.get(key)
     if record is None:
-        record = _records[key] = StaticFile(path, headers, encodings=encodings,
-                                            stat_cache=stat_cache)
+        record = _records[key] = StaticFile(
+            real[path], headers, encodings={k: real[v] for k, v in encodings.items()},
+            stat_cache={real[p]: stat_cache[p] for p in real if p in stat_cache})
     return record
 
 
