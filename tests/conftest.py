@@ -87,6 +87,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      help="also run the tests marked slow (they run anyway where CI is set)")
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: one test process more than the cores this process may run on. A test
+    process spends about a fifth of its time waiting (a phone's retry timer, a server
+    starting, a page rendering in Chromium's own processes), and a spare process fills
+    those waits. The whole suite on 2 cores: 2 processes took 426 s with 20 % of the CPU
+    idle, 3 took 361 s with 4 % idle."""
+    return len(os.sched_getaffinity(0)) + 1
+
+
 def _thorough(config: pytest.Config) -> bool:
     return IN_CI or bool(config.getoption("--slow"))
 

@@ -15,7 +15,7 @@ from scorekeeper.core.sheets import Sheet
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Player
 from scorekeeper.store.records import create_match, record_hand
-from tests.support.browser import SCREENSHOTS
+from tests.support.browser import SCREENSHOTS, screenshot
 from tests.support.views import match_view
 
 pytestmark = pytest.mark.browser
@@ -90,8 +90,7 @@ def test_a_finished_board_shows_the_link_on_the_first_screen(page: Page, app, li
     assert page.evaluate("window.scrollY") == 0
     on_screen(page, page.get_by_role("button", name="Rematch"))
     on_screen(page, page.get_by_role("link", name="Log in BG Stats"))
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / "bg-stats.png"))  # the README's: this screen
+    screenshot(page, SCREENSHOTS / "bg-stats.png")  # the README's: this screen
 
 
 def test_the_match_record_offers_it_beside_the_exports(page: Page, app, live_server):

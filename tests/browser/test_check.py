@@ -9,7 +9,7 @@ from urllib.parse import urlencode
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.support.browser import SCREENSHOTS, Taps, in_view, phone_match
+from tests.support.browser import SCREENSHOTS, Taps, in_view, phone_match, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -59,9 +59,8 @@ def test_card_on_a_named_suit(page: Page, live_server: str, backend: str):
     expect(link).to_have_attribute("href", "/rules/crazy-eights#c8-eights")
     wide_enough(page)
     if backend == "sqlite":  # the README's screenshot: the answer, then the form
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.evaluate("window.scrollTo(0, 0)")
-        page.screenshot(path=str(SCREENSHOTS / "check.png"))
+        screenshot(page, SCREENSHOTS / "check.png")
     # Checked again with another card: the keys, closed under the answer, open on the
     # card played.
     expect(page.locator("[data-picker]")).to_be_hidden()
@@ -136,8 +135,7 @@ def test_the_melee_dispute_is_settled_from_the_scoreboard_in_eight_taps(
     expect(answer).to_have_attribute("role", "status")
     wide_enough(page)
     if backend == "sqlite":
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / "check-melee-settled.png"))
+        screenshot(page, SCREENSHOTS / "check-melee-settled.png")
     # Checked again with a card that does not go on: the page opens at the new answer.
     page.get_by_label("Card played", exact=True).fill("5c")
     check_and_see(page, Taps(), "Not legal")
@@ -157,8 +155,7 @@ def test_left_unsaid_the_answer_says_which_way_each_goes(
     answer = page.locator(ANSWER)
     width_now = page.evaluate("document.documentElement.scrollWidth")
     assert width_now <= width, f"the checker is {width_now}px wide on a {width}px phone"
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"check-depends-{width}-{scheme}.png"))
+    screenshot(page, SCREENSHOTS / f"check-depends-{width}-{scheme}.png")
     answer.get_by_role("link", name="A melee is on").tap()  # the ninth tap settles it
     expect(answer).to_contain_text("✓ Legal")
     expect(answer).not_to_contain_text("It depends")
@@ -286,6 +283,5 @@ def test_the_suit_question_fits_every_phone(page: Page, live_server: str, scheme
                 assert box and box["x"] >= 0 and box["x"] + box["width"] <= width, where
                 assert box["y"] >= 0 and box["y"] + box["height"] <= 844, (where, box)
             if (dispute.id, width, scheme) == ("plain-8", 390, "light"):  # the README's
-                SCREENSHOTS.mkdir(parents=True, exist_ok=True)
                 page.evaluate("window.scrollTo(0, 0)")
-                page.screenshot(path=str(SCREENSHOTS / "check-suit-question.png"))
+                screenshot(page, SCREENSHOTS / "check-suit-question.png")

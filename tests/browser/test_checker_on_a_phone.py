@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from tests.support.browser import SCREEN_WIDTH, SCREENSHOTS, phone_match, sideways
+from tests.support.browser import SCREEN_WIDTH, SCREENSHOTS, phone_match, screenshot, sideways
 
 pytestmark = pytest.mark.browser
 
@@ -90,15 +90,14 @@ def test_the_melee_dispute_from_the_scoreboard_in_eight_taps_and_no_scroll(
     finger.tap(page.get_by_role("radio", name="A melee is on (the upcard is its last card)? Yes"))
     assert scrolled(page) == 0
     if backend == "sqlite" and scheme == "light":
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / "check-before.png"))
+        screenshot(page, SCREENSHOTS / "check-before.png")
     finger.tap(page.get_by_role("button", name="Check"))
     expect(page.locator("[data-check-answer]")).to_contain_text("✓ Legal")
     expect(page.locator("[data-check-answer]")).to_contain_text("a melee is on")
     assert finger.taps == 8
     answer_in_view_and_keys_closed(page)
     if backend == "sqlite":
-        page.screenshot(path=str(SCREENSHOTS / f"check-melee-settled-{scheme}.png"))
+        screenshot(page, SCREENSHOTS / f"check-melee-settled-{scheme}.png")
 
 
 @pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
@@ -196,7 +195,7 @@ def dispute(page: Page, base: str, app, size: tuple[int, int, str], up: str, car
     for name in said:
         thumb.tap(page.get_by_role("radio", name=name))
     assert scrolled(page) == 0
-    page.screenshot(path=str(shot))
+    screenshot(page, shot)
     thumb.tap(page.get_by_role("button", name="Check"))
     return thumb
 

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.support.browser import SCREENSHOTS
+from tests.support.browser import SCREENSHOTS, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -29,7 +29,7 @@ def tap_cards(page: Page, player: str, *cards: str) -> None:
 def snap(page: Page, name: str) -> None:
     """A full-page phone screenshot, taken from the top."""
     page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(path=str(SCREENSHOTS / name), full_page=True)
+    screenshot(page, SCREENSHOTS / name, full_page=True)
 
 
 def went_out(page: Page, player: str) -> None:
@@ -48,7 +48,6 @@ def record_hand(page: Page, number: int, out: str, held: dict[str, tuple[str, ..
 
 def test_a_last_one_match_on_a_phone(page: Page, live_server: str, backend: str):
     shots = backend == "sqlite"  # one set of screenshots is enough
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.goto(live_server + "/")
     page.get_by_label("Group name").fill("Kitchen table")
     page.get_by_role("button", name="Start the group").tap()
@@ -76,7 +75,7 @@ def test_a_last_one_match_on_a_phone(page: Page, live_server: str, backend: str)
     key = page.locator('.picker [data-rank="7"]').bounding_box()
     assert key and key["width"] >= 44 and key["height"] >= 44
     if shots:  # what the phone shows while tapping: the cards so far and the docked picker
-        page.screenshot(path=str(SCREENSHOTS / "hand-entry.png"))
+        screenshot(page, SCREENSHOTS / "hand-entry.png")
     page.locator(".form-action").get_by_role("button", name="Record hand 1").tap()
     expect(page.locator(".flash")).to_contain_text("Hand 1 saved. Bo deals hand 2.")
 

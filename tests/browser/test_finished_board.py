@@ -12,7 +12,7 @@ from scorekeeper.core.sheets import Sheet
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, Player
 from scorekeeper.store.records import create_match, record_hand
-from tests.support.browser import SCREENSHOTS, phone
+from tests.support.browser import SCREENSHOTS, phone, screenshot
 from tests.support.views import match_view
 
 pytestmark = pytest.mark.browser
@@ -71,8 +71,7 @@ def test_rematch_is_in_the_first_screen_and_asks_first(
             assert page.evaluate("window.scrollY") == 0, size
             assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, (size, box)
             if (width, dark) == (390, True):
-                SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-                page.screenshot(path=str(SCREENSHOTS / f"rematch-first-screen-{game}-dark.png"))
+                screenshot(page, SCREENSHOTS / f"rematch-first-screen-{game}-dark.png")
             asked: list[str] = []
 
             def cancel(dialog: Dialog, asked: list[str] = asked) -> None:

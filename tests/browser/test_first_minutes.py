@@ -18,7 +18,7 @@ from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Player
 from scorekeeper.store.records import create_match, record_hand
 from scorekeeper.web.share import qr_svg
-from tests.support.browser import SCREENSHOTS, at_size, phone
+from tests.support.browser import SCREENSHOTS, at_size, phone, screenshot
 from tests.support.views import match_view
 
 pytestmark = pytest.mark.browser
@@ -83,7 +83,7 @@ def test_a_match_from_the_group_page_in_at_most_seven_taps(browser: Browser, tab
         for name in seated:
             finger.tap(page.locator(".seat-tap", has_text=name))
         if width == 390 and not dark and len(seated) == 4:
-            page.screenshot(path=str(SCREENSHOTS / "new-match.png"))
+            screenshot(page, SCREENSHOTS / "new-match.png")
         finger.tap(page.get_by_role("button", name="Start the match"))
         expect(page.locator(".standing .who")).to_have_text(list(seated))
         # The README's count: New match, one tap per player, Start (6 for four players).
@@ -153,7 +153,7 @@ def test_the_form_button_stays_above_the_docked_picker(browser: Browser, table):
     with phone(browser, base, ids["invite"], 390, 844) as page:
         page.goto(f"{base}/groups/{ids['gid']}/matches/{ids['mid']}/hands/new")
         page.locator(".went-out label.choice", has_text="Ann").tap()
-        page.screenshot(path=str(SCREENSHOTS / "hand-entry-four.png"))
+        screenshot(page, SCREENSHOTS / "hand-entry-four.png")
         page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
         save = page.locator("form .form-action button")
         dock = page.locator("[data-picker]").bounding_box()
@@ -266,7 +266,7 @@ def test_the_invite_link_copies_and_shows_a_qr_code(browser: Browser, table):
         box = qr.bounding_box()
         assert box["width"] >= 150 and box["height"] >= 150
         invite.scroll_into_view_if_needed()
-        page.screenshot(path=str(SCREENSHOTS / "invite-link.png"))
+        screenshot(page, SCREENSHOTS / "invite-link.png")
 
 
 def test_a_finished_match_lists_its_places(browser: Browser, app, table):
@@ -292,7 +292,7 @@ def test_a_finished_match_lists_its_places(browser: Browser, app, table):
         rematch = page.get_by_role("button", name="Rematch")
         expect(rematch).to_be_in_viewport(ratio=1)  # the README's picture: in the first screen
         assert page.evaluate("window.scrollY") == 0
-        page.screenshot(path=str(SCREENSHOTS / "scoreboard-finished.png"))
+        screenshot(page, SCREENSHOTS / "scoreboard-finished.png")
 
 
 SMALL_TARGETS = """() => Array.from(document.querySelectorAll('a, button, summary'))

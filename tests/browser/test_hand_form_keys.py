@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.support.browser import Taps, in_view, phone_match
+from tests.support.browser import Taps, in_view, phone_match, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -62,7 +62,7 @@ def test_the_last_players_field_stays_above_the_keys_while_they_are_tapped(
         expect(page.locator(f'.held[data-seat="{last}"] .pc')).not_to_have_count(0)
         assert field_in_view(page, last), f"{names[last]}'s field is under the keys"
     expect(page.locator(f'.held[data-seat="{last}"] .pc')).to_have_count(3)
-    page.screenshot(path=str(tmp_path / f"hand-last-field-{width}-{players}-{scheme}.png"))
+    screenshot(page, tmp_path / f"hand-last-field-{width}-{players}-{scheme}.png")
 
 
 @pytest.mark.parametrize(("width", "height", "scheme"), [

@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 from scorekeeper.core.cards import parse_cards
 from scorekeeper.core.scoring import score_hand
 from scorekeeper.core.sheets import Sheet
-from tests.support.browser import SCREENSHOTS, phone_match
+from tests.support.browser import SCREENSHOTS, phone_match, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -66,7 +66,6 @@ def test_record_hand_on_the_keys_shows_every_seats_points(
     height = page.viewport_size["height"]
     assert box and box["y"] >= 0 and box["y"] + box["height"] <= height, box
     assert summary.evaluate("el => el.scrollWidth <= el.clientWidth")
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"hand-entry-sum-{width}-{players}-{scheme}.png"))
+    screenshot(page, SCREENSHOTS / f"hand-entry-sum-{width}-{players}-{scheme}.png")
     page.locator(".picker [data-next-seat]").tap()
     expect(page.locator(".flash").first).to_contain_text("Hand 1 saved")

@@ -10,7 +10,7 @@ import pytest
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Match, Ruling
 from scorekeeper.store.transfer import import_document
-from tests.support.browser import SCREENSHOTS
+from tests.support.browser import SCREENSHOTS, screenshot
 from tests.support.documents import random_document
 
 
@@ -56,8 +56,7 @@ def test_history_record_and_player_on_a_phone(live_server, page, history, backen
     assert "Not allowed" in page.locator(".rulings").inner_text()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     if backend == "sqlite":
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / "match-record.png"), full_page=False)
+        screenshot(page, SCREENSHOTS / "match-record.png", full_page=False)
 
     page.locator(".record-totals a").first.click()
     page.wait_for_url("**/stats")

@@ -16,7 +16,7 @@ from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Group, Player
 from scorekeeper.store.seasons import add_season
 from scorekeeper.store.transfer import import_document
-from tests.support.browser import SCREENSHOTS, phone, sideways
+from tests.support.browser import SCREENSHOTS, phone, screenshot, sideways
 from tests.support.ratings import dated, one_hand
 
 pytestmark = [pytest.mark.browser,
@@ -81,8 +81,8 @@ def test_the_leaderboard_and_the_rating_chart_fit_and_pass_axe(browser: Browser,
                 if violations := _violations(page):
                     found[f"{path} ({scheme})"] = violations
                 if width == 390 and path == paths[0]:
-                    page.screenshot(path=str(SCREENSHOTS / (
-                        "leaderboard-dark.png" if scheme == "dark" else "leaderboard.png")),
+                    screenshot(page, SCREENSHOTS / (
+                        "leaderboard-dark.png" if scheme == "dark" else "leaderboard.png"),
                         full_page=True)
             page.emulate_media(color_scheme="light")
         assert not wide, f"wider than {width}px: {wide}"
@@ -145,7 +145,7 @@ def test_the_rating_chart_says_in_words_what_it_draws(browser: Browser, seeded):
         expect(title).to_contain_text("after 9 rated matches")
         page.locator(".rating-points summary").first.tap()
         expect(page.locator(".rating-points tbody tr")).to_have_count(9)
-        page.locator(".player-ratings").screenshot(path=str(SCREENSHOTS / "rating-chart.png"))
+        screenshot(page.locator(".player-ratings"), SCREENSHOTS / "rating-chart.png")
 
 
 def test_a_finished_boards_ratings_fit_and_pass_axe(browser: Browser, seeded, app):

@@ -27,6 +27,7 @@ from tests.support.browser import (
     biggest_first,
     both_hands_shown,
     kept_for_offline,
+    screenshot,
     wait_until,
 )
 from tests.support.live_server import Server
@@ -352,8 +353,7 @@ def test_a_queued_hand_moves_the_board_on_at_once(
     box = waiting.bounding_box()
     assert box and box["y"] + box["height"] <= 844
     if backend == "sqlite" and outage.kind == "browser offline":
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / f"offline-board-{scheme}.png"), full_page=True)
+        screenshot(page, SCREENSHOTS / f"offline-board-{scheme}.png", full_page=True)
     outage.end()
     expect(note).to_have_count(0, timeout=15000)
     expect(page.locator(".standings .total")).to_have_text(["65", "0", "0"])  # Ann went out
@@ -458,14 +458,14 @@ def test_a_queued_hand_the_server_finds_the_same_waits_with_its_question(
     discard.evaluate("button => { button.dataset.touched = 'yes'; }")
     page.evaluate("window.dispatchEvent(new Event('scorekeeper:board'))")
     expect(discard).to_have_attribute("data-touched", "yes")
-    page.screenshot(path=str(tmp_path / "offline-clash-question.png"))
+    screenshot(page, tmp_path / "offline-clash-question.png")
     assert [n for n, _ in stored(app, match_id)] == [1]
 
     anyway.tap()  # a first step: both hands side by side, nothing sent yet
     compare = queued.locator("table")
     both_hands_shown(queued, [("Ann", "went out"), ("Bo", "8♠ K♥"), ("Cy", "5♣")])
     expect(compare).to_contain_text("Hand 1, recorded")
-    page.screenshot(path=str(tmp_path / "offline-clash-both-hands.png"))
+    screenshot(page, tmp_path / "offline-clash-both-hands.png")
     page.wait_for_timeout(500)
     assert [n for n, _ in stored(app, match_id)] == [1]
     queued.get_by_role("button", name="Back").tap()

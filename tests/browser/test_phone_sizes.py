@@ -16,7 +16,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
-from tests.support.browser import SCREEN_WIDTH, SCREENSHOTS, at_size, phone, sideways
+from tests.support.browser import SCREEN_WIDTH, SCREENSHOTS, at_size, phone, screenshot, sideways
 from tests.support.pages import pages, seed
 
 pytestmark = pytest.mark.browser
@@ -101,7 +101,7 @@ def test_axe_finds_nothing_on_any_page(browser: Browser, seeded):
                 page.emulate_media(color_scheme=scheme)
                 assert page.evaluate(f"matchMedia('(prefers-color-scheme: {scheme})').matches")
                 if scheme == "dark" and path == pages(ids)[6]:  # the README's dark screenshot
-                    page.screenshot(path=str(SCREENSHOTS / "scoreboard-dark.png"))
+                    screenshot(page, SCREENSHOTS / "scoreboard-dark.png")
                 results = axe.run(page)
                 if results.violations_count:
                     found[f"{path} ({scheme})"] = [

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, expect
 
-from tests.support.browser import phone
+from tests.support.browser import phone, screenshot
 from tests.support.pages import seed
 
 pytestmark = pytest.mark.browser
@@ -56,4 +56,4 @@ def test_the_figures_by_game_read_on_a_phone_without_a_sideways_swipe(
         assert page.evaluate("document.documentElement.scrollWidth") <= width
         assert card.evaluate(SQUEEZED) == []
         card.scroll_into_view_if_needed()
-        page.screenshot(path=str(tmp_path / f"player-by-game-{width}-{scheme}.png"))
+        screenshot(page, tmp_path / f"player-by-game-{width}-{scheme}.png")

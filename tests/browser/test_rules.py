@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.support.browser import SCREENSHOTS
+from tests.support.browser import SCREENSHOTS, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -63,12 +63,11 @@ def test_deal_helper_explains_a_bad_deal(page: Page, live_server: str):
 def test_screenshots_for_the_readme(page: Page, live_server: str, tmp_path: Path):
     """Phone screenshots; kept in static/screenshots when SCOREKEEPER_SCREENSHOTS=1."""
     folder = SCREENSHOTS
-    folder.mkdir(parents=True, exist_ok=True)
     page.goto(f"{live_server}/rules/last-one")
-    page.screenshot(path=str(folder / "rules.png"))
+    screenshot(page, folder / "rules.png")
     page.goto(f"{live_server}/deal?game=last-one&players=6&hand_size=7&dealer=2")
     expect(page.locator("[data-deal-answer]")).to_contain_text("7 cards each")
-    page.screenshot(path=str(folder / "deal.png"))
+    screenshot(page, folder / "deal.png")
 
 
 @pytest.mark.parametrize(("width", "scheme"), [(320, "light"), (360, "dark"), (390, "light"),

@@ -16,7 +16,14 @@ from playwright.sync_api import Browser, Page, expect
 
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Hand
-from tests.support.browser import DISCARD, PHONE, biggest_first, both_hands_shown, phone_match
+from tests.support.browser import (
+    DISCARD,
+    PHONE,
+    biggest_first,
+    both_hands_shown,
+    phone_match,
+    screenshot,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -63,7 +70,7 @@ def test_the_same_cards_online_ask_with_both_hands_and_discard_comes_first(
     anyway = page.get_by_role("button", name="It's another hand — record it as hand 2")
     biggest_first(page, discard, anyway)
     both_hands_shown(question, [("Ann", "went out"), ("Bo", "8♠ K♥"), ("Cy", "5♣")])
-    page.screenshot(path=str(tmp_path / "online-same-cards.png"))
+    screenshot(page, tmp_path / "online-same-cards.png")
 
     discard.tap()  # the biggest button: nothing stored, back to the board
     page.wait_for_url(board)
@@ -100,7 +107,7 @@ def test_the_other_phones_hand_comes_first_and_the_next_number_sends_nothing(
     discard = notice.get_by_role("link", name=DISCARD)
     another = notice.get_by_role("button", name="It's another hand — make it hand 2")
     biggest_first(second_phone, discard, another)
-    second_phone.screenshot(path=str(tmp_path / "co-scorer-notice.png"))
+    screenshot(second_phone, tmp_path / "co-scorer-notice.png")
     another.tap()  # renumbers the form: nothing is sent
     expect(second_phone.get_by_role("heading", name="Record hand 2")).to_be_visible()
     expect(second_phone.get_by_role("status")).to_contain_text("This form is now hand 2")
@@ -113,7 +120,7 @@ def test_the_other_phones_hand_comes_first_and_the_next_number_sends_nothing(
     biggest_first(second_phone, discard, anyway)
     both_hands_shown(second_phone.locator("[data-same-hand]"),
                      [("Ben", "went out"), ("Ann", "9♥ 6♦ 2♣"), ("Dan", "6♠ 10♠ 7♥")])
-    second_phone.screenshot(path=str(tmp_path / "co-scorer-record-as-next.png"))
+    screenshot(second_phone, tmp_path / "co-scorer-record-as-next.png")
     anyway.tap()  # the deliberate second tap, having seen both hands
     second_phone.wait_for_url(board)
     assert numbers(app, match["match"]) == [1, 2]

@@ -24,7 +24,7 @@ from playwright.sync_api import Page, expect
 
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Hand
-from tests.support.browser import SCREENSHOTS, kept_for_offline, phone_match, wait_until
+from tests.support.browser import SCREENSHOTS, kept_for_offline, phone_match, screenshot, wait_until
 from tests.support.live_server import FAULTS, INSECURE_HOST, SECURE_HOST, Server
 
 pytestmark = pytest.mark.browser
@@ -271,8 +271,7 @@ def test_where_nothing_can_keep_the_screen_on_the_toggle_says_why(
 
 def shoot(page: Page, name: str) -> None:
     """The page at 390 px, light and dark (kept in SCREENSHOTS, not asserted)."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
-        page.screenshot(path=str(SCREENSHOTS / f"{name}-{scheme}.png"), full_page=True)
+        screenshot(page, SCREENSHOTS / f"{name}-{scheme}.png", full_page=True)
     page.emulate_media(color_scheme="light")

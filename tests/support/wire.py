@@ -33,9 +33,12 @@ class Wire:
     def __init__(self, app: Callable[..., Iterable[bytes]]) -> None:
         self.app, self._lock = app, threading.Lock()
         self.answers: list[Answer] = []
+        self._open: list[float] = []  # when each request still being answered arrived
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
         started = time.time()
+        with self._lock:
+            self._open.append(started)
         head: dict[str, Any] = {}
 
         def counting_start(status: str, headers: list[tuple[str, str]], *rest: Any) -> Any:
@@ -51,6 +54,7 @@ class Wire:
                 yield chunk
         finally:
             with self._lock:
+                self._open.remove(started)
                 self.answers.append(Answer(
                     started, environ["REQUEST_METHOD"], environ.get("PATH_INFO", ""),
                     environ.get("HTTP_SEC_FETCH_DEST", "?"),
@@ -62,12 +66,15 @@ class Wire:
             return [a for a in self.answers if start <= a.started < until]
 
     def quiet(self, seconds: float = 1.0, limit: float = 20.0) -> None:
-        """Wait until no request has arrived for ``seconds`` (at most ``limit``)."""
+        """Wait until no request is being answered and none has arrived for ``seconds``
+        (at most ``limit``). An answer is noted once its server thread has sent it all,
+        which on a busy machine can come after the browser has already used it."""
         end = time.time() + limit
         while time.time() < end:
             with self._lock:
+                busy = bool(self._open)
                 last = max((a.started for a in self.answers), default=0.0)
-            if time.time() - last >= seconds:
+            if not busy and time.time() - last >= seconds:
                 return
             time.sleep(0.1)
 
