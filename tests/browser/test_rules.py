@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -60,14 +59,13 @@ def test_deal_helper_explains_a_bad_deal(page: Page, live_server: str):
     expect(page.get_by_role("alert")).to_contain_text("no card is left to turn up")
 
 
-def test_screenshots_for_the_readme(page: Page, live_server: str, tmp_path: Path):
+def test_screenshots_for_the_readme(page: Page, live_server: str):
     """Phone screenshots; kept in static/screenshots when SCOREKEEPER_SCREENSHOTS=1."""
-    folder = SCREENSHOTS
     page.goto(f"{live_server}/rules/last-one")
-    screenshot(page, folder / "rules.png")
+    screenshot(page, SCREENSHOTS / "rules.png")
     page.goto(f"{live_server}/deal?game=last-one&players=6&hand_size=7&dealer=2")
     expect(page.locator("[data-deal-answer]")).to_contain_text("7 cards each")
-    screenshot(page, folder / "deal.png")
+    screenshot(page, SCREENSHOTS / "deal.png")
 
 
 @pytest.mark.parametrize(("width", "scheme"), [(320, "light"), (360, "dark"), (390, "light"),

@@ -33,12 +33,12 @@ class Wire:
     def __init__(self, app: Callable[..., Iterable[bytes]]) -> None:
         self.app, self._lock = app, threading.Lock()
         self.answers: list[Answer] = []
-        self._open: list[float] = []  # when each request still being answered arrived
+        self._answering = 0  # requests whose answers are still being sent
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
         started = time.time()
         with self._lock:
-            self._open.append(started)
+            self._answering += 1
         head: dict[str, Any] = {}
 
         def counting_start(status: str, headers: list[tuple[str, str]], *rest: Any) -> Any:
@@ -54,7 +54,7 @@ class Wire:
                 yield chunk
         finally:
             with self._lock:
-                self._open.remove(started)
+                self._answering -= 1
                 self.answers.append(Answer(
                     started, environ["REQUEST_METHOD"], environ.get("PATH_INFO", ""),
                     environ.get("HTTP_SEC_FETCH_DEST", "?"),
@@ -72,7 +72,7 @@ class Wire:
         end = time.time() + limit
         while time.time() < end:
             with self._lock:
-                busy = bool(self._open)
+                busy = self._answering > 0
                 last = max((a.started for a in self.answers), default=0.0)
             if not busy and time.time() - last >= seconds:
                 return
