@@ -17,11 +17,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
 from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, PHONE, require_chromium
 
 HERE = Path(__file__).parent
+
+# An ``expect`` waits for what it names, up to 15 s rather than Playwright's 5: on a
+# loaded 2-core machine a page, its scripts and a server answer can take several
+# seconds, and a check that holds returns as soon as it does, so only a failure waits.
+expect.set_options(timeout=15_000)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -157,8 +157,8 @@ def test_two_hands_recorded_offline_sync_in_order_once_each(page: Page, app, out
     assert stored(app, match_id) == []
 
     outage.end()
-    expect(waiting).to_be_hidden(timeout=15000)
-    expect(page.locator(".hands-table tbody tr")).to_have_count(2, timeout=15000)
+    expect(waiting).to_be_hidden()
+    expect(page.locator(".hands-table tbody tr")).to_have_count(2)
     expect(page.locator("[data-live-status]")).to_contain_text("live · updated")
     numbers = stored(app, match_id)
     assert [n for n, _ in numbers] == [1, 2]
@@ -175,7 +175,7 @@ def test_a_refused_hand_stays_with_the_servers_message_and_a_lost_answer_is_not_
     another_phone_records_hand_1(app, token, match_id)
     outage.end()
     refused = page.locator('[data-queued-hand="1"]')
-    expect(refused).to_contain_text("not accepted", timeout=15000)
+    expect(refused).to_contain_text("not accepted")
     expect(refused).to_contain_text(
         "The server said: hand 1 is already recorded; the next hand is 2")
     page.reload()
@@ -189,7 +189,7 @@ def test_a_refused_hand_stays_with_the_servers_message_and_a_lost_answer_is_not_
     # tries again by itself, with the same key; the server stores it once.
     outage.server.lose_next_answer = True
     page.get_by_role("button", name="Send as hand 2").tap()
-    expect(page.locator("[data-offline-queue]")).to_be_hidden(timeout=15000)
+    expect(page.locator("[data-offline-queue]")).to_be_hidden()
     assert len(outage.server.lost) == 1
     assert stored(app, match_id) == [(1, None), (2, outage.server.lost[0])]
 
@@ -355,7 +355,7 @@ def test_a_queued_hand_moves_the_board_on_at_once(
     if backend == "sqlite" and outage.kind == "browser offline":
         screenshot(page, SCREENSHOTS / f"offline-board-{scheme}.png", full_page=True)
     outage.end()
-    expect(note).to_have_count(0, timeout=15000)
+    expect(note).to_have_count(0)
     expect(page.locator(".standings .total")).to_have_text(["65", "0", "0"])  # Ann went out
     expect(heading).to_contain_text("hand 2")
     expect(claims.filter(has_text="deals")).to_be_visible()  # the server's, for hand 2
@@ -376,7 +376,7 @@ def test_the_same_hand_twice_is_queued_and_waits_with_the_servers_question(
     assert asked == []
     outage.end()
     waiting = page.locator('[data-queued-hand="2"]')
-    expect(waiting).to_contain_text("these are the cards of hand 1", timeout=15000)
+    expect(waiting).to_contain_text("these are the cards of hand 1")
     expect(waiting).to_contain_text("not accepted")
     assert [n for n, _ in stored(app, match_id)] == [1]
 
@@ -391,7 +391,7 @@ def test_after_a_discard_nothing_is_sent_without_a_persons_choice(
     another_phone_records_hand_1(app, token, match_id)
     outage.end()
     refused = page.locator('[data-queued-hand="1"]')
-    expect(refused).to_contain_text("not accepted", timeout=15000)
+    expect(refused).to_contain_text("not accepted")
     copy = page.locator('[data-queued-hand="2"]')
     expect(copy).to_contain_text("waiting to sync")  # behind the refused one: not sent
     refused.get_by_role("button", name="Discard").tap()
@@ -414,7 +414,7 @@ def test_a_held_hand_goes_once_a_person_sends_it(page: Page, app, outage: Outage
     another_phone_records_hand_1(app, token, match_id)
     outage.end()
     refused = page.locator('[data-queued-hand="1"]')
-    expect(refused).to_contain_text("not accepted", timeout=15000)
+    expect(refused).to_contain_text("not accepted")
     refused.get_by_role("button", name="Send as hand 2").tap()  # renumbered by a person
     expect(page.locator('[data-queued-hand="2"]').first).to_be_visible()
     held = page.locator(".queued-hand.is-held")
@@ -423,7 +423,7 @@ def test_a_held_hand_goes_once_a_person_sends_it(page: Page, app, outage: Outage
     page.wait_for_timeout(300)
     assert [n for n, _ in stored(app, match_id)] == [1, 2]
     held.get_by_role("button", name="Send as hand 3").tap()
-    expect(page.locator("[data-offline-queue]")).to_be_hidden(timeout=15000)
+    expect(page.locator("[data-offline-queue]")).to_be_hidden()
     assert [n for n, _ in stored(app, match_id)] == [1, 2, 3]
 
 
@@ -442,7 +442,7 @@ def the_same_hand_recorded_meanwhile(page: Page, app, outage: Outage
     assert other.status_code == 201
     outage.end()
     queued = page.locator('[data-queued-hand="1"]')
-    expect(queued).to_contain_text("these are the cards of hand 1", timeout=15000)
+    expect(queued).to_contain_text("these are the cards of hand 1")
     return board, match_id, queued
 
 
@@ -482,7 +482,7 @@ def test_a_queued_hand_sent_anyway_after_seeing_both(
     _, match_id, queued = the_same_hand_recorded_meanwhile(page, app, outage)
     queued.get_by_role("button", name=re.compile("It's another hand")).tap()
     queued.get_by_role("button", name="Send it as hand 2").tap()  # the deliberate second tap
-    expect(page.locator("[data-offline-queue]")).to_be_hidden(timeout=15000)
+    expect(page.locator("[data-offline-queue]")).to_be_hidden()
     assert [n for n, _ in stored(app, match_id)] == [1, 2]
 
 
@@ -500,16 +500,16 @@ def test_sending_anyway_answers_for_one_number_only(page: Page, app, outage: Out
     assert api.post(f"/api/v1/matches/{match_id}/hands", headers=auth, json=low).status_code == 201
     outage.end()
     queued = page.locator('[data-queued-hand="1"]')
-    expect(queued).to_contain_text("these are the cards of hand 1", timeout=15000)
+    expect(queued).to_contain_text("these are the cards of hand 1")
     queued.get_by_role("button", name=re.compile("It's another hand")).tap()
     again = api.post(f"/api/v1/matches/{match_id}/hands", headers=auth,
                      json={**low, "number": 2, "same_as_confirmed": True})
     assert again.status_code == 201
     queued.get_by_role("button", name="Send it as hand 2").tap()
     refused = page.locator('[data-queued-hand="2"]')  # renumbered, then refused
-    expect(refused).to_contain_text("hand 2 is already recorded", timeout=15000)
+    expect(refused).to_contain_text("hand 2 is already recorded")
     refused.get_by_role("button", name="Send as hand 3").tap()
     asked = page.locator('[data-queued-hand="3"]')
-    expect(asked).to_contain_text("these are the cards of hand 2", timeout=15000)
+    expect(asked).to_contain_text("these are the cards of hand 2")
     expect(asked.get_by_role("button", name=DISCARD)).to_be_visible()
     assert [n for n, _ in stored(app, match_id)] == [1, 2]
