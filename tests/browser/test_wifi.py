@@ -24,7 +24,14 @@ from playwright.sync_api import Page, expect
 
 from scorekeeper.store.extensions import db
 from scorekeeper.store.models import Hand
-from tests.support.browser import SCREENSHOTS, kept_for_offline, phone_match, screenshot, wait_until
+from tests.support.browser import (
+    SCREENSHOTS,
+    TAKE_SCREENSHOTS,
+    kept_for_offline,
+    phone_match,
+    screenshot,
+    wait_until,
+)
 from tests.support.live_server import FAULTS, INSECURE_HOST, SECURE_HOST, Server
 
 pytestmark = pytest.mark.browser
@@ -271,6 +278,8 @@ def test_where_nothing_can_keep_the_screen_on_the_toggle_says_why(
 
 def shoot(page: Page, name: str) -> None:
     """The page at 390 px, light and dark (kept in SCREENSHOTS, not asserted)."""
+    if not TAKE_SCREENSHOTS:
+        return
     for scheme in ("light", "dark"):
         page.emulate_media(color_scheme=scheme)
         screenshot(page, SCREENSHOTS / f"{name}-{scheme}.png", full_page=True)
