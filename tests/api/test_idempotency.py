@@ -128,7 +128,7 @@ def test_a_deleted_hand_frees_its_key(app, api):
 
 # The second send waits on the first's lock until its commit, which on a loaded machine
 # can outlast the app's 2 s lock timeout (a 503, not what this is about).
-@pytest.mark.app_config(DATABASE_LOCK_TIMEOUT=120_000, DATABASE_STATEMENT_TIMEOUT=120_000)
+@pytest.mark.app_config(DATABASE_LOCK_TIMEOUT=120_000)
 def test_the_same_keyed_hand_sent_twice_at_once_is_stored_once(app, phones):
     """A phone resending its queue while the first send is still in flight: both
     requests carry one key; both get the same 201, and one row is stored."""
